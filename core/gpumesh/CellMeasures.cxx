@@ -1,0 +1,85 @@
+#include "gpumesh/CellMeasures.h"
+
+#include <cmath>
+#include <limits>
+
+namespace gpumesh
+{
+
+namespace
+{
+const char* kernelFor(CellKind kind)
+{
+  switch (kind)
+  {
+    case CellKind::Line:
+      return "line_length";
+    case CellKind::PolyLine:
+      return "polyline_length";
+    case CellKind::Triangle:
+      return "triangle_area_kernel";
+    case CellKind::TriangleStrip:
+      return "triangle_strip_area";
+    case CellKind::Quad:
+      return "quad_area";
+    case CellKind::Polygon:
+      return "polygon_area_kernel";
+    case CellKind::Tetra:
+      return "tetra_volume_kernel";
+    case CellKind::Hexahedron:
+      return "hexahedron_volume_kernel";
+    case CellKind::Wedge:
+      return "wedge_volume";
+    case CellKind::Pyramid:
+      return "pyramid_volume";
+    default:
+      return nullptr;
+  }
+}
+} // namespace
+
+bool measureApplies(Measure measure, CellKind kind)
+{
+  const int dimension = cellDimension(kind);
+  switch (measure)
+  {
+    case Measure::Size:
+      return dimension > 0;
+    case Measure::Area:
+      return dimension == 2;
+    case Measure::Volume:
+      return dimension == 3;
+    case Measure::Length:
+      return dimension == 1;
+  }
+  return false;
+}
+
+DeviceBuffer<float> computeCellMeasures(DeviceRun& run, const DeviceMesh& mesh, Measure measure)
+{
+  const auto cells = static_cast<std::size_t>(mesh.cellCount());
+  DeviceBuffer<float> result = run.allocate<float>(cells, "cell measures");
+  run.fill(result, std::numeric_limits<float>::quiet_NaN(), "cell measures");
+  for (const DeviceCellGroup& group : mesh.groups())
+  {
+    if (!measureApplies(measure, group.kind))
+    {
+      continue;
+    }
+    cl::Kernel kernel = run.kernel("cell_measures", kernelFor(group.kind));
+    const auto count = static_cast<cl_int>(group.count);
+    if (fixedVertexCount(group.kind) > 0)
+    {
+      run.setArguments(kernel, mesh.points(), group.connectivity, group.cellIds, count, result);
+    }
+    else
+    {
+      run.setArguments(
+        kernel, mesh.points(), group.offsets, group.connectivity, group.cellIds, count, result);
+    }
+    run.launch(kernel, group.count, std::string(cellKindName(group.kind)) + " measure");
+  }
+  return result;
+}
+
+} // namespace gpumesh

@@ -1,0 +1,25 @@
+// Length, area and volume of every cell, computed on the device.
+#pragma once
+#include "gpumesh/DeviceMesh.h"
+
+namespace gpumesh
+{
+
+enum class Measure
+{
+  Size,   ///< each cell by its dimension: length (1D), area (2D), volume (3D); vertices: none
+  Area,   ///< 2D cells only
+  Volume, ///< 3D cells only
+  Length  ///< 1D cells only
+};
+
+/// Whether `measure` gives a value for cells of `kind`.
+bool measureApplies(Measure measure, CellKind kind);
+
+/// One float per cell of the mesh (indexed by cell id): lengths of lines and polylines; areas
+/// of triangles, strips, quads and polygons (non-planar quads and polygons: the magnitude of
+/// the vector area); signed volumes of tetrahedra, hexahedra, wedges and pyramids (exact for
+/// their trilinear shapes; negative for inverted cells). NaN where the measure does not apply.
+DeviceBuffer<float> computeCellMeasures(DeviceRun& run, const DeviceMesh& mesh, Measure measure);
+
+} // namespace gpumesh

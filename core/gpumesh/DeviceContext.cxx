@@ -1,0 +1,86 @@
+#include "gpumesh/DeviceContext.h"
+
+#include "gpumesh/Error.h"
+#include "gpumesh/KernelSources.h"
+
+namespace gpumesh
+{
+
+namespace
+{
+cl::Device findDevice(const DeviceInfo& info)
+{
+  std::vector<cl::Platform> platforms;
+  check(cl::Platform::get(&platforms), "listing OpenCL platforms");
+  std::vector<cl::Device> devices;
+  check(platforms.at(static_cast<std::size_t>(info.platformIndex)).getDevices(CL_DEVICE_TYPE_ALL, &devices),
+    "listing the devices of platform '" + info.platformName + "'");
+  return devices.at(static_cast<std::size_t>(info.deviceIndexInPlatform));
+}
+} // namespace
+
+DeviceContext::DeviceContext(const DeviceInfo& info, const cl::Device& device)
+  : Info(info)
+  , Device(device)
+{
+  cl_int status = CL_SUCCESS;
+  Context = cl::Context(Device, nullptr, nullptr, nullptr, &status);
+  check(status, "creating an OpenCL context on device '" + Info.label() + "'");
+  Queue = cl::CommandQueue(Context, Device, CL_QUEUE_PROFILING_ENABLE, &status);
+  check(status, "creating a command queue on device '" + Info.label() + "'");
+}
+
+std::shared_ptr<DeviceContext> DeviceContext::acquire(const std::string& spec)
+{
+  const DeviceInfo info = selectDevice(spec);
+  // Deliberately never destroyed: OpenCL drivers may already be unloaded when static objects
+  // die at process exit, and releasing a context then crashes some of them.
+  static auto* mutex = new std::mutex;
+  static auto* contexts = new std::map<int, std::shared_ptr<DeviceContext>>;
+  std::lock_guard<std::mutex> lock(*mutex);
+  auto& slot = (*contexts)[info.index];
+  if (!slot)
+  {
+    slot = std::make_shared<DeviceContext>(info, findDevice(info));
+  }
+  return slot;
+}
+
+cl::Program DeviceContext::program(const std::string& name, const std::string& options)
+{
+  const std::string key = name + '\n' + options;
+  std::lock_guard<std::mutex> lock(ProgramsMutex);
+  auto found = Programs.find(key);
+  if (found != Programs.end())
+  {
+    return found->second;
+  }
+  const std::string source = kernelSource("common") + "\n" + kernelSource(name);
+  cl_int status = CL_SUCCESS;
+  cl::Program program(Context, source, false, &status);
+  check(status, "creating program kernels/" + name + ".cl");
+  const std::string buildOptions = "-cl-std=CL1.2 " + options;
+  status = program.build({ Device }, buildOptions.c_str());
+  if (status != CL_SUCCESS)
+  {
+    std::string log;
+    program.getBuildInfo(Device, CL_PROGRAM_BUILD_LOG, &log);
+    throw Error("compiling kernels/" + name + ".cl for device '" + Info.label() +
+        "' with options '" + buildOptions + "'",
+      status, log);
+  }
+  Programs.emplace(key, program);
+  return program;
+}
+
+std::size_t DeviceContext::workGroupSize(std::size_t preferred) const
+{
+  std::size_t size = 1;
+  while (size * 2 <= preferred && size * 2 <= Info.maxWorkGroupSize)
+  {
+    size *= 2;
+  }
+  return size;
+}
+
+} // namespace gpumesh

@@ -1,0 +1,51 @@
+// The process-wide OpenCL context, queue and program cache of one device.
+#pragma once
+#include "gpumesh/Devices.h"
+#include "gpumesh/MemoryCounters.h"
+#include "gpumesh/OpenCL.h"
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+namespace gpumesh
+{
+
+/// One per device per process, shared by every filter and every thread. The queue is in-order
+/// with profiling enabled; OpenCL makes enqueueing from several threads safe, and programs
+/// are compiled once per (kernel file, build options) and cached under a mutex.
+class DeviceContext
+{
+public:
+  /// The shared context of the device chosen by `spec` (see selectDevice).
+  static std::shared_ptr<DeviceContext> acquire(const std::string& spec);
+
+  const DeviceInfo& info() const { return Info; }
+  const cl::Context& context() const { return Context; }
+  const cl::Device& device() const { return Device; }
+  const cl::CommandQueue& queue() const { return Queue; }
+
+  /// kernels/common.cl followed by kernels/<name>.cl, built for this device with `options`.
+  /// Throws gpumesh::Error carrying the build log if compilation fails.
+  cl::Program program(const std::string& name, const std::string& options = {});
+
+  /// Totals over the life of the process.
+  const std::shared_ptr<MemoryCounters>& counters() const { return Counters; }
+
+  /// The largest power of two not above the device's work-group limit nor `preferred`.
+  std::size_t workGroupSize(std::size_t preferred = 256) const;
+
+  DeviceContext(const DeviceInfo& info, const cl::Device& device); // use acquire()
+
+private:
+  DeviceInfo Info;
+  cl::Device Device;
+  cl::Context Context;
+  cl::CommandQueue Queue;
+  std::shared_ptr<MemoryCounters> Counters = std::make_shared<MemoryCounters>();
+  std::mutex ProgramsMutex;
+  std::map<std::string, cl::Program> Programs;
+};
+
+} // namespace gpumesh

@@ -1,0 +1,35 @@
+#include "gpumesh/DeviceMesh.h"
+
+namespace gpumesh
+{
+
+DeviceMesh::DeviceMesh(DeviceRun& run, const HostMesh& mesh)
+  : PointCount(mesh.pointCount())
+  , CellCount(mesh.cellCount())
+{
+  static_assert(sizeof(cl_float4) == 4 * sizeof(float), "float4 points are 4 packed floats");
+  Points = run.upload(reinterpret_cast<const cl_float4*>(mesh.points().data()),
+    static_cast<std::size_t>(PointCount), "points");
+  for (int k = 0; k < cellKindCount; ++k)
+  {
+    const CellGroup& host = mesh.group(static_cast<CellKind>(k));
+    if (host.size() == 0)
+    {
+      continue;
+    }
+    const std::string name = cellKindName(host.kind);
+    DeviceCellGroup group;
+    group.kind = host.kind;
+    group.count = host.size();
+    group.connectivity =
+      run.upload(host.connectivity.data(), host.connectivity.size(), name + " connectivity");
+    if (!host.offsets.empty())
+    {
+      group.offsets = run.upload(host.offsets.data(), host.offsets.size(), name + " offsets");
+    }
+    group.cellIds = run.upload(host.cellIds.data(), host.cellIds.size(), name + " cell ids");
+    Groups.push_back(std::move(group));
+  }
+}
+
+} // namespace gpumesh

@@ -1,0 +1,39 @@
+// A HostMesh uploaded to a device: float4 points and one connectivity table per cell kind.
+#pragma once
+#include "gpumesh/DeviceRun.h"
+#include "gpumesh/HostMesh.h"
+
+#include <vector>
+
+namespace gpumesh
+{
+
+struct DeviceCellGroup
+{
+  CellKind kind = CellKind::Vertex;
+  std::size_t count = 0;
+  DeviceBuffer<cl_int> connectivity;
+  DeviceBuffer<cl_int> offsets; ///< variable-size kinds only
+  DeviceBuffer<cl_int> cellIds;
+};
+
+class DeviceMesh
+{
+public:
+  /// Uploads the points and every non-empty cell group once.
+  DeviceMesh(DeviceRun& run, const HostMesh& mesh);
+
+  std::int64_t pointCount() const { return PointCount; }
+  std::int64_t cellCount() const { return CellCount; }
+  const DeviceBuffer<cl_float4>& points() const { return Points; }
+  /// The non-empty groups, in CellKind order.
+  const std::vector<DeviceCellGroup>& groups() const { return Groups; }
+
+private:
+  std::int64_t PointCount = 0;
+  std::int64_t CellCount = 0;
+  DeviceBuffer<cl_float4> Points;
+  std::vector<DeviceCellGroup> Groups;
+};
+
+} // namespace gpumesh

@@ -1,0 +1,106 @@
+#include "gpumesh/DeviceRun.h"
+
+#include <algorithm>
+
+namespace gpumesh
+{
+
+DeviceRun::DeviceRun(std::shared_ptr<DeviceContext> device)
+  : Device(std::move(device))
+{
+}
+
+DeviceRun::~DeviceRun()
+{
+  // Commands may still reference buffers that die with the run's owner: let them complete.
+  Device->queue().finish();
+}
+
+cl::Buffer DeviceRun::createBuffer(std::size_t bytes, const std::string& what)
+{
+  const DeviceInfo& device = info();
+  if (bytes > device.maxAllocationBytes)
+  {
+    throw Error("'" + what + "' needs " + std::to_string(bytes) +
+      " bytes in one buffer, more than the largest allocation of device '" + device.label() +
+      "' (" + std::to_string(device.maxAllocationBytes) + " bytes): the mesh is too large for it");
+  }
+  cl_int status = CL_SUCCESS;
+  cl::Buffer buffer(Device->context(), CL_MEM_READ_WRITE, bytes, nullptr, &status);
+  check(status,
+    "allocating " + std::to_string(bytes) + " bytes for '" + what + "' on device '" + device.label() + "'");
+  return buffer;
+}
+
+cl::Kernel DeviceRun::kernel(const std::string& program, const std::string& name, const std::string& options)
+{
+  cl_int status = CL_SUCCESS;
+  cl::Kernel kernel(Device->program(program, options), name.c_str(), &status);
+  check(status, "creating kernel '" + name + "' of kernels/" + program + ".cl");
+  return kernel;
+}
+
+void DeviceRun::launch(cl::Kernel& kernel, std::size_t globalSize, const std::string& label, std::size_t localSize)
+{
+  if (globalSize == 0)
+  {
+    return;
+  }
+  cl::Event event;
+  const cl_int status = Device->queue().enqueueNDRangeKernel(kernel, cl::NullRange,
+    cl::NDRange(globalSize), localSize ? cl::NDRange(localSize) : cl::NullRange, nullptr, &event);
+  check(status,
+    "launching '" + label + "' over " + std::to_string(globalSize) + " work-items on device '" +
+      info().label() + "'");
+  record(label, CommandTiming::Kind::Kernel, event);
+}
+
+void DeviceRun::record(const std::string& label, CommandTiming::Kind kind, const cl::Event& event)
+{
+  Events.push_back({ label, kind, event });
+}
+
+void DeviceRun::finish()
+{
+  check(Device->queue().finish(), "waiting for device '" + info().label() + "'");
+}
+
+std::vector<CommandTiming> DeviceRun::timings()
+{
+  finish();
+  std::vector<CommandTiming> result;
+  for (const auto& recorded : Events)
+  {
+    cl_ulong start = 0;
+    cl_ulong end = 0;
+    check(recorded.event.getProfilingInfo(CL_PROFILING_COMMAND_START, &start),
+      "reading the start time of '" + recorded.label + "'");
+    check(recorded.event.getProfilingInfo(CL_PROFILING_COMMAND_END, &end),
+      "reading the end time of '" + recorded.label + "'");
+    auto found = std::find_if(result.begin(), result.end(),
+      [&](const CommandTiming& t) { return t.label == recorded.label && t.kind == recorded.kind; });
+    if (found == result.end())
+    {
+      result.push_back({ recorded.label, recorded.kind, 0.0, 0 });
+      found = result.end() - 1;
+    }
+    found->milliseconds += static_cast<double>(end - start) * 1e-6;
+    ++found->count;
+  }
+  return result;
+}
+
+double DeviceRun::kernelMilliseconds()
+{
+  double total = 0.0;
+  for (const auto& timing : timings())
+  {
+    if (timing.kind == CommandTiming::Kind::Kernel)
+    {
+      total += timing.milliseconds;
+    }
+  }
+  return total;
+}
+
+} // namespace gpumesh

@@ -1,0 +1,204 @@
+// One execution of an algorithm on one device: its buffers, launches, transfers and timings.
+#pragma once
+#include "gpumesh/DeviceBuffer.h"
+#include "gpumesh/DeviceContext.h"
+#include "gpumesh/Error.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace gpumesh
+{
+
+/// Local memory of `bytes` bytes, as a kernel argument.
+struct LocalMemory
+{
+  std::size_t bytes;
+};
+
+/// Device time of the commands that share a label, summed over their launches.
+struct CommandTiming
+{
+  enum class Kind
+  {
+    Kernel,
+    Upload,
+    Download
+  };
+  std::string label;
+  Kind kind = Kind::Kernel;
+  double milliseconds = 0.0;
+  unsigned count = 0;
+};
+
+/// Not thread-safe: one DeviceRun belongs to one thread. Several runs on the same device
+/// (from several threads or filters) share its DeviceContext safely.
+class DeviceRun
+{
+public:
+  explicit DeviceRun(std::shared_ptr<DeviceContext> device);
+  ~DeviceRun();
+  DeviceRun(const DeviceRun&) = delete;
+  DeviceRun& operator=(const DeviceRun&) = delete;
+
+  DeviceContext& device() { return *Device; }
+  const DeviceInfo& info() const { return Device->info(); }
+
+  /// A buffer of `count` elements, uninitialised. `what` names it in errors. Refuses, with an
+  /// error naming the sizes, a buffer over the device's largest allocation.
+  template <typename T>
+  DeviceBuffer<T> allocate(std::size_t count, const std::string& what);
+
+  /// allocate + blocking copy of `count` elements from host memory.
+  template <typename T>
+  DeviceBuffer<T> upload(const T* data, std::size_t count, const std::string& what);
+
+  /// Blocking copy of the first `count` elements of `buffer` to host memory.
+  template <typename T>
+  void download(const DeviceBuffer<T>& buffer, T* out, std::size_t count, const std::string& what);
+
+  /// Sets every element of `buffer` to `value` on the device.
+  template <typename T>
+  void fill(DeviceBuffer<T>& buffer, const T& value, const std::string& what);
+
+  /// A kernel object of kernels/<program>.cl (fresh per call: kernel arguments are per-object
+  /// state, so sharing one across threads would race).
+  cl::Kernel kernel(const std::string& program, const std::string& name,
+    const std::string& options = {});
+
+  /// Sets the kernel's arguments in order: DeviceBuffer<T>, LocalMemory or plain values.
+  template <typename... Args>
+  void setArguments(cl::Kernel& kernel, const Args&... args);
+
+  /// Enqueues `kernel` over `globalSize` work-items (nothing for 0). `localSize` 0 lets the
+  /// runtime choose; otherwise globalSize must be a multiple of it. `label` names the launch in
+  /// timings and errors.
+  void launch(cl::Kernel& kernel, std::size_t globalSize, const std::string& label,
+    std::size_t localSize = 0);
+
+  /// Waits for every command of the shared queue.
+  void finish();
+
+  /// Device times from profiling events, aggregated by label in first-launch order (waits for
+  /// the commands to complete).
+  std::vector<CommandTiming> timings();
+  /// Sum of kernel device times, in milliseconds.
+  double kernelMilliseconds();
+
+  std::uint64_t bytesUploaded() const { return Counters->bytesUploaded(); }
+  std::uint64_t bytesDownloaded() const { return Counters->bytesDownloaded(); }
+  std::uint64_t peakDeviceMemory() const { return Counters->peakMemoryInUse(); }
+  std::uint64_t deviceMemoryInUse() const { return Counters->memoryInUse(); }
+
+private:
+  struct RecordedEvent
+  {
+    std::string label;
+    CommandTiming::Kind kind;
+    cl::Event event;
+  };
+  cl::Buffer createBuffer(std::size_t bytes, const std::string& what);
+  void record(const std::string& label, CommandTiming::Kind kind, const cl::Event& event);
+
+  template <typename T>
+  static const T& argument(const T& value)
+  {
+    return value;
+  }
+  template <typename T>
+  static const cl::Buffer& argument(const DeviceBuffer<T>& buffer)
+  {
+    return buffer.handle();
+  }
+  static cl::LocalSpaceArg argument(const LocalMemory& local) { return cl::Local(local.bytes); }
+
+  std::shared_ptr<DeviceContext> Device;
+  std::shared_ptr<MemoryCounters> Counters = std::make_shared<MemoryCounters>();
+  std::vector<RecordedEvent> Events;
+};
+
+template <typename T>
+DeviceBuffer<T> DeviceRun::allocate(std::size_t count, const std::string& what)
+{
+  if (count > SIZE_MAX / sizeof(T))
+  {
+    throw Error("buffer '" + what + "' of " + std::to_string(count) + " elements overflows size_t");
+  }
+  // OpenCL refuses empty buffers: an empty DeviceBuffer still owns one element.
+  const std::size_t bytes = (count ? count : 1) * sizeof(T);
+  cl::Buffer buffer = createBuffer(bytes, what);
+  Counters->allocated(bytes);
+  Device->counters()->allocated(bytes);
+  return DeviceBuffer<T>(std::move(buffer), count, bytes, Counters, Device->counters());
+}
+
+template <typename T>
+DeviceBuffer<T> DeviceRun::upload(const T* data, std::size_t count, const std::string& what)
+{
+  DeviceBuffer<T> buffer = allocate<T>(count, what);
+  if (count)
+  {
+    cl::Event event;
+    check(Device->queue().enqueueWriteBuffer(buffer.handle(), CL_TRUE, 0, count * sizeof(T), data,
+            nullptr, &event),
+      "uploading " + what + " to device '" + info().label() + "'");
+    Counters->uploaded(count * sizeof(T));
+    Device->counters()->uploaded(count * sizeof(T));
+    record("upload " + what, CommandTiming::Kind::Upload, event);
+  }
+  return buffer;
+}
+
+template <typename T>
+void DeviceRun::download(const DeviceBuffer<T>& buffer, T* out, std::size_t count, const std::string& what)
+{
+  if (count > buffer.size())
+  {
+    throw Error("downloading " + std::to_string(count) + " elements of " + what + ", which holds " +
+      std::to_string(buffer.size()));
+  }
+  if (count)
+  {
+    cl::Event event;
+    check(Device->queue().enqueueReadBuffer(buffer.handle(), CL_TRUE, 0, count * sizeof(T), out,
+            nullptr, &event),
+      "downloading " + what + " from device '" + info().label() + "'");
+    Counters->downloaded(count * sizeof(T));
+    Device->counters()->downloaded(count * sizeof(T));
+    record("download " + what, CommandTiming::Kind::Download, event);
+  }
+}
+
+template <typename T>
+void DeviceRun::fill(DeviceBuffer<T>& buffer, const T& value, const std::string& what)
+{
+  if (buffer.empty())
+  {
+    return;
+  }
+  cl::Event event;
+  check(Device->queue().enqueueFillBuffer(buffer.handle(), value, 0, buffer.bytes(), nullptr, &event),
+    "filling " + what + " on device '" + info().label() + "'");
+  record("fill " + what, CommandTiming::Kind::Kernel, event);
+}
+
+template <typename... Args>
+void DeviceRun::setArguments(cl::Kernel& kernel, const Args&... args)
+{
+  cl_uint index = 0;
+  const auto set = [&](const auto& value) {
+    const cl_int status = kernel.setArg(index, argument(value));
+    if (status != CL_SUCCESS)
+    {
+      throw Error("setting argument " + std::to_string(index) + " of kernel '" +
+          kernel.getInfo<CL_KERNEL_FUNCTION_NAME>() + "'",
+        status);
+    }
+    ++index;
+  };
+  (set(args), ...);
+}
+
+} // namespace gpumesh

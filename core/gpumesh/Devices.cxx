@@ -1,0 +1,184 @@
+#include "gpumesh/Devices.h"
+
+#include "gpumesh/Error.h"
+#include "gpumesh/OpenCL.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+
+namespace gpumesh
+{
+
+namespace
+{
+std::string lower(std::string text)
+{
+  std::transform(text.begin(), text.end(), text.begin(),
+    [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return text;
+}
+
+std::string trim(const std::string& text)
+{
+  const auto first = text.find_first_not_of(" \t\r\n");
+  if (first == std::string::npos)
+  {
+    return {};
+  }
+  const auto last = text.find_last_not_of(" \t\r\n");
+  return text.substr(first, last - first + 1);
+}
+
+// CLHPP's getInfo<std::string> keeps the terminating NUL of some drivers: drop it.
+std::string clean(std::string text)
+{
+  while (!text.empty() && text.back() == '\0')
+  {
+    text.pop_back();
+  }
+  return trim(text);
+}
+
+bool allDigits(const std::string& text)
+{
+  return !text.empty() &&
+    std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isdigit(c); });
+}
+
+const DeviceInfo& byIndex(const std::vector<DeviceInfo>& devices, const std::string& digits,
+  const std::string& spec)
+{
+  const long index = std::strtol(digits.c_str(), nullptr, 10);
+  if (index < 0 || index >= static_cast<long>(devices.size()))
+  {
+    throw Error("No OpenCL device has index " + digits + " (device spec " + spec +
+      "). Devices found:\n" + describeDevices(devices));
+  }
+  return devices[static_cast<std::size_t>(index)];
+}
+
+DeviceInfo selectAuto(const std::vector<DeviceInfo>& devices)
+{
+  for (const auto& device : devices)
+  {
+    if (device.isGPU)
+    {
+      return device;
+    }
+  }
+  return devices.front(); // no GPU: PoCL's CPU device (or whatever exists) is the fallback
+}
+} // namespace
+
+std::string DeviceInfo::label() const
+{
+  return std::to_string(index) + ": " + name + (isGPU ? " (GPU)" : " (CPU)");
+}
+
+std::vector<DeviceInfo> listDevices()
+{
+  std::vector<cl::Platform> platforms;
+  // CL_PLATFORM_NOT_FOUND_KHR (no ICD at all) simply means "no devices".
+  if (cl::Platform::get(&platforms) != CL_SUCCESS)
+  {
+    return {};
+  }
+  std::vector<DeviceInfo> result;
+  for (std::size_t p = 0; p < platforms.size(); ++p)
+  {
+    std::vector<cl::Device> devices;
+    if (platforms[p].getDevices(CL_DEVICE_TYPE_ALL, &devices) != CL_SUCCESS)
+    {
+      continue; // a platform without devices (CL_DEVICE_NOT_FOUND) contributes none
+    }
+    for (std::size_t d = 0; d < devices.size(); ++d)
+    {
+      const cl::Device& device = devices[d];
+      DeviceInfo info;
+      info.index = static_cast<int>(result.size());
+      info.platformIndex = static_cast<int>(p);
+      info.deviceIndexInPlatform = static_cast<int>(d);
+      info.name = clean(device.getInfo<CL_DEVICE_NAME>());
+      info.platformName = clean(platforms[p].getInfo<CL_PLATFORM_NAME>());
+      info.vendor = clean(device.getInfo<CL_DEVICE_VENDOR>());
+      info.openclVersion = clean(device.getInfo<CL_DEVICE_VERSION>());
+      info.isGPU = (device.getInfo<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_GPU) != 0;
+      info.hasDoublePrecision = device.getInfo<CL_DEVICE_DOUBLE_FP_CONFIG>() != 0;
+      info.computeUnits = static_cast<int>(device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>());
+      info.maxWorkGroupSize = device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
+      info.globalMemoryBytes = device.getInfo<CL_DEVICE_GLOBAL_MEM_SIZE>();
+      info.maxAllocationBytes = device.getInfo<CL_DEVICE_MAX_MEM_ALLOC_SIZE>();
+      result.push_back(std::move(info));
+    }
+  }
+  return result;
+}
+
+std::string describeDevices(const std::vector<DeviceInfo>& devices)
+{
+  if (devices.empty())
+  {
+    return "  (none: no OpenCL platform or device was found; install an ICD such as "
+           "pocl-opencl-icd, or check OCL_ICD_VENDORS)\n";
+  }
+  std::string text;
+  for (const auto& device : devices)
+  {
+    text += "  " + device.label() + " [platform '" + device.platformName + "', " +
+      device.openclVersion + "]\n";
+  }
+  return text;
+}
+
+DeviceInfo selectDevice(const std::string& rawSpec)
+{
+  std::string spec = trim(rawSpec);
+  std::string origin; // says where a spec came from when it was not given directly
+  const std::vector<DeviceInfo> devices = listDevices();
+  if (spec.empty() || lower(spec) == "auto")
+  {
+    const char* fromEnvironment = std::getenv("GPUMESH_DEVICE");
+    if (fromEnvironment && !trim(fromEnvironment).empty() && lower(trim(fromEnvironment)) != "auto")
+    {
+      spec = trim(fromEnvironment);
+      origin = " (from GPUMESH_DEVICE)";
+    }
+    else
+    {
+      if (devices.empty())
+      {
+        throw Error("No OpenCL device is available for device 'auto'. Devices found:\n" +
+          describeDevices(devices));
+      }
+      return selectAuto(devices);
+    }
+  }
+  if (devices.empty())
+  {
+    throw Error("No OpenCL device matches '" + spec + "'" + origin + ". Devices found:\n" +
+      describeDevices(devices));
+  }
+  if (allDigits(spec))
+  {
+    return byIndex(devices, spec, "'" + spec + "'" + origin);
+  }
+  // A drop-down label "<index>: <name> (GPU)" selects by its index.
+  const auto colon = spec.find(':');
+  if (colon != std::string::npos && allDigits(trim(spec.substr(0, colon))))
+  {
+    return byIndex(devices, trim(spec.substr(0, colon)), "'" + spec + "'" + origin);
+  }
+  const std::string wanted = lower(spec);
+  for (const auto& device : devices)
+  {
+    if (lower(device.name).find(wanted) != std::string::npos)
+    {
+      return device;
+    }
+  }
+  throw Error("No OpenCL device matches '" + spec + "'" + origin + ". Devices found:\n" +
+    describeDevices(devices));
+}
+
+} // namespace gpumesh

@@ -1,0 +1,63 @@
+// Buffers, transfers and accounting of a DeviceRun.
+#include "gpumesh/DeviceRun.h"
+
+#include <gtest/gtest.h>
+
+#include <numeric>
+
+using namespace gpumesh;
+
+TEST(DeviceRun, CountsTransfersAndMemoryInUse)
+{
+  auto context = DeviceContext::acquire("0");
+  const std::uint64_t deviceInUseBefore = context->counters()->memoryInUse();
+  const std::uint64_t deviceUploadedBefore = context->counters()->bytesUploaded();
+  DeviceRun run(context);
+  std::vector<float> host(1000);
+  std::iota(host.begin(), host.end(), 1.0f);
+  {
+    DeviceBuffer<float> buffer = run.upload(host.data(), host.size(), "values");
+    EXPECT_EQ(run.bytesUploaded(), 4000u);
+    EXPECT_EQ(run.deviceMemoryInUse(), 4000u);
+    EXPECT_GE(context->counters()->bytesUploaded() - deviceUploadedBefore, 4000u);
+    std::vector<float> back(1000, -1.0f);
+    run.download(buffer, back.data(), back.size(), "values");
+    EXPECT_EQ(back, host);
+    EXPECT_EQ(run.bytesDownloaded(), 4000u);
+    DeviceBuffer<float> moved = std::move(buffer);
+    EXPECT_EQ(run.deviceMemoryInUse(), 4000u);
+    EXPECT_THROW(run.download(moved, back.data(), 1001, "values"), Error);
+  }
+  EXPECT_EQ(run.deviceMemoryInUse(), 0u);
+  EXPECT_EQ(run.peakDeviceMemory(), 4000u);
+  EXPECT_EQ(context->counters()->memoryInUse(), deviceInUseBefore);
+}
+
+TEST(DeviceRun, RefusesABufferLargerThanTheDeviceAllows)
+{
+  DeviceRun run(DeviceContext::acquire("0"));
+  const std::size_t tooMany = run.info().maxAllocationBytes / sizeof(float) + 1;
+  try
+  {
+    run.allocate<float>(tooMany, "huge points");
+    FAIL() << "an oversized buffer was accepted";
+  }
+  catch (const Error& error)
+  {
+    EXPECT_NE(std::string(error.what()).find("huge points"), std::string::npos);
+    EXPECT_NE(std::string(error.what()).find(run.info().label()), std::string::npos);
+  }
+}
+
+TEST(DeviceRun, ReportsKernelTimesByLabel)
+{
+  DeviceRun run(DeviceContext::acquire("0"));
+  DeviceBuffer<float> buffer = run.allocate<float>(1 << 16, "values");
+  run.fill(buffer, 2.0f, "values");
+  run.fill(buffer, 3.0f, "values");
+  const auto timings = run.timings();
+  ASSERT_EQ(timings.size(), 1u);
+  EXPECT_EQ(timings[0].count, 2u);
+  EXPECT_GE(timings[0].milliseconds, 0.0);
+  EXPECT_GE(run.kernelMilliseconds(), 0.0);
+}

@@ -1,0 +1,145 @@
+// Reductions of every length against a double-precision CPU reference.
+#include "gpumesh/Reduce.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <random>
+
+using namespace gpumesh;
+
+namespace
+{
+struct Reference
+{
+  std::uint64_t count = 0;
+  double minimum = std::numeric_limits<double>::infinity();
+  double maximum = -std::numeric_limits<double>::infinity();
+  double sum = 0.0;
+  double sumOfSquares = 0.0;
+  double sumOfMagnitudes = 0.0;
+};
+
+Reference reference(const std::vector<float>& values)
+{
+  Reference r;
+  for (float v : values)
+  {
+    if (std::isnan(v))
+    {
+      continue;
+    }
+    ++r.count;
+    r.minimum = std::min(r.minimum, double(v));
+    r.maximum = std::max(r.maximum, double(v));
+    r.sum += v;
+    r.sumOfSquares += double(v) * double(v);
+    r.sumOfMagnitudes += std::abs(double(v));
+  }
+  return r;
+}
+
+Statistics reduceOnDevice(const std::vector<float>& values)
+{
+  DeviceRun run(DeviceContext::acquire("auto"));
+  DeviceBuffer<float> buffer = run.upload(values.data(), values.size(), "values");
+  return reduceStatistics(run, buffer, values.size());
+}
+
+std::vector<float> randomValues(std::size_t n, unsigned seed, float lo, float hi)
+{
+  std::mt19937 generator(seed);
+  std::uniform_real_distribution<float> distribution(lo, hi);
+  std::vector<float> values(n);
+  for (auto& v : values)
+  {
+    v = distribution(generator);
+  }
+  return values;
+}
+
+void expectMatches(const std::vector<float>& values, double relative)
+{
+  const Reference r = reference(values);
+  const Statistics s = reduceOnDevice(values);
+  ASSERT_EQ(s.count, r.count);
+  EXPECT_EQ(s.minimum, r.minimum); // min and max of floats are exact
+  EXPECT_EQ(s.maximum, r.maximum);
+  // Signed sums are compared with the sum of magnitudes, the scale of their rounding error.
+  EXPECT_LE(std::abs(s.sum - r.sum), relative * std::max(r.sumOfMagnitudes, 1e-30));
+  EXPECT_LE(std::abs(s.sumOfSquares - r.sumOfSquares), relative * std::max(r.sumOfSquares, 1e-30));
+  EXPECT_LE(std::abs(s.mean() - r.sum / double(r.count)), relative * r.sumOfMagnitudes / double(r.count) + 1e-30);
+  EXPECT_NEAR(s.l2Norm(), std::sqrt(r.sumOfSquares), relative * std::sqrt(r.sumOfSquares) + 1e-30);
+}
+} // namespace
+
+class ReduceLength : public ::testing::TestWithParam<std::size_t>
+{
+};
+
+TEST_P(ReduceLength, MatchesDoubleReference)
+{
+  const std::size_t n = GetParam();
+  expectMatches(randomValues(n, 7u + unsigned(n), -3.0f, 5.0f), 1e-6);
+}
+
+INSTANTIATE_TEST_SUITE_P(Lengths, ReduceLength,
+  ::testing::Values(1, 2, 255, 256, 257, 1000003),
+  [](const auto& info) { return "n" + std::to_string(info.param); });
+
+TEST(Reduce, EmptyArray)
+{
+  const Statistics s = reduceOnDevice({});
+  EXPECT_EQ(s.count, 0u);
+  EXPECT_TRUE(std::isnan(s.minimum));
+  EXPECT_TRUE(std::isnan(s.maximum));
+  EXPECT_TRUE(std::isnan(s.mean()));
+  EXPECT_EQ(s.sum, 0.0);
+  EXPECT_EQ(s.l2Norm(), 0.0);
+}
+
+TEST(Reduce, TenMillionValuesSumTo1e6Relative)
+{
+  const auto values = randomValues(10000000, 2026u, 0.0f, 1.0f);
+  const Reference r = reference(values);
+  const Statistics s = reduceOnDevice(values);
+  EXPECT_EQ(s.count, 10000000u);
+  EXPECT_LE(std::abs(s.sum - r.sum) / r.sum, 1e-6) << "device " << s.sum << " double " << r.sum;
+  EXPECT_LE(std::abs(s.l2Norm() - std::sqrt(r.sumOfSquares)) / std::sqrt(r.sumOfSquares), 1e-6);
+}
+
+TEST(Reduce, SkipsNaNAndKeepsInfinities)
+{
+  auto values = randomValues(10001, 3u, -1.0f, 1.0f);
+  for (std::size_t i = 0; i < values.size(); i += 97)
+  {
+    values[i] = std::numeric_limits<float>::quiet_NaN();
+  }
+  expectMatches(values, 1e-6);
+
+  values[5] = std::numeric_limits<float>::infinity();
+  const Statistics s = reduceOnDevice(values);
+  EXPECT_EQ(s.maximum, std::numeric_limits<double>::infinity());
+  EXPECT_EQ(s.sum, std::numeric_limits<double>::infinity());
+}
+
+TEST(Reduce, AllNaNCountsNothing)
+{
+  const Statistics s = reduceOnDevice(std::vector<float>(300, std::numeric_limits<float>::quiet_NaN()));
+  EXPECT_EQ(s.count, 0u);
+  EXPECT_TRUE(std::isnan(s.minimum));
+}
+
+TEST(Reduce, PrefixOfALargerBuffer)
+{
+  const auto values = randomValues(1000, 11u, 0.0f, 1.0f);
+  DeviceRun run(DeviceContext::acquire("auto"));
+  DeviceBuffer<float> buffer = run.upload(values.data(), values.size(), "values");
+  const Statistics s = reduceStatistics(run, buffer, 257);
+  const Reference r = reference(std::vector<float>(values.begin(), values.begin() + 257));
+  EXPECT_EQ(s.count, 257u);
+  EXPECT_NEAR(s.sum, r.sum, 1e-6 * r.sum);
+  EXPECT_THROW(reduceStatistics(run, buffer, 1001), Error);
+}
