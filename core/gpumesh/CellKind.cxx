@@ -7,8 +7,6 @@ int fixedVertexCount(CellKind kind)
 {
   switch (kind)
   {
-    case CellKind::Vertex:
-      return 1;
     case CellKind::Line:
       return 2;
     case CellKind::Triangle:
@@ -45,8 +43,6 @@ int cellDimension(CellKind kind)
 {
   switch (kind)
   {
-    case CellKind::Vertex:
-      return 0;
     case CellKind::Line:
     case CellKind::PolyLine:
       return 1;
@@ -62,7 +58,7 @@ int cellDimension(CellKind kind)
 
 const char* cellKindName(CellKind kind)
 {
-  static const char* names[cellKindCount] = { "vertex", "line", "polyline", "triangle",
+  static const char* names[cellKindCount] = { "line", "polyline", "triangle",
     "triangle strip", "quad", "polygon", "tetrahedron", "hexahedron", "wedge", "pyramid" };
   return names[static_cast<int>(kind)];
 }

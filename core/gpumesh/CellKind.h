@@ -1,4 +1,5 @@
-// The cell kinds the core handles, independent of any VTK numbering.
+// The cell kinds the core handles, independent of any VTK numbering. 0D cells (vertices) carry
+// no measure and take part in no algorithm: adapters leave them out.
 #pragma once
 
 namespace gpumesh
@@ -6,7 +7,6 @@ namespace gpumesh
 
 enum class CellKind : int
 {
-  Vertex,
   Line,
   PolyLine,
   Triangle,
@@ -18,14 +18,14 @@ enum class CellKind : int
   Wedge,
   Pyramid
 };
-constexpr int cellKindCount = 11;
+constexpr int cellKindCount = 10;
 
 /// Vertices of a cell of a fixed-size kind; -1 for kinds of variable size (PolyLine,
 /// TriangleStrip, Polygon).
 int fixedVertexCount(CellKind kind);
 /// Smallest number of vertices of a valid cell of the kind.
 int minimumVertexCount(CellKind kind);
-/// 0 for vertices, 1 for lines, 2 for surface cells, 3 for volume cells.
+/// 1 for lines, 2 for surface cells, 3 for volume cells.
 int cellDimension(CellKind kind);
 const char* cellKindName(CellKind kind);
 

@@ -44,7 +44,7 @@ bool measureApplies(Measure measure, CellKind kind)
   switch (measure)
   {
     case Measure::Size:
-      return dimension > 0;
+      return true;
     case Measure::Area:
       return dimension == 2;
     case Measure::Volume:

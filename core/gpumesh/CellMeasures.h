@@ -7,7 +7,7 @@ namespace gpumesh
 
 enum class Measure
 {
-  Size,   ///< each cell by its dimension: length (1D), area (2D), volume (3D); vertices: none
+  Size,   ///< each cell by its dimension: length (1D), area (2D), volume (3D)
   Area,   ///< 2D cells only
   Volume, ///< 3D cells only
   Length  ///< 1D cells only
@@ -19,7 +19,8 @@ bool measureApplies(Measure measure, CellKind kind);
 /// One float per cell of the mesh (indexed by cell id): lengths of lines and polylines; areas
 /// of triangles, strips, quads and polygons (non-planar quads and polygons: the magnitude of
 /// the vector area); signed volumes of tetrahedra, hexahedra, wedges and pyramids (exact for
-/// their trilinear shapes; negative for inverted cells). NaN where the measure does not apply.
+/// their trilinear shapes; negative for inverted cells). NaN where the measure does not apply
+/// and for cells that are not in the mesh's groups (such as vertices).
 DeviceBuffer<float> computeCellMeasures(DeviceRun& run, const DeviceMesh& mesh, Measure measure);
 
 } // namespace gpumesh

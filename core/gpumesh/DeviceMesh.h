@@ -10,7 +10,7 @@ namespace gpumesh
 
 struct DeviceCellGroup
 {
-  CellKind kind = CellKind::Vertex;
+  CellKind kind = CellKind::Line;
   std::size_t count = 0;
   DeviceBuffer<cl_int> connectivity;
   DeviceBuffer<cl_int> offsets; ///< variable-size kinds only

@@ -13,7 +13,7 @@ namespace gpumesh
 /// variable-size kinds also store offsets (count + 1 entries, starting at 0).
 struct CellGroup
 {
-  CellKind kind = CellKind::Vertex;
+  CellKind kind = CellKind::Line;
   std::vector<std::int32_t> connectivity;
   std::vector<std::int32_t> offsets;
   std::vector<std::int32_t> cellIds; ///< the id of each cell in the adapter's numbering

@@ -1,0 +1,181 @@
+#include "vtkGPUCellReduction.h"
+
+#include "vtkCellData.h"
+#include "vtkDataArray.h"
+#include "vtkFieldData.h"
+#include "vtkFloatArray.h"
+#include "vtkInformation.h"
+#include "vtkInformationVector.h"
+#include "vtkNew.h"
+#include "vtkObjectFactory.h"
+#include "vtkPointSet.h"
+#include "vtkStringArray.h"
+
+#include "vtkGPUMeshAdapter.h"
+#include "vtkGPUMeshRunReport.h"
+
+#include "gpumesh/ArrayMagnitude.h"
+#include "gpumesh/CellMeasures.h"
+#include "gpumesh/Reduce.h"
+
+#include <exception>
+#include <string>
+
+vtkStandardNewMacro(vtkGPUCellReduction);
+
+namespace
+{
+// The per-cell quantity on the device, and the name of the cell array that will hold it
+// (empty: nothing to add).
+struct CellQuantity
+{
+  gpumesh::DeviceBuffer<float> values;
+  std::string arrayName;
+  std::string description;
+};
+
+gpumesh::Measure toMeasure(int quantity)
+{
+  switch (quantity)
+  {
+    case vtkGPUCellReduction::AREA:
+      return gpumesh::Measure::Area;
+    case vtkGPUCellReduction::VOLUME:
+      return gpumesh::Measure::Volume;
+    case vtkGPUCellReduction::LENGTH:
+      return gpumesh::Measure::Length;
+    default:
+      return gpumesh::Measure::Size;
+  }
+}
+
+CellQuantity measureCells(gpumesh::DeviceRun& run, vtkPointSet* input, int quantity)
+{
+  const gpumesh::HostMesh host = vtkGPUMeshAdapter::ToHostMesh(input);
+  const gpumesh::DeviceMesh mesh(run, host);
+  const std::string name = vtkGPUCellReduction::GetQuantityName(quantity);
+  return { gpumesh::computeCellMeasures(run, mesh, toMeasure(quantity)), name, name };
+}
+
+CellQuantity arrayValues(gpumesh::DeviceRun& run, vtkDataArray* array)
+{
+  const std::vector<float> values = vtkGPUMeshAdapter::ToFloats(array);
+  const std::string name = array->GetName();
+  gpumesh::DeviceBuffer<float> uploaded = run.upload(values.data(), values.size(), "array " + name);
+  const int components = array->GetNumberOfComponents();
+  if (components == 1)
+  {
+    return { std::move(uploaded), std::string(), name };
+  }
+  return { gpumesh::tupleMagnitudes(
+             run, uploaded, static_cast<std::size_t>(array->GetNumberOfTuples()), components),
+    name + "_Magnitude", name + " magnitude" };
+}
+} // namespace
+
+vtkGPUCellReduction::vtkGPUCellReduction()
+{
+  // Default array: the active cell scalars, as other VTK filters do.
+  this->SetInputArrayToProcess(
+    0, 0, 0, vtkDataObject::FIELD_ASSOCIATION_CELLS, vtkDataSetAttributes::SCALARS);
+}
+
+const char* vtkGPUCellReduction::GetQuantityName(int quantity)
+{
+  switch (quantity)
+  {
+    case AREA:
+      return "Area";
+    case VOLUME:
+      return "Volume";
+    case LENGTH:
+      return "Length";
+    case ARRAY:
+      return "Array";
+    default:
+      return "Size";
+  }
+}
+
+int vtkGPUCellReduction::RequestData(
+  vtkInformation*, vtkInformationVector** inputVector, vtkInformationVector* outputVector)
+{
+  vtkPointSet* input = vtkPointSet::GetData(inputVector[0]);
+  vtkPointSet* output = vtkPointSet::GetData(outputVector);
+  output->ShallowCopy(input);
+  const vtkIdType cells = input->GetNumberOfCells();
+
+  vtkDataArray* array = nullptr;
+  if (this->Quantity == ARRAY)
+  {
+    int association = vtkDataObject::FIELD_ASSOCIATION_NONE;
+    array = this->GetInputArrayToProcess(0, inputVector, association);
+    vtkInformation* request = this->GetInputArrayInformation(0);
+    const char* wanted = request->Has(vtkDataObject::FIELD_NAME()) ? request->Get(vtkDataObject::FIELD_NAME()) : nullptr;
+    if (!array)
+    {
+      vtkErrorMacro(<< "Quantity is Array, but the input has no cell array named '"
+                    << (wanted ? wanted : "(none chosen)") << "'");
+      output->Initialize();
+      return 0;
+    }
+    if (association != vtkDataObject::FIELD_ASSOCIATION_CELLS)
+    {
+      vtkErrorMacro(<< "Array '" << array->GetName()
+                    << "' is not a cell array: GPU Cell Reduction reduces cell data");
+      output->Initialize();
+      return 0;
+    }
+  }
+
+  try
+  {
+    this->UpdateProgress(0.0);
+    gpumesh::DeviceRun run(gpumesh::DeviceContext::acquire(this->Device ? this->Device : "auto"));
+    this->UpdateProgress(0.1);
+    CellQuantity quantity =
+      array ? arrayValues(run, array) : measureCells(run, input, this->Quantity);
+    this->UpdateProgress(0.5);
+    const gpumesh::Statistics statistics =
+      gpumesh::reduceStatistics(run, quantity.values, static_cast<std::size_t>(cells));
+    this->UpdateProgress(0.7);
+
+    if (!quantity.arrayName.empty())
+    {
+      vtkNew<vtkFloatArray> perCell;
+      perCell->SetName(quantity.arrayName.c_str());
+      perCell->SetNumberOfTuples(cells);
+      run.download(quantity.values, perCell->GetPointer(0), static_cast<std::size_t>(cells),
+        quantity.arrayName);
+      output->GetCellData()->AddArray(perCell);
+    }
+    this->UpdateProgress(0.9);
+
+    vtkFieldData* fieldData = output->GetFieldData();
+    vtkGPUMeshRunReport::SetFieldValue(fieldData, "Min", statistics.minimum);
+    vtkGPUMeshRunReport::SetFieldValue(fieldData, "Max", statistics.maximum);
+    vtkGPUMeshRunReport::SetFieldValue(fieldData, "Sum", statistics.sum);
+    vtkGPUMeshRunReport::SetFieldValue(fieldData, "Mean", statistics.mean());
+    vtkGPUMeshRunReport::SetFieldValue(fieldData, "L2", statistics.l2Norm());
+    vtkGPUMeshRunReport::SetFieldCount(fieldData, "Count", statistics.count);
+    vtkNew<vtkStringArray> what;
+    what->SetName("Quantity");
+    what->InsertNextValue(quantity.description);
+    fieldData->AddArray(what);
+    vtkGPUMeshRunReport::AddToFieldData(run, fieldData);
+    this->UpdateProgress(1.0);
+  }
+  catch (const std::exception& error)
+  {
+    vtkErrorMacro(<< "GPU Cell Reduction failed: " << error.what());
+    output->Initialize();
+    return 0;
+  }
+  return 1;
+}
+
+void vtkGPUCellReduction::PrintSelf(ostream& os, vtkIndent indent)
+{
+  this->Superclass::PrintSelf(os, indent);
+  os << indent << "Quantity: " << GetQuantityName(this->Quantity) << "\n";
+}

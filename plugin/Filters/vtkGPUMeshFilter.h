@@ -1,0 +1,67 @@
+/**
+ * @class   vtkGPUMeshFilter
+ * @brief   base class of the GPUMesh filters: the OpenCL device and the accepted inputs
+ *
+ * Every GPUMesh filter takes a vtkPolyData or a vtkUnstructuredGrid and produces a dataset of
+ * the same type. The work runs on the OpenCL device chosen by the Device property; all filters
+ * of a process share one context and queue per device.
+ *
+ * On any error (a device that does not exist, bad input) the filter reports it with
+ * vtkErrorMacro and produces an empty output: never a partial result.
+ *
+ * Each run adds to the output's field data: `Device` (the device's label), `KernelTimeMs`
+ * (device time of all kernels, from OpenCL profiling events), and one
+ * `KernelTimeMs_<kernel>` per kernel (its device time summed over its launches), `BytesUploaded`, `BytesDownloaded` and
+ * `PeakDeviceMemoryBytes`.
+ */
+#ifndef vtkGPUMeshFilter_h
+#define vtkGPUMeshFilter_h
+
+#include "GPUMeshFiltersModule.h" // for export macro
+#include "vtkPointSetAlgorithm.h"
+#include "vtkSmartPointer.h" // for member
+
+class vtkStringArray;
+
+class GPUMESHFILTERS_EXPORT vtkGPUMeshFilter : public vtkPointSetAlgorithm
+{
+public:
+  vtkTypeMacro(vtkGPUMeshFilter, vtkPointSetAlgorithm);
+  void PrintSelf(ostream& os, vtkIndent indent) override;
+
+  ///@{
+  /**
+   * The OpenCL device. One of:
+   * - "auto" (default): the device named by the environment variable GPUMESH_DEVICE if it is
+   *   set, else the first GPU, else the first CPU device (PoCL on a machine without a GPU);
+   * - an index, "1", or an entry of GetAvailableDevices(), "1: NVIDIA H100 (GPU)";
+   * - a substring of a device name, "H100" (case-insensitive).
+   * A spec that matches no device is an error that lists the devices found.
+   */
+  vtkSetStringMacro(Device);
+  vtkGetStringMacro(Device);
+  ///@}
+
+  /**
+   * "auto" followed by one "index: name (GPU|CPU)" entry per OpenCL device of every platform
+   * visible to this process (in client/server ParaView: the server's devices).
+   */
+  vtkStringArray* GetAvailableDevices();
+
+protected:
+  vtkGPUMeshFilter();
+  ~vtkGPUMeshFilter() override;
+
+  /// vtkPolyData and vtkUnstructuredGrid.
+  int FillInputPortInformation(int port, vtkInformation* info) override;
+
+  char* Device = nullptr;
+
+private:
+  vtkSmartPointer<vtkStringArray> AvailableDevices;
+
+  vtkGPUMeshFilter(const vtkGPUMeshFilter&) = delete;
+  void operator=(const vtkGPUMeshFilter&) = delete;
+};
+
+#endif

@@ -1,0 +1,61 @@
+#include "vtkGPUMeshRunReport.h"
+
+#include "vtkDoubleArray.h"
+#include "vtkFieldData.h"
+#include "vtkNew.h"
+#include "vtkStringArray.h"
+#include "vtkIdTypeArray.h"
+
+#include <algorithm>
+
+namespace vtkGPUMeshRunReport
+{
+
+// vtkIdTypeArray rather than vtkTypeInt64Array: ParaView moves field data between processes
+// in the legacy VTK format, whose reader does not know the latter.
+static_assert(sizeof(vtkIdType) == 8, "counters are 64-bit");
+
+void SetFieldCount(vtkFieldData* fieldData, const std::string& name, std::uint64_t value)
+{
+  vtkNew<vtkIdTypeArray> array;
+  array->SetName(name.c_str());
+  array->InsertNextValue(static_cast<vtkIdType>(value));
+  fieldData->AddArray(array);
+}
+
+void SetFieldValue(vtkFieldData* fieldData, const std::string& name, double value)
+{
+  vtkNew<vtkDoubleArray> array;
+  array->SetName(name.c_str());
+  array->InsertNextValue(value);
+  fieldData->AddArray(array);
+}
+
+void AddToFieldData(gpumesh::DeviceRun& run, vtkFieldData* fieldData)
+{
+  vtkNew<vtkStringArray> device;
+  device->SetName("Device");
+  device->InsertNextValue(run.info().label());
+  fieldData->AddArray(device);
+
+  // One single-value array per kernel label. (ParaView moves field data between processes in
+  // the legacy VTK format, whose reader fails on the range information that ParaView attaches
+  // to multi-component arrays.)
+  double kernelMilliseconds = 0.0;
+  for (const auto& timing : run.timings())
+  {
+    if (timing.kind == gpumesh::CommandTiming::Kind::Kernel)
+    {
+      std::string name = "KernelTimeMs_" + timing.label;
+      std::replace(name.begin(), name.end(), ' ', '_');
+      SetFieldValue(fieldData, name, timing.milliseconds);
+      kernelMilliseconds += timing.milliseconds;
+    }
+  }
+  SetFieldValue(fieldData, "KernelTimeMs", kernelMilliseconds);
+  SetFieldCount(fieldData, "BytesUploaded", run.bytesUploaded());
+  SetFieldCount(fieldData, "BytesDownloaded", run.bytesDownloaded());
+  SetFieldCount(fieldData, "PeakDeviceMemoryBytes", run.peakDeviceMemory());
+}
+
+} // namespace vtkGPUMeshRunReport

@@ -1,0 +1,27 @@
+// What a device run reports in a filter's output field data (private to the module).
+#ifndef vtkGPUMeshRunReport_h
+#define vtkGPUMeshRunReport_h
+
+#include "gpumesh/DeviceRun.h"
+
+#include <cstdint>
+#include <string>
+
+class vtkFieldData;
+
+namespace vtkGPUMeshRunReport
+{
+
+/// Adds Device, KernelTimeMs, KernelTimeMs_<kernel>, BytesUploaded, BytesDownloaded and
+/// PeakDeviceMemoryBytes (see vtkGPUMeshFilter) to `fieldData`, replacing arrays of those names.
+void AddToFieldData(gpumesh::DeviceRun& run, vtkFieldData* fieldData);
+
+/// Adds a one-tuple 64-bit integer array `name` holding `value`, replacing an array of that name.
+void SetFieldCount(vtkFieldData* fieldData, const std::string& name, std::uint64_t value);
+
+/// Adds a one-tuple double array `name` holding `value`, replacing an array of that name.
+void SetFieldValue(vtkFieldData* fieldData, const std::string& name, double value);
+
+} // namespace vtkGPUMeshRunReport
+
+#endif
