@@ -6,18 +6,6 @@
 namespace gpumesh
 {
 
-namespace
-{
-cl::Device findDevice(const DeviceInfo& info)
-{
-  std::vector<cl::Platform> platforms;
-  check(cl::Platform::get(&platforms), "listing OpenCL platforms");
-  std::vector<cl::Device> devices;
-  check(platforms.at(static_cast<std::size_t>(info.platformIndex)).getDevices(CL_DEVICE_TYPE_ALL, &devices),
-    "listing the devices of platform '" + info.platformName + "'");
-  return devices.at(static_cast<std::size_t>(info.deviceIndexInPlatform));
-}
-} // namespace
 
 DeviceContext::DeviceContext(const DeviceInfo& info, const cl::Device& device)
   : Info(info)
@@ -41,7 +29,7 @@ std::shared_ptr<DeviceContext> DeviceContext::acquire(const std::string& spec)
   auto& slot = (*contexts)[info.index];
   if (!slot)
   {
-    slot = std::make_shared<DeviceContext>(info, findDevice(info));
+    slot = std::make_shared<DeviceContext>(info, openDevice(info));
   }
   return slot;
 }

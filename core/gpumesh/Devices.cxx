@@ -6,12 +6,21 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <mutex>
 
 namespace gpumesh
 {
 
 namespace
 {
+// The ICD loader initialises itself on the first clGetPlatformIDs and is not thread-safe
+// while doing so: concurrent first calls can see no platform at all. Serialise discovery.
+std::mutex& discoveryMutex()
+{
+  static std::mutex mutex;
+  return mutex;
+}
+
 std::string lower(std::string text)
 {
   std::transform(text.begin(), text.end(), text.begin(),
@@ -78,6 +87,7 @@ std::string DeviceInfo::label() const
 
 std::vector<DeviceInfo> listDevices()
 {
+  std::lock_guard<std::mutex> lock(discoveryMutex());
   std::vector<cl::Platform> platforms;
   // CL_PLATFORM_NOT_FOUND_KHR (no ICD at all) simply means "no devices".
   if (cl::Platform::get(&platforms) != CL_SUCCESS)
@@ -113,6 +123,17 @@ std::vector<DeviceInfo> listDevices()
     }
   }
   return result;
+}
+
+cl::Device openDevice(const DeviceInfo& info)
+{
+  std::lock_guard<std::mutex> lock(discoveryMutex());
+  std::vector<cl::Platform> platforms;
+  check(cl::Platform::get(&platforms), "listing OpenCL platforms");
+  std::vector<cl::Device> devices;
+  check(platforms.at(static_cast<std::size_t>(info.platformIndex)).getDevices(CL_DEVICE_TYPE_ALL, &devices),
+    "listing the devices of platform '" + info.platformName + "'");
+  return devices.at(static_cast<std::size_t>(info.deviceIndexInPlatform));
 }
 
 std::string describeDevices(const std::vector<DeviceInfo>& devices)

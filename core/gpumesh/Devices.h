@@ -1,5 +1,7 @@
 // Discovery and selection of OpenCL devices across every platform.
 #pragma once
+#include "gpumesh/OpenCL.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -40,6 +42,9 @@ std::vector<DeviceInfo> listDevices();
 /// Throws gpumesh::Error naming the devices that exist when nothing matches or there is no
 /// OpenCL platform at all.
 DeviceInfo selectDevice(const std::string& spec);
+
+/// The OpenCL handle of a listed device (re-enumerated under the same lock as listDevices).
+cl::Device openDevice(const DeviceInfo& info);
 
 /// A multi-line list of the devices, for error messages and `--list-devices`.
 std::string describeDevices(const std::vector<DeviceInfo>& devices);
