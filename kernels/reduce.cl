@@ -2,28 +2,34 @@
 // as an unevaluated float pair hi + lo, so rounding errors are carried, not lost) and the count
 // of values that are not NaN. NaN values are skipped.
 //
-// A grid-stride loop reads every element exactly once whatever the array length and the number
-// of work-groups, so no partial work-group is ever dropped. Each work-group writes one partial;
-// the host adds the partials in double precision. WG (the work-group size, a power of two) is
-// set at build time.
+// Every element is read exactly once whatever the array length and the number of work-groups
+// (a grid-stride loop, or contiguous chunks on CPUs), so no partial work-group is dropped. Each work-group writes one partial;
+// the host adds the partials in double precision. WG (the work-group size, a power of two) and
+// CONTIGUOUS (1 on CPU devices) are set at build time.
 
 // Contracting a*b+c into fma would change the rounding that the error terms below rely on.
 #pragma OPENCL FP_CONTRACT OFF
 
-// acc.x + acc.y + x, keeping the rounding error of acc.x + x exactly (Knuth's TwoSum).
-inline float2 add_compensated(float2 acc, float x)
+// Four independent lanes per work-item: four dependency chains in flight, SIMD on CPUs.
+// hi + lo is each lane's sum; TwoSum (Knuth) keeps the rounding error of hi + x exactly.
+inline void add_compensated(float4* hi, float4* lo, float4 x)
 {
-  const float s = acc.x + x;
-  const float v = s - acc.x;
-  const float error = (acc.x - (s - v)) + (x - v);
-  return (float2)(s, acc.y + error);
+  const float4 s = *hi + x;
+  const float4 v = s - *hi;
+  *lo += (*hi - (s - v)) + (x - v);
+  *hi = s;
 }
 
 inline float2 merge_compensated(float2 a, float2 b)
 {
-  float2 r = add_compensated(a, b.x);
-  r.y += b.y;
-  return r;
+  const float s = a.x + b.x;
+  const float v = s - a.x;
+  return (float2)(s, a.y + b.y + ((a.x - (s - v)) + (b.x - v)));
+}
+
+inline float load_or_nan(__global const float* values, ulong i, ulong end)
+{
+  return i < end ? values[i] : NAN; // NaN padding is skipped like any NaN
 }
 
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
@@ -35,29 +41,47 @@ void reduce_statistics(__global const float* values, const ulong count,
   __local float4 local_sums[WG]; // (sum hi, sum lo, squares hi, squares lo)
   __local ulong local_counts[WG];
 
-  float lo = INFINITY;
-  float hi = -INFINITY;
-  float2 sum = (float2)(0.0f, 0.0f);
-  float2 squares = (float2)(0.0f, 0.0f);
+  float4 lo = (float4)(INFINITY);
+  float4 hi = (float4)(-INFINITY);
+  float4 sum_hi = (float4)(0.0f), sum_lo = (float4)(0.0f);
+  float4 sq_hi = (float4)(0.0f), sq_lo = (float4)(0.0f);
   ulong n = 0;
-  for (ulong i = get_global_id(0); i < count; i += get_global_size(0))
+  const ulong items = get_global_size(0);
+#if CONTIGUOUS
+  // CPU devices: each work-item walks its own contiguous chunk (cache lines stay local).
+  const ulong chunk = (((count + items - 1) / items) + 3) & ~(ulong)3;
+  const ulong first = get_global_id(0) * chunk;
+  const ulong end = min(first + chunk, count);
+  for (ulong i = first; i < end; i += 4)
   {
-    const float x = values[i];
-    if (!isnan(x))
-    {
-      lo = fmin(lo, x);
-      hi = fmax(hi, x);
-      sum = add_compensated(sum, x);
-      const float square = x * x;
-      squares = add_compensated(squares, square);
-      squares.y += fma(x, x, -square); // the exact rounding error of the product
-      ++n;
-    }
+    const float4 x = (float4)(load_or_nan(values, i, end), load_or_nan(values, i + 1, end),
+      load_or_nan(values, i + 2, end), load_or_nan(values, i + 3, end));
+#else
+  // GPUs: neighbouring work-items read neighbouring elements (coalesced loads).
+  const ulong end = count;
+  for (ulong i = get_global_id(0); i < end; i += 4 * items)
+  {
+    const float4 x = (float4)(load_or_nan(values, i, end), load_or_nan(values, i + items, end),
+      load_or_nan(values, i + 2 * items, end), load_or_nan(values, i + 3 * items, end));
+#endif
+    const int4 valid = isnan(x) + 1; // isnan gives -1 for true on vectors
+    lo = fmin(lo, x);                // fmin/fmax ignore a NaN operand
+    hi = fmax(hi, x);
+    const float4 y = select(x, (float4)(0.0f), isnan(x));
+    add_compensated(&sum_hi, &sum_lo, y);
+    const float4 square = y * y;
+    add_compensated(&sq_hi, &sq_lo, square);
+    sq_lo += fma(y, y, -square); // the exact rounding error of the product
+    n += (ulong)(valid.x + valid.y + valid.z + valid.w);
   }
 
   const size_t lid = get_local_id(0);
-  local_min[lid] = lo;
-  local_max[lid] = hi;
+  local_min[lid] = fmin(fmin(lo.x, lo.y), fmin(lo.z, lo.w));
+  local_max[lid] = fmax(fmax(hi.x, hi.y), fmax(hi.z, hi.w));
+  const float2 sum = merge_compensated(merge_compensated((float2)(sum_hi.x, sum_lo.x), (float2)(sum_hi.y, sum_lo.y)),
+    merge_compensated((float2)(sum_hi.z, sum_lo.z), (float2)(sum_hi.w, sum_lo.w)));
+  const float2 squares = merge_compensated(merge_compensated((float2)(sq_hi.x, sq_lo.x), (float2)(sq_hi.y, sq_lo.y)),
+    merge_compensated((float2)(sq_hi.z, sq_lo.z), (float2)(sq_hi.w, sq_lo.w)));
   local_sums[lid] = (float4)(sum, squares);
   local_counts[lid] = n;
   barrier(CLK_LOCAL_MEM_FENCE);

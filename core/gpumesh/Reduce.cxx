@@ -54,8 +54,9 @@ Statistics reduceStatistics(DeviceRun& run, const DeviceBuffer<float>& values, s
   auto minMax = run.allocate<cl_float2>(groups, "reduction min/max partials");
   auto sums = run.allocate<cl_float4>(groups, "reduction sum partials");
   auto counts = run.allocate<cl_ulong>(groups, "reduction count partials");
-  cl::Kernel kernel =
-    run.kernel("reduce", "reduce_statistics", "-DWG=" + std::to_string(workGroupSize));
+  const std::string options = "-DWG=" + std::to_string(workGroupSize) +
+    " -DCONTIGUOUS=" + (run.info().isGPU ? "0" : "1");
+  cl::Kernel kernel = run.kernel("reduce", "reduce_statistics", options);
   run.setArguments(kernel, values, static_cast<cl_ulong>(count), minMax, sums, counts);
   run.launch(kernel, groups * workGroupSize, "reduce", workGroupSize);
 
