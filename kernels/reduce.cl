@@ -57,12 +57,16 @@ void reduce_statistics(__global const float* values, const ulong count,
     const float4 x = (float4)(load_or_nan(values, i, end), load_or_nan(values, i + 1, end),
       load_or_nan(values, i + 2, end), load_or_nan(values, i + 3, end));
 #else
-  // GPUs: neighbouring work-items read neighbouring elements (coalesced loads).
+  // GPUs: neighbouring work-items read neighbouring 16-byte vectors (coalesced, wide loads);
+  // the last partial vector is read element by element.
   const ulong end = count;
-  for (ulong i = get_global_id(0); i < end; i += 4 * items)
+  const ulong vectors = count / 4;
+  for (ulong v = get_global_id(0); v <= vectors; v += items)
   {
-    const float4 x = (float4)(load_or_nan(values, i, end), load_or_nan(values, i + items, end),
-      load_or_nan(values, i + 2 * items, end), load_or_nan(values, i + 3 * items, end));
+    const ulong i = 4 * v;
+    const float4 x = v < vectors ? ((__global const float4*)values)[v]
+                                 : (float4)(load_or_nan(values, i, end), load_or_nan(values, i + 1, end),
+                                     load_or_nan(values, i + 2, end), load_or_nan(values, i + 3, end));
 #endif
     const int4 valid = isnan(x) + 1; // isnan gives -1 for true on vectors
     lo = fmin(lo, x);                // fmin/fmax ignore a NaN operand

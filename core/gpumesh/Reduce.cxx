@@ -36,7 +36,8 @@ double combine(float hi, float lo)
 }
 } // namespace
 
-Statistics reduceStatistics(DeviceRun& run, const DeviceBuffer<float>& values, std::size_t count)
+Statistics reduceStatistics(
+  DeviceRun& run, const DeviceBuffer<float>& values, std::size_t count, AccessPattern pattern)
 {
   if (count > values.size())
   {
@@ -54,8 +55,10 @@ Statistics reduceStatistics(DeviceRun& run, const DeviceBuffer<float>& values, s
   auto minMax = run.allocate<cl_float2>(groups, "reduction min/max partials");
   auto sums = run.allocate<cl_float4>(groups, "reduction sum partials");
   auto counts = run.allocate<cl_ulong>(groups, "reduction count partials");
-  const std::string options = "-DWG=" + std::to_string(workGroupSize) +
-    " -DCONTIGUOUS=" + (run.info().isGPU ? "0" : "1");
+  const bool contiguous = pattern == AccessPattern::Contiguous ||
+    (pattern == AccessPattern::Auto && !run.info().isGPU);
+  const std::string options =
+    "-DWG=" + std::to_string(workGroupSize) + " -DCONTIGUOUS=" + (contiguous ? "1" : "0");
   cl::Kernel kernel = run.kernel("reduce", "reduce_statistics", options);
   run.setArguments(kernel, values, static_cast<cl_ulong>(count), minMax, sums, counts);
   run.launch(kernel, groups * workGroupSize, "reduce", workGroupSize);

@@ -41,11 +41,11 @@ Reference reference(const std::vector<float>& values)
   return r;
 }
 
-Statistics reduceOnDevice(const std::vector<float>& values)
+Statistics reduceOnDevice(const std::vector<float>& values, AccessPattern pattern = AccessPattern::Auto)
 {
   DeviceRun run(DeviceContext::acquire("auto"));
   DeviceBuffer<float> buffer = run.upload(values.data(), values.size(), "values");
-  return reduceStatistics(run, buffer, values.size());
+  return reduceStatistics(run, buffer, values.size(), pattern);
 }
 
 std::vector<float> randomValues(std::size_t n, unsigned seed, float lo, float hi)
@@ -60,10 +60,10 @@ std::vector<float> randomValues(std::size_t n, unsigned seed, float lo, float hi
   return values;
 }
 
-void expectMatches(const std::vector<float>& values, double relative)
+void expectMatches(const std::vector<float>& values, double relative, AccessPattern pattern = AccessPattern::Auto)
 {
   const Reference r = reference(values);
-  const Statistics s = reduceOnDevice(values);
+  const Statistics s = reduceOnDevice(values, pattern);
   ASSERT_EQ(s.count, r.count);
   EXPECT_EQ(s.minimum, r.minimum); // min and max of floats are exact
   EXPECT_EQ(s.maximum, r.maximum);
@@ -75,19 +75,24 @@ void expectMatches(const std::vector<float>& values, double relative)
 }
 } // namespace
 
-class ReduceLength : public ::testing::TestWithParam<std::size_t>
+// Every length with both access patterns, whatever the device (CPU and GPU code paths).
+class ReduceLength : public ::testing::TestWithParam<std::tuple<std::size_t, AccessPattern>>
 {
 };
 
 TEST_P(ReduceLength, MatchesDoubleReference)
 {
-  const std::size_t n = GetParam();
-  expectMatches(randomValues(n, 7u + unsigned(n), -3.0f, 5.0f), 1e-6);
+  const std::size_t n = std::get<0>(GetParam());
+  expectMatches(randomValues(n, 7u + unsigned(n), -3.0f, 5.0f), 1e-6, std::get<1>(GetParam()));
 }
 
 INSTANTIATE_TEST_SUITE_P(Lengths, ReduceLength,
-  ::testing::Values(1, 2, 255, 256, 257, 1000003),
-  [](const auto& info) { return "n" + std::to_string(info.param); });
+  ::testing::Combine(::testing::Values(1, 2, 3, 4, 5, 255, 256, 257, 1000003),
+    ::testing::Values(AccessPattern::Contiguous, AccessPattern::Strided)),
+  [](const auto& info) {
+    return "n" + std::to_string(std::get<0>(info.param)) +
+      (std::get<1>(info.param) == AccessPattern::Contiguous ? "_contiguous" : "_strided");
+  });
 
 TEST(Reduce, EmptyArray)
 {
@@ -118,6 +123,8 @@ TEST(Reduce, SkipsNaNAndKeepsInfinities)
     values[i] = std::numeric_limits<float>::quiet_NaN();
   }
   expectMatches(values, 1e-6);
+
+  expectMatches(values, 1e-6, AccessPattern::Strided);
 
   values[5] = std::numeric_limits<float>::infinity();
   const Statistics s = reduceOnDevice(values);
