@@ -1,0 +1,64 @@
+// The sides or edges of every cell, matched across cells on the device: neighbour tables,
+// unique edges and faces, and entity-to-cell links.
+#pragma once
+#include "gpumesh/DeviceMesh.h"
+
+namespace gpumesh
+{
+
+enum class EntityType
+{
+  /// The (d-1)-faces of d-dimensional cells: edges of 2D cells, triangle and quad faces of 3D
+  /// cells. 1D cells have none. Two cells are neighbours when they share a side, so only
+  /// cells of the same dimension are, and a triangle face never matches a quad face.
+  Sides,
+  /// The edges of every 1D, 2D and 3D cell.
+  Edges
+};
+
+/// Built on the device by bucketing each entity under its smallest vertex and matching
+/// inside the buckets; every result is independent of the thread schedule. Entities are
+/// numbered by (smallest vertex, sorted vertex ids).
+///
+/// A slot is one (cell, local entity) pair, in the local order of the cell's type (VTK's
+/// numbering of edges and faces). Triangle strips are an error (triangulate them first).
+class CellEntities
+{
+public:
+  CellEntities(DeviceRun& run, const DeviceMesh& mesh, EntityType type);
+
+  EntityType type() const { return Type; }
+  std::size_t slotCount() const { return SlotCount; }
+  std::size_t entityCount() const { return EntityCount; }
+
+  /// cellCount + 1 entries: the slots of cell c are [slotOffsets[c], slotOffsets[c + 1]).
+  const DeviceBuffer<cl_uint>& slotOffsets() const { return SlotOffsets; }
+  /// slot -> its cell.
+  const DeviceBuffer<cl_int>& slotCell() const { return SlotCell; }
+  /// Slots grouped by entity, entities in numbering order, slots of one entity by slot.
+  const DeviceBuffer<cl_int>& sortedSlots() const { return SortedSlots; }
+  /// slot -> (position in sortedSlots of its entity's first slot, number of slots sharing it).
+  /// A run of 1 is a boundary entity; more than 2 is non-manifold.
+  const DeviceBuffer<cl_int2>& slotRun() const { return SlotRun; }
+  /// slot -> the cell across it: -1 when none; for a non-manifold entity, the first other
+  /// cell (all of them are in its run).
+  const DeviceBuffer<cl_int>& neighbor() const { return Neighbor; }
+  /// slot -> the id of its entity, in [0, entityCount()).
+  const DeviceBuffer<cl_int>& slotEntity() const { return SlotEntity; }
+  /// entity -> its sorted vertex ids, padded with 0xffffffff (edges use x, y).
+  const DeviceBuffer<cl_uint4>& entityVertices() const { return EntityVertices; }
+
+private:
+  EntityType Type;
+  std::size_t SlotCount = 0;
+  std::size_t EntityCount = 0;
+  DeviceBuffer<cl_uint> SlotOffsets;
+  DeviceBuffer<cl_int> SlotCell;
+  DeviceBuffer<cl_int> SortedSlots;
+  DeviceBuffer<cl_int2> SlotRun;
+  DeviceBuffer<cl_int> Neighbor;
+  DeviceBuffer<cl_int> SlotEntity;
+  DeviceBuffer<cl_uint4> EntityVertices;
+};
+
+} // namespace gpumesh

@@ -1,0 +1,258 @@
+// Sides and edges matched on the device against a CPU map of sorted vertex keys.
+#include "gpumesh/CellEntities.h"
+#include "gpumesh/NeighborDistance.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <map>
+#include <numeric>
+#include <random>
+#include <set>
+
+using namespace gpumesh;
+
+namespace
+{
+struct TestCell
+{
+  CellKind kind;
+  std::vector<std::int64_t> ids;
+};
+
+struct TestMesh
+{
+  std::vector<double> xyz;
+  std::vector<TestCell> cells;
+};
+
+// The test's own statement of VTK's local faces (sides of 3D cells) and edges.
+std::vector<std::vector<int>> localEntities(CellKind kind, EntityType type)
+{
+  if (type == EntityType::Sides)
+  {
+    switch (kind)
+    {
+      case CellKind::Triangle:
+        return { { 0, 1 }, { 1, 2 }, { 2, 0 } };
+      case CellKind::Quad:
+        return { { 0, 1 }, { 1, 2 }, { 2, 3 }, { 3, 0 } };
+      case CellKind::Tetra:
+        return { { 0, 1, 3 }, { 1, 2, 3 }, { 2, 0, 3 }, { 0, 2, 1 } };
+      case CellKind::Hexahedron:
+        return { { 0, 4, 7, 3 }, { 1, 2, 6, 5 }, { 0, 1, 5, 4 }, { 3, 7, 6, 2 }, { 0, 3, 2, 1 }, { 4, 5, 6, 7 } };
+      default:
+        return {};
+    }
+  }
+  switch (kind)
+  {
+    case CellKind::Triangle:
+      return { { 0, 1 }, { 1, 2 }, { 2, 0 } };
+    case CellKind::Tetra:
+      return { { 0, 1 }, { 1, 2 }, { 2, 0 }, { 0, 3 }, { 1, 3 }, { 2, 3 } };
+    default:
+      return {};
+  }
+}
+
+using Key = std::array<std::int64_t, 4>;
+Key keyOf(const TestCell& cell, const std::vector<int>& local)
+{
+  Key key = { -1, -1, -1, -1 };
+  for (std::size_t k = 0; k < local.size(); ++k)
+    key[k] = cell.ids[local[k]];
+  std::sort(key.begin(), key.begin() + static_cast<long>(local.size()));
+  return key;
+}
+
+// Jittered nx x ny grid of triangles (or tetrahedra of an nx x ny x nz box split in 6), with
+// points and cells renumbered at random.
+TestMesh shuffled(TestMesh mesh, unsigned seed)
+{
+  std::mt19937 generator(seed);
+  const std::size_t points = mesh.xyz.size() / 3;
+  std::vector<std::int64_t> newId(points);
+  std::iota(newId.begin(), newId.end(), 0);
+  std::shuffle(newId.begin(), newId.end(), generator);
+  std::vector<double> xyz(mesh.xyz.size());
+  for (std::size_t p = 0; p < points; ++p)
+    for (int c = 0; c < 3; ++c)
+      xyz[3 * newId[p] + c] = mesh.xyz[3 * p + c];
+  mesh.xyz = xyz;
+  for (auto& cell : mesh.cells)
+    for (auto& id : cell.ids)
+      id = newId[id];
+  std::shuffle(mesh.cells.begin(), mesh.cells.end(), generator);
+  return mesh;
+}
+
+TestMesh triangleGrid(int nx, int ny)
+{
+  TestMesh mesh;
+  for (int j = 0; j <= ny; ++j)
+    for (int i = 0; i <= nx; ++i)
+      mesh.xyz.insert(mesh.xyz.end(), { i + 0.2 * std::sin(7.0 * i + j), j + 0.2 * std::cos(3.0 * i * j), 0.0 });
+  auto id = [&](int i, int j) { return std::int64_t(j * (nx + 1) + i); };
+  for (int j = 0; j < ny; ++j)
+    for (int i = 0; i < nx; ++i)
+    {
+      mesh.cells.push_back({ CellKind::Triangle, { id(i, j), id(i + 1, j), id(i + 1, j + 1) } });
+      mesh.cells.push_back({ CellKind::Triangle, { id(i, j), id(i + 1, j + 1), id(i, j + 1) } });
+    }
+  return mesh;
+}
+
+TestMesh tetraBox(int n)
+{
+  TestMesh mesh;
+  for (int k = 0; k <= n; ++k)
+    for (int j = 0; j <= n; ++j)
+      for (int i = 0; i <= n; ++i)
+        mesh.xyz.insert(mesh.xyz.end(), { double(i), double(j) + 0.1 * i, double(k) });
+  auto id = [&](int i, int j, int k) { return std::int64_t((k * (n + 1) + j) * (n + 1) + i); };
+  for (int k = 0; k < n; ++k)
+    for (int j = 0; j < n; ++j)
+      for (int i = 0; i < n; ++i)
+      {
+        // Six tetrahedra around the diagonal v0-v6 (a conforming Kuhn split).
+        const std::int64_t v[8] = { id(i, j, k), id(i + 1, j, k), id(i + 1, j + 1, k), id(i, j + 1, k),
+          id(i, j, k + 1), id(i + 1, j, k + 1), id(i + 1, j + 1, k + 1), id(i, j + 1, k + 1) };
+        const int paths[6][2] = { { 1, 2 }, { 2, 3 }, { 3, 7 }, { 7, 4 }, { 4, 5 }, { 5, 1 } };
+        for (const auto& p : paths)
+          mesh.cells.push_back({ CellKind::Tetra, { v[0], v[p[0]], v[p[1]], v[6] } });
+      }
+  return mesh;
+}
+
+struct Built
+{
+  std::vector<cl_uint> slotOffsets;
+  std::vector<cl_int> slotCell, sortedSlots, neighbor, slotEntity;
+  std::vector<cl_int2> slotRun;
+  std::vector<cl_uint4> entityVertices;
+  std::vector<float> minimum, mean;
+  std::vector<cl_int> count;
+};
+
+Built build(const TestMesh& mesh, EntityType type)
+{
+  HostMesh host;
+  host.setPoints(mesh.xyz.data(), static_cast<std::int64_t>(mesh.xyz.size() / 3));
+  host.setCellCount(static_cast<std::int64_t>(mesh.cells.size()));
+  for (std::size_t c = 0; c < mesh.cells.size(); ++c)
+    host.addCell(static_cast<std::int64_t>(c), mesh.cells[c].kind, mesh.cells[c].ids.data(),
+      static_cast<std::int64_t>(mesh.cells[c].ids.size()));
+  DeviceRun run(DeviceContext::acquire("auto"));
+  DeviceMesh deviceMesh(run, host);
+  CellEntities entities(run, deviceMesh, type);
+  Built b;
+  auto get = [&](const auto& buffer, auto& out, std::size_t n) {
+    out.resize(n);
+    run.download(buffer, out.data(), n, "result");
+  };
+  get(entities.slotOffsets(), b.slotOffsets, mesh.cells.size() + 1);
+  get(entities.slotCell(), b.slotCell, entities.slotCount());
+  get(entities.sortedSlots(), b.sortedSlots, entities.slotCount());
+  get(entities.neighbor(), b.neighbor, entities.slotCount());
+  get(entities.slotEntity(), b.slotEntity, entities.slotCount());
+  get(entities.slotRun(), b.slotRun, entities.slotCount());
+  get(entities.entityVertices(), b.entityVertices, entities.entityCount());
+  if (type == EntityType::Sides)
+  {
+    auto centroids = computeCentroids(run, deviceMesh);
+    auto distances = computeNeighborDistances(run, deviceMesh, entities, centroids);
+    get(distances.minimum, b.minimum, mesh.cells.size());
+    get(distances.mean, b.mean, mesh.cells.size());
+    get(distances.count, b.count, mesh.cells.size());
+  }
+  return b;
+}
+
+// Checks every output against the CPU map from keys to the slots that share them.
+void expectMatchesReference(const TestMesh& mesh, EntityType type)
+{
+  const Built b = build(mesh, type);
+  std::map<Key, std::vector<std::int64_t>> slotsOfKey; // std::map: keys in sorted order
+  std::vector<Key> keyOfSlot;
+  for (std::size_t c = 0; c < mesh.cells.size(); ++c)
+  {
+    const auto entities = localEntities(mesh.cells[c].kind, type);
+    ASSERT_EQ(b.slotOffsets[c + 1] - b.slotOffsets[c], entities.size()) << "cell " << c;
+    for (std::size_t e = 0; e < entities.size(); ++e)
+    {
+      const Key key = keyOf(mesh.cells[c], entities[e]);
+      const auto slot = static_cast<std::int64_t>(b.slotOffsets[c] + e);
+      slotsOfKey[key].push_back(slot);
+      keyOfSlot.push_back(key);
+      ASSERT_EQ(b.slotCell[slot], static_cast<cl_int>(c));
+    }
+  }
+  ASSERT_EQ(b.entityVertices.size(), slotsOfKey.size());
+  int entity = 0;
+  for (const auto& [key, slots] : slotsOfKey) // entity numbering follows the sorted keys
+  {
+    for (int k = 0; k < 4; ++k)
+      ASSERT_EQ(b.entityVertices[entity].s[k], key[k] < 0 ? 0xffffffffu : cl_uint(key[k]));
+    for (std::int64_t slot : slots)
+    {
+      ASSERT_EQ(b.slotEntity[slot], entity);
+      ASSERT_EQ(b.slotRun[slot].s[1], static_cast<cl_int>(slots.size()));
+      const cl_int expectedNeighbor = slots.size() < 2 ? -1 : b.slotCell[slots[0] == slot ? slots[1] : slots[0]];
+      ASSERT_EQ(b.neighbor[slot], expectedNeighbor) << "slot " << slot;
+      // The run lists exactly the slots of this key, in slot order.
+      for (std::size_t k = 0; k < slots.size(); ++k)
+        ASSERT_EQ(b.sortedSlots[b.slotRun[slot].s[0] + k], slots[k]);
+    }
+    ++entity;
+  }
+}
+} // namespace
+
+TEST(CellEntities, TriangleSidesOfAShuffledGrid)
+{
+  expectMatchesReference(shuffled(triangleGrid(30, 20), 1), EntityType::Sides);
+}
+
+TEST(CellEntities, TetrahedronFacesAndEdgesOfAShuffledBox)
+{
+  const TestMesh mesh = shuffled(tetraBox(6), 2);
+  expectMatchesReference(mesh, EntityType::Sides);
+  expectMatchesReference(mesh, EntityType::Edges);
+}
+
+TEST(CellEntities, NonManifoldFanMakesEveryCellANeighbour)
+{
+  TestMesh fan;
+  fan.xyz = { 0, 0, 0, 1, 0, 0, 0.5, 1, 0, 0.5, -1, 0, 0.5, 0, 1 };
+  fan.cells = { { CellKind::Triangle, { 0, 1, 2 } }, { CellKind::Triangle, { 1, 0, 3 } }, { CellKind::Triangle, { 0, 1, 4 } } };
+  expectMatchesReference(fan, EntityType::Sides);
+  const Built b = build(fan, EntityType::Sides);
+  for (int c = 0; c < 3; ++c)
+    EXPECT_EQ(b.count[c], 2) << "cell " << c;
+}
+
+TEST(CellEntities, SingleCellHasNoNeighbour)
+{
+  TestMesh one;
+  one.xyz = { 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1 };
+  one.cells = { { CellKind::Tetra, { 0, 1, 2, 3 } } };
+  const Built b = build(one, EntityType::Sides);
+  EXPECT_EQ(b.count[0], 0);
+  EXPECT_TRUE(std::isnan(b.minimum[0]));
+  EXPECT_TRUE(std::isnan(b.mean[0]));
+  for (cl_int n : b.neighbor)
+    EXPECT_EQ(n, -1);
+}
+
+TEST(CellEntities, ResultsDoNotDependOnTheSchedule)
+{
+  const TestMesh mesh = shuffled(tetraBox(5), 3);
+  const Built first = build(mesh, EntityType::Sides);
+  const Built second = build(mesh, EntityType::Sides);
+  EXPECT_EQ(first.sortedSlots, second.sortedSlots);
+  EXPECT_EQ(first.slotEntity, second.slotEntity);
+  EXPECT_EQ(first.neighbor, second.neighbor);
+}
