@@ -18,7 +18,6 @@
 #include "gpumesh/CellMeasures.h"
 #include "gpumesh/Reduce.h"
 
-#include <exception>
 #include <string>
 
 vtkStandardNewMacro(vtkGPUCellReduction);
@@ -97,81 +96,58 @@ const char* vtkGPUCellReduction::GetQuantityName(int quantity)
   }
 }
 
-int vtkGPUCellReduction::RequestData(
-  vtkInformation*, vtkInformationVector** inputVector, vtkInformationVector* outputVector)
+void vtkGPUCellReduction::ExecuteOnDevice(
+  vtkInformationVector** inputVector, vtkPointSet* input, vtkPointSet* output, gpumesh::DeviceRun& run)
 {
-  vtkPointSet* input = vtkPointSet::GetData(inputVector[0]);
-  vtkPointSet* output = vtkPointSet::GetData(outputVector);
-  output->ShallowCopy(input);
   const vtkIdType cells = input->GetNumberOfCells();
-
   vtkDataArray* array = nullptr;
   if (this->Quantity == ARRAY)
   {
     int association = vtkDataObject::FIELD_ASSOCIATION_NONE;
     array = this->GetInputArrayToProcess(0, inputVector, association);
     vtkInformation* request = this->GetInputArrayInformation(0);
-    const char* wanted = request->Has(vtkDataObject::FIELD_NAME()) ? request->Get(vtkDataObject::FIELD_NAME()) : nullptr;
+    const char* wanted =
+      request->Has(vtkDataObject::FIELD_NAME()) ? request->Get(vtkDataObject::FIELD_NAME()) : nullptr;
     if (!array)
     {
-      vtkErrorMacro(<< "Quantity is Array, but the input has no cell array named '"
-                    << (wanted ? wanted : "(none chosen)") << "'");
-      output->Initialize();
-      return 0;
+      throw gpumesh::Error(std::string("Quantity is Array, but the input has no cell array named '") +
+        (wanted ? wanted : "(none chosen)") + "'");
     }
     if (association != vtkDataObject::FIELD_ASSOCIATION_CELLS)
     {
-      vtkErrorMacro(<< "Array '" << array->GetName()
-                    << "' is not a cell array: GPU Cell Reduction reduces cell data");
-      output->Initialize();
-      return 0;
+      throw gpumesh::Error(std::string("Array '") + array->GetName() +
+        "' is not a cell array: GPU Cell Reduction reduces cell data");
     }
   }
 
-  try
-  {
-    this->UpdateProgress(0.0);
-    gpumesh::DeviceRun run(gpumesh::DeviceContext::acquire(this->Device ? this->Device : "auto"));
-    this->UpdateProgress(0.1);
-    CellQuantity quantity =
-      array ? arrayValues(run, array) : measureCells(run, input, this->Quantity);
-    this->UpdateProgress(0.5);
-    const gpumesh::Statistics statistics =
-      gpumesh::reduceStatistics(run, quantity.values, static_cast<std::size_t>(cells));
-    this->UpdateProgress(0.7);
+  this->UpdateProgress(0.1);
+  CellQuantity quantity = array ? arrayValues(run, array) : measureCells(run, input, this->Quantity);
+  this->UpdateProgress(0.5);
+  const gpumesh::Statistics statistics =
+    gpumesh::reduceStatistics(run, quantity.values, static_cast<std::size_t>(cells));
+  this->UpdateProgress(0.7);
 
-    if (!quantity.arrayName.empty())
-    {
-      vtkNew<vtkFloatArray> perCell;
-      perCell->SetName(quantity.arrayName.c_str());
-      perCell->SetNumberOfTuples(cells);
-      run.download(quantity.values, perCell->GetPointer(0), static_cast<std::size_t>(cells),
-        quantity.arrayName);
-      output->GetCellData()->AddArray(perCell);
-    }
-    this->UpdateProgress(0.9);
-
-    vtkFieldData* fieldData = output->GetFieldData();
-    vtkGPUMeshRunReport::SetFieldValue(fieldData, "Min", statistics.minimum);
-    vtkGPUMeshRunReport::SetFieldValue(fieldData, "Max", statistics.maximum);
-    vtkGPUMeshRunReport::SetFieldValue(fieldData, "Sum", statistics.sum);
-    vtkGPUMeshRunReport::SetFieldValue(fieldData, "Mean", statistics.mean());
-    vtkGPUMeshRunReport::SetFieldValue(fieldData, "L2", statistics.l2Norm());
-    vtkGPUMeshRunReport::SetFieldCount(fieldData, "Count", statistics.count);
-    vtkNew<vtkStringArray> what;
-    what->SetName("Quantity");
-    what->InsertNextValue(quantity.description);
-    fieldData->AddArray(what);
-    vtkGPUMeshRunReport::AddToFieldData(run, fieldData);
-    this->UpdateProgress(1.0);
-  }
-  catch (const std::exception& error)
+  if (!quantity.arrayName.empty())
   {
-    vtkErrorMacro(<< "GPU Cell Reduction failed: " << error.what());
-    output->Initialize();
-    return 0;
+    vtkNew<vtkFloatArray> perCell;
+    perCell->SetName(quantity.arrayName.c_str());
+    perCell->SetNumberOfTuples(cells);
+    run.download(quantity.values, perCell->GetPointer(0), static_cast<std::size_t>(cells), quantity.arrayName);
+    output->GetCellData()->AddArray(perCell);
   }
-  return 1;
+  this->UpdateProgress(0.9);
+
+  vtkFieldData* fieldData = output->GetFieldData();
+  vtkGPUMeshRunReport::SetFieldValue(fieldData, "Min", statistics.minimum);
+  vtkGPUMeshRunReport::SetFieldValue(fieldData, "Max", statistics.maximum);
+  vtkGPUMeshRunReport::SetFieldValue(fieldData, "Sum", statistics.sum);
+  vtkGPUMeshRunReport::SetFieldValue(fieldData, "Mean", statistics.mean());
+  vtkGPUMeshRunReport::SetFieldValue(fieldData, "L2", statistics.l2Norm());
+  vtkGPUMeshRunReport::SetFieldCount(fieldData, "Count", statistics.count);
+  vtkNew<vtkStringArray> what;
+  what->SetName("Quantity");
+  what->InsertNextValue(quantity.description);
+  fieldData->AddArray(what);
 }
 
 void vtkGPUCellReduction::PrintSelf(ostream& os, vtkIndent indent)

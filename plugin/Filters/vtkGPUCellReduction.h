@@ -63,7 +63,8 @@ protected:
   vtkGPUCellReduction();
   ~vtkGPUCellReduction() override = default;
 
-  int RequestData(vtkInformation*, vtkInformationVector**, vtkInformationVector*) override;
+  void ExecuteOnDevice(vtkInformationVector** inputVector, vtkPointSet* input, vtkPointSet* output,
+    gpumesh::DeviceRun& run) override;
 
   int Quantity = SIZE;
 

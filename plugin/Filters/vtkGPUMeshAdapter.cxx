@@ -114,7 +114,7 @@ gpumesh::HostMesh ToHostMesh(vtkPointSet* input)
     {
       throw gpumesh::Error("Cell " + std::to_string(cell->GetCellId()) + " is a " +
         CellTypeName(type) +
-        ", which GPUMesh cannot measure (supported: lines, polylines, triangles, strips, quads, "
+        ", which GPUMesh filters do not handle (supported: lines, polylines, triangles, strips, quads, "
         "pixels, polygons, tetrahedra, hexahedra, voxels, wedges, pyramids)");
     }
     if (how.leftOut)

@@ -7,7 +7,8 @@
  * of a process share one context and queue per device.
  *
  * On any error (a device that does not exist, bad input) the filter reports it with
- * vtkErrorMacro and produces an empty output: never a partial result.
+ * vtkErrorMacro and produces an empty output: never a partial result. Subclasses implement
+ * ExecuteOnDevice.
  *
  * Each run adds to the output's field data: `Device` (the device's label), `KernelTimeMs`
  * (device time of all kernels, from OpenCL profiling events), and one
@@ -22,6 +23,10 @@
 #include "vtkSmartPointer.h" // for member
 
 class vtkStringArray;
+namespace gpumesh
+{
+class DeviceRun;
+}
 
 class GPUMESHFILTERS_EXPORT vtkGPUMeshFilter : public vtkPointSetAlgorithm
 {
@@ -54,6 +59,17 @@ protected:
 
   /// vtkPolyData and vtkUnstructuredGrid.
   int FillInputPortInformation(int port, vtkInformation* info) override;
+
+  /// Shallow-copies the input to the output, acquires the device, calls ExecuteOnDevice and
+  /// adds the device report to the field data. Any error empties the output.
+  int RequestData(vtkInformation*, vtkInformationVector**, vtkInformationVector*) override;
+
+  /**
+   * The filter's work: `output` starts as a shallow copy of `input`. Report bad input by
+   * throwing gpumesh::Error (or any std::exception) with a message naming the problem.
+   */
+  virtual void ExecuteOnDevice(vtkInformationVector** inputVector, vtkPointSet* input,
+    vtkPointSet* output, gpumesh::DeviceRun& run) = 0;
 
   char* Device = nullptr;
 

@@ -1,10 +1,14 @@
-// Core benchmarks: device time of each operation (median of repeats after a warm-up), the
-// fewest bytes it must move, the effective bandwidth, and its ratio to the copy bandwidth of
-// the same device measured in the same run. Prints a table and writes JSON.
+// Core benchmarks (no VTK): device time of each operation, median of repeats after a warm-up,
+// beside the device's own copy bandwidth measured in the same run. Prints a table, writes
+// JSON with the per-kernel breakdown.
 //
-//   gpumesh-benchmark [--device SPEC] [--repeat N] [--reduce-size N] [--json FILE]
+//   gpumesh-benchmark [--device SPEC] [--repeat N] [--json FILE]
+//                     [--reduce-size N] [--triangles N] [--tetrahedra N] [--shuffle]
 //   gpumesh-benchmark --list-devices
-#include "gpumesh/DeviceRun.h"
+#include "MeshGenerators.h"
+
+#include "gpumesh/CellEntities.h"
+#include "gpumesh/NeighborDistance.h"
 #include "gpumesh/Reduce.h"
 
 #include <algorithm>
@@ -14,7 +18,10 @@
 #include <fstream>
 #include <functional>
 #include <iostream>
+#include <map>
 #include <random>
+#include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -27,6 +34,9 @@ struct Options
   std::string device = "auto";
   int repeat = 10;
   std::size_t reduceSize = 100000000;
+  std::size_t triangles = 0;
+  std::size_t tetrahedra = 0;
+  bool shuffle = false;
   std::string json;
 };
 
@@ -34,53 +44,161 @@ struct Result
 {
   std::string name;
   double milliseconds = 0.0; // median
-  double bytes = 0.0;        // the fewest bytes the operation must move
-  double gigabytesPerSecond() const { return bytes / (milliseconds * 1e-3) / 1e9; }
+  double bytes = 0.0;        // the fewest bytes the operation must move (0: not meaningful)
+  std::map<std::string, double> kernels; // median device time per kernel label
 };
 
 double median(std::vector<double> values)
 {
   std::sort(values.begin(), values.end());
-  return values[values.size() / 2];
+  return values.empty() ? 0.0 : values[values.size() / 2];
 }
 
-// Device time of the commands `body` enqueues, from profiling events; one warm-up first.
-double medianDeviceTime(const std::shared_ptr<DeviceContext>& context, int repeat,
+double since(std::chrono::steady_clock::time_point start)
+{
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+// Runs `body` on a fresh DeviceRun repeat + 1 times (the first is a warm-up that also compiles
+// the kernels) and collects the median of each kernel label's device time, of the kernels'
+// total, and of the wall time.
+struct Measured
+{
+  double kernelMs = 0.0;
+  double wallMs = 0.0;
+  std::map<std::string, double> kernels;
+};
+
+Measured measure(const std::shared_ptr<DeviceContext>& context, int repeat,
   const std::function<void(DeviceRun&)>& body)
 {
-  std::vector<double> times;
+  std::vector<double> totals, walls;
+  std::map<std::string, std::vector<double>> perLabel;
   for (int r = 0; r <= repeat; ++r)
   {
-    DeviceRun timed(context);
-    body(timed);
+    DeviceRun run(context);
+    const auto start = std::chrono::steady_clock::now();
+    body(run);
+    run.finish();
+    const double wall = since(start);
     double total = 0.0;
-    for (const auto& t : timed.timings())
+    std::map<std::string, double> labels;
+    for (const auto& t : run.timings())
     {
-      total += t.milliseconds;
+      if (t.kind == CommandTiming::Kind::Kernel)
+      {
+        labels[t.label] += t.milliseconds;
+        total += t.milliseconds;
+      }
     }
-    if (r > 0)
-    {
-      times.push_back(total);
-    }
+    if (r == 0)
+      continue;
+    totals.push_back(total);
+    walls.push_back(wall);
+    for (const auto& [label, ms] : labels)
+      perLabel[label].push_back(ms);
   }
-  return median(times);
+  Measured m{ median(totals), median(walls), {} };
+  for (const auto& [label, values] : perLabel)
+    m.kernels[label] = median(values);
+  return m;
 }
 
-// Wall time of a blocking host<->device transfer (includes the driver's staging).
-double medianWallTime(int repeat, const std::function<void()>& body)
+double copyBandwidthMs(DeviceContext& context, const DeviceBuffer<float>& from, DeviceBuffer<float>& to, int repeat)
 {
   std::vector<double> times;
   for (int r = 0; r <= repeat; ++r)
   {
-    const auto start = std::chrono::steady_clock::now();
-    body();
-    const auto end = std::chrono::steady_clock::now();
+    cl::Event event;
+    check(context.queue().enqueueCopyBuffer(from.handle(), to.handle(), 0, 0, from.bytes(), nullptr, &event), "copying");
+    event.wait();
+    cl_ulong start = 0, end = 0;
+    event.getProfilingInfo(CL_PROFILING_COMMAND_START, &start);
+    event.getProfilingInfo(CL_PROFILING_COMMAND_END, &end);
     if (r > 0)
-    {
-      times.push_back(std::chrono::duration<double, std::milli>(end - start).count());
-    }
+      times.push_back(static_cast<double>(end - start) * 1e-6);
   }
   return median(times);
+}
+
+void benchmarkReduction(const std::shared_ptr<DeviceContext>& context, const Options& options,
+  std::vector<Result>& results)
+{
+  const std::size_t n = options.reduceSize;
+  std::vector<float> host(n);
+  std::mt19937 generator(42);
+  std::uniform_real_distribution<float> distribution(-1.0f, 1.0f);
+  for (auto& v : host)
+    v = distribution(generator); // random data, never zeros
+  DeviceRun run(context);
+  DeviceBuffer<float> values = run.upload(host.data(), n, "values");
+  const double bytes = 4.0 * static_cast<double>(n);
+
+  Statistics statistics;
+  const Measured reduce = measure(context, options.repeat,
+    [&](DeviceRun& r) { statistics = reduceStatistics(r, values, n); });
+  double reference = 0.0;
+  for (float v : host)
+    reference += v;
+  if (std::abs(statistics.sum - reference) > 1e-6 * std::max(1.0, std::abs(reference)) * 100)
+    throw Error("reduction sum " + std::to_string(statistics.sum) + " differs from " + std::to_string(reference));
+  results.push_back({ "reduce " + std::to_string(n) + " floats", reduce.kernelMs, bytes, reduce.kernels });
+
+  std::vector<float> back(n);
+  const Measured upload = measure(context, options.repeat, [&](DeviceRun&) {
+    check(context->queue().enqueueWriteBuffer(values.handle(), CL_TRUE, 0, values.bytes(), host.data()), "uploading");
+  });
+  results.push_back({ "upload floats (pageable, wall)", upload.wallMs, bytes, {} });
+  const Measured download = measure(context, options.repeat, [&](DeviceRun&) {
+    check(context->queue().enqueueReadBuffer(values.handle(), CL_TRUE, 0, values.bytes(), back.data()), "downloading");
+  });
+  results.push_back({ "download floats (pageable, wall)", download.wallMs, bytes, {} });
+}
+
+// Neighbour build and distance kernel, as GPU Neighbor Distance runs them.
+void benchmarkNeighbors(const std::shared_ptr<DeviceContext>& context, const Options& options,
+  const std::string& name, const benchmark::GeneratedMesh& generated, std::vector<Result>& results)
+{
+  const HostMesh host = benchmark::toHostMesh(generated);
+  const std::size_t cells = generated.cellCount();
+  std::vector<float> minimum(cells), maximum(cells), mean(cells);
+  std::vector<cl_int> count(cells);
+  const std::set<std::string> distanceLabels = { "centroids", "fill centroids", "neighbour distance" };
+
+  const Measured endToEnd = measure(context, options.repeat, [&](DeviceRun& run) {
+    DeviceMesh mesh(run, host);
+    CellEntities sides(run, mesh, EntityType::Sides);
+    auto centroids = computeCentroids(run, mesh);
+    auto distances = computeNeighborDistances(run, mesh, sides, centroids);
+    run.download(distances.minimum, minimum.data(), cells, "minimum");
+    run.download(distances.maximum, maximum.data(), cells, "maximum");
+    run.download(distances.mean, mean.data(), cells, "mean");
+    run.download(distances.count, count.data(), cells, "count");
+  });
+  Result build{ name + ": build sides (kernels)", 0.0, 0.0, {} };
+  Result distance{ name + ": centroids + distances (kernels)", 0.0, 0.0, {} };
+  for (const auto& [label, ms] : endToEnd.kernels)
+  {
+    Result& target = distanceLabels.count(label) ? distance : build;
+    target.milliseconds += ms;
+    target.kernels[label] = ms;
+  }
+  // Fewest bytes of the distance kernel: read each cell's centroid and slot offsets, its
+  // slots' runs, and the neighbours' centroids; write 4 values per cell.
+  const double slots = static_cast<double>(cells) * (generated.kind == CellKind::Tetra ? 4 : 3);
+  distance.bytes = static_cast<double>(cells) * (16 + 4 + 16) + slots * (8 + 4 + 4 + 16);
+  results.push_back(build);
+  results.push_back(distance);
+  const double transferBytes = static_cast<double>(host.points().size() * 4 + generated.connectivity.size() * 4 * 2) +
+    static_cast<double>(cells) * 16;
+  results.push_back({ name + ": end to end (upload, build, distances, download; wall)", endToEnd.wallMs, transferBytes, {} });
+
+  // A checksum that any device must reproduce: the total neighbour count.
+  long long neighbours = 0;
+  for (cl_int c : count)
+    neighbours += c;
+  std::printf("%s: %zu cells, %zu points, %lld neighbour pairs (directed)\n", name.c_str(), cells,
+    generated.pointCount(), neighbours);
 }
 
 Options parse(int argc, char** argv)
@@ -91,9 +209,7 @@ Options parse(int argc, char** argv)
     const std::string arg = argv[i];
     auto next = [&]() -> std::string {
       if (i + 1 >= argc)
-      {
         throw Error("missing value after " + arg);
-      }
       return argv[++i];
     };
     if (arg == "--device")
@@ -102,12 +218,26 @@ Options parse(int argc, char** argv)
       options.repeat = std::max(1, std::stoi(next()));
     else if (arg == "--reduce-size")
       options.reduceSize = std::stoull(next());
+    else if (arg == "--triangles")
+      options.triangles = std::stoull(next());
+    else if (arg == "--tetrahedra")
+      options.tetrahedra = std::stoull(next());
+    else if (arg == "--shuffle")
+      options.shuffle = true;
     else if (arg == "--json")
       options.json = next();
     else
       throw Error("unknown argument " + arg);
   }
   return options;
+}
+
+std::string jsonEscape(const std::string& text)
+{
+  std::string out;
+  for (char c : text)
+    out += (c == '"' || c == '\\') ? std::string("\\") + c : std::string(1, c);
+  return out;
 }
 } // namespace
 
@@ -122,85 +252,68 @@ int main(int argc, char** argv)
     }
     const Options options = parse(argc, argv);
     auto context = DeviceContext::acquire(options.device);
-    DeviceRun run(context);
     std::vector<Result> results;
 
-    // Random data, never zeros: zeros can hide unwritten outputs and run faster.
-    const std::size_t n = options.reduceSize;
-    std::vector<float> host(n);
-    std::mt19937 generator(42);
-    std::uniform_real_distribution<float> distribution(-1.0f, 1.0f);
-    for (auto& v : host)
-      v = distribution(generator);
-
-    DeviceBuffer<float> values = run.upload(host.data(), n, "values");
-    DeviceBuffer<float> copy = run.allocate<float>(n, "copy");
-    const double bytes = 4.0 * static_cast<double>(n);
-
-    // The copy is timed from its own event: DeviceRun records only the commands it enqueues.
-    std::vector<double> copyTimes;
-    for (int r = 0; r <= options.repeat; ++r)
+    // The device's copy bandwidth (bytes read + written), the yardstick for every row.
+    const std::size_t copyFloats = 100000000;
+    double copyGBs = 0.0;
     {
-      cl::Event event;
-      check(context->queue().enqueueCopyBuffer(values.handle(), copy.handle(), 0, 0, values.bytes(), nullptr, &event),
-        "copying");
-      event.wait();
-      cl_ulong start = 0, end = 0;
-      event.getProfilingInfo(CL_PROFILING_COMMAND_START, &start);
-      event.getProfilingInfo(CL_PROFILING_COMMAND_END, &end);
-      if (r > 0)
-        copyTimes.push_back((end - start) * 1e-6);
+      DeviceRun run(context);
+      std::vector<float> host(copyFloats, 1.5f);
+      DeviceBuffer<float> from = run.upload(host.data(), copyFloats, "copy source");
+      DeviceBuffer<float> to = run.allocate<float>(copyFloats, "copy target");
+      const double ms = copyBandwidthMs(*context, from, to, options.repeat);
+      results.push_back({ "device copy of 400 MB (read + write)", ms, 8.0 * copyFloats, {} });
+      copyGBs = 8.0 * copyFloats / (ms * 1e-3) / 1e9;
     }
-    const Result copyResult{ "device copy (read + write)", median(copyTimes), 2.0 * bytes };
-    results.push_back(copyResult);
+    if (options.reduceSize)
+      benchmarkReduction(context, options, results);
+    const char* order = options.shuffle ? " (random order)" : " (row order)";
+    if (options.triangles)
+    {
+      auto mesh = benchmark::triangleGrid(options.triangles);
+      if (options.shuffle)
+        benchmark::shuffle(mesh);
+      benchmarkNeighbors(context, options, "triangles" + std::string(order), mesh, results);
+    }
+    if (options.tetrahedra)
+    {
+      auto mesh = benchmark::tetrahedronBox(options.tetrahedra);
+      if (options.shuffle)
+        benchmark::shuffle(mesh);
+      benchmarkNeighbors(context, options, "tetrahedra" + std::string(order), mesh, results);
+    }
 
-    Statistics statistics;
-    const double reduceMs = medianDeviceTime(context, options.repeat,
-      [&](DeviceRun& r) { statistics = reduceStatistics(r, values, n); });
-    results.push_back({ "reduce min/max/sum/L2 of " + std::to_string(n) + " floats", reduceMs, bytes });
-
-    double reference = 0.0;
-    for (float v : host)
-      reference += v;
-    const double relativeError = std::abs(statistics.sum - reference) / std::max(1.0, std::abs(reference));
-
-    std::vector<float> back(n);
-    results.push_back({ "upload (pageable, wall)", medianWallTime(options.repeat, [&] {
-                          check(context->queue().enqueueWriteBuffer(values.handle(), CL_TRUE, 0, values.bytes(), host.data()),
-                            "uploading");
-                        }),
-      bytes });
-    results.push_back({ "download (pageable, wall)", medianWallTime(options.repeat, [&] {
-                          check(context->queue().enqueueReadBuffer(values.handle(), CL_TRUE, 0, values.bytes(), back.data()),
-                            "downloading");
-                        }),
-      bytes });
-
-    const double copyBandwidth = copyResult.gigabytesPerSecond();
-    std::printf("device: %s\n", context->info().label().c_str());
-    std::printf("%-48s %12s %12s %10s %8s\n", "operation", "median ms", "min bytes", "GB/s", "of copy");
+    std::printf("device: %s, copy bandwidth %.1f GB/s\n", context->info().label().c_str(), copyGBs);
+    std::printf("%-72s %11s %9s %8s\n", "operation", "median ms", "GB/s", "of copy");
     for (const auto& r : results)
     {
-      std::printf("%-48s %12.4f %12.3g %10.1f %7.0f%%\n", r.name.c_str(), r.milliseconds, r.bytes,
-        r.gigabytesPerSecond(), 100.0 * r.gigabytesPerSecond() / copyBandwidth);
+      const double gbs = r.bytes > 0 ? r.bytes / (r.milliseconds * 1e-3) / 1e9 : 0.0;
+      if (r.bytes > 0)
+        std::printf("%-72s %11.4f %9.1f %7.0f%%\n", r.name.c_str(), r.milliseconds, gbs, 100.0 * gbs / copyGBs);
+      else
+        std::printf("%-72s %11.4f %9s %8s\n", r.name.c_str(), r.milliseconds, "-", "-");
+      for (const auto& [label, ms] : r.kernels)
+        std::printf("    %-68s %11.4f\n", label.c_str(), ms);
     }
-    std::printf("reduction sum relative error vs double: %.3g\n", relativeError);
-
     if (!options.json.empty())
     {
       std::ofstream out(options.json);
-      out << "{\n  \"device\": \"" << context->info().label() << "\",\n  \"results\": [\n";
+      out << "{\n  \"device\": \"" << jsonEscape(context->info().label()) << "\",\n  \"copy_gb_per_s\": " << copyGBs
+          << ",\n  \"results\": [\n";
       for (std::size_t i = 0; i < results.size(); ++i)
       {
         const auto& r = results[i];
-        out << "    {\"operation\": \"" << r.name << "\", \"median_ms\": " << r.milliseconds
-            << ", \"bytes\": " << r.bytes << ", \"gb_per_s\": " << r.gigabytesPerSecond()
-            << ", \"fraction_of_copy\": " << r.gigabytesPerSecond() / copyBandwidth << "}"
-            << (i + 1 < results.size() ? ",\n" : "\n");
+        out << "    {\"operation\": \"" << jsonEscape(r.name) << "\", \"median_ms\": " << r.milliseconds
+            << ", \"bytes\": " << r.bytes << ", \"kernels\": {";
+        std::size_t k = 0;
+        for (const auto& [label, ms] : r.kernels)
+          out << (k++ ? ", " : "") << "\"" << jsonEscape(label) << "\": " << ms;
+        out << "}}" << (i + 1 < results.size() ? ",\n" : "\n");
       }
-      out << "  ],\n  \"reduction_relative_error\": " << relativeError << "\n}\n";
+      out << "  ]\n}\n";
     }
-    return relativeError < 1e-6 ? 0 : 1;
+    return 0;
   }
   catch (const std::exception& error)
   {

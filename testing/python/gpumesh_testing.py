@@ -50,6 +50,14 @@ def cell_array(dataset, name):
     return None if isinstance(array, dsa.VTKNoneArray) else np.asarray(array, dtype=np.float64)
 
 
+def cell_array_vectors(dataset, name):
+    """A multi-component cell array as an (n, components) float64 array."""
+    array = dataset.GetCellData().GetArray(name)
+    if array is None:
+        raise AssertionError("cell array %r is missing" % name)
+    return np.array([array.GetTuple(i) for i in range(array.GetNumberOfTuples())], dtype=np.float64)
+
+
 def field_value(dataset, name):
     array = dataset.GetFieldData().GetAbstractArray(name)
     if array is None:
