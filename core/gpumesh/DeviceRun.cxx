@@ -46,18 +46,19 @@ void DeviceRun::launch(cl::Kernel& kernel, std::size_t globalSize, const std::st
   {
     return;
   }
-  if (localSize == 0)
+  if (localSize == 0 && info().isGPU)
   {
-    // Left to itself a driver picks a divisor of the global size, which can be 1 or 2 for
-    // sizes such as 2 x prime: choose a full work-group and round the range up instead.
+    // Left to itself a GPU driver picks a divisor of the global size, which can be 1 or 2
+    // for sizes such as 2 x prime: choose a full work-group and round the range up instead.
+    // (CPU runtimes such as PoCL handle any size well and balance better on their own.)
     std::size_t kernelLimit = 0;
     kernel.getWorkGroupInfo(Device->device(), CL_KERNEL_WORK_GROUP_SIZE, &kernelLimit);
     localSize = Device->workGroupSize(std::min<std::size_t>(256, kernelLimit ? kernelLimit : 256));
     globalSize = (globalSize + localSize - 1) / localSize * localSize;
   }
   cl::Event event;
-  const cl_int status = Device->queue().enqueueNDRangeKernel(
-    kernel, cl::NullRange, cl::NDRange(globalSize), cl::NDRange(localSize), nullptr, &event);
+  const cl_int status = Device->queue().enqueueNDRangeKernel(kernel, cl::NullRange,
+    cl::NDRange(globalSize), localSize ? cl::NDRange(localSize) : cl::NullRange, nullptr, &event);
   check(status,
     "launching '" + label + "' over " + std::to_string(globalSize) + " work-items on device '" +
       info().label() + "'");

@@ -72,10 +72,10 @@ public:
   template <typename... Args>
   void setArguments(cl::Kernel& kernel, const Args&... args);
 
-  /// Enqueues `kernel` over `globalSize` work-items (nothing for 0). With `localSize` 0 the
-  /// range is rounded up to whole work-groups of up to 256, so every kernel must ignore the
-  /// work-items at or beyond its element count; otherwise globalSize must be a multiple of
-  /// localSize. `label` names the launch in timings and errors.
+  /// Enqueues `kernel` over `globalSize` work-items (nothing for 0). With `localSize` 0, on
+  /// GPUs the range is rounded up to whole work-groups of up to 256, so every kernel must
+  /// ignore the work-items at or beyond its element count; CPU runtimes choose for themselves.
+  /// Otherwise globalSize must be a multiple of localSize. `label` names the launch in timings and errors.
   void launch(cl::Kernel& kernel, std::size_t globalSize, const std::string& label,
     std::size_t localSize = 0);
 
