@@ -32,4 +32,26 @@ DeviceMesh::DeviceMesh(DeviceRun& run, const HostMesh& mesh)
   }
 }
 
+DeviceMesh::DeviceMesh(DeviceRun& run, DeviceBuffer<cl_float4> points, std::size_t pointCount,
+  CellKind kind, DeviceBuffer<cl_int> connectivity, std::size_t cellCount)
+  : PointCount(static_cast<std::int64_t>(pointCount))
+  , CellCount(static_cast<std::int64_t>(cellCount))
+  , Points(std::move(points))
+{
+  if (fixedVertexCount(kind) < 0 || connectivity.size() != cellCount * static_cast<std::size_t>(fixedVertexCount(kind)))
+  {
+    throw Error(std::string("a device mesh of ") + cellKindName(kind) + "s needs " +
+      std::to_string(fixedVertexCount(kind)) + " point ids per cell");
+  }
+  DeviceCellGroup group;
+  group.kind = kind;
+  group.count = cellCount;
+  group.connectivity = std::move(connectivity);
+  group.cellIds = run.allocate<cl_int>(cellCount, "cell ids");
+  cl::Kernel iota = run.kernel("sequence", "iota");
+  run.setArguments(iota, static_cast<cl_int>(cellCount), group.cellIds);
+  run.launch(iota, cellCount, "cell ids");
+  Groups.push_back(std::move(group));
+}
+
 } // namespace gpumesh

@@ -23,6 +23,13 @@ public:
   /// Uploads the points and every non-empty cell group once.
   DeviceMesh(DeviceRun& run, const HostMesh& mesh);
 
+  /// A mesh made on the device: one fixed-size cell kind, cell ids 0..cellCount-1.
+  DeviceMesh(DeviceRun& run, DeviceBuffer<cl_float4> points, std::size_t pointCount, CellKind kind,
+    DeviceBuffer<cl_int> connectivity, std::size_t cellCount);
+
+  /// Hands the points buffer over to the caller; the mesh keeps its cells.
+  DeviceBuffer<cl_float4> takePoints() { return std::move(Points); }
+
   std::int64_t pointCount() const { return PointCount; }
   std::int64_t cellCount() const { return CellCount; }
   const DeviceBuffer<cl_float4>& points() const { return Points; }

@@ -67,7 +67,7 @@ void DeviceRun::launch(cl::Kernel& kernel, std::size_t globalSize, const std::st
 
 void DeviceRun::record(const std::string& label, CommandTiming::Kind kind, const cl::Event& event)
 {
-  Events.push_back({ label, kind, event });
+  Events.push_back({ LabelOverride.empty() ? label : LabelOverride, kind, event });
 }
 
 void DeviceRun::finish()

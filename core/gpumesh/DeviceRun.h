@@ -88,6 +88,25 @@ public:
   /// Sum of kernel device times, in milliseconds.
   double kernelMilliseconds();
 
+  /// While alive, every command of `run` is recorded under `label` (e.g. "step 6 prefix
+  /// sums" for the scans an algorithm step runs), instead of its own.
+  class ScopedLabel
+  {
+  public:
+    ScopedLabel(DeviceRun& run, std::string label)
+      : Run(run)
+      , Saved(std::exchange(run.LabelOverride, std::move(label)))
+    {
+    }
+    ~ScopedLabel() { Run.LabelOverride = Saved; }
+    ScopedLabel(const ScopedLabel&) = delete;
+    ScopedLabel& operator=(const ScopedLabel&) = delete;
+
+  private:
+    DeviceRun& Run;
+    std::string Saved;
+  };
+
   std::uint64_t bytesUploaded() const { return Counters->bytesUploaded(); }
   std::uint64_t bytesDownloaded() const { return Counters->bytesDownloaded(); }
   std::uint64_t peakDeviceMemory() const { return Counters->peakMemoryInUse(); }
@@ -118,6 +137,7 @@ private:
   std::shared_ptr<DeviceContext> Device;
   std::shared_ptr<MemoryCounters> Counters = std::make_shared<MemoryCounters>();
   std::vector<RecordedEvent> Events;
+  std::string LabelOverride;
 };
 
 template <typename T>

@@ -1,0 +1,48 @@
+// Conforming longest-edge bisection (Rivara) of triangle meshes on the device, after
+// Hatipoglu's seven-step GPU algorithm (seed 002).
+#pragma once
+#include "gpumesh/DeviceMesh.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace gpumesh
+{
+
+/// The refined mesh on the device. Points are the input's, then one midpoint per bisected
+/// edge (pass after pass); pointParents gives, for each new point, the two points whose
+/// midpoint it is (earlier indices), so an adapter can compute exact midpoints and
+/// interpolate point data.
+struct RefinedTriangles
+{
+  std::size_t pointCount = 0;
+  std::size_t triangleCount = 0;
+  DeviceBuffer<cl_float4> points;
+  DeviceBuffer<cl_int> triangles;      ///< 3 point ids per triangle, children in parent order
+  DeviceBuffer<cl_int> parent;         ///< input triangle of each output triangle
+  std::size_t newPointCount = 0;
+  DeviceBuffer<cl_int2> pointParents;  ///< newPointCount pairs
+  std::uint64_t markedCount = 0;       ///< triangles marked in the first pass
+};
+
+/// Refines `mesh`, which must hold only triangles (cell ids 0..n-1), `passes` times (>= 1).
+/// `marks[t]` != 0 marks triangle t; each further pass marks the children of the triangles
+/// marked in the previous pass. Every marked triangle is bisected at least once; conformity
+/// spreads bisections to neighbours along longest edges. Ties between edges of equal
+/// squared length (single precision, relative to the mesh origin) go to the edge whose
+/// (smaller vertex id, larger vertex id) pair is smallest, so the result depends neither on
+/// the cell order nor on the orientation of the cells, and two processes sharing an edge
+/// agree on it. Children keep their parent's orientation.
+///
+/// Throws gpumesh::Error naming the first cell that is degenerate (a zero-length edge or zero
+/// area), that has an edge shared by more than two triangles, or that touches a boundary point
+/// coinciding with another boundary point (unmerged duplicates cutting the mesh along a seam),
+/// and when a size exceeds the device's 32-bit indices or memory.
+///
+/// Device-time labels: "edge extraction", "validation", "step 1 edge lengths", "step 2 longest
+/// edges", "step 3 dependency forest", "step 4 propagation", "step 5 counts", "step 6 prefix
+/// sums", "step 7 templates".
+RefinedTriangles refineLongestEdges(DeviceRun& run, DeviceMesh mesh, const std::vector<cl_int>& marks,
+  int passes);
+
+} // namespace gpumesh
