@@ -1,0 +1,84 @@
+/**
+ * @class   vtkGPULongestEdgeRefinement
+ * @brief   conforming longest-edge bisection (Rivara) of triangle meshes, on the GPU
+ *
+ * Refines the marked triangles by bisecting their longest edge and, to keep the mesh
+ * conforming, the longest edges of the neighbours that the refinement reaches, in the
+ * seven steps of Hatipoglu's GPU algorithm (edge lengths; longest-edge marks; dependency
+ * forest; propagation; per-triangle counts; prefix sums; Rivara's templates), all on the
+ * device, with every output array allocated once from the prefix sums. The unique edges are
+ * extracted on the device from the triangles: no oriented edge list is needed.
+ *
+ * Marks: a cell is marked when its value in the mark array (SetInputArrayToProcess(0, ...),
+ * a cell array, vectors by their magnitude; NaN never marks) is greater than
+ * MarkThreshold, or every cell when RefineAll is on. Passes > 1 refine again the children of
+ * the cells marked in the previous pass.
+ *
+ * Longest edge: the largest squared length (single precision, points relative to the centre
+ * of the bounds). Ties (equal values) go to the edge whose (smaller point id, larger point id)
+ * pair is smallest. Every triangle sharing an edge reads the same length, so the result
+ * depends neither on the cell order nor on the orientation of the cells, and two processes
+ * sharing an edge (with the same point ids) agree on it.
+ *
+ * Output (same type as the input, triangles only): every marked triangle bisected at least
+ * once, no hanging nodes; new points at the exact midpoints (computed in the input's point
+ * precision) of bisected edges, shared by the triangles on both sides; point data
+ * interpolated at midpoints (the mean of the two ends); cell data copied from the parent;
+ * the cell array `ParentCellId`; each child keeps its parent's orientation. Field data:
+ * `MarkedCells` (marked in the first pass), `CreatedCells` (output minus input cells) and
+ * the device time of each step (`KernelTimeMs_step_1_edge_lengths`, ...).
+ *
+ * Errors naming the cell: any cell that is not a triangle, a degenerate triangle (a
+ * zero-length edge or zero area), an edge shared by more than two triangles, unmerged
+ * duplicate points that cut the mesh along a seam. No output is written then.
+ */
+#ifndef vtkGPULongestEdgeRefinement_h
+#define vtkGPULongestEdgeRefinement_h
+
+#include "GPUMeshFiltersModule.h" // for export macro
+#include "vtkGPUMeshFilter.h"
+
+class GPUMESHFILTERS_EXPORT vtkGPULongestEdgeRefinement : public vtkGPUMeshFilter
+{
+public:
+  static vtkGPULongestEdgeRefinement* New();
+  vtkTypeMacro(vtkGPULongestEdgeRefinement, vtkGPUMeshFilter);
+  void PrintSelf(ostream& os, vtkIndent indent) override;
+
+  ///@{
+  /// A cell is marked when its mark value is greater than this (default 0).
+  vtkSetMacro(MarkThreshold, double);
+  vtkGetMacro(MarkThreshold, double);
+  ///@}
+
+  ///@{
+  /// Mark every cell, ignoring the mark array (default off).
+  vtkSetMacro(RefineAll, bool);
+  vtkGetMacro(RefineAll, bool);
+  vtkBooleanMacro(RefineAll, bool);
+  ///@}
+
+  ///@{
+  /// Number of refinement passes (default 1, at least 1): each further pass refines again
+  /// the children of the cells marked in the previous pass.
+  vtkSetMacro(Passes, int);
+  vtkGetMacro(Passes, int);
+  ///@}
+
+protected:
+  vtkGPULongestEdgeRefinement();
+  ~vtkGPULongestEdgeRefinement() override = default;
+
+  void ExecuteOnDevice(vtkInformationVector** inputVector, vtkPointSet* input, vtkPointSet* output,
+    gpumesh::DeviceRun& run) override;
+
+  double MarkThreshold = 0.0;
+  bool RefineAll = false;
+  int Passes = 1;
+
+private:
+  vtkGPULongestEdgeRefinement(const vtkGPULongestEdgeRefinement&) = delete;
+  void operator=(const vtkGPULongestEdgeRefinement&) = delete;
+};
+
+#endif
