@@ -21,6 +21,13 @@ def field(dataset, name):
     return array.GetValue(0) if array.IsA("vtkStringArray") else array.GetTuple1(0)
 
 
+def mean_of(dataset, name):
+    array = dataset.GetCellData().GetArray(name)
+    values = [array.GetValue(i) for i in range(array.GetNumberOfTuples())]
+    values = [v for v in values if v == v]  # NaN: cells without neighbours
+    return sum(values) / max(1, len(values))
+
+
 def run(label, mesh, make_filter, summary):
     reader = simple.XMLUnstructuredGridReader(FileName=[os.path.join(gpumesh_plugin.DATA, mesh)])
     reader.UpdatePipeline()
@@ -47,6 +54,11 @@ def main():
             lambda r: "volume sum %.6g, min %.3g" % (field(r, "Sum"), field(r, "Min"))),
         run("Cell Reduction", "hex_block.vtu", lambda s: GPUCellReduction(Input=s),
             lambda r: "size sum %.6g" % field(r, "Sum")),
+        run("Neighbor Distance", "ball_tets.vtu", lambda s: GPUNeighborDistance(Input=s),
+            lambda r: "mean of means %.4g" % mean_of(r, "MeanNeighborDistance")),
+        run("Longest Edge Refinement", "plate_with_holes.vtu",
+            lambda s: GPULongestEdgeRefinement(Input=s, RefineAll=1, Passes=2),
+            lambda r: "%d cells created" % field(r, "CreatedCells")),
     ]
     header = ["filter", "mesh", "cells", "device", "kernel ms", "wall ms", "result", "written"]
     widths = [max(len(str(row[i])) for row in rows + [header]) for i in range(len(header))]

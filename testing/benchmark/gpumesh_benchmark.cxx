@@ -4,10 +4,12 @@
 //
 //   gpumesh-benchmark [--device SPEC] [--repeat N] [--json FILE]
 //                     [--reduce-size N] [--triangles N] [--tetrahedra N] [--shuffle]
+//                     [--refine N1,N2,...] [--refine-fraction F]
 //   gpumesh-benchmark --list-devices
 #include "MeshGenerators.h"
 
 #include "gpumesh/CellEntities.h"
+#include "gpumesh/LongestEdgeRefinement.h"
 #include "gpumesh/NeighborDistance.h"
 #include "gpumesh/Reduce.h"
 
@@ -36,6 +38,8 @@ struct Options
   std::size_t reduceSize = 100000000;
   std::size_t triangles = 0;
   std::size_t tetrahedra = 0;
+  std::vector<std::size_t> refine; // triangle counts for the refinement benchmark
+  double refineFraction = 0.001;
   bool shuffle = false;
   std::string json;
 };
@@ -201,6 +205,55 @@ void benchmarkNeighbors(const std::shared_ptr<DeviceContext>& context, const Opt
     generated.pointCount(), neighbours);
 }
 
+// Longest-edge refinement as the thesis measured it: a fraction of the triangles marked
+// uniformly at random; device time of each step, and end to end (upload of points and
+// triangles, edge extraction, the seven steps, download of the refined mesh).
+void benchmarkRefinement(const std::shared_ptr<DeviceContext>& context, const Options& options,
+  std::size_t triangles, std::vector<Result>& results)
+{
+  auto generated = benchmark::triangleGrid(triangles);
+  if (options.shuffle)
+    benchmark::shuffle(generated);
+  const HostMesh host = benchmark::toHostMesh(generated);
+  const std::size_t cells = generated.cellCount();
+  std::vector<cl_int> marks(cells, 0);
+  std::mt19937 generator(2026);
+  std::uniform_real_distribution<double> uniform(0.0, 1.0);
+  for (auto& m : marks)
+    m = uniform(generator) < options.refineFraction ? 1 : 0;
+
+  std::vector<cl_float4> points;
+  std::vector<cl_int> connectivity, parent;
+  std::size_t outCells = 0;
+  const Measured measured = measure(context, options.repeat, [&](DeviceRun& run) {
+    RefinedTriangles refined = refineLongestEdges(run, DeviceMesh(run, host), marks, 1);
+    points.resize(refined.pointCount);
+    connectivity.resize(3 * refined.triangleCount);
+    parent.resize(refined.triangleCount);
+    run.download(refined.points, points.data(), points.size(), "refined points");
+    run.download(refined.triangles, connectivity.data(), connectivity.size(), "refined triangles");
+    run.download(refined.parent, parent.data(), parent.size(), "parents");
+    outCells = refined.triangleCount;
+  });
+  const std::string name = "refine " + std::to_string(cells) + " triangles" +
+    (options.shuffle ? " (random order)" : " (row order)");
+  Result steps{ name + ": the seven steps (kernels)", 0.0, 0.0, {} };
+  Result other{ name + ": edge extraction + validation (kernels)", 0.0, 0.0, {} };
+  for (const auto& [label, ms] : measured.kernels)
+  {
+    Result& target = label.rfind("step ", 0) == 0 ? steps : other;
+    target.milliseconds += ms;
+    target.kernels[label] = ms;
+  }
+  results.push_back(steps);
+  results.push_back(other);
+  const double bytes = static_cast<double>(host.points().size() * 4 + 3 * cells * 4) +
+    static_cast<double>(points.size() * 16 + connectivity.size() * 4 + parent.size() * 4);
+  results.push_back({ name + ": end to end (upload, extraction, steps, download; wall)", measured.wallMs, bytes, {} });
+  std::printf("%s: %zu marked, %zu triangles out\n", name.c_str(),
+    static_cast<std::size_t>(std::count(marks.begin(), marks.end(), 1)), outCells);
+}
+
 Options parse(int argc, char** argv)
 {
   Options options;
@@ -222,6 +275,14 @@ Options parse(int argc, char** argv)
       options.triangles = std::stoull(next());
     else if (arg == "--tetrahedra")
       options.tetrahedra = std::stoull(next());
+    else if (arg == "--refine")
+    {
+      std::stringstream list(next());
+      for (std::string item; std::getline(list, item, ',');)
+        options.refine.push_back(std::stoull(item));
+    }
+    else if (arg == "--refine-fraction")
+      options.refineFraction = std::stod(next());
     else if (arg == "--shuffle")
       options.shuffle = true;
     else if (arg == "--json")
@@ -283,6 +344,9 @@ int main(int argc, char** argv)
         benchmark::shuffle(mesh);
       benchmarkNeighbors(context, options, "tetrahedra" + std::string(order), mesh, results);
     }
+
+    for (std::size_t triangles : options.refine)
+      benchmarkRefinement(context, options, triangles, results);
 
     std::printf("device: %s, copy bandwidth %.1f GB/s\n", context->info().label().c_str(), copyGBs);
     std::printf("%-72s %11s %9s %8s\n", "operation", "median ms", "GB/s", "of copy");
