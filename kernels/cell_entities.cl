@@ -7,6 +7,9 @@
 // slot_offsets[c]. A key is a uint4 of sorted vertex ids padded with NONE, so an edge, a
 // triangle face and a quad face never compare equal.
 #define NONE 0xffffffffu
+// PRIVATE_BUCKET (build option): buckets up to this size are sorted in private memory, larger
+// ones in place in global memory. GPUs gain from it; CPUs, whose caches already hold the
+// bucket, lose (0 turns it off).
 
 inline uint4 sorted_key(uint a, uint b, uint c, uint d)
 {
@@ -132,24 +135,50 @@ __kernel void match_buckets(__global const uint4* keys, __global const uint* buc
     return;
   const int begin = (int)bucket_offsets[b];
   const int end = (int)bucket_offsets[b + 1];
-  for (int i = begin + 1; i < end; ++i)
+#if PRIVATE_BUCKET > 0
+  if (end - begin <= PRIVATE_BUCKET)
   {
-    const int slot = sorted_slots[i];
-    const uint4 key = keys[slot];
-    int j = i - 1;
-    while (j >= begin)
+    // Small buckets (nearly all): sort a private copy. Every key of a bucket shares x, so
+    // (y, z, w, slot) orders it, and the keys are read from global memory once.
+    uint4 entry[PRIVATE_BUCKET]; // (key.y, key.z, key.w, slot)
+    for (int i = begin; i < end; ++i)
     {
-      const int other = sorted_slots[j];
-      const uint4 other_key = keys[other];
-      if (key_less(key, other_key) || (key_equal(key, other_key) && slot < other))
+      const int slot = sorted_slots[i];
+      const uint4 key = keys[slot];
+      const uint4 e = (uint4)(key.y, key.z, key.w, (uint)slot);
+      int j = i - begin - 1;
+      while (j >= 0 && key_less(e, entry[j]))
       {
-        sorted_slots[j + 1] = other;
+        entry[j + 1] = entry[j];
         --j;
       }
-      else
-        break;
+      entry[j + 1] = e;
     }
-    sorted_slots[j + 1] = slot;
+    for (int i = begin; i < end; ++i)
+      sorted_slots[i] = (int)entry[i - begin].w;
+  }
+  else
+#endif
+  {
+    for (int i = begin + 1; i < end; ++i)
+    {
+      const int slot = sorted_slots[i];
+      const uint4 key = keys[slot];
+      int j = i - 1;
+      while (j >= begin)
+      {
+        const int other = sorted_slots[j];
+        const uint4 other_key = keys[other];
+        if (key_less(key, other_key) || (key_equal(key, other_key) && slot < other))
+        {
+          sorted_slots[j + 1] = other;
+          --j;
+        }
+        else
+          break;
+      }
+      sorted_slots[j + 1] = slot;
+    }
   }
   uint runs = 0;
   for (int start = begin; start < end;)

@@ -67,6 +67,7 @@ CellEntities::CellEntities(DeviceRun& run, const DeviceMesh& mesh, EntityType ty
   const auto cells = static_cast<std::size_t>(mesh.cellCount());
   const auto points = static_cast<std::size_t>(mesh.pointCount());
   const char* program = "cell_entities";
+  const std::string options = std::string("-DPRIVATE_BUCKET=") + (run.info().isGPU ? "48" : "0");
 
   for (const DeviceCellGroup& group : mesh.groups())
   {
@@ -86,13 +87,13 @@ CellEntities::CellEntities(DeviceRun& run, const DeviceMesh& mesh, EntityType ty
     const auto count = static_cast<cl_int>(group.count);
     if (const Table* table = tableFor(group.kind, type))
     {
-      cl::Kernel kernel = run.kernel(program, "count_fixed");
+      cl::Kernel kernel = run.kernel(program, "count_fixed", options);
       run.setArguments(kernel, group.cellIds, count, static_cast<cl_uint>(table->size() / 4), counts);
       run.launch(kernel, group.count, "count entities");
     }
     else if (variableKindEmits(group.kind, type))
     {
-      cl::Kernel kernel = run.kernel(program, "count_variable");
+      cl::Kernel kernel = run.kernel(program, "count_variable", options);
       run.setArguments(kernel, group.offsets, group.cellIds, count,
         static_cast<cl_int>(group.kind == CellKind::Polygon), counts);
       run.launch(kernel, group.count, "count entities");
@@ -113,7 +114,7 @@ CellEntities::CellEntities(DeviceRun& run, const DeviceMesh& mesh, EntityType ty
     if (const Table* table = tableFor(group.kind, type))
     {
       tables.push_back(run.upload(table->data(), table->size(), "entity table"));
-      cl::Kernel kernel = run.kernel(program, "emit_fixed");
+      cl::Kernel kernel = run.kernel(program, "emit_fixed", options);
       run.setArguments(kernel, group.connectivity, static_cast<cl_int>(fixedVertexCount(group.kind)),
         group.cellIds, count, tables.back(), static_cast<cl_int>(table->size() / 4), SlotOffsets,
         keys, SlotCell, bucketCounts);
@@ -121,7 +122,7 @@ CellEntities::CellEntities(DeviceRun& run, const DeviceMesh& mesh, EntityType ty
     }
     else if (variableKindEmits(group.kind, type))
     {
-      cl::Kernel kernel = run.kernel(program, "emit_variable");
+      cl::Kernel kernel = run.kernel(program, "emit_variable", options);
       run.setArguments(kernel, group.offsets, group.connectivity, group.cellIds, count,
         static_cast<cl_int>(group.kind == CellKind::Polygon), SlotOffsets, keys, SlotCell,
         bucketCounts);
@@ -134,7 +135,7 @@ CellEntities::CellEntities(DeviceRun& run, const DeviceMesh& mesh, EntityType ty
   exclusiveScan(run, bucketCounts, points, bucketOffsets, "bucket entries");
   run.fill(bucketCounts, cl_uint(0), "bucket cursors");
   SortedSlots = run.allocate<cl_int>(SlotCount, "sorted slots");
-  cl::Kernel fill = run.kernel(program, "fill_buckets");
+  cl::Kernel fill = run.kernel(program, "fill_buckets", options);
   run.setArguments(fill, keys, static_cast<cl_int>(SlotCount), bucketOffsets, bucketCounts, SortedSlots);
   run.launch(fill, SlotCount, "fill buckets");
 
@@ -142,7 +143,7 @@ CellEntities::CellEntities(DeviceRun& run, const DeviceMesh& mesh, EntityType ty
   SlotRun = run.allocate<cl_int2>(SlotCount, "slot runs");
   Neighbor = run.allocate<cl_int>(SlotCount, "neighbours");
   DeviceBuffer<cl_uint>& runsPerBucket = bucketCounts; // the cursors are no longer needed
-  cl::Kernel match = run.kernel(program, "match_buckets");
+  cl::Kernel match = run.kernel(program, "match_buckets", options);
   run.setArguments(match, keys, bucketOffsets, static_cast<cl_int>(points), SortedSlots, SlotCell,
     SlotRun, Neighbor, runsPerBucket);
   run.launch(match, points, "match buckets");
@@ -152,7 +153,7 @@ CellEntities::CellEntities(DeviceRun& run, const DeviceMesh& mesh, EntityType ty
   EntityCount = exclusiveScan(run, runsPerBucket, points, entityOffsets, "distinct sides and edges");
   SlotEntity = run.allocate<cl_int>(SlotCount, "slot entities");
   EntityVertices = run.allocate<cl_uint4>(EntityCount, "entity vertices");
-  cl::Kernel number = run.kernel(program, "number_entities");
+  cl::Kernel number = run.kernel(program, "number_entities", options);
   run.setArguments(number, keys, bucketOffsets, static_cast<cl_int>(points), SortedSlots, SlotRun,
     entityOffsets, SlotEntity, EntityVertices);
   run.launch(number, points, "number entities");

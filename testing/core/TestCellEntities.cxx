@@ -256,3 +256,21 @@ TEST(CellEntities, ResultsDoNotDependOnTheSchedule)
   EXPECT_EQ(first.slotEntity, second.slotEntity);
   EXPECT_EQ(first.neighbor, second.neighbor);
 }
+
+TEST(CellEntities, LargeBucketsMatchToo)
+{
+  // A fan of 150 triangles around vertex 0: its bucket holds 300 slots, beyond any private
+  // sorting buffer, so the in-place path runs as well.
+  TestMesh fan;
+  fan.xyz = { 0, 0, 0 };
+  const int n = 150;
+  for (int k = 0; k < n; ++k)
+    fan.xyz.insert(fan.xyz.end(), { std::cos(2 * M_PI * k / n), std::sin(2 * M_PI * k / n), 0.0 });
+  for (int k = 0; k < n; ++k)
+    fan.cells.push_back({ CellKind::Triangle, { 0, 1 + k, 1 + (k + 1) % n } });
+  TestMesh shuffledFan = fan;
+  std::mt19937 generator(5);
+  std::shuffle(shuffledFan.cells.begin(), shuffledFan.cells.end(), generator);
+  expectMatchesReference(shuffledFan, EntityType::Sides);
+  expectMatchesReference(shuffledFan, EntityType::Edges);
+}
