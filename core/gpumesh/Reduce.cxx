@@ -55,8 +55,7 @@ Statistics reduceStatistics(
   auto minMax = run.allocate<cl_float2>(groups, "reduction min/max partials");
   auto sums = run.allocate<cl_float4>(groups, "reduction sum partials");
   auto counts = run.allocate<cl_ulong>(groups, "reduction count partials");
-  const bool contiguous = pattern == AccessPattern::Contiguous ||
-    (pattern == AccessPattern::Auto && !run.info().isGPU);
+  const bool contiguous = isContiguous(pattern, run.info().isGPU);
   const std::string options =
     "-DWG=" + std::to_string(workGroupSize) + " -DCONTIGUOUS=" + (contiguous ? "1" : "0");
   cl::Kernel kernel = run.kernel("reduce", "reduce_statistics", options);

@@ -1,5 +1,6 @@
 // Reductions of a device array of floats: min, max, sum, mean, L2 norm in one pass.
 #pragma once
+#include "gpumesh/AccessPattern.h"
 #include "gpumesh/DeviceRun.h"
 
 #include <cstdint>
@@ -20,16 +21,8 @@ struct Statistics
   double l2Norm() const;
 };
 
-/// How work-items walk the array: contiguous chunks suit CPUs, a grid stride of 16-byte
-/// vectors suits GPUs. Auto picks by device type; tests force each on any device.
-enum class AccessPattern
-{
-  Auto,
-  Contiguous,
-  Strided
-};
-
-/// Reduces the first `count` elements of `values` (any length, 0 included). Accumulates in
+/// Reduces the first `count` elements of `values` (any length, 0 included). `pattern`:
+/// contiguous chunks per work-item, or a grid stride of 16-byte vectors. Accumulates in
 /// compensated single precision on the device and combines the work-group partials in double
 /// on the host: the sum of 10^7 values agrees with a double sum to about 1e-7.
 Statistics reduceStatistics(DeviceRun& run, const DeviceBuffer<float>& values, std::size_t count,

@@ -9,22 +9,22 @@ namespace
 {
 constexpr std::size_t items = 8;
 
-std::string options(std::size_t workGroupSize, const char* in, const char* out)
+std::string options(std::size_t workGroupSize, const char* in, const char* out, bool staged)
 {
   return "-DWG=" + std::to_string(workGroupSize) + " -DITEMS=" + std::to_string(items) +
-    " -DIN_T=" + in + " -DSUM_T=ulong -DOUT_T=" + out;
+    " -DIN_T=" + in + " -DSUM_T=ulong -DOUT_T=" + out + " -DSTAGED=" + (staged ? "1" : "0");
 }
 
 // Scans `values` (n elements of type `in`) into `out` and returns the total. Tile sums are
 // scanned recursively as ulong until one tile remains.
 template <typename In, typename Out>
 std::uint64_t scanLevel(DeviceRun& run, const DeviceBuffer<In>& values, std::size_t n,
-  DeviceBuffer<Out>& out, const char* inType, const char* outType)
+  DeviceBuffer<Out>& out, const char* inType, const char* outType, bool staged)
 {
   const std::size_t workGroupSize = run.device().workGroupSize(256);
   const std::size_t tile = workGroupSize * items;
   const std::size_t tiles = (n + tile - 1) / tile;
-  const std::string buildOptions = options(workGroupSize, inType, outType);
+  const std::string buildOptions = options(workGroupSize, inType, outType, staged);
 
   DeviceBuffer<cl_ulong> sums = run.allocate<cl_ulong>(tiles, "scan tile sums");
   cl::Kernel sumKernel = run.kernel("scan", "tile_sums", buildOptions);
@@ -41,7 +41,7 @@ std::uint64_t scanLevel(DeviceRun& run, const DeviceBuffer<In>& values, std::siz
   }
   else
   {
-    total = scanLevel<cl_ulong, cl_ulong>(run, sums, tiles, tileOffsets, "ulong", "ulong");
+    total = scanLevel<cl_ulong, cl_ulong>(run, sums, tiles, tileOffsets, "ulong", "ulong", staged);
   }
 
   cl::Kernel scanKernel = run.kernel("scan", "tile_scan", buildOptions);
@@ -52,7 +52,7 @@ std::uint64_t scanLevel(DeviceRun& run, const DeviceBuffer<In>& values, std::siz
 } // namespace
 
 std::uint64_t exclusiveScan(DeviceRun& run, const DeviceBuffer<cl_uint>& counts, std::size_t n,
-  DeviceBuffer<cl_uint>& offsets, const std::string& what)
+  DeviceBuffer<cl_uint>& offsets, const std::string& what, AccessPattern pattern)
 {
   if (counts.size() < n || offsets.size() < n + 1)
   {
@@ -62,7 +62,8 @@ std::uint64_t exclusiveScan(DeviceRun& run, const DeviceBuffer<cl_uint>& counts,
   std::uint64_t total = 0;
   if (n > 0)
   {
-    total = scanLevel<cl_uint, cl_uint>(run, counts, n, offsets, "uint", "uint");
+    const bool staged = !isContiguous(pattern, run.info().isGPU);
+    total = scanLevel<cl_uint, cl_uint>(run, counts, n, offsets, "uint", "uint", staged);
   }
   if (total > static_cast<std::uint64_t>(std::numeric_limits<cl_int>::max()))
   {

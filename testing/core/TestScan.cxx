@@ -7,13 +7,14 @@
 
 using namespace gpumesh;
 
-class ScanLength : public ::testing::TestWithParam<std::size_t>
+// Every length with both kernels (direct and staged through local memory), on any device.
+class ScanLength : public ::testing::TestWithParam<std::tuple<std::size_t, AccessPattern>>
 {
 };
 
 TEST_P(ScanLength, MatchesCpuPrefixSum)
 {
-  const std::size_t n = GetParam();
+  const std::size_t n = std::get<0>(GetParam());
   std::mt19937 generator(static_cast<unsigned>(n));
   std::uniform_int_distribution<cl_uint> distribution(0, 20);
   std::vector<cl_uint> counts(n);
@@ -22,7 +23,7 @@ TEST_P(ScanLength, MatchesCpuPrefixSum)
   DeviceRun run(DeviceContext::acquire("auto"));
   auto deviceCounts = run.upload(counts.data(), n, "counts");
   auto offsets = run.allocate<cl_uint>(n + 1, "offsets");
-  const std::uint64_t total = exclusiveScan(run, deviceCounts, n, offsets, "entries");
+  const std::uint64_t total = exclusiveScan(run, deviceCounts, n, offsets, "entries", std::get<1>(GetParam()));
   std::vector<cl_uint> result(n + 1, 12345u);
   run.download(offsets, result.data(), n + 1, "offsets");
   std::uint64_t expected = 0;
@@ -37,8 +38,12 @@ TEST_P(ScanLength, MatchesCpuPrefixSum)
 
 // 1 tile, exactly 1 tile (2048 with 256-wide groups), 2 levels, 3 levels of recursion.
 INSTANTIATE_TEST_SUITE_P(Lengths, ScanLength,
-  ::testing::Values(0, 1, 2, 255, 2047, 2048, 2049, 100003, 5000011),
-  [](const auto& info) { return "n" + std::to_string(info.param); });
+  ::testing::Combine(::testing::Values(0, 1, 2, 255, 2047, 2048, 2049, 100003, 5000011),
+    ::testing::Values(AccessPattern::Contiguous, AccessPattern::Strided)),
+  [](const auto& info) {
+    return "n" + std::to_string(std::get<0>(info.param)) +
+      (std::get<1>(info.param) == AccessPattern::Contiguous ? "_direct" : "_staged");
+  });
 
 TEST(Scan, TotalBeyondInt32IsAnError)
 {
