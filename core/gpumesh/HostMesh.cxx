@@ -76,21 +76,22 @@ void HostMesh::setCellCount(std::int64_t count)
 
 void HostMesh::addCell(std::int64_t cellId, CellKind kind, const std::int64_t* pointIds, std::int64_t n)
 {
-  const std::string cell = "Cell " + std::to_string(cellId) + " (" + cellKindName(kind) + ")";
+  // The message is only composed when something is wrong: this runs once per cell.
+  const auto cell = [&] { return "Cell " + std::to_string(cellId) + " (" + cellKindName(kind) + ")"; };
   if (cellId < 0 || cellId >= CellCount)
   {
-    throw Error(cell + " is outside the declared " + std::to_string(CellCount) + " cells");
+    throw Error(cell() + " is outside the declared " + std::to_string(CellCount) + " cells");
   }
   const int fixed = fixedVertexCount(kind);
   if ((fixed > 0 && n != fixed) || n < minimumVertexCount(kind))
   {
-    throw Error(cell + " has " + std::to_string(n) + " points, which is not valid for its type");
+    throw Error(cell() + " has " + std::to_string(n) + " points, which is not valid for its type");
   }
   CellGroup& group = Groups[static_cast<int>(kind)];
   group.kind = kind;
   if (static_cast<std::int64_t>(group.connectivity.size()) + n > maxIndex)
   {
-    throw Error(cell + " makes the " + cellKindName(kind) +
+    throw Error(cell() + " makes the " + cellKindName(kind) +
       " connectivity exceed 2^31-1 entries, the limit of the device's 32-bit indices");
   }
   const std::int64_t points = pointCount();
@@ -98,7 +99,7 @@ void HostMesh::addCell(std::int64_t cellId, CellKind kind, const std::int64_t* p
   {
     if (pointIds[k] < 0 || pointIds[k] >= points)
     {
-      throw Error(cell + " refers to point " + std::to_string(pointIds[k]) + ", but the mesh has " +
+      throw Error(cell() + " refers to point " + std::to_string(pointIds[k]) + ", but the mesh has " +
         std::to_string(points) + " points");
     }
     group.connectivity.push_back(static_cast<std::int32_t>(pointIds[k]));

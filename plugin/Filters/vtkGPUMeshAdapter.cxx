@@ -1,5 +1,6 @@
 #include "vtkGPUMeshAdapter.h"
 
+#include "vtkCellArray.h"
 #include "vtkCellIterator.h"
 #include "vtkCellType.h"
 #include "vtkCellTypes.h"
@@ -10,7 +11,9 @@
 #include "vtkNew.h"
 #include "vtkPointSet.h"
 #include "vtkPoints.h"
+#include "vtkPolyData.h"
 #include "vtkSmartPointer.h"
+#include "vtkUnstructuredGrid.h"
 
 #include "gpumesh/Error.h"
 
@@ -104,36 +107,67 @@ gpumesh::HostMesh ToHostMesh(vtkPointSet* input)
   }
   mesh.setCellCount(input->GetNumberOfCells());
 
+  // Walk the cell arrays directly (a vtkCellIterator costs a virtual call and a copy per cell).
   std::vector<std::int64_t> ids;
-  vtkSmartPointer<vtkCellIterator> cell = vtkSmartPointer<vtkCellIterator>::Take(input->NewCellIterator());
-  for (cell->InitTraversal(); !cell->IsDoneWithTraversal(); cell->GoToNextCell())
-  {
-    const int type = cell->GetCellType();
+  const auto addCell = [&](vtkIdType cellId, int type, vtkIdType n, const vtkIdType* pointIds) {
     const KindAndOrder how = classify(type);
     if (!how.supported)
     {
-      throw gpumesh::Error("Cell " + std::to_string(cell->GetCellId()) + " is a " +
-        CellTypeName(type) +
-        ", which GPUMesh filters do not handle (supported: lines, polylines, triangles, strips, quads, "
-        "pixels, polygons, tetrahedra, hexahedra, voxels, wedges, pyramids)");
+      throw gpumesh::Error("Cell " + std::to_string(cellId) + " is a " + CellTypeName(type) +
+        ", which GPUMesh filters do not handle (supported: lines, polylines, triangles, strips, "
+        "quads, pixels, polygons, tetrahedra, hexahedra, voxels, wedges, pyramids)");
     }
     if (how.leftOut)
     {
-      continue;
+      return;
     }
-    vtkIdList* pointIds = cell->GetPointIds();
-    const vtkIdType n = pointIds->GetNumberOfIds();
     if (!how.order.empty() && n != static_cast<vtkIdType>(how.order.size()))
     {
-      throw gpumesh::Error("Cell " + std::to_string(cell->GetCellId()) + " is a " +
-        CellTypeName(type) + " with " + std::to_string(n) + " points");
+      throw gpumesh::Error("Cell " + std::to_string(cellId) + " is a " + CellTypeName(type) +
+        " with " + std::to_string(n) + " points");
     }
     ids.resize(static_cast<std::size_t>(n));
     for (vtkIdType k = 0; k < n; ++k)
     {
-      ids[static_cast<std::size_t>(k)] = pointIds->GetId(how.order.empty() ? k : how.order[k]);
+      ids[static_cast<std::size_t>(k)] = pointIds[how.order.empty() ? k : how.order[k]];
     }
-    mesh.addCell(cell->GetCellId(), how.kind, ids.data(), n);
+    mesh.addCell(cellId, how.kind, ids.data(), n);
+  };
+
+  vtkIdType n = 0;
+  const vtkIdType* pointIds = nullptr;
+  if (auto* grid = vtkUnstructuredGrid::SafeDownCast(input))
+  {
+    vtkCellArray* cells = grid->GetCells();
+    for (vtkIdType c = 0; cells && c < grid->GetNumberOfCells(); ++c)
+    {
+      cells->GetCellAtId(c, n, pointIds);
+      addCell(c, grid->GetCellType(c), n, pointIds);
+    }
+  }
+  else if (auto* polydata = vtkPolyData::SafeDownCast(input))
+  {
+    // Cell ids of a vtkPolyData run through its vertices, lines, polygons, then strips.
+    vtkIdType cellId = 0;
+    vtkCellArray* arrays[4] = { polydata->GetVerts(), polydata->GetLines(), polydata->GetPolys(),
+      polydata->GetStrips() };
+    for (int a = 0; a < 4; ++a)
+    {
+      for (vtkIdType c = 0; arrays[a] && c < arrays[a]->GetNumberOfCells(); ++c, ++cellId)
+      {
+        arrays[a]->GetCellAtId(c, n, pointIds);
+        addCell(cellId, polydata->GetCellType(cellId), n, pointIds);
+      }
+    }
+  }
+  else
+  {
+    vtkSmartPointer<vtkCellIterator> cell = vtkSmartPointer<vtkCellIterator>::Take(input->NewCellIterator());
+    for (cell->InitTraversal(); !cell->IsDoneWithTraversal(); cell->GoToNextCell())
+    {
+      addCell(cell->GetCellId(), cell->GetCellType(), cell->GetNumberOfPoints(),
+        cell->GetPointIds()->GetPointer(0));
+    }
   }
   return mesh;
 }
