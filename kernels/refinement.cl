@@ -1,6 +1,12 @@
 // Longest-edge bisection of triangles (Rivara), in the seven steps of Hatipoglu's thesis
 // (seed 002): no locks, and every output array allocated once from the prefix sums.
 //
+// Steps 1-2 and 6 run over every edge or triangle; steps 3, 4, 5 and 7 run only over the
+// marked triangles, the edges they divide and the triangles those edges touch, so that
+// refining a few triangles of a large mesh costs little more than reading it. Unchanged
+// triangles (and the first child of each refined one) keep their index; the other children
+// are appended in the order of their parents.
+//
 // The edges are the unique sides of the triangles (gpumesh::CellEntities): slot 3t + j of
 // triangle t is its local edge j, from vertex j to vertex (j + 1) % 3, and slot_edge gives the
 // edge's id. edge_vertices[e] = (smaller id, larger id).
@@ -99,12 +105,9 @@ __kernel void gather_points(__global const float4* points, __global const int* i
     out[i] = points[ids[i]];
 }
 
-// Step 2: each triangle finds its longest edge, marks it as the longest of some triangle,
-// and, if the triangle is to be refined, marks it for division ("black mark"). Concurrent
-// writers of a mark all write 1.
+// Step 2: the longest edge of every triangle (its local index, 0-2).
 __kernel void longest_edges(__global const int* slot_edge, __global const float* length2,
-  __global const uint4* edge_vertices, __global const int* refine, const int count,
-  __global int* longest, __global int* is_longest, __global uint* divide)
+  __global const uint4* edge_vertices, const int count, __global uchar* longest)
 {
   const int t = get_global_id(0);
   if (t >= count)
@@ -113,65 +116,87 @@ __kernel void longest_edges(__global const int* slot_edge, __global const float*
   for (int j = 1; j < 3; ++j)
     if (longer(slot_edge[3 * t + j], slot_edge[3 * t + best], length2, edge_vertices))
       best = j;
-  longest[t] = best;
-  const int e = slot_edge[3 * t + best];
-  is_longest[e] = 1;
-  if (refine[t])
-    divide[e] = 1;
+  longest[t] = (uchar)best;
 }
 
-// Step 3: the dependency forest. If an edge of t that is not t's longest is the longest of
-// another triangle, dividing it forces t to divide its longest edge: link it there. Only the
-// triangle for which the edge is not the longest writes its link, so each edge has one writer.
-__kernel void dependency_links(__global const int* slot_edge, __global const int* longest,
-  __global const int* is_longest, const int count, __global int* next)
+// Claims edge `slot_edge[slot]` for division; the first claimer records the slot it came
+// through (the edge is the longest of that slot's triangle) and returns 1.
+inline int claim(int slot, __global const int* slot_edge, __global uint* divide,
+  __global int* divided, __global int* divided_count)
 {
-  const int t = get_global_id(0);
-  if (t >= count)
+  if (atomic_xchg(&divide[slot_edge[slot]], 1u))
+    return 0;
+  divided[atomic_inc(divided_count)] = slot;
+  return 1;
+}
+
+// Step 3: the roots of the dependency forest. Each marked triangle claims its longest edge
+// and flags itself, so its children stay marked in the next pass.
+__kernel void dependency_roots(__global const int* marked, const int marked_count,
+  __global const int* slot_edge, __global const uchar* longest, __global uint* divide,
+  __global int* divided, __global int* divided_count, __global uchar* is_marked)
+{
+  const int i = get_global_id(0);
+  if (i >= marked_count)
     return;
-  const int best = longest[t];
-  for (int j = 0; j < 3; ++j)
+  const int t = marked[i];
+  is_marked[t] = 1;
+  claim(3 * t + longest[t], slot_edge, divide, divided, divided_count);
+}
+
+// Step 4: propagation along the forest. A divided edge is the longest edge of the triangle
+// it was claimed from; the triangle across it must then divide its own longest edge, which
+// is longer, and so on: each claimed edge extends one chain. The claimer of an edge walks on
+// across it, so every chain is walked once; the set of divided edges is the closure, whatever
+// the schedule. Work-items start from the roots claimed in step 3.
+__kernel void propagate(const int roots, __global const int* neighbor,
+  __global const int* slot_edge, __global const uchar* longest, __global uint* divide,
+  __global int* divided, __global int* divided_count)
+{
+  const int i = get_global_id(0);
+  if (i >= roots)
+    return;
+  int slot = divided[i];
+  for (;;)
   {
-    const int e = slot_edge[3 * t + j];
-    if (j != best && is_longest[e])
-      next[e] = slot_edge[3 * t + best];
+    const int across = neighbor[slot];
+    if (across < 0)
+      return;
+    const int next = 3 * across + longest[across];
+    if (slot_edge[next] == slot_edge[slot] || !claim(next, slot_edge, divide, divided, divided_count))
+      return;
+    slot = next;
   }
 }
 
-// Step 4: propagation along the forest. Links always lead to longer edges, so chains end.
-// A walk stops at an edge already marked: whoever marked it walks on from there. Races only
-// repeat work; the final set of marked edges is the closure, whatever the schedule.
-__kernel void propagate(__global const int* next, const int edges, __global uint* divide)
+// Step 5: for each divided edge, one more child for each of its (at most two) triangles;
+// the first to count a triangle lists it as affected.
+__kernel void count_children(__global const int* divided, const int divided_count,
+  __global const int* neighbor, __global uint* extra_children, __global int* affected,
+  __global int* affected_count)
 {
-  const int e = get_global_id(0);
-  if (e >= edges || !divide[e])
+  const int i = get_global_id(0);
+  if (i >= divided_count)
     return;
-  for (int f = next[e]; f >= 0; f = next[f])
+  const int slot = divided[i];
+  const int sides[2] = { slot / 3, neighbor[slot] };
+  for (int k = 0; k < 2; ++k)
   {
-    if (divide[f])
-      break;
-    divide[f] = 1;
+    if (sides[k] >= 0 && atomic_inc(&extra_children[sides[k]]) == 0)
+      affected[atomic_inc(affected_count)] = sides[k];
   }
 }
 
-// Step 5: how many triangles each triangle becomes (1 + its divided edges).
-__kernel void count_children(__global const int* slot_edge, __global const uint* divide,
-  const int count, __global uint* children)
-{
-  const int t = get_global_id(0);
-  if (t >= count)
-    return;
-  children[t] = 1 + divide[slot_edge[3 * t]] + divide[slot_edge[3 * t + 1]] + divide[slot_edge[3 * t + 2]];
-}
-
-// Step 7a: the midpoint of each divided edge, at the place the prefix sum gave it.
+// Step 7a: the midpoint of each divided edge, at the index the prefix sum gave it.
 __kernel void new_points(__global const float4* points, __global const uint4* edge_vertices,
-  __global const uint* divide, __global const uint* point_offsets, const int edges,
-  const int old_points, __global float4* out_points, __global int2* point_parents)
+  __global const int* divided, const int divided_count, __global const int* slot_edge,
+  __global const uint* point_offsets, const int old_points, __global float4* out_points,
+  __global int2* point_parents)
 {
-  const int e = get_global_id(0);
-  if (e >= edges || !divide[e])
+  const int i = get_global_id(0);
+  if (i >= divided_count)
     return;
+  const int e = slot_edge[divided[i]];
   const uint4 v = edge_vertices[e];
   const int p = (int)point_offsets[e];
   out_points[old_points + p] =
@@ -179,32 +204,39 @@ __kernel void new_points(__global const float4* points, __global const uint4* ed
   point_parents[p] = (int2)((int)v.x, (int)v.y);
 }
 
-inline void emit_triangle(__global int* out, int slot, int a, int b, int c)
+// Writes child `k` of triangle t: the first in t's place, the others appended from
+// `appended`; returns its index.
+inline int emit_child(__global int* out, int t, int k, int appended, int a, int b, int c)
 {
+  const int slot = k == 0 ? t : appended + k - 1;
   out[3 * slot] = a;
   out[3 * slot + 1] = b;
   out[3 * slot + 2] = c;
+  return slot;
 }
 
-// Step 7b: Rivara's templates. Rotate (a, b, c) so that a-b is the longest edge, keeping the
-// orientation; M is its midpoint, Nbc and Nca the midpoints of the other divided edges. The
-// children, written consecutively from triangle_offsets[t], all keep t's orientation:
+// Step 7b: Rivara's templates, for the affected triangles. Rotate (a, b, c) so that a-b is
+// the longest edge, keeping the orientation; M is its midpoint, Nbc and Nca the midpoints of
+// the other divided edges. Children, in this order, all keep t's orientation:
 //   a-b only:         (M b c) (a M c)
 //   a-b and b-c:      (M b Nbc) (M Nbc c) (a M c)
 //   a-b and c-a:      (M b c) (a M Nca) (M c Nca)
 //   all three:        (M b Nbc) (M Nbc c) (a M Nca) (M c Nca)
 // A divided edge always drags the longest edge with it (steps 3-4); a triangle found
-// otherwise is reported in first_bad[2] rather than written wrongly.
-__kernel void apply_templates(__global const int* triangles, __global const int* slot_edge,
-  __global const int* longest, __global const uint* divide, __global const uint* point_offsets,
-  __global const uint* triangle_offsets, __global const int* refine,
+// otherwise is reported in first_bad[2] rather than written wrongly. Children of marked
+// triangles are listed as the next pass's marks.
+__kernel void apply_templates(__global const int* affected, const int affected_count,
+  __global const int* triangles, __global const int* slot_edge, __global const uchar* longest,
+  __global const uint* divide, __global const uint* point_offsets,
+  __global const uint* child_offsets, __global const uchar* is_marked,
   __global const int* parent_in, const int count, const int old_points,
-  __global int* out_triangles, __global int* out_parent, __global int* out_refine,
-  __global int* first_bad)
+  __global int* out_triangles, __global int* out_parent, __global int* next_marked,
+  __global int* next_marked_count, __global int* first_bad)
 {
-  const int t = get_global_id(0);
-  if (t >= count)
+  const int i = get_global_id(0);
+  if (i >= affected_count)
     return;
+  const int t = affected[i];
   const int r = longest[t];
   const int a = triangles[3 * t + r];
   const int b = triangles[3 * t + (r + 1) % 3];
@@ -212,40 +244,36 @@ __kernel void apply_templates(__global const int* triangles, __global const int*
   const int ab = slot_edge[3 * t + r];
   const int bc = slot_edge[3 * t + (r + 1) % 3];
   const int ca = slot_edge[3 * t + (r + 2) % 3];
-  int slot = (int)triangle_offsets[t];
-  const int first = slot;
-  if (!divide[ab] && (divide[bc] || divide[ca]))
+  if (!divide[ab])
   {
     atomic_min(&first_bad[2], t);
     return;
   }
-  if (!divide[ab])
+  const int appended = count + (int)child_offsets[t];
+  const int m = old_points + (int)point_offsets[ab];
+  int child[4];
+  int k = 0;
+  if (divide[bc])
   {
-    emit_triangle(out_triangles, slot++, triangles[3 * t], triangles[3 * t + 1], triangles[3 * t + 2]);
+    const int n = old_points + (int)point_offsets[bc];
+    child[k] = emit_child(out_triangles, t, k, appended, m, b, n), ++k;
+    child[k] = emit_child(out_triangles, t, k, appended, m, n, c), ++k;
   }
   else
+    child[k] = emit_child(out_triangles, t, k, appended, m, b, c), ++k;
+  if (divide[ca])
   {
-    const int m = old_points + (int)point_offsets[ab];
-    if (divide[bc])
-    {
-      const int n = old_points + (int)point_offsets[bc];
-      emit_triangle(out_triangles, slot++, m, b, n);
-      emit_triangle(out_triangles, slot++, m, n, c);
-    }
-    else
-      emit_triangle(out_triangles, slot++, m, b, c);
-    if (divide[ca])
-    {
-      const int n = old_points + (int)point_offsets[ca];
-      emit_triangle(out_triangles, slot++, a, m, n);
-      emit_triangle(out_triangles, slot++, m, c, n);
-    }
-    else
-      emit_triangle(out_triangles, slot++, a, m, c);
+    const int n = old_points + (int)point_offsets[ca];
+    child[k] = emit_child(out_triangles, t, k, appended, a, m, n), ++k;
+    child[k] = emit_child(out_triangles, t, k, appended, m, c, n), ++k;
   }
-  for (int k = first; k < slot; ++k)
+  else
+    child[k] = emit_child(out_triangles, t, k, appended, a, m, c), ++k;
+  const int first_next = is_marked[t] ? atomic_add(next_marked_count, k) : 0;
+  for (int j = 0; j < k; ++j)
   {
-    out_parent[k] = parent_in[t];
-    out_refine[k] = refine[t]; // the descendants of marked cells are marked for the next pass
+    out_parent[child[j]] = parent_in[t];
+    if (is_marked[t])
+      next_marked[first_next + j] = child[j];
   }
 }

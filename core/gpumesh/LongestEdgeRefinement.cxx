@@ -25,10 +25,22 @@ struct Pass
   DeviceBuffer<cl_float4> points;
   DeviceBuffer<cl_int> triangles;
   DeviceBuffer<cl_int> parent;
-  DeviceBuffer<cl_int> refine;
+  DeviceBuffer<cl_int> marked; ///< the children of this pass's marked triangles
+  std::size_t markedCount = 0;
   std::size_t newPointCount = 0;
   DeviceBuffer<cl_int2> pointParents;
 };
+
+template <typename T>
+void copyBuffer(DeviceRun& run, const DeviceBuffer<T>& from, DeviceBuffer<T>& to, std::size_t count,
+  const std::string& what)
+{
+  if (count)
+  {
+    check(run.device().queue().enqueueCopyBuffer(from.handle(), to.handle(), 0, 0, count * sizeof(T)),
+      "copying the " + what);
+  }
+}
 
 std::array<cl_int, 3> downloadFlags(DeviceRun& run, const DeviceBuffer<cl_int>& flags)
 {
@@ -95,8 +107,8 @@ void checkSeams(DeviceRun& run, const DeviceMesh& mesh, const DeviceCellGroup& t
   }
 }
 
-Pass refinePass(DeviceRun& run, DeviceMesh& mesh, const DeviceBuffer<cl_int>& refine,
-  const DeviceBuffer<cl_int>& parentIn, bool checkForSeams)
+Pass refinePass(DeviceRun& run, DeviceMesh& mesh, const DeviceBuffer<cl_int>& marked,
+  std::size_t markedCount, const DeviceBuffer<cl_int>& parentIn, bool checkForSeams)
 {
   const DeviceCellGroup& triangles = mesh.groups().front();
   const std::size_t count = triangles.count;
@@ -144,47 +156,65 @@ Pass refinePass(DeviceRun& run, DeviceMesh& mesh, const DeviceBuffer<cl_int>& re
     }
   }
 
-  DeviceBuffer<cl_int> longest = run.allocate<cl_int>(count, "longest edges");
-  DeviceBuffer<cl_int> isLongest = run.allocate<cl_int>(edgeCount, "longest-edge marks");
-  DeviceBuffer<cl_uint> divide = run.allocate<cl_uint>(edgeCount, "division marks");
+  DeviceBuffer<cl_uchar> longest = run.allocate<cl_uchar>(count, "longest edges");
   {
     const Label label(run, "step 2 longest edges");
-    run.fill(isLongest, cl_int(0), "marks");
-    run.fill(divide, cl_uint(0), "marks");
     cl::Kernel kernel = run.kernel(program, "longest_edges");
-    run.setArguments(kernel, slotEdge, length2, edges->entityVertices(), refine, n, longest, isLongest, divide);
+    run.setArguments(kernel, slotEdge, length2, edges->entityVertices(), n, longest);
     run.launch(kernel, count, "longest edges");
   }
-  DeviceBuffer<cl_int> next = run.allocate<cl_int>(edgeCount, "dependency links");
+
+  // Steps 3-5 and 7 touch only the marked triangles and what their refinement reaches.
+  DeviceBuffer<cl_uint> divide = run.allocate<cl_uint>(edgeCount, "division marks");
+  DeviceBuffer<cl_int> divided = run.allocate<cl_int>(edgeCount, "divided edges");
+  // Counts that kernels append to, each read back once.
+  DeviceBuffer<cl_int> dividedCounter = run.allocate<cl_int>(1, "divided edge count");
+  DeviceBuffer<cl_int> affectedCounter = run.allocate<cl_int>(1, "affected triangle count");
+  DeviceBuffer<cl_int> markedCounter = run.allocate<cl_int>(1, "next mark count");
+  DeviceBuffer<cl_uchar> isMarked = run.allocate<cl_uchar>(count, "marked flags");
   {
     const Label label(run, "step 3 dependency forest");
-    run.fill(next, cl_int(-1), "links");
-    cl::Kernel kernel = run.kernel(program, "dependency_links");
-    run.setArguments(kernel, slotEdge, longest, isLongest, n, next);
-    run.launch(kernel, count, "dependency links");
+    run.fill(divide, cl_uint(0), "division marks");
+    run.fill(dividedCounter, cl_int(0), "counters");
+    run.fill(affectedCounter, cl_int(0), "counters");
+    run.fill(markedCounter, cl_int(0), "counters");
+    run.fill(isMarked, cl_uchar(0), "marked flags");
+    cl::Kernel kernel = run.kernel(program, "dependency_roots");
+    run.setArguments(kernel, marked, static_cast<cl_int>(markedCount), slotEdge, longest, divide,
+      divided, dividedCounter, isMarked);
+    run.launch(kernel, markedCount, "dependency roots");
   }
+  cl_int dividedCount = 0;
   {
     const Label label(run, "step 4 propagation");
+    cl_int roots = 0;
+    run.download(dividedCounter, &roots, 1, "roots");
     cl::Kernel kernel = run.kernel(program, "propagate");
-    run.setArguments(kernel, next, e, divide);
-    run.launch(kernel, edgeCount, "propagate");
+    run.setArguments(kernel, roots, edges->neighbor(), slotEdge, longest, divide, divided, dividedCounter);
+    run.launch(kernel, static_cast<std::size_t>(roots), "propagate");
+    run.download(dividedCounter, &dividedCount, 1, "divided edges");
   }
-  DeviceBuffer<cl_uint> children = run.allocate<cl_uint>(count, "children counts");
+  DeviceBuffer<cl_uint> extraChildren = run.allocate<cl_uint>(count, "children counts");
+  DeviceBuffer<cl_int> affected = run.allocate<cl_int>(std::min<std::size_t>(count, 2 * static_cast<std::size_t>(dividedCount)), "affected triangles");
   {
     const Label label(run, "step 5 counts");
+    run.fill(extraChildren, cl_uint(0), "children counts");
     cl::Kernel kernel = run.kernel(program, "count_children");
-    run.setArguments(kernel, slotEdge, divide, n, children);
-    run.launch(kernel, count, "count children");
+    run.setArguments(kernel, divided, dividedCount, edges->neighbor(), extraChildren, affected,
+      affectedCounter);
+    run.launch(kernel, static_cast<std::size_t>(dividedCount), "count children");
   }
 
   Pass pass;
-  DeviceBuffer<cl_uint> triangleOffsets = run.allocate<cl_uint>(count + 1, "triangle offsets");
+  DeviceBuffer<cl_uint> childOffsets = run.allocate<cl_uint>(count + 1, "child offsets");
   DeviceBuffer<cl_uint> pointOffsets = run.allocate<cl_uint>(edgeCount + 1, "new point offsets");
+  std::size_t appendedCount = 0;
   {
     const Label label(run, "step 6 prefix sums");
-    pass.triangleCount = exclusiveScan(run, children, count, triangleOffsets, "refined triangles");
+    appendedCount = exclusiveScan(run, extraChildren, count, childOffsets, "refined triangles");
     pass.newPointCount = exclusiveScan(run, divide, edgeCount, pointOffsets, "new points");
   }
+  pass.triangleCount = count + appendedCount;
   pass.pointCount = oldPoints + pass.newPointCount;
   if (pass.pointCount > static_cast<std::size_t>(std::numeric_limits<cl_int>::max()) ||
     3 * pass.triangleCount > static_cast<std::size_t>(std::numeric_limits<cl_int>::max()))
@@ -197,39 +227,43 @@ Pass refinePass(DeviceRun& run, DeviceMesh& mesh, const DeviceBuffer<cl_int>& re
   pass.points = run.allocate<cl_float4>(pass.pointCount, "refined points");
   pass.triangles = run.allocate<cl_int>(3 * pass.triangleCount, "refined triangles");
   pass.parent = run.allocate<cl_int>(pass.triangleCount, "parent cells");
-  pass.refine = run.allocate<cl_int>(pass.triangleCount, "next marks");
   pass.pointParents = run.allocate<cl_int2>(pass.newPointCount, "point parents");
   {
     const Label label(run, "step 7 templates");
-    if (oldPoints)
-    {
-      check(run.device().queue().enqueueCopyBuffer(mesh.points().handle(), pass.points.handle(), 0, 0,
-              oldPoints * sizeof(cl_float4)),
-        "copying the points");
-    }
+    copyBuffer(run, mesh.points(), pass.points, oldPoints, "points");
+    copyBuffer(run, triangles.connectivity, pass.triangles, 3 * count, "triangles");
+    copyBuffer(run, parentIn, pass.parent, count, "parents");
     cl::Kernel points = run.kernel(program, "new_points");
-    run.setArguments(points, mesh.points(), edges->entityVertices(), divide, pointOffsets, e,
-      static_cast<cl_int>(oldPoints), pass.points, pass.pointParents);
-    run.launch(points, edgeCount, "new points");
+    run.setArguments(points, mesh.points(), edges->entityVertices(), divided, dividedCount, slotEdge,
+      pointOffsets, static_cast<cl_int>(oldPoints), pass.points, pass.pointParents);
+    run.launch(points, static_cast<std::size_t>(dividedCount), "new points");
+
+    cl_int affectedCount = 0;
+    run.download(affectedCounter, &affectedCount, 1, "affected triangles");
     auto flags = run.allocate<cl_int>(3, "template flags");
     run.fill(flags, std::numeric_limits<cl_int>::max(), "template flags");
+    pass.marked = run.allocate<cl_int>(4 * markedCount, "next marks");
     cl::Kernel templates = run.kernel(program, "apply_templates");
-    run.setArguments(templates, triangles.connectivity, slotEdge, longest, divide, pointOffsets,
-      triangleOffsets, refine, parentIn, n, static_cast<cl_int>(oldPoints), pass.triangles,
-      pass.parent, pass.refine, flags);
-    run.launch(templates, count, "templates");
+    run.setArguments(templates, affected, affectedCount, triangles.connectivity, slotEdge, longest,
+      divide, pointOffsets, childOffsets, isMarked, parentIn, n, static_cast<cl_int>(oldPoints),
+      pass.triangles, pass.parent, pass.marked, markedCounter, flags);
+    run.launch(templates, static_cast<std::size_t>(affectedCount), "templates");
     const auto bad = downloadFlags(run, flags);
     if (bad[2] != std::numeric_limits<cl_int>::max())
     {
       throw Error("Internal error: cell " + std::to_string(bad[2]) +
         " has a bisected edge but an intact longest edge; no mesh was written");
     }
+    cl_int nextMarked = 0;
+    run.download(markedCounter, &nextMarked, 1, "next marks");
+    pass.markedCount = static_cast<std::size_t>(nextMarked);
   }
   return pass;
 }
 } // namespace
 
-RefinedTriangles refineLongestEdges(DeviceRun& run, DeviceMesh mesh, const std::vector<cl_int>& marks, int passes)
+RefinedTriangles refineLongestEdges(
+  DeviceRun& run, DeviceMesh mesh, const std::vector<cl_int>& marked, int passes)
 {
   if (passes < 1)
   {
@@ -241,12 +275,16 @@ RefinedTriangles refineLongestEdges(DeviceRun& run, DeviceMesh mesh, const std::
     throw Error("Longest-edge refinement needs a mesh of triangles only");
   }
   const auto count = static_cast<std::size_t>(mesh.cellCount());
-  if (marks.size() != count)
+  std::vector<cl_int> roots(marked);
+  std::sort(roots.begin(), roots.end());
+  roots.erase(std::unique(roots.begin(), roots.end()), roots.end());
+  if (!roots.empty() && (roots.front() < 0 || static_cast<std::size_t>(roots.back()) >= count))
   {
-    throw Error("Refinement got " + std::to_string(marks.size()) + " marks for " + std::to_string(count) + " triangles");
+    throw Error("Marked triangle " + std::to_string(roots.front() < 0 ? roots.front() : roots.back()) +
+      " is outside the mesh's " + std::to_string(count) + " triangles");
   }
   RefinedTriangles result;
-  result.markedCount = static_cast<std::uint64_t>(std::count_if(marks.begin(), marks.end(), [](cl_int m) { return m != 0; }));
+  result.markedCount = roots.size();
   if (count == 0)
   {
     result.pointCount = static_cast<std::size_t>(mesh.pointCount());
@@ -254,7 +292,8 @@ RefinedTriangles refineLongestEdges(DeviceRun& run, DeviceMesh mesh, const std::
     return result;
   }
 
-  DeviceBuffer<cl_int> refine = run.upload(marks.data(), count, "marks");
+  DeviceBuffer<cl_int> markedOnDevice = run.upload(roots.data(), roots.size(), "marked triangles");
+  std::size_t markedCount = roots.size();
   DeviceBuffer<cl_int> parent = run.allocate<cl_int>(count, "parent cells");
   cl::Kernel iota = run.kernel("sequence", "iota");
   run.setArguments(iota, static_cast<cl_int>(count), parent);
@@ -265,10 +304,11 @@ RefinedTriangles refineLongestEdges(DeviceRun& run, DeviceMesh mesh, const std::
   Pass pass;
   for (int p = 0; p < passes; ++p)
   {
-    pass = refinePass(run, mesh, refine, parent, p == 0);
+    pass = refinePass(run, mesh, markedOnDevice, markedCount, parent, p == 0);
     parentsPerPass.push_back(std::move(pass.pointParents));
     newPointsPerPass.push_back(pass.newPointCount);
-    refine = std::move(pass.refine);
+    markedOnDevice = std::move(pass.marked);
+    markedCount = pass.markedCount;
     parent = std::move(pass.parent);
     if (p + 1 < passes)
     {

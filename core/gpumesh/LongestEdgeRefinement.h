@@ -18,16 +18,19 @@ struct RefinedTriangles
   std::size_t pointCount = 0;
   std::size_t triangleCount = 0;
   DeviceBuffer<cl_float4> points;
-  DeviceBuffer<cl_int> triangles;      ///< 3 point ids per triangle, children in parent order
+  /// 3 point ids per triangle. Triangles left unrefined, and the first child of each refined
+  /// one, keep their index; the other children follow all of them, in their parents' order.
+  DeviceBuffer<cl_int> triangles;
   DeviceBuffer<cl_int> parent;         ///< input triangle of each output triangle
   std::size_t newPointCount = 0;
   DeviceBuffer<cl_int2> pointParents;  ///< newPointCount pairs
-  std::uint64_t markedCount = 0;       ///< triangles marked in the first pass
+  std::uint64_t markedCount = 0;       ///< distinct triangles marked in the first pass
 };
 
 /// Refines `mesh`, which must hold only triangles (cell ids 0..n-1), `passes` times (>= 1).
-/// `marks[t]` != 0 marks triangle t; each further pass marks the children of the triangles
-/// marked in the previous pass. Every marked triangle is bisected at least once; conformity
+/// `marked` lists the ids of the triangles to refine (order and repeats do not matter); each
+/// further pass marks the children of the triangles marked in the previous pass. Steps 1, 2
+/// and 6 read every edge or triangle; the others touch only what the marks reach. Every marked triangle is bisected at least once; conformity
 /// spreads bisections to neighbours along longest edges. Ties between edges of equal
 /// squared length (single precision, relative to the mesh origin) go to the edge whose
 /// (smaller vertex id, larger vertex id) pair is smallest, so the result depends neither on
@@ -42,7 +45,7 @@ struct RefinedTriangles
 /// Device-time labels: "edge extraction", "validation", "step 1 edge lengths", "step 2 longest
 /// edges", "step 3 dependency forest", "step 4 propagation", "step 5 counts", "step 6 prefix
 /// sums", "step 7 templates".
-RefinedTriangles refineLongestEdges(DeviceRun& run, DeviceMesh mesh, const std::vector<cl_int>& marks,
+RefinedTriangles refineLongestEdges(DeviceRun& run, DeviceMesh mesh, const std::vector<cl_int>& marked,
   int passes);
 
 } // namespace gpumesh

@@ -20,6 +20,7 @@
 #include "gpumesh/LongestEdgeRefinement.h"
 
 #include <cmath>
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -41,10 +42,10 @@ void requireTriangles(vtkPointSet* input)
   }
 }
 
-// 1 for each cell whose mark (magnitude for vectors) is above the threshold; NaN never marks.
-std::vector<cl_int> marksFrom(vtkDataArray* array, double threshold)
+// The cells whose mark (magnitude for vectors) is above the threshold; NaN never marks.
+std::vector<cl_int> markedCells(vtkDataArray* array, double threshold)
 {
-  std::vector<cl_int> marks(static_cast<std::size_t>(array->GetNumberOfTuples()));
+  std::vector<cl_int> marked;
   const int components = array->GetNumberOfComponents();
   for (vtkIdType c = 0; c < array->GetNumberOfTuples(); ++c)
   {
@@ -59,9 +60,10 @@ std::vector<cl_int> marksFrom(vtkDataArray* array, double threshold)
         value += array->GetComponent(c, k) * array->GetComponent(c, k);
       value = std::sqrt(value);
     }
-    marks[static_cast<std::size_t>(c)] = value > threshold ? 1 : 0;
+    if (value > threshold)
+      marked.push_back(static_cast<cl_int>(c));
   }
-  return marks;
+  return marked;
 }
 
 // New points at the exact midpoints of their parents, in the input's precision; point data
@@ -147,10 +149,11 @@ void vtkGPULongestEdgeRefinement::ExecuteOnDevice(
     throw gpumesh::Error("Passes must be at least 1 (it is " + std::to_string(this->Passes) + ")");
   }
   requireTriangles(input);
-  std::vector<cl_int> marks;
+  std::vector<cl_int> marked;
   if (this->RefineAll)
   {
-    marks.assign(static_cast<std::size_t>(input->GetNumberOfCells()), 1);
+    marked.resize(static_cast<std::size_t>(input->GetNumberOfCells()));
+    std::iota(marked.begin(), marked.end(), 0);
   }
   else
   {
@@ -164,13 +167,13 @@ void vtkGPULongestEdgeRefinement::ExecuteOnDevice(
       throw gpumesh::Error(std::string("No cell array named '") + (wanted ? wanted : "(none chosen)") +
         "' to mark cells with: choose a Mark Array (a cell array) or turn Refine All on");
     }
-    marks = marksFrom(array, this->MarkThreshold);
+    marked = markedCells(array, this->MarkThreshold);
   }
   this->UpdateProgress(0.05);
 
   const gpumesh::HostMesh host = vtkGPUMeshAdapter::ToHostMesh(input);
   gpumesh::RefinedTriangles refined =
-    gpumesh::refineLongestEdges(run, gpumesh::DeviceMesh(run, host), marks, this->Passes);
+    gpumesh::refineLongestEdges(run, gpumesh::DeviceMesh(run, host), marked, this->Passes);
   this->UpdateProgress(0.6);
 
   std::vector<cl_int> triangles(3 * refined.triangleCount);

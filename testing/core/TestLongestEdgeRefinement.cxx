@@ -91,8 +91,12 @@ Refined refine(const Example& example, int passes = 1)
   host.setCellCount(static_cast<std::int64_t>(example.triangles.size()));
   for (std::size_t t = 0; t < example.triangles.size(); ++t)
     host.addCell(static_cast<std::int64_t>(t), CellKind::Triangle, example.triangles[t].data(), 3);
+  std::vector<cl_int> marked;
+  for (std::size_t t = 0; t < example.marks.size(); ++t)
+    if (example.marks[t])
+      marked.push_back(static_cast<cl_int>(t));
   DeviceRun run(DeviceContext::acquire("auto"));
-  RefinedTriangles result = refineLongestEdges(run, DeviceMesh(run, host), example.marks, passes);
+  RefinedTriangles result = refineLongestEdges(run, DeviceMesh(run, host), marked, passes);
 
   std::vector<cl_int> connectivity(3 * result.triangleCount);
   std::vector<cl_int2> parents(result.newPointCount);

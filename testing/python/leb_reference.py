@@ -4,8 +4,8 @@ specification (seed 002 and the filter's documentation), for triangle-by-triangl
 Ranking of edges replicates the device: squared lengths in float32 of the points relative to
 the centre of the bounds (dx*dx + dy*dy + dz*dz, in that order, no fused multiply-add); ties
 go to the smaller (min id, max id) pair. New points are numbered in (min id, max id) order of
-their edges, children are written in the order of the templates, so the output is identical
-index for index. Coordinates of new points are exact midpoints in double.
+their edges; each refined triangle's first child takes its index and the other children
+are appended in their parents' order, so the output is identical index for index. Coordinates of new points are exact midpoints in double.
 """
 import numpy as np
 
@@ -61,6 +61,7 @@ def refine(points, triangles, marks, passes=1):
             p64.append(0.5 * (p64[e[0]] + p64[e[1]]))
             p32.append(half * (p32[e[0]] + p32[e[1]]))
         new_triangles, new_parent, new_marks = [], [], []
+        extra_triangles, extra_parent, extra_marks = [], [], []
         for t, r, par, m in zip(triangles, longest, parent, marks):
             a, b, c = t[r], t[(r + 1) % 3], t[(r + 2) % 3]
             ab, bc, ca = _key(a, b), _key(b, c), _key(c, a)
@@ -70,8 +71,13 @@ def refine(points, triangles, marks, passes=1):
                 mid = midpoint[ab]
                 children = [(mid, b, midpoint[bc]), (mid, midpoint[bc], c)] if bc in divide else [(mid, b, c)]
                 children += [(a, mid, midpoint[ca]), (mid, c, midpoint[ca])] if ca in divide else [(a, mid, c)]
-            new_triangles += children
-            new_parent += [par] * len(children)
-            new_marks += [m] * len(children)
-        triangles, parent, marks = new_triangles, new_parent, new_marks
+            new_triangles.append(children[0])
+            new_parent.append(par)
+            new_marks.append(m)
+            extra_triangles += children[1:]
+            extra_parent += [par] * (len(children) - 1)
+            extra_marks += [m] * (len(children) - 1)
+        triangles = new_triangles + extra_triangles
+        parent = new_parent + extra_parent
+        marks = new_marks + extra_marks
     return np.array(p64), triangles, parent
