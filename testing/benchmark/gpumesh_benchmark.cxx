@@ -207,7 +207,9 @@ void benchmarkNeighbors(const std::shared_ptr<DeviceContext>& context, const Opt
 
 // Longest-edge refinement as the thesis measured it: a fraction of the triangles marked
 // uniformly at random; device time of each step, and end to end (upload of points and
-// triangles, edge extraction, the seven steps, download of the refined mesh).
+// triangles, edge extraction, the seven steps, download of the refined mesh as the filter
+// downloads it: triangles, parents, and the end points of each new point, whose coordinates
+// the host computes as exact midpoints; the old points are already on the host).
 void benchmarkRefinement(const std::shared_ptr<DeviceContext>& context, const Options& options,
   std::size_t triangles, std::vector<Result>& results)
 {
@@ -223,17 +225,27 @@ void benchmarkRefinement(const std::shared_ptr<DeviceContext>& context, const Op
     if (uniform(generator) < options.refineFraction)
       marked.push_back(static_cast<cl_int>(t));
 
-  std::vector<cl_float4> points;
+  std::vector<cl_int2> pointParents;
+  std::vector<double> newPoints;
   std::vector<cl_int> connectivity, parent;
   std::size_t outCells = 0;
   const Measured measured = measure(context, options.repeat, [&](DeviceRun& run) {
     RefinedTriangles refined = refineLongestEdges(run, DeviceMesh(run, host), marked, 1);
-    points.resize(refined.pointCount);
+    pointParents.resize(refined.newPointCount);
     connectivity.resize(3 * refined.triangleCount);
     parent.resize(refined.triangleCount);
-    run.download(refined.points, points.data(), points.size(), "refined points");
+    run.download(refined.pointParents, pointParents.data(), pointParents.size(), "point parents");
     run.download(refined.triangles, connectivity.data(), connectivity.size(), "refined triangles");
     run.download(refined.parent, parent.data(), parent.size(), "parents");
+    newPoints.resize(3 * pointParents.size()); // exact midpoints, as the filter computes them
+    const auto at = [&](cl_int p, int c) {
+      return static_cast<std::size_t>(p) < generated.pointCount()
+        ? generated.xyz[3 * static_cast<std::size_t>(p) + c]
+        : newPoints[3 * (static_cast<std::size_t>(p) - generated.pointCount()) + c];
+    };
+    for (std::size_t k = 0; k < pointParents.size(); ++k)
+      for (int c = 0; c < 3; ++c)
+        newPoints[3 * k + c] = 0.5 * (at(pointParents[k].s[0], c) + at(pointParents[k].s[1], c));
     outCells = refined.triangleCount;
   });
   const std::string name = "refine " + std::to_string(cells) + " triangles" +
@@ -249,7 +261,7 @@ void benchmarkRefinement(const std::shared_ptr<DeviceContext>& context, const Op
   results.push_back(steps);
   results.push_back(other);
   const double bytes = static_cast<double>(host.points().size() * 4 + 3 * cells * 4) +
-    static_cast<double>(points.size() * 16 + connectivity.size() * 4 + parent.size() * 4);
+    static_cast<double>(pointParents.size() * 8 + connectivity.size() * 4 + parent.size() * 4);
   results.push_back({ name + ": end to end (upload, extraction, steps, download; wall)", measured.wallMs, bytes, {} });
   std::printf("%s: %zu marked, %zu triangles out\n", name.c_str(), marked.size(), outCells);
 }
