@@ -47,14 +47,14 @@ void addRelaxLaunches(DeviceRun& run, const VertexTable& table, const DeviceBuff
       kernel = run.kernel("smoothing", "relax_rows", "-DWIDTH=" + std::to_string(c.width));
       run.setArguments(kernel, roles, roles, roles, c.vertices, rows, table.entries(), base, roles,
         cl_int(role), 0.0f);
-      label = "relax (rows of " + std::to_string(c.width) + ")";
+      label = "relax rows of " + std::to_string(c.width);
     }
     else
     {
       kernel = run.kernel("smoothing", "relax_overflow");
       run.setArguments(kernel, roles, roles, roles, c.vertices, rows, table.entries(), base, c.offsets,
         table.degree(), roles, cl_int(role), 0.0f);
-      label = "relax (overflow rows)";
+      label = "relax overflow rows";
     }
     out.push_back({ kernel, c.rows, label, readsBarycentres });
   }

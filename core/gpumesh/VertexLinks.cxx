@@ -31,7 +31,7 @@ VertexTable vertexNeighbors(DeviceRun& run, const DeviceMesh& mesh, const CellEn
   DeviceBuffer<cl_int2> pairs = run.allocate<cl_int2>(count, "edge pairs");
   cl::Kernel kernel = run.kernel(program, "edge_pairs");
   run.setArguments(kernel, edges.entityVertices(), static_cast<cl_int>(edges.entityCount()), pairs);
-  run.launch(kernel, edges.entityCount(), "vertex links: pairs");
+  run.launch(kernel, edges.entityCount(), "vertex link pairs");
   return VertexTable(run, static_cast<std::size_t>(mesh.pointCount()), pairs, count, layout);
 }
 
@@ -62,7 +62,7 @@ VertexTable vertexCells(DeviceRun& run, const DeviceMesh& mesh, const VertexTabl
       run.setArguments(kernel, group.offsets, group.connectivity, group.cellIds,
         static_cast<cl_int>(group.count), first, pairs);
     }
-    run.launch(kernel, group.count, "vertex links: pairs");
+    run.launch(kernel, group.count, "vertex link pairs");
     first += static_cast<cl_uint>(group.connectivity.size());
   }
   return VertexTable(run, static_cast<std::size_t>(mesh.pointCount()), pairs, count, layout);
@@ -100,7 +100,7 @@ VertexTable boundaryNeighbors(DeviceRun& run, const DeviceMesh& mesh, const Cell
       run.setArguments(kernel, group.connectivity, static_cast<cl_int>(fixedVertexCount(group.kind)),
         group.cellIds, cells, tables.back(), perCell, sides.slotOffsets(), sides.slotRun(),
         static_cast<cl_uint>(first), pairs);
-      run.launch(kernel, group.count, "vertex links: pairs");
+      run.launch(kernel, group.count, "vertex link pairs");
       first += static_cast<std::uint64_t>(group.count) * static_cast<std::uint64_t>(perCell) * 8;
     }
     else if (group.kind == CellKind::Polygon)
@@ -108,7 +108,7 @@ VertexTable boundaryNeighbors(DeviceRun& run, const DeviceMesh& mesh, const Cell
       cl::Kernel kernel = run.kernel(program, "boundary_pairs_polygon");
       run.setArguments(kernel, group.offsets, group.connectivity, group.cellIds, cells,
         sides.slotOffsets(), sides.slotRun(), static_cast<cl_uint>(first), pairs);
-      run.launch(kernel, group.count, "vertex links: pairs");
+      run.launch(kernel, group.count, "vertex link pairs");
       first += 2 * static_cast<std::uint64_t>(group.connectivity.size());
     }
   }

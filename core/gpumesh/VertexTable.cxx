@@ -44,7 +44,7 @@ VertexTable::VertexTable(DeviceRun& run, std::size_t vertexCount, const DeviceBu
   run.fill(lengths, cl_uint(0), "vertex row lengths");
   cl::Kernel countPairs = run.kernel(program, "count_pairs");
   run.setArguments(countPairs, pairs, count, lengths);
-  run.launch(countPairs, pairCount, "vertex table: count");
+  run.launch(countPairs, pairCount, "vertex table count");
 
   RowStart = run.allocate<cl_uint>(vertexCount, "vertex row starts");
   run.fill(RowStart, cl_uint(0), "vertex row starts");
@@ -61,7 +61,7 @@ VertexTable::VertexTable(DeviceRun& run, std::size_t vertexCount, const DeviceBu
     const cl_uint high = width ? width : std::numeric_limits<cl_uint>::max();
     cl::Kernel select = run.kernel(program, "select_rows");
     run.setArguments(select, lengths, vertices, low, high, selected);
-    run.launch(select, vertexCount, "vertex table: layout");
+    run.launch(select, vertexCount, "vertex table layout");
     const std::uint64_t rows = exclusiveScan(run, selected, vertexCount, positions, "vertex table rows");
     if (rows > 0)
     {
@@ -74,7 +74,7 @@ VertexTable::VertexTable(DeviceRun& run, std::size_t vertexCount, const DeviceBu
       cl::Kernel place = run.kernel(program, "place_rows");
       run.setArguments(place, lengths, vertices, low, high, positions, static_cast<cl_uint>(base),
         static_cast<cl_uint>(width), table.vertices, RowStart, capacity);
-      run.launch(place, vertexCount, "vertex table: layout");
+      run.launch(place, vertexCount, "vertex table layout");
       std::uint64_t entries = rows * width;
       if (width == 0)
       {
@@ -83,7 +83,7 @@ VertexTable::VertexTable(DeviceRun& run, std::size_t vertexCount, const DeviceBu
         cl::Kernel finish = run.kernel(program, "place_overflow");
         run.setArguments(finish, table.vertices, static_cast<cl_int>(table.rows), table.offsets,
           static_cast<cl_uint>(base), RowStart);
-        run.launch(finish, table.rows, "vertex table: layout");
+        run.launch(finish, table.rows, "vertex table layout");
       }
       base += entries;
       if (base > maxEntries)
@@ -103,12 +103,12 @@ VertexTable::VertexTable(DeviceRun& run, std::size_t vertexCount, const DeviceBu
   run.fill(cursors, cl_uint(0), "vertex row cursors");
   cl::Kernel fill = run.kernel(program, "fill_rows");
   run.setArguments(fill, pairs, count, RowStart, cursors, Entries);
-  run.launch(fill, pairCount, "vertex table: fill");
+  run.launch(fill, pairCount, "vertex table fill");
 
   Degree = run.allocate<cl_int>(vertexCount, "vertex degrees");
   cl::Kernel sort = run.kernel(program, "sort_rows");
   run.setArguments(sort, RowStart, lengths, vertices, Entries, Degree);
-  run.launch(sort, vertexCount, "vertex table: sort");
+  run.launch(sort, vertexCount, "vertex table sort");
 }
 
 std::vector<std::vector<int>> VertexTable::rows(DeviceRun& run) const
