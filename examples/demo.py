@@ -47,6 +47,9 @@ def main():
             lambda r: "volume sum %.6g, min %.3g" % (field(r, "Sum"), field(r, "Min"))),
         run("Cell Reduction", "hex_block.vtu", lambda s: GPUCellReduction(Input=s),
             lambda r: "size sum %.6g" % field(r, "Sum")),
+        run("Vertex Smoothing", "plate_with_holes.vtu",
+            lambda s: GPUVertexSmoothing(Input=s, Method="Taubin", Iterations=20),
+            lambda r: "max displacement %.3g" % r.GetPointData().GetArray("Displacement").GetMaxNorm()),
     ]
     header = ["filter", "mesh", "cells", "device", "kernel ms", "wall ms", "result", "written"]
     widths = [max(len(str(row[i])) for row in rows + [header]) for i in range(len(header))]
