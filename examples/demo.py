@@ -59,6 +59,9 @@ def main():
         run("Longest Edge Refinement", "plate_with_holes.vtu",
             lambda s: GPULongestEdgeRefinement(Input=s, RefineAll=1, Passes=2),
             lambda r: "%d cells created" % field(r, "CreatedCells")),
+        run("Vertex Smoothing", "plate_with_holes.vtu",
+            lambda s: GPUVertexSmoothing(Input=s, Method="Taubin", Iterations=20),
+            lambda r: "max displacement %.3g" % r.GetPointData().GetArray("Displacement").GetMaxNorm()),
     ]
     header = ["filter", "mesh", "cells", "device", "kernel ms", "wall ms", "result", "written"]
     widths = [max(len(str(row[i])) for row in rows + [header]) for i in range(len(header))]

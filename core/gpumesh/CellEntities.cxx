@@ -30,8 +30,13 @@ const Table hexahedronFaces = { 0, 4, 7, 3, 1, 2, 6, 5, 0, 1, 5, 4, 3, 7, 6, 2, 
 const Table wedgeFaces = { 0, 1, 2, -1, 3, 5, 4, -1, 0, 3, 4, 1, 1, 4, 5, 2, 2, 5, 3, 0 };
 const Table pyramidFaces = { 0, 3, 2, 1, 0, 1, 4, -1, 1, 2, 4, -1, 2, 3, 4, -1, 3, 0, 4, -1 };
 
-// The entity table of a fixed-size kind; nullptr when the kind has none of these entities.
-const Table* tableFor(CellKind kind, EntityType type)
+bool variableKindEmits(CellKind kind, EntityType type)
+{
+  return kind == CellKind::Polygon || (kind == CellKind::PolyLine && type == EntityType::Edges);
+}
+} // namespace
+
+const std::vector<cl_int>* localEntityTable(CellKind kind, EntityType type)
 {
   const bool sides = type == EntityType::Sides;
   switch (kind)
@@ -54,12 +59,6 @@ const Table* tableFor(CellKind kind, EntityType type)
       return nullptr;
   }
 }
-
-bool variableKindEmits(CellKind kind, EntityType type)
-{
-  return kind == CellKind::Polygon || (kind == CellKind::PolyLine && type == EntityType::Edges);
-}
-} // namespace
 
 CellEntities::CellEntities(DeviceRun& run, const DeviceMesh& mesh, EntityType type)
   : Type(type)
@@ -85,7 +84,7 @@ CellEntities::CellEntities(DeviceRun& run, const DeviceMesh& mesh, EntityType ty
   for (const DeviceCellGroup& group : mesh.groups())
   {
     const auto count = static_cast<cl_int>(group.count);
-    if (const Table* table = tableFor(group.kind, type))
+    if (const Table* table = localEntityTable(group.kind, type))
     {
       cl::Kernel kernel = run.kernel(program, "count_fixed", options);
       run.setArguments(kernel, group.cellIds, count, static_cast<cl_uint>(table->size() / 4), counts);
@@ -111,7 +110,7 @@ CellEntities::CellEntities(DeviceRun& run, const DeviceMesh& mesh, EntityType ty
   for (const DeviceCellGroup& group : mesh.groups())
   {
     const auto count = static_cast<cl_int>(group.count);
-    if (const Table* table = tableFor(group.kind, type))
+    if (const Table* table = localEntityTable(group.kind, type))
     {
       tables.push_back(run.upload(table->data(), table->size(), "entity table"));
       cl::Kernel kernel = run.kernel(program, "emit_fixed", options);

@@ -22,6 +22,11 @@ enum class EntityType
 ///
 /// A slot is one (cell, local entity) pair, in the local order of the cell's type (VTK's
 /// numbering of edges and faces). Triangle strips are an error (triangulate them first).
+/// Local vertex indices of each entity (edge or side) of a cell of a fixed-size kind, in VTK's
+/// order: 4 per entity, -1 padded (edges use 2, triangle faces 3). nullptr when the kind has
+/// no such entities (sides of lines) or is of variable size (polygons: edge e is (e, e+1)).
+const std::vector<cl_int>* localEntityTable(CellKind kind, EntityType type);
+
 class CellEntities
 {
 public:

@@ -3,7 +3,7 @@
 namespace gpumesh
 {
 
-DeviceMesh::DeviceMesh(DeviceRun& run, const HostMesh& mesh)
+DeviceMesh::DeviceMesh(DeviceRun& run, const HostMesh& mesh, int minimumDimension)
   : PointCount(mesh.pointCount())
   , CellCount(mesh.cellCount())
 {
@@ -13,7 +13,7 @@ DeviceMesh::DeviceMesh(DeviceRun& run, const HostMesh& mesh)
   for (int k = 0; k < cellKindCount; ++k)
   {
     const CellGroup& host = mesh.group(static_cast<CellKind>(k));
-    if (host.size() == 0)
+    if (host.size() == 0 || cellDimension(host.kind) < minimumDimension)
     {
       continue;
     }

@@ -20,8 +20,10 @@ struct DeviceCellGroup
 class DeviceMesh
 {
 public:
-  /// Uploads the points and every non-empty cell group once.
-  DeviceMesh(DeviceRun& run, const HostMesh& mesh);
+  /// Uploads the points and every non-empty cell group once. Groups of kinds of lower dimension
+  /// than `minimumDimension` are left on the host (e.g. 2: only surface and volume cells), as
+  /// if the mesh had no such cells; cell ids and cellCount() still span the whole mesh.
+  DeviceMesh(DeviceRun& run, const HostMesh& mesh, int minimumDimension = 1);
 
   /// A mesh made on the device: one fixed-size cell kind, cell ids 0..cellCount-1.
   DeviceMesh(DeviceRun& run, DeviceBuffer<cl_float4> points, std::size_t pointCount, CellKind kind,

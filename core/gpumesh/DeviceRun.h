@@ -63,6 +63,10 @@ public:
   template <typename T>
   void fill(DeviceBuffer<T>& buffer, const T& value, const std::string& what);
 
+  /// Copies the first `count` elements of `from` to `to` on the device (timed like a kernel).
+  template <typename T>
+  void copy(const DeviceBuffer<T>& from, DeviceBuffer<T>& to, std::size_t count, const std::string& what);
+
   /// A kernel object of kernels/<program>.cl (fresh per call: kernel arguments are per-object
   /// state, so sharing one across threads would race).
   cl::Kernel kernel(const std::string& program, const std::string& name,
@@ -203,6 +207,24 @@ void DeviceRun::fill(DeviceBuffer<T>& buffer, const T& value, const std::string&
   check(Device->queue().enqueueFillBuffer(buffer.handle(), value, 0, buffer.bytes(), nullptr, &event),
     "filling " + what + " on device '" + info().label() + "'");
   record("fill " + what, CommandTiming::Kind::Kernel, event);
+}
+
+template <typename T>
+void DeviceRun::copy(const DeviceBuffer<T>& from, DeviceBuffer<T>& to, std::size_t count, const std::string& what)
+{
+  if (count > from.size() || count > to.size())
+  {
+    throw Error("copying " + std::to_string(count) + " elements of " + what + " between buffers of " +
+      std::to_string(from.size()) + " and " + std::to_string(to.size()));
+  }
+  if (count == 0)
+  {
+    return;
+  }
+  cl::Event event;
+  check(Device->queue().enqueueCopyBuffer(from.handle(), to.handle(), 0, 0, count * sizeof(T), nullptr, &event),
+    "copying " + what + " on device '" + info().label() + "'");
+  record("copy " + what, CommandTiming::Kind::Kernel, event);
 }
 
 template <typename... Args>

@@ -5,6 +5,7 @@
 //   gpumesh-benchmark [--device SPEC] [--repeat N] [--json FILE]
 //                     [--reduce-size N] [--triangles N] [--tetrahedra N] [--shuffle]
 //                     [--refine N1,N2,...] [--refine-fraction F]
+//                     [--smoothing-iterations N]
 //   gpumesh-benchmark --list-devices
 #include "MeshGenerators.h"
 
@@ -12,6 +13,7 @@
 #include "gpumesh/LongestEdgeRefinement.h"
 #include "gpumesh/NeighborDistance.h"
 #include "gpumesh/Reduce.h"
+#include "gpumesh/Smoothing.h"
 
 #include <algorithm>
 #include <chrono>
@@ -41,6 +43,7 @@ struct Options
   std::vector<std::size_t> refine; // triangle counts for the refinement benchmark
   double refineFraction = 0.001;
   bool shuffle = false;
+  int smoothingIterations = 10;
   std::string json;
 };
 
@@ -266,6 +269,73 @@ void benchmarkRefinement(const std::shared_ptr<DeviceContext>& context, const Op
   std::printf("%s: %zu marked, %zu triangles out\n", name.c_str(), marked.size(), outCells);
 }
 
+// Vertex smoothing as GPU Vertex Smoothing runs it (Fixed boundary), per method: the topology
+// build (sides, edges or balls, vertex tables), one iteration, and the whole run end to end.
+void benchmarkSmoothing(const std::shared_ptr<DeviceContext>& context, const Options& options,
+  const std::string& name, const benchmark::GeneratedMesh& generated, std::vector<Result>& results)
+{
+  const HostMesh host = benchmark::toHostMesh(generated);
+  const auto points = static_cast<double>(generated.pointCount());
+  const auto cells = static_cast<double>(generated.cellCount());
+  const int iterations = options.smoothingIterations;
+  std::vector<float> smoothed(4 * generated.pointCount());
+  const struct
+  {
+    SmoothingMethod method;
+    const char* label;
+  } methods[] = { { SmoothingMethod::Laplacian, "Laplacian" }, { SmoothingMethod::Taubin, "Taubin" },
+    { SmoothingMethod::Barycentric, "Barycentric" } };
+  for (const auto& m : methods)
+  {
+    SmoothingOptions smoothing;
+    smoothing.method = m.method;
+    smoothing.iterations = iterations;
+    // Entries of the links (2 per edge, or one per cell corner): the smallest index traffic.
+    double entries = 0.0;
+    {
+      DeviceRun run(context);
+      const DeviceMesh mesh(run, host, 2);
+      const VertexSmoother smoother(run, mesh, smoothing);
+      std::vector<cl_int> degree(generated.pointCount());
+      run.download(smoother.links().degree(), degree.data(), degree.size(), "degrees");
+      for (cl_int d : degree)
+        entries += d;
+    }
+    const Measured endToEnd = measure(context, options.repeat, [&](DeviceRun& run) {
+      std::vector<float> result = smoothVertices(run, host, smoothing);
+      smoothed.swap(result);
+    });
+    const std::string prefix = name + ": smoothing " + m.label;
+    Result topology{ prefix + " topology (kernels)", 0.0, 0.0, {} };
+    Result step{ prefix + " per iteration (kernels)", 0.0, 0.0, {} };
+    for (const auto& [label, ms] : endToEnd.kernels)
+    {
+      const bool perIteration = label.rfind("relax", 0) == 0 || label == "barycentres";
+      Result& target = perIteration ? step : topology;
+      target.milliseconds += perIteration ? ms / iterations : ms;
+      target.kernels[label] = perIteration ? ms / iterations : ms;
+    }
+    // Fewest bytes of one step: read and write each point (16 + 16), its role and row vertex
+    // (4 + 4) and its row's entries (4 each), each source read once (neighbour points are
+    // points already counted); the barycentric scatter also reads the connectivity and writes
+    // one float4 per cell, which the gather reads back.
+    const double scatter = m.method == SmoothingMethod::Barycentric
+      ? cells * (4.0 * generated.verticesPerCell + 16.0 + 16.0)
+      : 0.0;
+    step.bytes = (points * 40.0 + entries * 4.0 + scatter) * (m.method == SmoothingMethod::Taubin ? 2 : 1);
+    results.push_back(topology);
+    results.push_back(step);
+    results.push_back({ prefix + " end to end, " + std::to_string(iterations) + " iterations (wall)", endToEnd.wallMs,
+      0.0, {} });
+  }
+  // A checksum that any device must reproduce to float rounding: the mean smoothed x.
+  double sum = 0.0;
+  for (std::size_t p = 0; p < generated.pointCount(); ++p)
+    sum += smoothed[4 * p];
+  std::printf("%s: smoothing checksum (mean x after barycentric) %.6f\n", name.c_str(),
+    sum / points + host.origin()[0]);
+}
+
 Options parse(int argc, char** argv)
 {
   Options options;
@@ -297,6 +367,8 @@ Options parse(int argc, char** argv)
       options.refineFraction = std::stod(next());
     else if (arg == "--shuffle")
       options.shuffle = true;
+    else if (arg == "--smoothing-iterations")
+      options.smoothingIterations = std::max(1, std::stoi(next()));
     else if (arg == "--json")
       options.json = next();
     else
@@ -348,6 +420,7 @@ int main(int argc, char** argv)
       if (options.shuffle)
         benchmark::shuffle(mesh);
       benchmarkNeighbors(context, options, "triangles" + std::string(order), mesh, results);
+      benchmarkSmoothing(context, options, "triangles" + std::string(order), mesh, results);
     }
     if (options.tetrahedra)
     {
@@ -355,6 +428,7 @@ int main(int argc, char** argv)
       if (options.shuffle)
         benchmark::shuffle(mesh);
       benchmarkNeighbors(context, options, "tetrahedra" + std::string(order), mesh, results);
+      benchmarkSmoothing(context, options, "tetrahedra" + std::string(order), mesh, results);
     }
 
     for (std::size_t triangles : options.refine)

@@ -1,0 +1,118 @@
+#include "gpumesh/VertexLinks.h"
+
+#include <limits>
+
+namespace gpumesh
+{
+
+namespace
+{
+const char* program = "vertex_links";
+
+std::size_t checkedPairs(std::uint64_t pairs, const char* what)
+{
+  if (pairs > static_cast<std::uint64_t>(std::numeric_limits<cl_int>::max()))
+  {
+    throw Error("The mesh needs " + std::to_string(pairs) + " " + what +
+      ", more than the 2^31-1 that the device's 32-bit indices can address");
+  }
+  return static_cast<std::size_t>(pairs);
+}
+} // namespace
+
+VertexTable vertexNeighbors(DeviceRun& run, const DeviceMesh& mesh, const CellEntities& edges,
+  const VertexTableLayout& layout)
+{
+  if (edges.type() != EntityType::Edges)
+  {
+    throw Error("vertex neighbours need the cells' edges, not their sides");
+  }
+  const std::size_t count = checkedPairs(2 * static_cast<std::uint64_t>(edges.entityCount()), "edge ends");
+  DeviceBuffer<cl_int2> pairs = run.allocate<cl_int2>(count, "edge pairs");
+  cl::Kernel kernel = run.kernel(program, "edge_pairs");
+  run.setArguments(kernel, edges.entityVertices(), static_cast<cl_int>(edges.entityCount()), pairs);
+  run.launch(kernel, edges.entityCount(), "vertex link pairs");
+  return VertexTable(run, static_cast<std::size_t>(mesh.pointCount()), pairs, count, layout);
+}
+
+VertexTable vertexCells(DeviceRun& run, const DeviceMesh& mesh, const VertexTableLayout& layout)
+{
+  // Pairs follow the connectivity tables group after group.
+  std::uint64_t total = 0;
+  for (const DeviceCellGroup& group : mesh.groups())
+  {
+    total += group.connectivity.size();
+  }
+  const std::size_t count = checkedPairs(total, "cell corners");
+  DeviceBuffer<cl_int2> pairs = run.allocate<cl_int2>(count, "cell pairs");
+  cl_uint first = 0;
+  for (const DeviceCellGroup& group : mesh.groups())
+  {
+    const int vertices = fixedVertexCount(group.kind);
+    cl::Kernel kernel;
+    if (vertices > 0)
+    {
+      kernel = run.kernel(program, "cell_pairs_fixed");
+      run.setArguments(kernel, group.connectivity, static_cast<cl_int>(vertices), group.cellIds,
+        static_cast<cl_int>(group.count), first, pairs);
+    }
+    else
+    {
+      kernel = run.kernel(program, "cell_pairs_variable");
+      run.setArguments(kernel, group.offsets, group.connectivity, group.cellIds,
+        static_cast<cl_int>(group.count), first, pairs);
+    }
+    run.launch(kernel, group.count, "vertex link pairs");
+    first += static_cast<cl_uint>(group.connectivity.size());
+  }
+  return VertexTable(run, static_cast<std::size_t>(mesh.pointCount()), pairs, count, layout);
+}
+
+VertexTable boundaryNeighbors(DeviceRun& run, const DeviceMesh& mesh, const CellEntities& sides,
+  const VertexTableLayout& layout)
+{
+  if (sides.type() != EntityType::Sides)
+  {
+    throw Error("boundary neighbours need the cells' sides, not their edges");
+  }
+  // Room for 8 pairs per side of a fixed-size cell (up to 4 edges, both ways) and 2 per
+  // polygon edge; what a cell does not use is (-1, -1).
+  std::uint64_t total = 0;
+  for (const DeviceCellGroup& group : mesh.groups())
+  {
+    if (const std::vector<cl_int>* table = localEntityTable(group.kind, EntityType::Sides))
+      total += static_cast<std::uint64_t>(group.count) * (table->size() / 4) * 8;
+    else if (group.kind == CellKind::Polygon)
+      total += 2 * static_cast<std::uint64_t>(group.connectivity.size());
+  }
+  const std::size_t count = checkedPairs(total, "boundary edge ends");
+  DeviceBuffer<cl_int2> pairs = run.allocate<cl_int2>(count, "boundary pairs");
+  std::vector<DeviceBuffer<cl_int>> tables;
+  std::uint64_t first = 0;
+  for (const DeviceCellGroup& group : mesh.groups())
+  {
+    const auto cells = static_cast<cl_int>(group.count);
+    if (const std::vector<cl_int>* table = localEntityTable(group.kind, EntityType::Sides))
+    {
+      const auto perCell = static_cast<cl_int>(table->size() / 4);
+      tables.push_back(run.upload(table->data(), table->size(), "side table"));
+      cl::Kernel kernel = run.kernel(program, "boundary_pairs_fixed");
+      run.setArguments(kernel, group.connectivity, static_cast<cl_int>(fixedVertexCount(group.kind)),
+        group.cellIds, cells, tables.back(), perCell, sides.slotOffsets(), sides.slotRun(),
+        static_cast<cl_uint>(first), pairs);
+      run.launch(kernel, group.count, "vertex link pairs");
+      first += static_cast<std::uint64_t>(group.count) * static_cast<std::uint64_t>(perCell) * 8;
+    }
+    else if (group.kind == CellKind::Polygon)
+    {
+      cl::Kernel kernel = run.kernel(program, "boundary_pairs_polygon");
+      run.setArguments(kernel, group.offsets, group.connectivity, group.cellIds, cells,
+        sides.slotOffsets(), sides.slotRun(), static_cast<cl_uint>(first), pairs);
+      run.launch(kernel, group.count, "vertex link pairs");
+      first += 2 * static_cast<std::uint64_t>(group.connectivity.size());
+    }
+  }
+  return VertexTable(run, static_cast<std::size_t>(mesh.pointCount()), pairs, count, layout);
+}
+
+} // namespace gpumesh

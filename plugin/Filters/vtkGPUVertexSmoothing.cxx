@@ -1,0 +1,185 @@
+#include "vtkGPUVertexSmoothing.h"
+
+#include "vtkDataArray.h"
+#include "vtkDoubleArray.h"
+#include "vtkFloatArray.h"
+#include "vtkNew.h"
+#include "vtkObjectFactory.h"
+#include "vtkPointData.h"
+#include "vtkPointSet.h"
+#include "vtkPoints.h"
+#include "vtkSmartPointer.h"
+
+#include "vtkGPUMeshAdapter.h"
+
+#include "gpumesh/Smoothing.h"
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+vtkStandardNewMacro(vtkGPUVertexSmoothing);
+
+namespace
+{
+gpumesh::SmoothingOptions toOptions(int method, int boundary, int iterations, double lambda, double passBand)
+{
+  gpumesh::SmoothingOptions options;
+  options.method = method == vtkGPUVertexSmoothing::TAUBIN ? gpumesh::SmoothingMethod::Taubin
+    : method == vtkGPUVertexSmoothing::BARYCENTRIC         ? gpumesh::SmoothingMethod::Barycentric
+                                                           : gpumesh::SmoothingMethod::Laplacian;
+  options.boundary = boundary == vtkGPUVertexSmoothing::FREE ? gpumesh::SmoothingBoundary::Free
+    : boundary == vtkGPUVertexSmoothing::SMOOTH              ? gpumesh::SmoothingBoundary::Smooth
+                                                             : gpumesh::SmoothingBoundary::Fixed;
+  options.iterations = iterations;
+  options.relaxationFactor = lambda;
+  options.passBand = passBand;
+  return options;
+}
+
+// One flag per point: 1 where any component of the named point array is nonzero (or NaN).
+std::vector<std::uint8_t> pinnedPoints(vtkPointSet* input, const std::string& name)
+{
+  vtkPointData* pointData = input->GetPointData();
+  vtkAbstractArray* found = pointData->GetAbstractArray(name.c_str());
+  if (!found)
+  {
+    std::string known;
+    for (int i = 0; i < pointData->GetNumberOfArrays(); ++i)
+    {
+      const char* other = pointData->GetArrayName(i);
+      known += std::string(known.empty() ? "" : ", ") + "'" + (other ? other : "") + "'";
+    }
+    throw gpumesh::Error("FixedPointsArray '" + name + "' is not a point array of the input (" +
+      (known.empty() ? std::string("it has no point arrays") : "its point arrays: " + known) + ")");
+  }
+  vtkDataArray* array = vtkDataArray::SafeDownCast(found);
+  if (!array)
+  {
+    throw gpumesh::Error("FixedPointsArray '" + name + "' is not numeric (a " +
+      found->GetClassName() + "): give a point array that is nonzero at the points to pin");
+  }
+  const vtkIdType points = input->GetNumberOfPoints();
+  const int components = array->GetNumberOfComponents();
+  std::vector<std::uint8_t> pinned(static_cast<std::size_t>(points), 0);
+  for (vtkIdType p = 0; p < points; ++p)
+  {
+    for (int c = 0; c < components && !pinned[p]; ++c)
+    {
+      pinned[p] = array->GetComponent(p, c) != 0.0;
+    }
+  }
+  return pinned;
+}
+
+// Output points = input + displacement, added in double: points that did not move come back
+// bit for bit. `moved` and `before` are the device's float4 points, relative to the origin.
+template <typename Real, typename ArrayType>
+void movePoints(vtkDataArray* input, const std::vector<float>& moved, const std::vector<float>& before,
+  vtkPointSet* output)
+{
+  const vtkIdType n = input->GetNumberOfTuples();
+  vtkNew<ArrayType> coordinates;
+  coordinates->SetNumberOfComponents(3);
+  coordinates->SetNumberOfTuples(n);
+  vtkNew<ArrayType> displacement;
+  displacement->SetName("Displacement");
+  displacement->SetNumberOfComponents(3);
+  displacement->SetNumberOfTuples(n);
+  Real* out = coordinates->GetPointer(0);
+  Real* delta = displacement->GetPointer(0);
+  for (vtkIdType p = 0; p < n; ++p)
+  {
+    for (int k = 0; k < 3; ++k)
+    {
+      const std::size_t device = 4 * static_cast<std::size_t>(p) + k;
+      const double old = input->GetComponent(p, k);
+      const double d = static_cast<double>(moved[device]) - static_cast<double>(before[device]);
+      out[3 * p + k] = static_cast<Real>(old + d);
+      delta[3 * p + k] = static_cast<Real>(static_cast<double>(out[3 * p + k]) - old);
+    }
+  }
+  vtkNew<vtkPoints> points;
+  points->SetData(coordinates);
+  output->SetPoints(points);
+  output->GetPointData()->AddArray(displacement);
+}
+} // namespace
+
+vtkGPUVertexSmoothing::vtkGPUVertexSmoothing() = default;
+
+vtkGPUVertexSmoothing::~vtkGPUVertexSmoothing()
+{
+  this->SetFixedPointsArray(nullptr);
+}
+
+const char* vtkGPUVertexSmoothing::GetMethodName(int method)
+{
+  switch (method)
+  {
+    case TAUBIN:
+      return "Taubin";
+    case BARYCENTRIC:
+      return "Barycentric";
+    default:
+      return "Laplacian";
+  }
+}
+
+const char* vtkGPUVertexSmoothing::GetBoundaryName(int boundary)
+{
+  switch (boundary)
+  {
+    case FREE:
+      return "Free";
+    case SMOOTH:
+      return "Smooth";
+    default:
+      return "Fixed";
+  }
+}
+
+void vtkGPUVertexSmoothing::ExecuteOnDevice(
+  vtkInformationVector**, vtkPointSet* input, vtkPointSet* output, gpumesh::DeviceRun& run)
+{
+  const gpumesh::SmoothingOptions options = toOptions(
+    this->Method, this->Boundary, this->Iterations, this->RelaxationFactor, this->PassBand);
+  options.validate();
+  std::vector<std::uint8_t> pinned;
+  const std::string fixedName = this->FixedPointsArray ? this->FixedPointsArray : "";
+  if (!fixedName.empty() && fixedName != "None")
+  {
+    pinned = pinnedPoints(input, fixedName);
+  }
+
+  const gpumesh::HostMesh host = vtkGPUMeshAdapter::ToHostMesh(input);
+  this->UpdateProgress(0.1);
+  const std::vector<float> moved = gpumesh::smoothVertices(run, host, options, pinned);
+  this->UpdateProgress(0.9);
+
+  vtkPoints* points = input->GetPoints();
+  vtkDataArray* coordinates = points ? points->GetData() : nullptr;
+  if (!coordinates)
+  {
+    vtkNew<vtkFloatArray> none;
+    none->SetName("Displacement");
+    none->SetNumberOfComponents(3);
+    output->GetPointData()->AddArray(none);
+    return;
+  }
+  if (coordinates->GetDataType() == VTK_FLOAT)
+    movePoints<float, vtkFloatArray>(coordinates, moved, host.points(), output);
+  else
+    movePoints<double, vtkDoubleArray>(coordinates, moved, host.points(), output);
+}
+
+void vtkGPUVertexSmoothing::PrintSelf(ostream& os, vtkIndent indent)
+{
+  this->Superclass::PrintSelf(os, indent);
+  os << indent << "Iterations: " << this->Iterations << "\n";
+  os << indent << "RelaxationFactor: " << this->RelaxationFactor << "\n";
+  os << indent << "Method: " << GetMethodName(this->Method) << "\n";
+  os << indent << "PassBand: " << this->PassBand << "\n";
+  os << indent << "Boundary: " << GetBoundaryName(this->Boundary) << "\n";
+  os << indent << "FixedPointsArray: " << (this->FixedPointsArray ? this->FixedPointsArray : "(none)") << "\n";
+}
