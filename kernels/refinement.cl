@@ -119,12 +119,41 @@ __kernel void longest_edges(__global const int* slot_edge, __global const float*
   longest[t] = (uchar)best;
 }
 
+// Bit sets hold one flag per edge or triangle (32 per word); packed counters hold the extra
+// children of a triangle (0-3) in 2 bits (16 per word). Both keep the arrays that every pass
+// must clear, and that step 6 must scan, 32 and 16 times smaller than one word per item.
+inline uint bit_of(int i)
+{
+  return 1u << (i & 31);
+}
+
+inline int test_bit(__global const uint* bits, int i)
+{
+  return (bits[i >> 5] & bit_of(i)) != 0;
+}
+
+// Index of item i among the set bits / counted children, from its word's offset (step 6).
+inline int bits_before(__global const uint* bits, __global const uint* word_offsets, int i)
+{
+  return (int)(word_offsets[i >> 5] + popcount(bits[i >> 5] & (bit_of(i) - 1u)));
+}
+
+inline int fields_before(__global const uint* packed, __global const uint* word_offsets, int t)
+{
+  const uint word = packed[t >> 4];
+  uint sum = word_offsets[t >> 4];
+  for (int k = 0; k < (t & 15); ++k)
+    sum += (word >> (2 * k)) & 3u;
+  return (int)sum;
+}
+
 // Claims edge `slot_edge[slot]` for division; the first claimer records the slot it came
 // through (the edge is the longest of that slot's triangle) and returns 1.
-inline int claim(int slot, __global const int* slot_edge, __global uint* divide,
+inline int claim(int slot, __global const int* slot_edge, __global uint* divided_bits,
   __global int* divided, __global int* divided_count)
 {
-  if (atomic_xchg(&divide[slot_edge[slot]], 1u))
+  const int e = slot_edge[slot];
+  if (atomic_or(&divided_bits[e >> 5], bit_of(e)) & bit_of(e))
     return 0;
   divided[atomic_inc(divided_count)] = slot;
   return 1;
@@ -133,15 +162,15 @@ inline int claim(int slot, __global const int* slot_edge, __global uint* divide,
 // Step 3: the roots of the dependency forest. Each marked triangle claims its longest edge
 // and flags itself, so its children stay marked in the next pass.
 __kernel void dependency_roots(__global const int* marked, const int marked_count,
-  __global const int* slot_edge, __global const uchar* longest, __global uint* divide,
-  __global int* divided, __global int* divided_count, __global uchar* is_marked)
+  __global const int* slot_edge, __global const uchar* longest, __global uint* divided_bits,
+  __global int* divided, __global int* divided_count, __global uint* marked_bits)
 {
   const int i = get_global_id(0);
   if (i >= marked_count)
     return;
   const int t = marked[i];
-  is_marked[t] = 1;
-  claim(3 * t + longest[t], slot_edge, divide, divided, divided_count);
+  atomic_or(&marked_bits[t >> 5], bit_of(t));
+  claim(3 * t + longest[t], slot_edge, divided_bits, divided, divided_count);
 }
 
 // Step 4: propagation along the forest. A divided edge is the longest edge of the triangle
@@ -150,7 +179,7 @@ __kernel void dependency_roots(__global const int* marked, const int marked_coun
 // across it, so every chain is walked once; the set of divided edges is the closure, whatever
 // the schedule. Work-items start from the roots claimed in step 3.
 __kernel void propagate(const int roots, __global const int* neighbor,
-  __global const int* slot_edge, __global const uchar* longest, __global uint* divide,
+  __global const int* slot_edge, __global const uchar* longest, __global uint* divided_bits,
   __global int* divided, __global int* divided_count)
 {
   const int i = get_global_id(0);
@@ -163,7 +192,8 @@ __kernel void propagate(const int roots, __global const int* neighbor,
     if (across < 0)
       return;
     const int next = 3 * across + longest[across];
-    if (slot_edge[next] == slot_edge[slot] || !claim(next, slot_edge, divide, divided, divided_count))
+    if (slot_edge[next] == slot_edge[slot] ||
+      !claim(next, slot_edge, divided_bits, divided, divided_count))
       return;
     slot = next;
   }
@@ -172,7 +202,7 @@ __kernel void propagate(const int roots, __global const int* neighbor,
 // Step 5: for each divided edge, one more child for each of its (at most two) triangles;
 // the first to count a triangle lists it as affected.
 __kernel void count_children(__global const int* divided, const int divided_count,
-  __global const int* neighbor, __global uint* extra_children, __global int* affected,
+  __global const int* neighbor, __global uint* packed_children, __global int* affected,
   __global int* affected_count)
 {
   const int i = get_global_id(0);
@@ -182,37 +212,49 @@ __kernel void count_children(__global const int* divided, const int divided_coun
   const int sides[2] = { slot / 3, neighbor[slot] };
   for (int k = 0; k < 2; ++k)
   {
-    if (sides[k] >= 0 && atomic_inc(&extra_children[sides[k]]) == 0)
-      affected[atomic_inc(affected_count)] = sides[k];
+    const int t = sides[k];
+    if (t < 0)
+      continue;
+    const uint shift = 2 * (t & 15);
+    if (((atomic_add(&packed_children[t >> 4], 1u << shift) >> shift) & 3u) == 0)
+      affected[atomic_inc(affected_count)] = t;
   }
 }
 
-// Step 7a: the midpoint of each divided edge, at the index the prefix sum gave it.
+// Step 6: the per-word totals that the (small) prefix sums run over.
+__kernel void word_bit_counts(__global const uint* bits, const int words, __global uint* counts)
+{
+  const int w = get_global_id(0);
+  if (w < words)
+    counts[w] = popcount(bits[w]);
+}
+
+__kernel void word_field_sums(__global const uint* packed, const int words, __global uint* sums)
+{
+  const int w = get_global_id(0);
+  if (w >= words)
+    return;
+  const uint word = packed[w];
+  uint sum = 0;
+  for (int k = 0; k < 16; ++k)
+    sum += (word >> (2 * k)) & 3u;
+  sums[w] = sum;
+}
+
+// Step 7a: the midpoint of each divided edge; new points are numbered in edge order.
 __kernel void new_points(__global const float4* points, __global const uint4* edge_vertices,
   __global const int* divided, const int divided_count, __global const int* slot_edge,
-  __global const uint* point_offsets, const int old_points, __global float4* out_points,
-  __global int2* point_parents)
+  __global const uint* divided_bits, __global const uint* point_word_offsets,
+  __global float4* out_points, __global int2* point_parents)
 {
   const int i = get_global_id(0);
   if (i >= divided_count)
     return;
   const int e = slot_edge[divided[i]];
   const uint4 v = edge_vertices[e];
-  const int p = (int)point_offsets[e];
-  out_points[old_points + p] =
-    (float4)(0.5f * (vertex_at(points, (int)v.x) + vertex_at(points, (int)v.y)), 0.0f);
+  const int p = bits_before(divided_bits, point_word_offsets, e);
+  out_points[p] = (float4)(0.5f * (vertex_at(points, (int)v.x) + vertex_at(points, (int)v.y)), 0.0f);
   point_parents[p] = (int2)((int)v.x, (int)v.y);
-}
-
-// Writes child `k` of triangle t: the first in t's place, the others appended from
-// `appended`; returns its index.
-inline int emit_child(__global int* out, int t, int k, int appended, int a, int b, int c)
-{
-  const int slot = k == 0 ? t : appended + k - 1;
-  out[3 * slot] = a;
-  out[3 * slot + 1] = b;
-  out[3 * slot + 2] = c;
-  return slot;
 }
 
 // Step 7b: Rivara's templates, for the affected triangles. Rotate (a, b, c) so that a-b is
@@ -222,16 +264,18 @@ inline int emit_child(__global int* out, int t, int k, int appended, int a, int 
 //   a-b and b-c:      (M b Nbc) (M Nbc c) (a M c)
 //   a-b and c-a:      (M b c) (a M Nca) (M c Nca)
 //   all three:        (M b Nbc) (M Nbc c) (a M Nca) (M c Nca)
-// A divided edge always drags the longest edge with it (steps 3-4); a triangle found
-// otherwise is reported in first_bad[2] rather than written wrongly. Children of marked
-// triangles are listed as the next pass's marks.
+// The first child replaces t in `triangles` (each work-item reads and writes only its own
+// triangle); the others go to `appended`, after those of lower-numbered triangles. A divided
+// edge always drags the longest edge with it (steps 3-4); a triangle found otherwise is
+// reported in first_bad[2] rather than written wrongly. Children of marked triangles are
+// listed as the next pass's marks (appended ones numbered after the `count` kept triangles).
 __kernel void apply_templates(__global const int* affected, const int affected_count,
-  __global const int* triangles, __global const int* slot_edge, __global const uchar* longest,
-  __global const uint* divide, __global const uint* point_offsets,
-  __global const uint* child_offsets, __global const uchar* is_marked,
-  __global const int* parent_in, const int count, const int old_points,
-  __global int* out_triangles, __global int* out_parent, __global int* next_marked,
-  __global int* next_marked_count, __global int* first_bad)
+  __global int* triangles, __global const int* slot_edge, __global const uchar* longest,
+  __global const uint* divided_bits, __global const uint* point_word_offsets,
+  __global const uint* packed_children, __global const uint* child_word_offsets,
+  __global const uint* marked_bits, __global const int* parent_in, const int parents_are_ids,
+  const int count, const int old_points, __global int* appended, __global int* appended_parent,
+  __global int* next_marked, __global int* next_marked_count, __global int* first_bad)
 {
   const int i = get_global_id(0);
   if (i >= affected_count)
@@ -244,36 +288,44 @@ __kernel void apply_templates(__global const int* affected, const int affected_c
   const int ab = slot_edge[3 * t + r];
   const int bc = slot_edge[3 * t + (r + 1) % 3];
   const int ca = slot_edge[3 * t + (r + 2) % 3];
-  if (!divide[ab])
+  if (!test_bit(divided_bits, ab))
   {
     atomic_min(&first_bad[2], t);
     return;
   }
-  const int appended = count + (int)child_offsets[t];
-  const int m = old_points + (int)point_offsets[ab];
-  int child[4];
+  const int m = old_points + bits_before(divided_bits, point_word_offsets, ab);
+  int3 child[4];
   int k = 0;
-  if (divide[bc])
+  if (test_bit(divided_bits, bc))
   {
-    const int n = old_points + (int)point_offsets[bc];
-    child[k] = emit_child(out_triangles, t, k, appended, m, b, n), ++k;
-    child[k] = emit_child(out_triangles, t, k, appended, m, n, c), ++k;
+    const int n = old_points + bits_before(divided_bits, point_word_offsets, bc);
+    child[k++] = (int3)(m, b, n);
+    child[k++] = (int3)(m, n, c);
   }
   else
-    child[k] = emit_child(out_triangles, t, k, appended, m, b, c), ++k;
-  if (divide[ca])
+    child[k++] = (int3)(m, b, c);
+  if (test_bit(divided_bits, ca))
   {
-    const int n = old_points + (int)point_offsets[ca];
-    child[k] = emit_child(out_triangles, t, k, appended, a, m, n), ++k;
-    child[k] = emit_child(out_triangles, t, k, appended, m, c, n), ++k;
+    const int n = old_points + bits_before(divided_bits, point_word_offsets, ca);
+    child[k++] = (int3)(a, m, n);
+    child[k++] = (int3)(m, c, n);
   }
   else
-    child[k] = emit_child(out_triangles, t, k, appended, a, m, c), ++k;
-  const int first_next = is_marked[t] ? atomic_add(next_marked_count, k) : 0;
-  for (int j = 0; j < k; ++j)
+    child[k++] = (int3)(a, m, c);
+
+  const int first = fields_before(packed_children, child_word_offsets, t);
+  const int parent = parents_are_ids ? t : parent_in[t];
+  vstore3(child[0], t, triangles);
+  for (int j = 1; j < k; ++j)
   {
-    out_parent[child[j]] = parent_in[t];
-    if (is_marked[t])
-      next_marked[first_next + j] = child[j];
+    vstore3(child[j], first + j - 1, appended);
+    appended_parent[first + j - 1] = parent;
+  }
+  if (test_bit(marked_bits, t))
+  {
+    const int next = atomic_add(next_marked_count, k);
+    next_marked[next] = t;
+    for (int j = 1; j < k; ++j)
+      next_marked[next + j] = count + first + j - 1;
   }
 }

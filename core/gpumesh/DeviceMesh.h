@@ -31,6 +31,9 @@ public:
 
   /// Hands the points buffer over to the caller; the mesh keeps its cells.
   DeviceBuffer<cl_float4> takePoints() { return std::move(Points); }
+  /// Hands the connectivity of the first cell group over to the caller (to be modified in
+  /// place); the group is left empty.
+  DeviceBuffer<cl_int> takeConnectivity() { return std::move(Groups.front().connectivity); }
 
   std::int64_t pointCount() const { return PointCount; }
   std::int64_t cellCount() const { return CellCount; }

@@ -65,7 +65,8 @@ public:
 
   /// Copies the first `count` elements of `from` to `to` on the device (timed like a kernel).
   template <typename T>
-  void copy(const DeviceBuffer<T>& from, DeviceBuffer<T>& to, std::size_t count, const std::string& what);
+  void copy(const DeviceBuffer<T>& from, DeviceBuffer<T>& to, std::size_t count, const std::string& what,
+    std::size_t toOffset = 0);
 
   /// A kernel object of kernels/<program>.cl (fresh per call: kernel arguments are per-object
   /// state, so sharing one across threads would race).
@@ -210,9 +211,10 @@ void DeviceRun::fill(DeviceBuffer<T>& buffer, const T& value, const std::string&
 }
 
 template <typename T>
-void DeviceRun::copy(const DeviceBuffer<T>& from, DeviceBuffer<T>& to, std::size_t count, const std::string& what)
+void DeviceRun::copy(const DeviceBuffer<T>& from, DeviceBuffer<T>& to, std::size_t count,
+  const std::string& what, std::size_t toOffset)
 {
-  if (count > from.size() || count > to.size())
+  if (count > from.size() || toOffset + count > to.size())
   {
     throw Error("copying " + std::to_string(count) + " elements of " + what + " between buffers of " +
       std::to_string(from.size()) + " and " + std::to_string(to.size()));
@@ -222,7 +224,8 @@ void DeviceRun::copy(const DeviceBuffer<T>& from, DeviceBuffer<T>& to, std::size
     return;
   }
   cl::Event event;
-  check(Device->queue().enqueueCopyBuffer(from.handle(), to.handle(), 0, 0, count * sizeof(T), nullptr, &event),
+  check(Device->queue().enqueueCopyBuffer(from.handle(), to.handle(), 0, toOffset * sizeof(T),
+          count * sizeof(T), nullptr, &event),
     "copying " + what + " on device '" + info().label() + "'");
   record("copy " + what, CommandTiming::Kind::Kernel, event);
 }

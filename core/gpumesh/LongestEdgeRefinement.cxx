@@ -20,27 +20,18 @@ using Label = DeviceRun::ScopedLabel;
 // One refinement pass over the triangles of `mesh`.
 struct Pass
 {
-  std::size_t pointCount = 0;
-  std::size_t triangleCount = 0;
-  DeviceBuffer<cl_float4> points;
-  DeviceBuffer<cl_int> triangles;
-  DeviceBuffer<cl_int> parent;
+  std::size_t pointCount = 0; ///< old + new
+  std::size_t keptCount = 0;
+  DeviceBuffer<cl_int> kept;  ///< the input triangles, each refined one replaced by its first child
+  std::size_t appendedCount = 0;
+  DeviceBuffer<cl_int> appended;
+  DeviceBuffer<cl_int> appendedParent;
+  std::size_t newPointCount = 0;
+  DeviceBuffer<cl_float4> newPoints;
+  DeviceBuffer<cl_int2> pointParents;
   DeviceBuffer<cl_int> marked; ///< the children of this pass's marked triangles
   std::size_t markedCount = 0;
-  std::size_t newPointCount = 0;
-  DeviceBuffer<cl_int2> pointParents;
 };
-
-template <typename T>
-void copyBuffer(DeviceRun& run, const DeviceBuffer<T>& from, DeviceBuffer<T>& to, std::size_t count,
-  const std::string& what)
-{
-  if (count)
-  {
-    check(run.device().queue().enqueueCopyBuffer(from.handle(), to.handle(), 0, 0, count * sizeof(T)),
-      "copying the " + what);
-  }
-}
 
 std::array<cl_int, 3> downloadFlags(DeviceRun& run, const DeviceBuffer<cl_int>& flags)
 {
@@ -164,24 +155,28 @@ Pass refinePass(DeviceRun& run, DeviceMesh& mesh, const DeviceBuffer<cl_int>& ma
     run.launch(kernel, count, "longest edges");
   }
 
-  // Steps 3-5 and 7 touch only the marked triangles and what their refinement reaches.
-  DeviceBuffer<cl_uint> divide = run.allocate<cl_uint>(edgeCount, "division marks");
+  // Steps 3-5 and 7 touch only the marked triangles and what their refinement reaches; the
+  // flags and counters they share are bit sets and packed 2-bit counters.
+  const std::size_t edgeWords = (edgeCount + 31) / 32;
+  const std::size_t markWords = (count + 31) / 32;
+  const std::size_t childWords = (count + 15) / 16;
+  DeviceBuffer<cl_uint> dividedBits = run.allocate<cl_uint>(edgeWords, "division marks");
+  DeviceBuffer<cl_uint> markedBits = run.allocate<cl_uint>(markWords, "marked flags");
   DeviceBuffer<cl_int> divided = run.allocate<cl_int>(edgeCount, "divided edges");
   // Counts that kernels append to, each read back once.
   DeviceBuffer<cl_int> dividedCounter = run.allocate<cl_int>(1, "divided edge count");
   DeviceBuffer<cl_int> affectedCounter = run.allocate<cl_int>(1, "affected triangle count");
   DeviceBuffer<cl_int> markedCounter = run.allocate<cl_int>(1, "next mark count");
-  DeviceBuffer<cl_uchar> isMarked = run.allocate<cl_uchar>(count, "marked flags");
   {
     const Label label(run, "step 3 dependency forest");
-    run.fill(divide, cl_uint(0), "division marks");
+    run.fill(dividedBits, cl_uint(0), "division marks");
+    run.fill(markedBits, cl_uint(0), "marked flags");
     run.fill(dividedCounter, cl_int(0), "counters");
     run.fill(affectedCounter, cl_int(0), "counters");
     run.fill(markedCounter, cl_int(0), "counters");
-    run.fill(isMarked, cl_uchar(0), "marked flags");
     cl::Kernel kernel = run.kernel(program, "dependency_roots");
-    run.setArguments(kernel, marked, static_cast<cl_int>(markedCount), slotEdge, longest, divide,
-      divided, dividedCounter, isMarked);
+    run.setArguments(kernel, marked, static_cast<cl_int>(markedCount), slotEdge, longest,
+      dividedBits, divided, dividedCounter, markedBits);
     run.launch(kernel, markedCount, "dependency roots");
   }
   cl_int dividedCount = 0;
@@ -190,63 +185,69 @@ Pass refinePass(DeviceRun& run, DeviceMesh& mesh, const DeviceBuffer<cl_int>& ma
     cl_int roots = 0;
     run.download(dividedCounter, &roots, 1, "roots");
     cl::Kernel kernel = run.kernel(program, "propagate");
-    run.setArguments(kernel, roots, edges->neighbor(), slotEdge, longest, divide, divided, dividedCounter);
+    run.setArguments(kernel, roots, edges->neighbor(), slotEdge, longest, dividedBits, divided, dividedCounter);
     run.launch(kernel, static_cast<std::size_t>(roots), "propagate");
     run.download(dividedCounter, &dividedCount, 1, "divided edges");
   }
-  DeviceBuffer<cl_uint> extraChildren = run.allocate<cl_uint>(count, "children counts");
-  DeviceBuffer<cl_int> affected = run.allocate<cl_int>(std::min<std::size_t>(count, 2 * static_cast<std::size_t>(dividedCount)), "affected triangles");
+  DeviceBuffer<cl_uint> packedChildren = run.allocate<cl_uint>(childWords, "children counts");
+  DeviceBuffer<cl_int> affected =
+    run.allocate<cl_int>(std::min<std::size_t>(count, 2 * static_cast<std::size_t>(dividedCount)), "affected triangles");
   {
     const Label label(run, "step 5 counts");
-    run.fill(extraChildren, cl_uint(0), "children counts");
+    run.fill(packedChildren, cl_uint(0), "children counts");
     cl::Kernel kernel = run.kernel(program, "count_children");
-    run.setArguments(kernel, divided, dividedCount, edges->neighbor(), extraChildren, affected,
-      affectedCounter);
+    run.setArguments(kernel, divided, dividedCount, edges->neighbor(), packedChildren, affected, affectedCounter);
     run.launch(kernel, static_cast<std::size_t>(dividedCount), "count children");
   }
 
   Pass pass;
-  DeviceBuffer<cl_uint> childOffsets = run.allocate<cl_uint>(count + 1, "child offsets");
-  DeviceBuffer<cl_uint> pointOffsets = run.allocate<cl_uint>(edgeCount + 1, "new point offsets");
-  std::size_t appendedCount = 0;
+  DeviceBuffer<cl_uint> pointWordOffsets = run.allocate<cl_uint>(edgeWords + 1, "new point offsets");
+  DeviceBuffer<cl_uint> childWordOffsets = run.allocate<cl_uint>(childWords + 1, "child offsets");
   {
     const Label label(run, "step 6 prefix sums");
-    appendedCount = exclusiveScan(run, extraChildren, count, childOffsets, "refined triangles");
-    pass.newPointCount = exclusiveScan(run, divide, edgeCount, pointOffsets, "new points");
+    DeviceBuffer<cl_uint> totals = run.allocate<cl_uint>(std::max(edgeWords, childWords), "word totals");
+    cl::Kernel bits = run.kernel(program, "word_bit_counts");
+    run.setArguments(bits, dividedBits, static_cast<cl_int>(edgeWords), totals);
+    run.launch(bits, edgeWords, "word counts");
+    pass.newPointCount = exclusiveScan(run, totals, edgeWords, pointWordOffsets, "new points");
+    cl::Kernel fields = run.kernel(program, "word_field_sums");
+    run.setArguments(fields, packedChildren, static_cast<cl_int>(childWords), totals);
+    run.launch(fields, childWords, "word counts");
+    pass.appendedCount = exclusiveScan(run, totals, childWords, childWordOffsets, "refined triangles");
   }
-  pass.triangleCount = count + appendedCount;
+  pass.keptCount = count;
   pass.pointCount = oldPoints + pass.newPointCount;
+  const std::size_t triangleCount = count + pass.appendedCount;
   if (pass.pointCount > static_cast<std::size_t>(std::numeric_limits<cl_int>::max()) ||
-    3 * pass.triangleCount > static_cast<std::size_t>(std::numeric_limits<cl_int>::max()))
+    3 * triangleCount > static_cast<std::size_t>(std::numeric_limits<cl_int>::max()))
   {
     throw Error("The refined mesh would have " + std::to_string(pass.pointCount) + " points and " +
-      std::to_string(pass.triangleCount) + " triangles, beyond the device's 32-bit indices");
+      std::to_string(triangleCount) + " triangles, beyond the device's 32-bit indices");
   }
 
   // Allocated once, from the prefix sums.
-  pass.points = run.allocate<cl_float4>(pass.pointCount, "refined points");
-  pass.triangles = run.allocate<cl_int>(3 * pass.triangleCount, "refined triangles");
-  pass.parent = run.allocate<cl_int>(pass.triangleCount, "parent cells");
+  pass.newPoints = run.allocate<cl_float4>(pass.newPointCount, "new points");
   pass.pointParents = run.allocate<cl_int2>(pass.newPointCount, "point parents");
+  pass.appended = run.allocate<cl_int>(3 * pass.appendedCount, "appended triangles");
+  pass.appendedParent = run.allocate<cl_int>(pass.appendedCount, "appended parents");
+  pass.marked = run.allocate<cl_int>(4 * markedCount, "next marks");
   {
     const Label label(run, "step 7 templates");
-    copyBuffer(run, mesh.points(), pass.points, oldPoints, "points");
-    copyBuffer(run, triangles.connectivity, pass.triangles, 3 * count, "triangles");
-    copyBuffer(run, parentIn, pass.parent, count, "parents");
     cl::Kernel points = run.kernel(program, "new_points");
     run.setArguments(points, mesh.points(), edges->entityVertices(), divided, dividedCount, slotEdge,
-      pointOffsets, static_cast<cl_int>(oldPoints), pass.points, pass.pointParents);
+      dividedBits, pointWordOffsets, pass.newPoints, pass.pointParents);
     run.launch(points, static_cast<std::size_t>(dividedCount), "new points");
 
     cl_int affectedCount = 0;
     run.download(affectedCounter, &affectedCount, 1, "affected triangles");
     auto flags = run.allocate<cl_int>(3, "template flags");
     run.fill(flags, std::numeric_limits<cl_int>::max(), "template flags");
-    pass.marked = run.allocate<cl_int>(4 * markedCount, "next marks");
+    pass.kept = mesh.takeConnectivity(); // refined in place: each triangle becomes its first child
     cl::Kernel templates = run.kernel(program, "apply_templates");
-    run.setArguments(templates, affected, affectedCount, triangles.connectivity, slotEdge, longest,
-      divide, pointOffsets, childOffsets, isMarked, parentIn, n, static_cast<cl_int>(oldPoints),
-      pass.triangles, pass.parent, pass.marked, markedCounter, flags);
+    run.setArguments(templates, affected, affectedCount, pass.kept, slotEdge, longest, dividedBits,
+      pointWordOffsets, packedChildren, childWordOffsets, markedBits, parentIn,
+      static_cast<cl_int>(parentIn.empty()), n, static_cast<cl_int>(oldPoints), pass.appended,
+      pass.appendedParent, pass.marked, markedCounter, flags);
     run.launch(templates, static_cast<std::size_t>(affectedCount), "templates");
     const auto bad = downloadFlags(run, flags);
     if (bad[2] != std::numeric_limits<cl_int>::max())
@@ -261,6 +262,24 @@ Pass refinePass(DeviceRun& run, DeviceMesh& mesh, const DeviceBuffer<cl_int>& ma
   return pass;
 }
 } // namespace
+
+void RefinedTriangles::download(DeviceRun& run, std::vector<cl_int>& allTriangles, std::vector<cl_int>& parents) const
+{
+  allTriangles.resize(3 * triangleCount);
+  parents.resize(triangleCount);
+  run.download(triangles, allTriangles.data(), 3 * keptCount, "refined triangles");
+  run.download(appended, allTriangles.data() + 3 * keptCount, 3 * (triangleCount - keptCount), "appended triangles");
+  if (keptParent.empty())
+  {
+    for (std::size_t t = 0; t < keptCount; ++t)
+      parents[t] = static_cast<cl_int>(t);
+  }
+  else
+  {
+    run.download(keptParent, parents.data(), keptCount, "parents");
+  }
+  run.download(appendedParent, parents.data() + keptCount, triangleCount - keptCount, "appended parents");
+}
 
 RefinedTriangles refineLongestEdges(
   DeviceRun& run, DeviceMesh mesh, const std::vector<cl_int>& marked, int passes)
@@ -285,55 +304,67 @@ RefinedTriangles refineLongestEdges(
   }
   RefinedTriangles result;
   result.markedCount = roots.size();
+  result.pointCount = static_cast<std::size_t>(mesh.pointCount());
   if (count == 0)
   {
-    result.pointCount = static_cast<std::size_t>(mesh.pointCount());
-    result.points = mesh.takePoints();
     return result;
   }
 
   DeviceBuffer<cl_int> markedOnDevice = run.upload(roots.data(), roots.size(), "marked triangles");
   std::size_t markedCount = roots.size();
-  DeviceBuffer<cl_int> parent = run.allocate<cl_int>(count, "parent cells");
-  cl::Kernel iota = run.kernel("sequence", "iota");
-  run.setArguments(iota, static_cast<cl_int>(count), parent);
-  run.launch(iota, count, "parent cells");
-
+  DeviceBuffer<cl_int> parent; // empty: each triangle is its own parent (first pass)
   std::vector<DeviceBuffer<cl_int2>> parentsPerPass;
   std::vector<std::size_t> newPointsPerPass;
-  Pass pass;
-  for (int p = 0; p < passes; ++p)
+  for (int p = 0;; ++p)
   {
-    pass = refinePass(run, mesh, markedOnDevice, markedCount, parent, p == 0);
+    Pass pass = refinePass(run, mesh, markedOnDevice, markedCount, parent, p == 0);
     parentsPerPass.push_back(std::move(pass.pointParents));
     newPointsPerPass.push_back(pass.newPointCount);
+    if (p + 1 == passes)
+    {
+      result.pointCount = pass.pointCount;
+      result.keptCount = pass.keptCount;
+      result.triangleCount = pass.keptCount + pass.appendedCount;
+      result.triangles = std::move(pass.kept);
+      result.appended = std::move(pass.appended);
+      result.keptParent = std::move(parent);
+      result.appendedParent = std::move(pass.appendedParent);
+      break;
+    }
+    // The next pass refines the whole refined mesh: join kept and appended, old and new.
+    const std::size_t oldPoints = static_cast<std::size_t>(mesh.pointCount());
+    const std::size_t triangles = pass.keptCount + pass.appendedCount;
+    auto points = run.allocate<cl_float4>(pass.pointCount, "refined points");
+    run.copy(mesh.points(), points, oldPoints, "points");
+    run.copy(pass.newPoints, points, pass.newPointCount, "new points", oldPoints);
+    auto connectivity = run.allocate<cl_int>(3 * triangles, "refined triangles");
+    run.copy(pass.kept, connectivity, 3 * pass.keptCount, "triangles");
+    run.copy(pass.appended, connectivity, 3 * pass.appendedCount, "appended triangles", 3 * pass.keptCount);
+    auto joinedParent = run.allocate<cl_int>(triangles, "parent cells");
+    if (parent.empty())
+    {
+      cl::Kernel iota = run.kernel("sequence", "iota");
+      run.setArguments(iota, static_cast<cl_int>(pass.keptCount), joinedParent);
+      run.launch(iota, pass.keptCount, "parent cells");
+    }
+    else
+    {
+      run.copy(parent, joinedParent, pass.keptCount, "parents");
+    }
+    run.copy(pass.appendedParent, joinedParent, pass.appendedCount, "appended parents", pass.keptCount);
+    parent = std::move(joinedParent);
     markedOnDevice = std::move(pass.marked);
     markedCount = pass.markedCount;
-    parent = std::move(pass.parent);
-    if (p + 1 < passes)
-    {
-      mesh = DeviceMesh(run, std::move(pass.points), pass.pointCount, CellKind::Triangle,
-        std::move(pass.triangles), pass.triangleCount);
-    }
+    mesh = DeviceMesh(run, std::move(points), pass.pointCount, CellKind::Triangle, std::move(connectivity), triangles);
   }
 
-  result.pointCount = pass.pointCount;
-  result.triangleCount = pass.triangleCount;
-  result.points = std::move(pass.points);
-  result.triangles = std::move(pass.triangles);
-  result.parent = std::move(parent);
   for (std::size_t n : newPointsPerPass)
     result.newPointCount += n;
   result.pointParents = run.allocate<cl_int2>(result.newPointCount, "point parents");
   std::size_t offset = 0;
   for (std::size_t p = 0; p < parentsPerPass.size(); ++p)
   {
-    if (newPointsPerPass[p])
-    {
-      check(run.device().queue().enqueueCopyBuffer(parentsPerPass[p].handle(), result.pointParents.handle(), 0,
-              offset * sizeof(cl_int2), newPointsPerPass[p] * sizeof(cl_int2)),
-        "gathering the point parents");
-    }
+    run.copy(parentsPerPass[p], result.pointParents, newPointsPerPass[p], "point parents", offset);
     offset += newPointsPerPass[p];
   }
   return result;

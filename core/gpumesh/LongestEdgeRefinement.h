@@ -9,25 +9,31 @@
 namespace gpumesh
 {
 
-/// The refined mesh on the device. Points are the input's, then one midpoint per bisected
-/// edge (pass after pass); pointParents gives, for each new point, the two points whose
-/// midpoint it is (earlier indices), so an adapter can compute exact midpoints and
-/// interpolate point data.
+/// The refined mesh on the device. Triangles [0, keptCount) are the input's, each refined one
+/// replaced by its first child; the other children, triangles [keptCount, triangleCount), are
+/// in `appended`, grouped by parent in parent order. Points are the input's followed by one
+/// midpoint per bisected edge (in edge order, pass after pass); pointParents gives, for each
+/// new point, the two points whose midpoint it is (lower indices), so an adapter computes
+/// exact midpoints and interpolates point data on the host.
 struct RefinedTriangles
 {
   std::size_t pointCount = 0;
   std::size_t triangleCount = 0;
-  DeviceBuffer<cl_float4> points;
-  /// 3 point ids per triangle. Triangles left unrefined, and the first child of each refined
-  /// one, keep their index; the other children follow all of them, in their parents' order.
-  DeviceBuffer<cl_int> triangles;
-  DeviceBuffer<cl_int> parent;         ///< input triangle of each output triangle
+  std::size_t keptCount = 0;
+  DeviceBuffer<cl_int> triangles;      ///< keptCount x 3 point ids
+  DeviceBuffer<cl_int> appended;       ///< (triangleCount - keptCount) x 3 point ids
+  DeviceBuffer<cl_int> keptParent;     ///< input triangle of each kept one; empty: the identity
+  DeviceBuffer<cl_int> appendedParent; ///< input triangle of each appended one
   std::size_t newPointCount = 0;
   DeviceBuffer<cl_int2> pointParents;  ///< newPointCount pairs
   std::uint64_t markedCount = 0;       ///< distinct triangles marked in the first pass
+
+  /// All triangles (3 ids each) and their input triangles, in output order.
+  void download(DeviceRun& run, std::vector<cl_int>& allTriangles, std::vector<cl_int>& parents) const;
 };
 
 /// Refines `mesh`, which must hold only triangles (cell ids 0..n-1), `passes` times (>= 1).
+/// The mesh is consumed: its connectivity becomes the kept triangles of the result.
 /// `marked` lists the ids of the triangles to refine (order and repeats do not matter); each
 /// further pass marks the children of the triangles marked in the previous pass. Steps 1, 2
 /// and 6 read every edge or triangle; the others touch only what the marks reach. Every marked triangle is bisected at least once; conformity

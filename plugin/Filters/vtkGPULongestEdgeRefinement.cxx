@@ -176,11 +176,10 @@ void vtkGPULongestEdgeRefinement::ExecuteOnDevice(
     gpumesh::refineLongestEdges(run, gpumesh::DeviceMesh(run, host), marked, this->Passes);
   this->UpdateProgress(0.6);
 
-  std::vector<cl_int> triangles(3 * refined.triangleCount);
-  std::vector<cl_int> parent(refined.triangleCount);
+  std::vector<cl_int> triangles;
+  std::vector<cl_int> parent;
   std::vector<cl_int2> pointParents(refined.newPointCount);
-  run.download(refined.triangles, triangles.data(), triangles.size(), "refined triangles");
-  run.download(refined.parent, parent.data(), parent.size(), "parent cells");
+  refined.download(run, triangles, parent);
   run.download(refined.pointParents, pointParents.data(), pointParents.size(), "point parents");
   this->UpdateProgress(0.8);
 

@@ -211,8 +211,9 @@ void benchmarkNeighbors(const std::shared_ptr<DeviceContext>& context, const Opt
 // Longest-edge refinement as the thesis measured it: a fraction of the triangles marked
 // uniformly at random; device time of each step, and end to end (upload of points and
 // triangles, edge extraction, the seven steps, download of the refined mesh as the filter
-// downloads it: triangles, parents, and the end points of each new point, whose coordinates
-// the host computes as exact midpoints; the old points are already on the host).
+// downloads it: triangles, the parents of appended triangles, and the end points of each new
+// point, whose coordinates the host computes as exact midpoints; the old points and the
+// parents of kept triangles are already known to the host).
 void benchmarkRefinement(const std::shared_ptr<DeviceContext>& context, const Options& options,
   std::size_t triangles, std::vector<Result>& results)
 {
@@ -235,11 +236,8 @@ void benchmarkRefinement(const std::shared_ptr<DeviceContext>& context, const Op
   const Measured measured = measure(context, options.repeat, [&](DeviceRun& run) {
     RefinedTriangles refined = refineLongestEdges(run, DeviceMesh(run, host), marked, 1);
     pointParents.resize(refined.newPointCount);
-    connectivity.resize(3 * refined.triangleCount);
-    parent.resize(refined.triangleCount);
     run.download(refined.pointParents, pointParents.data(), pointParents.size(), "point parents");
-    run.download(refined.triangles, connectivity.data(), connectivity.size(), "refined triangles");
-    run.download(refined.parent, parent.data(), parent.size(), "parents");
+    refined.download(run, connectivity, parent);
     newPoints.resize(3 * pointParents.size()); // exact midpoints, as the filter computes them
     const auto at = [&](cl_int p, int c) {
       return static_cast<std::size_t>(p) < generated.pointCount()

@@ -98,12 +98,10 @@ Refined refine(const Example& example, int passes = 1)
   DeviceRun run(DeviceContext::acquire("auto"));
   RefinedTriangles result = refineLongestEdges(run, DeviceMesh(run, host), marked, passes);
 
-  std::vector<cl_int> connectivity(3 * result.triangleCount);
+  std::vector<cl_int> connectivity;
   std::vector<cl_int2> parents(result.newPointCount);
   Refined refined;
-  refined.parent.resize(result.triangleCount);
-  run.download(result.triangles, connectivity.data(), connectivity.size(), "triangles");
-  run.download(result.parent, refined.parent.data(), refined.parent.size(), "parents");
+  result.download(run, connectivity, refined.parent);
   run.download(result.pointParents, parents.data(), parents.size(), "point parents");
   std::vector<Point> points = example.points; // exact midpoints, in double, from the parents
   for (const auto& pair : parents)
