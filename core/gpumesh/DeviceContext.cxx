@@ -16,6 +16,8 @@ DeviceContext::DeviceContext(const DeviceInfo& info, const cl::Device& device)
   check(status, "creating an OpenCL context on device '" + Info.label() + "'");
   Queue = cl::CommandQueue(Context, Device, CL_QUEUE_PROFILING_ENABLE, &status);
   check(status, "creating a command queue on device '" + Info.label() + "'");
+  Staging = std::make_unique<StagingArea>(Context, Queue, std::size_t(64) << 20);
+  StagingThreshold = Info.isGPU ? std::size_t(16) << 20 : SIZE_MAX;
 }
 
 std::shared_ptr<DeviceContext> DeviceContext::acquire(const std::string& spec)
@@ -32,6 +34,12 @@ std::shared_ptr<DeviceContext> DeviceContext::acquire(const std::string& spec)
     slot = std::make_shared<DeviceContext>(info, openDevice(info));
   }
   return slot;
+}
+
+void DeviceContext::setStaging(std::size_t thresholdBytes, std::size_t chunkBytes)
+{
+  StagingThreshold = thresholdBytes;
+  Staging = std::make_unique<StagingArea>(Context, Queue, chunkBytes);
 }
 
 cl::Program DeviceContext::program(const std::string& name, const std::string& options)

@@ -3,7 +3,9 @@
 #include "gpumesh/Devices.h"
 #include "gpumesh/MemoryCounters.h"
 #include "gpumesh/OpenCL.h"
+#include "gpumesh/StagingArea.h"
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -36,6 +38,14 @@ public:
   /// The largest power of two not above the device's work-group limit nor `preferred`.
   std::size_t workGroupSize(std::size_t preferred = 256) const;
 
+  /// Host<->device copies of at least this many bytes go through pinned staging (default:
+  /// 16 MiB on GPUs; never on CPU devices, whose "device memory" is host memory).
+  std::size_t stagingThreshold() const { return StagingThreshold; }
+  /// Changes the threshold and the size of the two pinned chunks (tests use tiny ones to
+  /// exercise the staged path on any device). Not to be called while transfers run.
+  void setStaging(std::size_t thresholdBytes, std::size_t chunkBytes);
+  StagingArea& staging() { return *Staging; }
+
   DeviceContext(const DeviceInfo& info, const cl::Device& device); // use acquire()
 
 private:
@@ -44,6 +54,8 @@ private:
   cl::Context Context;
   cl::CommandQueue Queue;
   std::shared_ptr<MemoryCounters> Counters = std::make_shared<MemoryCounters>();
+  std::unique_ptr<StagingArea> Staging;
+  std::size_t StagingThreshold = SIZE_MAX;
   std::mutex ProgramsMutex;
   std::map<std::string, cl::Program> Programs;
 };

@@ -27,7 +27,22 @@ DeviceMesh::DeviceMesh(DeviceRun& run, const HostMesh& mesh, int minimumDimensio
     {
       group.offsets = run.upload(host.offsets.data(), host.offsets.size(), name + " offsets");
     }
-    group.cellIds = run.upload(host.cellIds.data(), host.cellIds.size(), name + " cell ids");
+    // A group holding every cell in order (a mesh of one cell type) gets its ids made on the
+    // device rather than uploaded.
+    bool sequential = true;
+    for (std::size_t i = 0; sequential && i < host.cellIds.size(); ++i)
+      sequential = host.cellIds[i] == static_cast<std::int32_t>(i);
+    if (sequential)
+    {
+      group.cellIds = run.allocate<cl_int>(host.cellIds.size(), name + " cell ids");
+      cl::Kernel iota = run.kernel("sequence", "iota");
+      run.setArguments(iota, static_cast<cl_int>(host.cellIds.size()), group.cellIds);
+      run.launch(iota, host.cellIds.size(), "cell ids");
+    }
+    else
+    {
+      group.cellIds = run.upload(host.cellIds.data(), host.cellIds.size(), name + " cell ids");
+    }
     Groups.push_back(std::move(group));
   }
 }

@@ -32,6 +32,41 @@ cl::Buffer DeviceRun::createBuffer(std::size_t bytes, const std::string& what)
   return buffer;
 }
 
+void DeviceRun::transfer(const cl::Buffer& buffer, void* host, std::size_t bytes, bool toDevice, const std::string& what)
+{
+  const std::string doing = toDevice ? "uploading " + what + " to device '" + info().label() + "'"
+                                     : "downloading " + what + " from device '" + info().label() + "'";
+  const auto kind = toDevice ? CommandTiming::Kind::Upload : CommandTiming::Kind::Download;
+  const std::string label = (toDevice ? "upload " : "download ") + what;
+  std::vector<cl::Event> events;
+  try
+  {
+    if (bytes >= Device->stagingThreshold())
+    {
+      events = toDevice ? Device->staging().upload(buffer, 0, host, bytes)
+                        : Device->staging().download(buffer, 0, host, bytes);
+    }
+    else
+    {
+      cl::Event event;
+      check(toDevice ? Device->queue().enqueueWriteBuffer(buffer, CL_TRUE, 0, bytes, host, nullptr, &event)
+                     : Device->queue().enqueueReadBuffer(buffer, CL_TRUE, 0, bytes, host, nullptr, &event),
+        doing);
+      events.push_back(event);
+    }
+  }
+  catch (const Error& error)
+  {
+    throw Error(doing + ": " + error.what()); // what() already names the OpenCL error
+  }
+  for (const auto& event : events)
+  {
+    record(label, kind, event);
+  }
+  (toDevice ? Counters->uploaded(bytes) : Counters->downloaded(bytes));
+  (toDevice ? Device->counters()->uploaded(bytes) : Device->counters()->downloaded(bytes));
+}
+
 cl::Kernel DeviceRun::kernel(const std::string& program, const std::string& name, const std::string& options)
 {
   cl_int status = CL_SUCCESS;

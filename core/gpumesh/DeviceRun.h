@@ -125,6 +125,9 @@ private:
     cl::Event event;
   };
   cl::Buffer createBuffer(std::size_t bytes, const std::string& what);
+  /// Blocking copy of `bytes` between host memory and the start of `buffer`, through pinned
+  /// staging when large enough; counted and timed.
+  void transfer(const cl::Buffer& buffer, void* host, std::size_t bytes, bool toDevice, const std::string& what);
   void record(const std::string& label, CommandTiming::Kind kind, const cl::Event& event);
 
   template <typename T>
@@ -166,13 +169,7 @@ DeviceBuffer<T> DeviceRun::upload(const T* data, std::size_t count, const std::s
   DeviceBuffer<T> buffer = allocate<T>(count, what);
   if (count)
   {
-    cl::Event event;
-    check(Device->queue().enqueueWriteBuffer(buffer.handle(), CL_TRUE, 0, count * sizeof(T), data,
-            nullptr, &event),
-      "uploading " + what + " to device '" + info().label() + "'");
-    Counters->uploaded(count * sizeof(T));
-    Device->counters()->uploaded(count * sizeof(T));
-    record("upload " + what, CommandTiming::Kind::Upload, event);
+    transfer(buffer.handle(), const_cast<T*>(data), count * sizeof(T), true, what);
   }
   return buffer;
 }
@@ -187,13 +184,7 @@ void DeviceRun::download(const DeviceBuffer<T>& buffer, T* out, std::size_t coun
   }
   if (count)
   {
-    cl::Event event;
-    check(Device->queue().enqueueReadBuffer(buffer.handle(), CL_TRUE, 0, count * sizeof(T), out,
-            nullptr, &event),
-      "downloading " + what + " from device '" + info().label() + "'");
-    Counters->downloaded(count * sizeof(T));
-    Device->counters()->downloaded(count * sizeof(T));
-    record("download " + what, CommandTiming::Kind::Download, event);
+    transfer(buffer.handle(), out, count * sizeof(T), false, what);
   }
 }
 

@@ -61,3 +61,24 @@ TEST(DeviceRun, ReportsKernelTimesByLabel)
   EXPECT_GE(timings[0].milliseconds, 0.0);
   EXPECT_GE(run.kernelMilliseconds(), 0.0);
 }
+
+TEST(DeviceRun, StagedTransfersThroughPinnedChunks)
+{
+  // Tiny chunks force many staged chunks, a partial last one and both directions.
+  auto context = DeviceContext::acquire("0");
+  const std::size_t threshold = context->stagingThreshold();
+  context->setStaging(1, 4096);
+  std::vector<float> host(1000003);
+  std::iota(host.begin(), host.end(), 0.5f);
+  {
+    DeviceRun run(context);
+    DeviceBuffer<float> buffer = run.upload(host.data(), host.size(), "values");
+    std::vector<float> back(host.size(), -1.0f);
+    run.download(buffer, back.data(), back.size(), "values");
+    EXPECT_EQ(back, host);
+    EXPECT_EQ(run.bytesUploaded(), 4 * host.size());
+    EXPECT_EQ(run.bytesDownloaded(), 4 * host.size());
+    EXPECT_GT(run.timings().size(), 0u);
+  }
+  context->setStaging(threshold, std::size_t(64) << 20);
+}
