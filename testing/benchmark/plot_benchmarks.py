@@ -37,6 +37,28 @@ def load(folder):
     return device, series
 
 
+PANELS = [  # (title, keyword every operation of the panel contains)
+    ("Neighbour distance", "distances"),
+    ("Vertex smoothing", "smoothing"),
+    ("Longest-edge refinement", "refine"),
+]
+
+
+def panel_of(name):
+    if "refine" in name:
+        return 2
+    if "smoothing" in name:
+        return 1
+    if "build sides" in name or "distances" in name:
+        return 0
+    return None
+
+
+def short(name):
+    """The operation without the mesh prefix: 'smoothing Laplacian per iteration (kernels)'."""
+    return name.split(": ", 1)[-1]
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("folders", nargs="+")
@@ -45,25 +67,34 @@ def main():
     loaded = [load(folder) for folder in args.folders]
     meshes = sorted({mesh for _, series in loaded for mesh in series})
     for mesh in meshes:
-        figure, axes = plt.subplots(figsize=(9, 6))
+        figure, axes = plt.subplots(1, 3, figsize=(16, 5.5))
+        colors = {}
         for (device, series), style in zip(loaded, ("-", "--")):
             for name, points in sorted(series.get(mesh, {}).items()):
-                if len(points) < 2:
+                panel = panel_of(name)
+                if panel is None or len(points) < 2:
                     continue
+                label = short(name)
+                color = colors.setdefault(label, "C%d" % (len(colors) % 10))
                 sizes = sorted(points)
-                axes.plot(sizes, [points[s] for s in sizes], style, marker="o", label="%s [%s]" % (name, device.split(": ")[-1]))
-        if not axes.lines:
+                axes[panel].plot(sizes, [points[s] for s in sizes], style, color=color, marker="o",
+                                 label=label if style == "-" else None)
+        if not any(ax.lines for ax in axes):
             plt.close(figure)
             continue
-        axes.set_xscale("log")
-        axes.set_yscale("log")
-        axes.set_xlabel("cells")
-        axes.set_ylabel("median time (ms)")
-        axes.set_title("GPUMesh core: %s" % mesh)
-        axes.grid(True, which="both", alpha=0.3)
-        axes.legend(fontsize=6, loc="upper left")
+        for ax, (title, _) in zip(axes, PANELS):
+            ax.set_xscale("log")
+            ax.set_yscale("log")
+            ax.set_xlabel("cells")
+            ax.set_ylabel("median time (ms)")
+            ax.set_title(title)
+            ax.grid(True, which="both", alpha=0.3)
+            ax.legend(fontsize=7, loc="upper left")
+        devices = " / ".join("%s: %s" % (style, device.split(": ")[-1]) for (device, _), style in
+                             zip(loaded, ("solid", "dashed")))
+        figure.suptitle("GPUMesh core, %s meshes (%s)" % (mesh, devices), fontsize=10)
         figure.tight_layout()
-        figure.savefig("%s_%s.png" % (args.output, mesh), dpi=110)
+        figure.savefig("%s_%s.png" % (args.output, mesh), dpi=90)
         plt.close(figure)
         print("wrote %s_%s.png" % (args.output, mesh))
 
