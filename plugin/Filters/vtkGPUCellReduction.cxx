@@ -100,25 +100,8 @@ void vtkGPUCellReduction::ExecuteOnDevice(
   vtkInformationVector** inputVector, vtkPointSet* input, vtkPointSet* output, gpumesh::DeviceRun& run)
 {
   const vtkIdType cells = input->GetNumberOfCells();
-  vtkDataArray* array = nullptr;
-  if (this->Quantity == ARRAY)
-  {
-    int association = vtkDataObject::FIELD_ASSOCIATION_NONE;
-    array = this->GetInputArrayToProcess(0, inputVector, association);
-    vtkInformation* request = this->GetInputArrayInformation(0);
-    const char* wanted =
-      request->Has(vtkDataObject::FIELD_NAME()) ? request->Get(vtkDataObject::FIELD_NAME()) : nullptr;
-    if (!array)
-    {
-      throw gpumesh::Error(std::string("Quantity is Array, but the input has no cell array named '") +
-        (wanted ? wanted : "(none chosen)") + "'");
-    }
-    if (association != vtkDataObject::FIELD_ASSOCIATION_CELLS)
-    {
-      throw gpumesh::Error(std::string("Array '") + array->GetName() +
-        "' is not a cell array: GPU Cell Reduction reduces cell data");
-    }
-  }
+  vtkDataArray* array =
+    this->Quantity == ARRAY ? this->GetRequiredCellArray(inputVector, "Input Array (Quantity = Array)") : nullptr;
 
   this->UpdateProgress(0.1);
   CellQuantity quantity = array ? arrayValues(run, array) : measureCells(run, input, this->Quantity);

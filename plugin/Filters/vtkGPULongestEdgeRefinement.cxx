@@ -157,16 +157,8 @@ void vtkGPULongestEdgeRefinement::ExecuteOnDevice(
   }
   else
   {
-    int association = vtkDataObject::FIELD_ASSOCIATION_NONE;
-    vtkDataArray* array = this->GetInputArrayToProcess(0, inputVector, association);
-    vtkInformation* request = this->GetInputArrayInformation(0);
-    const char* wanted =
-      request->Has(vtkDataObject::FIELD_NAME()) ? request->Get(vtkDataObject::FIELD_NAME()) : nullptr;
-    if (!array || association != vtkDataObject::FIELD_ASSOCIATION_CELLS)
-    {
-      throw gpumesh::Error(std::string("No cell array named '") + (wanted ? wanted : "(none chosen)") +
-        "' to mark cells with: choose a Mark Array (a cell array) or turn Refine All on");
-    }
+    vtkDataArray* array =
+      this->GetRequiredCellArray(inputVector, "Mark Array (or turn Refine All on)");
     marked = markedCells(array, this->MarkThreshold);
   }
   this->UpdateProgress(0.05);

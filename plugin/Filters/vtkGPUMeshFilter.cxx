@@ -1,5 +1,7 @@
 #include "vtkGPUMeshFilter.h"
 
+#include "vtkDataArray.h"
+#include "vtkDataObject.h"
 #include "vtkInformation.h"
 #include "vtkInformationVector.h"
 #include "vtkPointSet.h"
@@ -39,6 +41,25 @@ int vtkGPUMeshFilter::FillInputPortInformation(int, vtkInformation* info)
   info->Append(vtkAlgorithm::INPUT_REQUIRED_DATA_TYPE(), "vtkPolyData");
   info->Append(vtkAlgorithm::INPUT_REQUIRED_DATA_TYPE(), "vtkUnstructuredGrid");
   return 1;
+}
+
+vtkDataArray* vtkGPUMeshFilter::GetRequiredCellArray(vtkInformationVector** inputVector, const char* use)
+{
+  int association = vtkDataObject::FIELD_ASSOCIATION_NONE;
+  vtkDataArray* array = this->GetInputArrayToProcess(0, inputVector, association);
+  vtkInformation* request = this->GetInputArrayInformation(0);
+  const std::string wanted = request->Has(vtkDataObject::FIELD_NAME())
+    ? request->Get(vtkDataObject::FIELD_NAME())
+    : std::string("(none chosen)");
+  if (!array)
+  {
+    throw gpumesh::Error("The input has no cell array named '" + wanted + "' to use as " + use);
+  }
+  if (association != vtkDataObject::FIELD_ASSOCIATION_CELLS)
+  {
+    throw gpumesh::Error("Array '" + wanted + "' is not a cell array, which " + use + " must be");
+  }
+  return array;
 }
 
 int vtkGPUMeshFilter::RequestData(

@@ -22,6 +22,7 @@
 #include "vtkPointSetAlgorithm.h"
 #include "vtkSmartPointer.h" // for member
 
+class vtkDataArray;
 class vtkStringArray;
 namespace gpumesh
 {
@@ -63,6 +64,13 @@ protected:
   /// Shallow-copies the input to the output, acquires the device, calls ExecuteOnDevice and
   /// adds the device report to the field data. Any error empties the output.
   int RequestData(vtkInformation*, vtkInformationVector**, vtkInformationVector*) override;
+
+  /**
+   * The cell array chosen with SetInputArrayToProcess(0, ...). Throws gpumesh::Error when the
+   * input has no such array or it is not a cell array; `use` says what the array is for
+   * ("Mark Array", ...) and goes into the message.
+   */
+  vtkDataArray* GetRequiredCellArray(vtkInformationVector** inputVector, const char* use);
 
   /**
    * The filter's work: `output` starts as a shallow copy of `input`. Report bad input by

@@ -213,7 +213,7 @@ class LongestEdgeRefinementTest(unittest.TestCase):
         self.expect_error(flat, "Cell 1 is degenerate", RefineAll=1)
         seam = make_grid([(0, 0, 0), (1, 0, 0), (0, 1, 0), (1, 0, 0), (0, 1, 0), (1, 1, 0)], [(0, 1, 2), (3, 5, 4)])
         self.expect_error(seam, "unmerged duplicate points", RefineAll=1)
-        self.expect_error(gt.read_vtu("plate_with_holes.vtu"), "choose a Mark Array", MarkArray=["CELLS", "Missing"])
+        self.expect_error(gt.read_vtu("plate_with_holes.vtu"), "no cell array named 'Missing' to use as Mark Array", MarkArray=["CELLS", "Missing"])
 
 
 def tall_lattice(n):
