@@ -111,6 +111,22 @@ Measured measure(const std::shared_ptr<DeviceContext>& context, int repeat,
   return m;
 }
 
+// Wall time of uploading and downloading the given byte counts through the same path as the
+// algorithms (pinned staging for large copies): the floor of any end-to-end run that moves
+// that much.
+Result bareTransfers(const std::shared_ptr<DeviceContext>& context, int repeat, const std::string& name,
+  std::size_t uploadBytes, std::size_t downloadBytes)
+{
+  std::vector<unsigned char> up(uploadBytes, 1), down(downloadBytes);
+  const Measured m = measure(context, repeat, [&](DeviceRun& run) {
+    auto in = run.upload(up.data(), up.size(), "mesh");
+    auto out = run.allocate<unsigned char>(down.size(), "result");
+    run.download(out, down.data(), down.size(), "result");
+  });
+  return { name + ": bare upload + download of the same bytes (wall)", m.wallMs,
+    static_cast<double>(uploadBytes + downloadBytes), {} };
+}
+
 double copyBandwidthMs(DeviceContext& context, const DeviceBuffer<float>& from, DeviceBuffer<float>& to, int repeat)
 {
   std::vector<double> times;
@@ -194,11 +210,15 @@ void benchmarkNeighbors(const std::shared_ptr<DeviceContext>& context, const Opt
   // slots' runs, and the neighbours' centroids; write 4 values per cell.
   const double slots = static_cast<double>(cells) * (generated.kind == CellKind::Tetra ? 4 : 3);
   distance.bytes = static_cast<double>(cells) * (16 + 4 + 16) + slots * (8 + 4 + 4 + 16);
+  // Fewest bytes of the build: read the connectivity, write one neighbour per side.
+  build.bytes = static_cast<double>(generated.connectivity.size()) * 4 + slots * 4;
   results.push_back(build);
   results.push_back(distance);
   const double transferBytes = static_cast<double>(host.points().size() * 4 + generated.connectivity.size() * 4 * 2) +
     static_cast<double>(cells) * 16;
   results.push_back({ name + ": end to end (upload, build, distances, download; wall)", endToEnd.wallMs, transferBytes, {} });
+  results.push_back(bareTransfers(context, options.repeat, name + " neighbours",
+    host.points().size() * 4 + generated.connectivity.size() * 4, cells * 16));
 
   // A checksum that any device must reproduce: the total neighbour count.
   long long neighbours = 0;
@@ -259,11 +279,17 @@ void benchmarkRefinement(const std::shared_ptr<DeviceContext>& context, const Op
     target.milliseconds += ms;
     target.kernels[label] = ms;
   }
+  // Fewest bytes: the steps read the points and triangles and write the refined triangles;
+  // the extraction reads the triangles and writes one edge id per triangle side.
+  steps.bytes = static_cast<double>(host.points().size() * 4 + 3 * cells * 4 + connectivity.size() * 4);
+  other.bytes = static_cast<double>(3 * cells * 4 + 3 * cells * 4);
   results.push_back(steps);
   results.push_back(other);
   const double bytes = static_cast<double>(host.points().size() * 4 + 3 * cells * 4) +
     static_cast<double>(pointParents.size() * 8 + connectivity.size() * 4 + parent.size() * 4);
   results.push_back({ name + ": end to end (upload, extraction, steps, download; wall)", measured.wallMs, bytes, {} });
+  results.push_back(bareTransfers(context, options.repeat, name, host.points().size() * 4 + 3 * cells * 4,
+    pointParents.size() * 8 + connectivity.size() * 4 + (parent.size() - cells) * 4));
   std::printf("%s: %zu marked, %zu triangles out\n", name.c_str(), marked.size(), outCells);
 }
 
@@ -321,11 +347,15 @@ void benchmarkSmoothing(const std::shared_ptr<DeviceContext>& context, const Opt
       ? cells * (4.0 * generated.verticesPerCell + 16.0 + 16.0)
       : 0.0;
     step.bytes = (points * 40.0 + entries * 4.0 + scatter) * (m.method == SmoothingMethod::Taubin ? 2 : 1);
+    // Fewest bytes of the topology: read the connectivity, write the link entries.
+    topology.bytes = static_cast<double>(generated.connectivity.size()) * 4 + entries * 4;
     results.push_back(topology);
     results.push_back(step);
     results.push_back({ prefix + " end to end, " + std::to_string(iterations) + " iterations (wall)", endToEnd.wallMs,
       0.0, {} });
   }
+  results.push_back(bareTransfers(context, options.repeat, name + " smoothing",
+    host.points().size() * 4 + generated.connectivity.size() * 4, host.points().size() * 4));
   // A checksum that any device must reproduce to float rounding: the mean smoothed x.
   double sum = 0.0;
   for (std::size_t p = 0; p < generated.pointCount(); ++p)
