@@ -97,6 +97,10 @@ def all_proxies(path=XML_PATH):
 
 
 if __name__ == "__main__":
+    import sys
+    if sys.argv[1:] == ["--example-names"]:  # for CMake: one examples/<name>.py per filter
+        print(";".join(f.example_name for f in load()), end="")
+        sys.exit(0)
     for f in load():
         print("%s (%s, menu %r): %s" % (f.name, f.label, f.menu_category,
                                         ", ".join(p.python_name for p in f.user_properties())))
