@@ -55,6 +55,20 @@ class XmlDocumentation(unittest.TestCase):
                 self.assertTrue(f.label.startswith("GPU "), f.label)
 
 
+class PrintSelf(unittest.TestCase):
+    def test_print_self_names_every_property(self):
+        """PrintSelf (str() of the VTK object) prints 'Name: value' for every property."""
+        source = simple.Sphere()
+        for f in gpumesh_xml.load():
+            with self.subTest(filter=f.name):
+                proxy = getattr(simple, f.python_name)(Input=source)
+                text = str(proxy.GetClientSideObject())
+                for p in f.user_properties():
+                    self.assertIn("\n  %s: " % p.member_name, text,
+                                  "%s::PrintSelf does not print %s" % (f.vtk_class, p.member_name))
+                simple.Delete(proxy)
+
+
 class ReadmeNames(unittest.TestCase):
     def setUp(self):
         self.text, self.sections = readme_sections()

@@ -24,6 +24,7 @@ class Property:
         self.name = element.get("name")
         self.label = element.get("label") or self.name
         self.kind = element.tag
+        self.command = element.get("command")
         self.information_only = element.get("information_only") == "1"
         self.panel_visibility = element.get("panel_visibility", "default")
         documentation = element.find("Documentation")
@@ -33,6 +34,14 @@ class Property:
     @property
     def python_name(self):
         return python_name(self.label)
+
+    @property
+    def member_name(self):
+        """The C++ member its setter sets (SetQuantity -> Quantity); for an array chosen with
+        SetInputArrayToProcess, the Python name, which PrintSelf uses as its label."""
+        if self.command == "SetInputArrayToProcess":
+            return self.python_name
+        return self.command[3:] if self.command and self.command.startswith("Set") else self.name
 
     @property
     def is_input(self):
