@@ -298,7 +298,11 @@ timeline = Timeline()
 if MODE == "plugin_manager_dialog":
     timeline.add(1000, wait_for_played_filters)
 else:
-    load_plugin()
+    try:
+        load_plugin()
+    except Exception:  # a failed load must end the GUI, not leave it waiting
+        report["load"].append("FAILED: loading the plugin raised:\n%s" % traceback.format_exc())
+        finish()
     for gpu_filter in FILTERS:
         timeline.add(500, lambda f=gpu_filter: apply_filter(f))
         timeline.add(PAINT_MS, lambda f=gpu_filter: screenshot(f))
