@@ -17,6 +17,8 @@ packages=(
   pocl-opencl-icd ocl-icd-opencl-dev opencl-clhpp-headers opencl-headers clinfo
   # build and test tools
   cmake ninja-build g++ libgtest-dev openmpi-bin python3-numpy gmsh xvfb xauth
+  # GUI tests: screenshots of the whole window (import) and their downscaled copies in docs/
+  imagemagick
 )
 
 sudo=""

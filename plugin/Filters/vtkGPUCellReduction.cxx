@@ -2,6 +2,7 @@
 
 #include "vtkCellData.h"
 #include "vtkDataArray.h"
+#include "vtkDataObject.h"
 #include "vtkFieldData.h"
 #include "vtkFloatArray.h"
 #include "vtkInformation.h"
@@ -136,5 +137,8 @@ void vtkGPUCellReduction::ExecuteOnDevice(
 void vtkGPUCellReduction::PrintSelf(ostream& os, vtkIndent indent)
 {
   this->Superclass::PrintSelf(os, indent);
+  vtkInformation* request = this->GetInputArrayInformation(0);
+  const char* array = request->Has(vtkDataObject::FIELD_NAME()) ? request->Get(vtkDataObject::FIELD_NAME()) : nullptr;
+  os << indent << "InputArray: " << (array ? array : "(active cell scalars, used when Quantity is Array)") << "\n";
   os << indent << "Quantity: " << GetQuantityName(this->Quantity) << "\n";
 }

@@ -4,6 +4,7 @@
 #include "vtkCellData.h"
 #include "vtkCellType.h"
 #include "vtkDataArray.h"
+#include "vtkDataObject.h"
 #include "vtkFieldData.h"
 #include "vtkIdTypeArray.h"
 #include "vtkInformation.h"
@@ -187,6 +188,9 @@ void vtkGPULongestEdgeRefinement::ExecuteOnDevice(
 void vtkGPULongestEdgeRefinement::PrintSelf(ostream& os, vtkIndent indent)
 {
   this->Superclass::PrintSelf(os, indent);
+  vtkInformation* request = this->GetInputArrayInformation(0);
+  const char* array = request->Has(vtkDataObject::FIELD_NAME()) ? request->Get(vtkDataObject::FIELD_NAME()) : nullptr;
+  os << indent << "MarkArray: " << (array ? array : "(active cell scalars)") << "\n";
   os << indent << "MarkThreshold: " << this->MarkThreshold << "\n";
   os << indent << "RefineAll: " << this->RefineAll << "\n";
   os << indent << "Passes: " << this->Passes << "\n";
