@@ -32,6 +32,37 @@ inline float load_or_nan(__global const float* values, ulong i, ulong end)
   return i < end ? values[i] : NAN; // NaN padding is skipped like any NaN
 }
 
+// Running statistics of one work-item, four lanes wide.
+typedef struct
+{
+  float4 lo, hi;
+  float4 sum_hi, sum_lo, sq_hi, sq_lo;
+  ulong n;
+} Accumulator;
+
+inline void accumulate(Accumulator* a, float4 x)
+{
+  const int4 valid = isnan(x) + 1; // isnan gives -1 for true on vectors
+  a->lo = fmin(a->lo, x);          // fmin/fmax ignore a NaN operand
+  a->hi = fmax(a->hi, x);
+  const float4 y = select(x, (float4)(0.0f), isnan(x));
+  add_compensated(&a->sum_hi, &a->sum_lo, y);
+  const float4 square = y * y;
+  add_compensated(&a->sq_hi, &a->sq_lo, square);
+  a->sq_lo += fma(y, y, -square); // the exact rounding error of the product
+  a->n += (ulong)(valid.x + valid.y + valid.z + valid.w);
+}
+
+// Vector v of the array: whole, or the last partial one padded with NaN.
+inline float4 load_vector(__global const float* values, ulong v, ulong vectors, ulong count)
+{
+  if (v < vectors)
+    return ((__global const float4*)values)[v];
+  const ulong i = 4 * v;
+  return (float4)(load_or_nan(values, i, count), load_or_nan(values, i + 1, count),
+    load_or_nan(values, i + 2, count), load_or_nan(values, i + 3, count));
+}
+
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void reduce_statistics(__global const float* values, const ulong count,
   __global float2* partial_min_max, __global float4* partial_sums, __global ulong* partial_counts)
@@ -41,11 +72,11 @@ void reduce_statistics(__global const float* values, const ulong count,
   __local float4 local_sums[WG]; // (sum hi, sum lo, squares hi, squares lo)
   __local ulong local_counts[WG];
 
-  float4 lo = (float4)(INFINITY);
-  float4 hi = (float4)(-INFINITY);
-  float4 sum_hi = (float4)(0.0f), sum_lo = (float4)(0.0f);
-  float4 sq_hi = (float4)(0.0f), sq_lo = (float4)(0.0f);
-  ulong n = 0;
+  Accumulator a;
+  a.lo = (float4)(INFINITY);
+  a.hi = (float4)(-INFINITY);
+  a.sum_hi = a.sum_lo = a.sq_hi = a.sq_lo = (float4)(0.0f);
+  a.n = 0;
   const ulong items = get_global_size(0);
 #if CONTIGUOUS
   // CPU devices: each work-item walks its own contiguous chunk (cache lines stay local).
@@ -54,30 +85,25 @@ void reduce_statistics(__global const float* values, const ulong count,
   const ulong end = min(first + chunk, count);
   for (ulong i = first; i < end; i += 4)
   {
-    const float4 x = (float4)(load_or_nan(values, i, end), load_or_nan(values, i + 1, end),
-      load_or_nan(values, i + 2, end), load_or_nan(values, i + 3, end));
-#else
-  // GPUs: neighbouring work-items read neighbouring 16-byte vectors (coalesced, wide loads);
-  // the last partial vector is read element by element.
-  const ulong end = count;
-  const ulong vectors = count / 4;
-  for (ulong v = get_global_id(0); v <= vectors; v += items)
-  {
-    const ulong i = 4 * v;
-    const float4 x = v < vectors ? ((__global const float4*)values)[v]
-                                 : (float4)(load_or_nan(values, i, end), load_or_nan(values, i + 1, end),
-                                     load_or_nan(values, i + 2, end), load_or_nan(values, i + 3, end));
-#endif
-    const int4 valid = isnan(x) + 1; // isnan gives -1 for true on vectors
-    lo = fmin(lo, x);                // fmin/fmax ignore a NaN operand
-    hi = fmax(hi, x);
-    const float4 y = select(x, (float4)(0.0f), isnan(x));
-    add_compensated(&sum_hi, &sum_lo, y);
-    const float4 square = y * y;
-    add_compensated(&sq_hi, &sq_lo, square);
-    sq_lo += fma(y, y, -square); // the exact rounding error of the product
-    n += (ulong)(valid.x + valid.y + valid.z + valid.w);
+    accumulate(&a, (float4)(load_or_nan(values, i, end), load_or_nan(values, i + 1, end),
+                     load_or_nan(values, i + 2, end), load_or_nan(values, i + 3, end)));
   }
+#else
+  // GPUs: neighbouring work-items read neighbouring 16-byte vectors (coalesced, wide loads),
+  // two per iteration so that more loads are in flight; vector index `vectors` is the
+  // partial last one.
+  const ulong vectors = count / 4;
+  for (ulong v = get_global_id(0); v <= vectors; v += 2 * items)
+  {
+    const float4 x0 = load_vector(values, v, vectors, count);
+    const float4 x1 = v + items <= vectors ? load_vector(values, v + items, vectors, count) : (float4)(NAN);
+    accumulate(&a, x0);
+    accumulate(&a, x1);
+  }
+#endif
+  const float4 lo = a.lo, hi = a.hi;
+  const float4 sum_hi = a.sum_hi, sum_lo = a.sum_lo, sq_hi = a.sq_hi, sq_lo = a.sq_lo;
+  const ulong n = a.n;
 
   const size_t lid = get_local_id(0);
   local_min[lid] = fmin(fmin(lo.x, lo.y), fmin(lo.z, lo.w));
