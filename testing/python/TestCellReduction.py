@@ -9,7 +9,6 @@ from vtkmodules.vtkCommonDataModel import (
     VTK_HEXAHEDRON, VTK_LINE, VTK_PIXEL, VTK_POLYGON, VTK_PYRAMID, VTK_QUAD,
     VTK_QUADRATIC_TRIANGLE, VTK_TETRA, VTK_TRIANGLE, VTK_VERTEX, VTK_VOXEL, VTK_WEDGE,
     vtkUnstructuredGrid)
-from vtkmodules.vtkFiltersGeometry import vtkGeometryFilter
 from vtkmodules.vtkFiltersVerdict import vtkCellSizeFilter
 
 import gpumesh_testing as gt
@@ -59,7 +58,7 @@ class CellReductionTest(unittest.TestCase):
     def check_mesh(self, name, quantity, array):
         mesh = gt.read_vtu(name)
         expected = reference_sizes(mesh)
-        for data in (mesh, self.as_polydata(mesh) if quantity == "Area" else None):
+        for data in (mesh, gt.as_polydata(mesh) if quantity == "Area" else None):
             if data is None:
                 continue
             result = reduce_on_device(data, Quantity=quantity)
@@ -70,14 +69,6 @@ class CellReductionTest(unittest.TestCase):
             self.assertGreaterEqual(gt.field_value(result, "KernelTimeMs"), 0.0)
             self.assertGreater(gt.field_value(result, "BytesUploaded"), 0)
             self.assertTrue(gt.field_value(result, "Device"))
-
-    @staticmethod
-    def as_polydata(grid):
-        surface = vtkGeometryFilter()
-        surface.SetInputData(grid)
-        surface.MergingOff()
-        surface.Update()
-        return surface.GetOutput()
 
     def test_triangle_areas_of_gmsh_plate(self):
         self.check_mesh("plate_with_holes.vtu", "Area", "Area")

@@ -8,7 +8,6 @@ import numpy as np
 from paraview import simple
 from vtkmodules.vtkCommonCore import vtkDoubleArray, vtkPoints
 from vtkmodules.vtkCommonDataModel import VTK_QUAD, VTK_TRIANGLE, vtkPolyData, vtkUnstructuredGrid
-from vtkmodules.vtkFiltersGeometry import vtkGeometryFilter
 
 import gpumesh_testing as gt
 import leb_reference
@@ -144,10 +143,7 @@ class LongestEdgeRefinementTest(unittest.TestCase):
         self.check_invariants(grid, marks)
 
     def test_refine_all_as_polydata(self):
-        surface = vtkGeometryFilter()
-        surface.SetInputData(gt.read_vtu("sphere_surface.vtu"))
-        surface.Update()
-        polydata = surface.GetOutput()
+        polydata = gt.as_polydata(gt.read_vtu("sphere_surface.vtu"))
         result = refine_on_device(polydata, RefineAll=1)
         self.assertEqual(result.GetClassName(), "vtkPolyData")
         self.assertGreaterEqual(result.GetNumberOfCells(), 2 * polydata.GetNumberOfCells())

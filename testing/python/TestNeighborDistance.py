@@ -10,7 +10,6 @@ from vtkmodules.vtkCommonDataModel import (
     VTK_HEXAHEDRON, VTK_PYRAMID, VTK_QUADRATIC_TRIANGLE, VTK_TETRA, VTK_TRIANGLE,
     VTK_TRIANGLE_STRIP, vtkUnstructuredGrid)
 from vtkmodules.vtkFiltersCore import vtkAppendFilter
-from vtkmodules.vtkFiltersGeometry import vtkGeometryFilter
 
 import gpumesh_testing as gt
 
@@ -111,10 +110,7 @@ class NeighborDistanceTest(unittest.TestCase):
         self.check_against_vtk(grid, neighbours)
 
     def test_closed_surface_as_polydata(self):
-        surface = vtkGeometryFilter()
-        surface.SetInputData(gt.read_vtu("sphere_surface.vtu"))
-        surface.Update()
-        polydata = surface.GetOutput()
+        polydata = gt.as_polydata(gt.read_vtu("sphere_surface.vtu"))
         result = run_filter(polydata)
         self.assertEqual(result.GetClassName(), "vtkPolyData")
         np.testing.assert_array_equal(gt.cell_array(result, "NeighborCount"), 3)

@@ -13,7 +13,6 @@ from vtkmodules.vtkCommonDataModel import (
     VTK_LINE, VTK_QUAD, VTK_TRIANGLE, VTK_TRIANGLE_STRIP, VTK_VERTEX, vtkCellArray, vtkPolyData,
     vtkUnstructuredGrid)
 from vtkmodules.vtkFiltersCore import vtkConstrainedSmoothingFilter, vtkMassProperties
-from vtkmodules.vtkFiltersGeometry import vtkGeometryFilter
 
 import gpumesh_testing as gt
 
@@ -153,12 +152,6 @@ def jittered(dataset, fraction=0.2, seed=1):
     return with_points(dataset, xyz + rng.uniform(-fraction, fraction, xyz.shape) * length)
 
 
-def as_polydata(grid):
-    surface = vtkGeometryFilter()
-    surface.SetInputData(grid)
-    surface.MergingOff()
-    surface.Update()
-    return surface.GetOutput()
 
 
 def smooth(dataset, **properties):
@@ -219,7 +212,7 @@ class VertexSmoothingTest(unittest.TestCase):
         self.assertLess(np.abs(z).max(), np.abs(points_of(plate)[:, 2]).max())
 
     def test_sphere_surface_free(self):
-        sphere = jittered(as_polydata(gt.read_vtu("sphere_surface.vtu")))
+        sphere = jittered(gt.as_polydata(gt.read_vtu("sphere_surface.vtu")))
         self.check_every_method(sphere, "Free")
 
     def test_ball_of_tetrahedra_fixed(self):
@@ -233,7 +226,7 @@ class VertexSmoothingTest(unittest.TestCase):
     def test_laplacian_free_matches_vtk_constrained_smoothing(self):
         # vtkConstrainedSmoothingFilter runs N-1 Jacobi umbrella steps when asked for N
         # (SETUP.md): ask it for k+1, with a constraint distance that never binds.
-        for dataset in (jittered(as_polydata(gt.read_vtu("sphere_surface.vtu"))), jittered(gt.read_vtu("ball_tets.vtu"))):
+        for dataset in (jittered(gt.as_polydata(gt.read_vtu("sphere_surface.vtu"))), jittered(gt.read_vtu("ball_tets.vtu"))):
             for k in (1, 10):
                 vtk_smoother = vtkConstrainedSmoothingFilter()
                 vtk_smoother.SetInputData(dataset)
@@ -248,7 +241,7 @@ class VertexSmoothingTest(unittest.TestCase):
                 self.assertLessEqual(np.abs(actual - expected).max(), RELATIVE * mesh_size(dataset))
 
     def test_taubin_keeps_the_volume_of_a_noisy_sphere(self):
-        sphere = as_polydata(gt.read_vtu("sphere_surface.vtu"))
+        sphere = gt.as_polydata(gt.read_vtu("sphere_surface.vtu"))
         xyz = points_of(sphere)
         rng = np.random.default_rng(2)
         noisy = with_points(sphere, xyz * (1 + 0.03 * rng.standard_normal(len(xyz)))[:, None])
@@ -319,7 +312,7 @@ class VertexSmoothingTest(unittest.TestCase):
         self.assertEqual(result.GetCellData().GetNumberOfArrays(), plate.GetCellData().GetNumberOfArrays())
 
     def test_fixed_points_array_pins_points(self):
-        sphere = jittered(as_polydata(gt.read_vtu("sphere_surface.vtu")))
+        sphere = jittered(gt.as_polydata(gt.read_vtu("sphere_surface.vtu")))
         n = sphere.GetNumberOfPoints()
         flags = (np.arange(n) % 4 == 0).astype(np.int32)
         array = numpy_to_vtk(flags, deep=1)
@@ -365,7 +358,7 @@ class VertexSmoothingTest(unittest.TestCase):
             np.testing.assert_array_equal(first, second)
 
     def test_polydata_and_unstructured_grid_agree(self):
-        sphere = jittered(as_polydata(gt.read_vtu("sphere_surface.vtu")))
+        sphere = jittered(gt.as_polydata(gt.read_vtu("sphere_surface.vtu")))
         from_polydata = smooth(sphere, Boundary="Free")
         from_grid = smooth(as_unstructured(sphere), Boundary="Free")
         self.assertEqual(from_polydata.GetClassName(), "vtkPolyData")

@@ -6,6 +6,7 @@ from paraview import servermanager
 from paraview import simple
 from vtkmodules.numpy_interface import dataset_adapter as dsa
 from vtkmodules.vtkCommonCore import vtkOutputWindow, vtkStringOutputWindow
+from vtkmodules.vtkFiltersGeometry import vtkGeometryFilter
 from vtkmodules.vtkIOXML import vtkXMLUnstructuredGridReader
 
 DATA = os.environ.get("GPUMESH_DATA", os.path.join(os.path.dirname(__file__), "..", "..", "data"))
@@ -30,6 +31,15 @@ def read_vtu(name):
     reader.SetFileName(data_path(name))
     reader.Update()
     return reader.GetOutput()
+
+
+def as_polydata(grid):
+    """The cells of an unstructured grid of surface cells as a vtkPolyData, points unmerged."""
+    surface = vtkGeometryFilter()
+    surface.SetInputData(grid)
+    surface.MergingOff()
+    surface.Update()
+    return surface.GetOutput()
 
 
 def producer(dataset):
