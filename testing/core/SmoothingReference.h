@@ -1,6 +1,8 @@
 // CPU statements of what the vertex links and the smoothing compute, in double precision, for
 // the core tests: the test's own tables of VTK's local edges and sides, std::set rows.
 #pragma once
+#include "TestMesh.h"
+
 #include "gpumesh/HostMesh.h"
 #include "gpumesh/Smoothing.h"
 
@@ -15,29 +17,9 @@ namespace reference
 using gpumesh::CellKind;
 using Rows = std::vector<std::set<int>>;
 
-struct Cell
-{
-  CellKind kind;
-  std::vector<std::int64_t> ids;
-};
-
-struct Mesh
-{
-  std::vector<double> xyz;
-  std::vector<Cell> cells;
-  std::size_t points() const { return xyz.size() / 3; }
-};
-
-inline gpumesh::HostMesh toHost(const Mesh& mesh)
-{
-  gpumesh::HostMesh host;
-  host.setPoints(mesh.xyz.data(), static_cast<std::int64_t>(mesh.points()));
-  host.setCellCount(static_cast<std::int64_t>(mesh.cells.size()));
-  for (std::size_t c = 0; c < mesh.cells.size(); ++c)
-    host.addCell(static_cast<std::int64_t>(c), mesh.cells[c].kind, mesh.cells[c].ids.data(),
-      static_cast<std::int64_t>(mesh.cells[c].ids.size()));
-  return host;
-}
+using testmesh::Cell;
+using testmesh::Mesh;
+using testmesh::toHost;
 
 inline bool isSurfaceOrVolume(CellKind kind)
 {

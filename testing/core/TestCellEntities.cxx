@@ -1,4 +1,6 @@
 // Sides and edges matched on the device against a CPU map of sorted vertex keys.
+#include "TestMesh.h"
+
 #include "gpumesh/CellEntities.h"
 #include "gpumesh/NeighborDistance.h"
 
@@ -16,17 +18,8 @@ using namespace gpumesh;
 
 namespace
 {
-struct TestCell
-{
-  CellKind kind;
-  std::vector<std::int64_t> ids;
-};
-
-struct TestMesh
-{
-  std::vector<double> xyz;
-  std::vector<TestCell> cells;
-};
+using TestCell = testmesh::Cell;
+using TestMesh = testmesh::Mesh;
 
 // The test's own statement of VTK's local faces (sides of 3D cells) and edges.
 std::vector<std::vector<int>> localEntities(CellKind kind, EntityType type)
@@ -139,12 +132,7 @@ struct Built
 
 Built build(const TestMesh& mesh, EntityType type)
 {
-  HostMesh host;
-  host.setPoints(mesh.xyz.data(), static_cast<std::int64_t>(mesh.xyz.size() / 3));
-  host.setCellCount(static_cast<std::int64_t>(mesh.cells.size()));
-  for (std::size_t c = 0; c < mesh.cells.size(); ++c)
-    host.addCell(static_cast<std::int64_t>(c), mesh.cells[c].kind, mesh.cells[c].ids.data(),
-      static_cast<std::int64_t>(mesh.cells[c].ids.size()));
+  const HostMesh host = testmesh::toHost(mesh);
   DeviceRun run(DeviceContext::acquire("auto"));
   DeviceMesh deviceMesh(run, host);
   CellEntities entities(run, deviceMesh, type);
