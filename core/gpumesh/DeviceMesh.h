@@ -29,8 +29,6 @@ public:
   DeviceMesh(DeviceRun& run, DeviceBuffer<cl_float4> points, std::size_t pointCount, CellKind kind,
     DeviceBuffer<cl_int> connectivity, std::size_t cellCount);
 
-  /// Hands the points buffer over to the caller; the mesh keeps its cells.
-  DeviceBuffer<cl_float4> takePoints() { return std::move(Points); }
   /// Hands the connectivity of the first cell group over to the caller (to be modified in
   /// place); the group is left empty.
   DeviceBuffer<cl_int> takeConnectivity() { return std::move(Groups.front().connectivity); }

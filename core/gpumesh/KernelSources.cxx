@@ -2,7 +2,6 @@
 
 #include "gpumesh/Error.h"
 
-#include <cstring>
 
 namespace gpumesh
 {
@@ -17,16 +16,6 @@ std::string kernelSource(const std::string& name)
     }
   }
   throw Error("No kernel file kernels/" + name + ".cl was embedded in the GPUMesh core");
-}
-
-std::vector<std::string> kernelNames()
-{
-  std::vector<std::string> names;
-  for (const auto* entry = detail::embeddedKernels; entry->name; ++entry)
-  {
-    names.emplace_back(entry->name);
-  }
-  return names;
 }
 
 } // namespace gpumesh

@@ -1,7 +1,6 @@
 // Access to the OpenCL sources of kernels/*.cl, embedded at build time.
 #pragma once
 #include <string>
-#include <vector>
 
 namespace gpumesh
 {
@@ -18,8 +17,5 @@ extern const EmbeddedKernel embeddedKernels[];
 
 /// The text of kernels/<name>.cl. Throws gpumesh::Error when no such file was embedded.
 std::string kernelSource(const std::string& name);
-
-/// The names of all embedded kernel files, without ".cl".
-std::vector<std::string> kernelNames();
 
 } // namespace gpumesh

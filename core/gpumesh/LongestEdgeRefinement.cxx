@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <array>
-#include <cmath>
 #include <limits>
 #include <optional>
 
@@ -44,7 +43,6 @@ std::array<cl_int, 3> downloadFlags(DeviceRun& run, const DeviceBuffer<cl_int>& 
 void checkSeams(DeviceRun& run, const DeviceMesh& mesh, const DeviceCellGroup& triangles,
   const CellEntities& edges)
 {
-  const Label label(run, "validation");
   const auto count = static_cast<cl_int>(triangles.count);
   std::size_t capacity = 4096;
   std::vector<cl_int> list;

@@ -5,7 +5,6 @@
 #include "vtkDataObject.h"
 #include "vtkFieldData.h"
 #include "vtkFloatArray.h"
-#include "vtkInformation.h"
 #include "vtkInformationVector.h"
 #include "vtkNew.h"
 #include "vtkObjectFactory.h"
@@ -137,8 +136,7 @@ void vtkGPUCellReduction::ExecuteOnDevice(
 void vtkGPUCellReduction::PrintSelf(ostream& os, vtkIndent indent)
 {
   this->Superclass::PrintSelf(os, indent);
-  vtkInformation* request = this->GetInputArrayInformation(0);
-  const char* array = request->Has(vtkDataObject::FIELD_NAME()) ? request->Get(vtkDataObject::FIELD_NAME()) : nullptr;
+  const char* array = this->GetChosenArrayName();
   os << indent << "InputArray: " << (array ? array : "(active cell scalars, used when Quantity is Array)") << "\n";
   os << indent << "Quantity: " << GetQuantityName(this->Quantity) << "\n";
 }

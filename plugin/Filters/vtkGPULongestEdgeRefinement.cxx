@@ -7,7 +7,6 @@
 #include "vtkDataObject.h"
 #include "vtkFieldData.h"
 #include "vtkIdTypeArray.h"
-#include "vtkInformation.h"
 #include "vtkNew.h"
 #include "vtkObjectFactory.h"
 #include "vtkPointData.h"
@@ -188,8 +187,7 @@ void vtkGPULongestEdgeRefinement::ExecuteOnDevice(
 void vtkGPULongestEdgeRefinement::PrintSelf(ostream& os, vtkIndent indent)
 {
   this->Superclass::PrintSelf(os, indent);
-  vtkInformation* request = this->GetInputArrayInformation(0);
-  const char* array = request->Has(vtkDataObject::FIELD_NAME()) ? request->Get(vtkDataObject::FIELD_NAME()) : nullptr;
+  const char* array = this->GetChosenArrayName();
   os << indent << "MarkArray: " << (array ? array : "(active cell scalars)") << "\n";
   os << indent << "MarkThreshold: " << this->MarkThreshold << "\n";
   os << indent << "RefineAll: " << this->RefineAll << "\n";

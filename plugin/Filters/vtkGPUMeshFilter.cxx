@@ -47,10 +47,8 @@ vtkDataArray* vtkGPUMeshFilter::GetRequiredCellArray(vtkInformationVector** inpu
 {
   int association = vtkDataObject::FIELD_ASSOCIATION_NONE;
   vtkDataArray* array = this->GetInputArrayToProcess(0, inputVector, association);
-  vtkInformation* request = this->GetInputArrayInformation(0);
-  const std::string wanted = request->Has(vtkDataObject::FIELD_NAME())
-    ? request->Get(vtkDataObject::FIELD_NAME())
-    : std::string("(none chosen)");
+  const char* chosen = this->GetChosenArrayName();
+  const std::string wanted = chosen ? chosen : "(none chosen)";
   if (!array)
   {
     throw gpumesh::Error("The input has no cell array named '" + wanted + "' to use as " + use);
@@ -60,6 +58,12 @@ vtkDataArray* vtkGPUMeshFilter::GetRequiredCellArray(vtkInformationVector** inpu
     throw gpumesh::Error("Array '" + wanted + "' is not a cell array, which " + use + " must be");
   }
   return array;
+}
+
+const char* vtkGPUMeshFilter::GetChosenArrayName()
+{
+  vtkInformation* request = this->GetInputArrayInformation(0);
+  return request->Has(vtkDataObject::FIELD_NAME()) ? request->Get(vtkDataObject::FIELD_NAME()) : nullptr;
 }
 
 int vtkGPUMeshFilter::RequestData(

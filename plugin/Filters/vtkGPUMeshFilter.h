@@ -72,6 +72,10 @@ protected:
    */
   vtkDataArray* GetRequiredCellArray(vtkInformationVector** inputVector, const char* use);
 
+  /// The name given to SetInputArrayToProcess(0, ...), or nullptr when an attribute (the
+  /// active scalars) was chosen instead.
+  const char* GetChosenArrayName();
+
   /**
    * The filter's work: `output` starts as a shallow copy of `input`. Report bad input by
    * throwing gpumesh::Error (or any std::exception) with a message naming the problem.
