@@ -204,7 +204,7 @@ void VertexSmoother::step(DeviceRun& run, const DeviceBuffer<cl_float4>& in, Dev
   }
 }
 
-const DeviceBuffer<cl_float4>& VertexSmoother::smooth(DeviceRun& run)
+const DeviceBuffer<cl_float4>& VertexSmoother::smooth(DeviceRun& run, const SmoothingStepObserver& observer)
 {
   // Both buffers start from the mesh's points: a vertex that no step writes (pinned, or in
   // no cell) then holds its position in whichever buffer ends up with the result.
@@ -213,28 +213,29 @@ const DeviceBuffer<cl_float4>& VertexSmoother::smooth(DeviceRun& run)
   run.copy(Mesh.points(), Pong, points, "points");
   const float lambda = static_cast<float>(Options.relaxationFactor);
   const float mu = static_cast<float>(Options.mu());
+  const bool taubin = Options.method == SmoothingMethod::Taubin;
+  const int steps = Options.iterations * (taubin ? 2 : 1);
   DeviceBuffer<cl_float4>* current = &Ping;
   DeviceBuffer<cl_float4>* next = &Pong;
-  for (int i = 0; i < Options.iterations; ++i)
+  for (int s = 1; s <= steps; ++s)
   {
-    step(run, *current, *next, lambda);
+    step(run, *current, *next, taubin && s % 2 == 0 ? mu : lambda);
     std::swap(current, next);
-    if (Options.method == SmoothingMethod::Taubin)
+    if (observer && !observer(run, *current, s, steps))
     {
-      step(run, *current, *next, mu);
-      std::swap(current, next);
+      break;
     }
   }
   return *current;
 }
 
 std::vector<float> smoothVertices(DeviceRun& run, const HostMesh& host, const SmoothingOptions& options,
-  const std::vector<std::uint8_t>& pinned)
+  const std::vector<std::uint8_t>& pinned, const SmoothingStepObserver& observer)
 {
   options.validate();
   const DeviceMesh mesh(run, host, 2);
   VertexSmoother smoother(run, mesh, options, pinned);
-  const DeviceBuffer<cl_float4>& result = smoother.smooth(run);
+  const DeviceBuffer<cl_float4>& result = smoother.smooth(run, observer);
   std::vector<float> points(4 * static_cast<std::size_t>(host.pointCount()));
   run.download(result, reinterpret_cast<cl_float4*>(points.data()), points.size() / 4, "smoothed points");
   return points;

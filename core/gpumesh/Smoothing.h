@@ -4,6 +4,7 @@
 #include "gpumesh/VertexTable.h"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -53,6 +54,13 @@ struct SmoothingOptions
   double mu() const;
 };
 
+/// Called after every Jacobi step (one per iteration, two per Taubin iteration) with the step's
+/// result, `step` counted from 1 up to `steps`. It may change `result` in place (a halo
+/// exchange of the points other processes own); returning false stops the smoothing there
+/// (an abort), leaving `result` as the last iterate.
+using SmoothingStepObserver =
+  std::function<bool(DeviceRun& run, DeviceBuffer<cl_float4>& result, int step, int steps)>;
+
 /// Vertex roles on the device (one int per vertex).
 enum VertexRole : cl_int
 {
@@ -72,9 +80,10 @@ public:
     const std::vector<std::uint8_t>& pinned = {});
   ~VertexSmoother();
 
-  /// Runs options.iterations from the mesh's points. Returns the buffer holding the result
-  /// (relative to the mesh origin), valid until the next call or the smoother's end.
-  const DeviceBuffer<cl_float4>& smooth(DeviceRun& run);
+  /// Runs options.iterations from the mesh's points, calling `observer` (when set) after each
+  /// step. Returns the buffer holding the result (relative to the mesh origin), valid until the
+  /// next call or the smoother's end.
+  const DeviceBuffer<cl_float4>& smooth(DeviceRun& run, const SmoothingStepObserver& observer = {});
 
   const DeviceBuffer<cl_int>& roles() const { return Roles; }
   /// Neighbours (Laplacian, Taubin) or cells (Barycentric) of each vertex.
@@ -101,6 +110,6 @@ private:
 /// points once: x, y, z, 0 per point, relative to mesh.origin(). Points used by no 2D or 3D
 /// cell (isolated, or only in vertices and lines) come back unchanged.
 std::vector<float> smoothVertices(DeviceRun& run, const HostMesh& mesh, const SmoothingOptions& options,
-  const std::vector<std::uint8_t>& pinned = {});
+  const std::vector<std::uint8_t>& pinned = {}, const SmoothingStepObserver& observer = {});
 
 } // namespace gpumesh
