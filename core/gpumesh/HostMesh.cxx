@@ -44,7 +44,7 @@ void HostMesh::copyPoints(const Real* xyz, std::int64_t count)
       upper[c] = i == 0 ? x : std::max(upper[c], x);
     }
   }
-  for (int c = 0; c < 3; ++c)
+  for (int c = 0; c < 3 && !OriginGiven; ++c)
   {
     Origin[c] = 0.5 * (lower[c] + upper[c]);
   }
@@ -66,6 +66,12 @@ void HostMesh::setPoints(const double* xyz, std::int64_t count)
 void HostMesh::setPoints(const float* xyz, std::int64_t count)
 {
   copyPoints(xyz, count);
+}
+
+void HostMesh::setOrigin(const std::array<double, 3>& origin)
+{
+  Origin = origin;
+  OriginGiven = true;
 }
 
 void HostMesh::setCellCount(std::int64_t count)

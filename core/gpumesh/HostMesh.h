@@ -31,6 +31,10 @@ public:
   void setPoints(const double* xyz, std::int64_t count);
   void setPoints(const float* xyz, std::int64_t count);
 
+  /// Makes setPoints use `origin` instead of the centre of the points' bounds: the pieces of a
+  /// distributed mesh share one origin so that each cell is computed as it is in serial.
+  void setOrigin(const std::array<double, 3>& origin);
+
   /// Declares the number of cells of the source mesh (cell ids range over [0, count)).
   void setCellCount(std::int64_t count);
 
@@ -51,6 +55,7 @@ private:
 
   std::vector<float> Points;
   std::array<double, 3> Origin{ 0.0, 0.0, 0.0 };
+  bool OriginGiven = false;
   std::int64_t CellCount = 0;
   std::array<CellGroup, cellKindCount> Groups;
 };

@@ -1,0 +1,62 @@
+// Per-process statistics combined into global ones (GPU Cell Reduction under MPI).
+#include "gpumesh/StatisticsCombination.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+using namespace gpumesh;
+
+namespace
+{
+Statistics of(const std::vector<double>& values)
+{
+  Statistics s;
+  s.minimum = s.maximum = std::numeric_limits<double>::quiet_NaN();
+  for (double v : values)
+  {
+    s.minimum = s.count ? std::min(s.minimum, v) : v;
+    s.maximum = s.count ? std::max(s.maximum, v) : v;
+    s.sum += v;
+    s.sumOfSquares += v * v;
+    ++s.count;
+  }
+  return s;
+}
+} // namespace
+
+TEST(StatisticsCombination, PiecesGiveTheStatisticsOfTheWhole)
+{
+  const Statistics whole = of({ 3, -1, 4, 1, -5, 9, 2, 6 });
+  const Statistics combined = combineStatistics({ of({ 3, -1, 4 }), of({ 1, -5 }), of({ 9, 2, 6 }) });
+  EXPECT_EQ(combined.count, whole.count);
+  EXPECT_EQ(combined.minimum, -5);
+  EXPECT_EQ(combined.maximum, 9);
+  EXPECT_DOUBLE_EQ(combined.sum, whole.sum);
+  EXPECT_DOUBLE_EQ(combined.mean(), whole.mean());
+  EXPECT_DOUBLE_EQ(combined.l2Norm(), whole.l2Norm());
+}
+
+TEST(StatisticsCombination, EmptyPiecesAddNothingAndPutNoNaNIntoTheResult)
+{
+  const Statistics combined = combineStatistics({ of({}), of({ 2, 7 }), of({}) });
+  EXPECT_EQ(combined.count, 2u);
+  EXPECT_EQ(combined.minimum, 2);
+  EXPECT_EQ(combined.maximum, 7);
+  EXPECT_FALSE(std::isnan(combined.mean()));
+  const Statistics nothing = combineStatistics({ of({}), of({}) });
+  EXPECT_EQ(nothing.count, 0u);
+  EXPECT_TRUE(std::isnan(nothing.minimum));
+  EXPECT_EQ(nothing.sum, 0.0);
+}
+
+TEST(StatisticsCombination, SquaresOfTheLargestFloatsDoNotOverflow)
+{
+  const double big = std::numeric_limits<float>::max();
+  std::vector<Statistics> parts(4, of({ big, -big }));
+  const Statistics combined = combineStatistics(parts);
+  EXPECT_TRUE(std::isfinite(combined.l2Norm()));
+  EXPECT_NEAR(combined.l2Norm() / big, std::sqrt(8.0), 1e-12);
+}
