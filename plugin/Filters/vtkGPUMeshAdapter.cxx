@@ -91,9 +91,13 @@ std::string CellTypeName(int vtkCellType)
   return name && *name ? name : "cell type " + std::to_string(vtkCellType);
 }
 
-gpumesh::HostMesh ToHostMesh(vtkPointSet* input)
+gpumesh::HostMesh ToHostMesh(vtkPointSet* input, const std::array<double, 3>* origin)
 {
   gpumesh::HostMesh mesh;
+  if (origin)
+  {
+    mesh.setOrigin(*origin);
+  }
   vtkPoints* points = input->GetPoints();
   if (points && points->GetNumberOfPoints() > 0)
   {

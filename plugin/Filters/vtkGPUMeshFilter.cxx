@@ -7,6 +7,7 @@
 #include "vtkPointSet.h"
 #include "vtkStringArray.h"
 
+#include "vtkGPUMeshDistributed.h"
 #include "vtkGPUMeshRunReport.h"
 
 #include "gpumesh/DeviceRun.h"
@@ -75,7 +76,9 @@ int vtkGPUMeshFilter::RequestData(
   try
   {
     this->UpdateProgress(0.0);
-    gpumesh::DeviceRun run(gpumesh::DeviceContext::acquire(this->Device ? this->Device : "auto"));
+    const std::string device = vtkGPUMeshDistributed::DeviceSpecForProcess(
+      this->Device ? this->Device : "auto", vtkGPUMeshDistributed::GetController());
+    gpumesh::DeviceRun run(gpumesh::DeviceContext::acquire(device));
     this->ExecuteOnDevice(inputVector, input, output, run);
     vtkGPUMeshRunReport::AddToFieldData(run, output->GetFieldData());
     this->UpdateProgress(1.0);

@@ -39,7 +39,9 @@ public:
   /**
    * The OpenCL device. One of:
    * - "auto" (default): the device named by the environment variable GPUMESH_DEVICE if it is
-   *   set, else the first GPU, else the first CPU device (PoCL on a machine without a GPU);
+   *   set, else the first GPU, else the first CPU device (PoCL on a machine without a GPU).
+   *   Under MPI the processes of one node take different GPUs: node-local rank modulo the
+   *   node's GPU count;
    * - an index, "1", or an entry of GetAvailableDevices(), "1: NVIDIA H100 (GPU)";
    * - a substring of a device name, "H100" (case-insensitive).
    * A spec that matches no device is an error that lists the devices found.

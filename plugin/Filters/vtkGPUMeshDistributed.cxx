@@ -1,0 +1,319 @@
+#include "vtkGPUMeshDistributed.h"
+
+#include "vtkCellData.h"
+#include "vtkCommunicator.h"
+#include "vtkDataArray.h"
+#include "vtkDataSetAttributes.h"
+#include "vtkGenerateGlobalIds.h"
+#include "vtkGhostCellsGenerator.h"
+#include "vtkIdTypeArray.h"
+#include "vtkMultiProcessController.h"
+#include "vtkNew.h"
+#include "vtkPointData.h"
+#include "vtkPointSet.h"
+#include "vtkUnsignedCharArray.h"
+
+#include "gpumesh/DeviceAssignment.h"
+#include "gpumesh/Error.h"
+#include "gpumesh/StatisticsCombination.h"
+
+#include <unistd.h>
+
+#include <cmath>
+#include <exception>
+#include <limits>
+#include <unordered_map>
+
+namespace vtkGPUMeshDistributed
+{
+
+namespace
+{
+// Carries each cell's origin through the ghost generation: (index in the input) * processes +
+// rank, so that a process recognises its own cells. (Points are recognised by global id: the
+// generator may give a shared point the data of the process it assigns the point to.)
+constexpr const char* inputCellArray = "vtkGPUMeshInputCell";
+
+int nodeLocalRank(vtkMultiProcessController* controller)
+{
+  const int fromLauncher = gpumesh::localRankFromEnvironment();
+  if (fromLauncher >= 0 || !controller)
+  {
+    return fromLauncher >= 0 ? fromLauncher : 0;
+  }
+  constexpr int nameLength = 256;
+  std::vector<char> mine(nameLength, '\0');
+  gethostname(mine.data(), nameLength - 1);
+  const int processes = controller->GetNumberOfProcesses();
+  std::vector<char> all(static_cast<std::size_t>(nameLength) * processes, '\0');
+  controller->AllGather(mine.data(), all.data(), nameLength);
+  std::vector<std::string> hostNames;
+  for (int p = 0; p < processes; ++p)
+  {
+    hostNames.emplace_back(all.data() + static_cast<std::size_t>(p) * nameLength);
+  }
+  return gpumesh::localRankFromHostNames(hostNames, controller->GetLocalProcessId());
+}
+
+vtkSmartPointer<vtkIdTypeArray> originArray(const char* name, vtkIdType count, int rank, int processes)
+{
+  auto array = vtkSmartPointer<vtkIdTypeArray>::New();
+  array->SetName(name);
+  array->SetNumberOfTuples(count);
+  for (vtkIdType i = 0; i < count; ++i)
+  {
+    array->SetValue(i, i * processes + rank);
+  }
+  return array;
+}
+
+// Maps the origin array of the ghosted piece back to this process's input indices.
+std::vector<vtkIdType> inputIndices(vtkDataSetAttributes* attributes, const char* name,
+  vtkIdType count, int rank, int processes)
+{
+  auto* origins = vtkIdTypeArray::SafeDownCast(attributes->GetArray(name));
+  if (!origins || origins->GetNumberOfTuples() != count)
+  {
+    throw gpumesh::Error(std::string("The ghost cell generator lost the array ") + name);
+  }
+  std::vector<vtkIdType> indices(static_cast<std::size_t>(count), -1);
+  for (vtkIdType i = 0; i < count; ++i)
+  {
+    const vtkIdType origin = origins->GetValue(i);
+    if (origin % processes == rank)
+    {
+      indices[i] = origin / processes;
+    }
+  }
+  attributes->RemoveArray(name);
+  return indices;
+}
+
+std::vector<long long> globalPointIds(vtkPointSet* dataset)
+{
+  vtkDataArray* ids = dataset->GetPointData()->GetGlobalIds();
+  const vtkIdType count = dataset->GetNumberOfPoints();
+  if (count > 0 && (!ids || ids->GetNumberOfTuples() != count))
+  {
+    throw gpumesh::Error("A piece of " + std::to_string(count) + " points has no global point ids");
+  }
+  std::vector<long long> values(static_cast<std::size_t>(count));
+  for (vtkIdType p = 0; p < count; ++p)
+  {
+    values[p] = static_cast<long long>(ids->GetTuple1(p));
+  }
+  return values;
+}
+} // namespace
+
+vtkMultiProcessController* GetController()
+{
+  vtkMultiProcessController* controller = vtkMultiProcessController::GetGlobalController();
+  return controller && controller->GetNumberOfProcesses() > 1 ? controller : nullptr;
+}
+
+std::string DeviceSpecForProcess(const std::string& device, vtkMultiProcessController* controller)
+{
+  if (!controller)
+  {
+    return device;
+  }
+  // Every process takes part in the host-name gathering, whatever its own spec says.
+  const int localRank = nodeLocalRank(controller);
+  return std::to_string(gpumesh::selectDeviceForLocalRank(device, localRank).index);
+}
+
+void AllSucceed(vtkMultiProcessController* controller, const std::function<void()>& work)
+{
+  std::exception_ptr failure;
+  try
+  {
+    work();
+  }
+  catch (...)
+  {
+    failure = std::current_exception();
+  }
+  if (!controller)
+  {
+    if (failure)
+    {
+      std::rethrow_exception(failure);
+    }
+    return;
+  }
+  const int processes = controller->GetNumberOfProcesses();
+  int failed = failure ? 1 : 0;
+  std::vector<int> all(static_cast<std::size_t>(processes), 0);
+  controller->AllGather(&failed, all.data(), 1);
+  if (failure)
+  {
+    std::rethrow_exception(failure);
+  }
+  std::string which;
+  for (int p = 0; p < processes; ++p)
+  {
+    which += all[p] ? (which.empty() ? "" : ", ") + std::to_string(p) : "";
+  }
+  if (!which.empty())
+  {
+    throw gpumesh::Error("Process " + which + " failed (see its error); this process stops too");
+  }
+}
+
+gpumesh::Statistics AllReduceStatistics(
+  vtkMultiProcessController* controller, const gpumesh::Statistics& piece)
+{
+  if (!controller)
+  {
+    return piece;
+  }
+  constexpr int fields = 5;
+  const double mine[fields] = { static_cast<double>(piece.count), piece.minimum, piece.maximum,
+    piece.sum, piece.sumOfSquares };
+  const int processes = controller->GetNumberOfProcesses();
+  std::vector<double> all(static_cast<std::size_t>(fields) * processes);
+  controller->AllGather(mine, all.data(), fields);
+  std::vector<gpumesh::Statistics> parts(static_cast<std::size_t>(processes));
+  for (int p = 0; p < processes; ++p)
+  {
+    const double* values = all.data() + static_cast<std::size_t>(fields) * p;
+    parts[p].count = static_cast<std::uint64_t>(values[0]);
+    parts[p].minimum = values[1];
+    parts[p].maximum = values[2];
+    parts[p].sum = values[3];
+    parts[p].sumOfSquares = values[4];
+  }
+  return gpumesh::combineStatistics(parts);
+}
+
+std::vector<std::uint8_t> GhostCellFlags(vtkDataSet* dataset)
+{
+  const vtkIdType cells = dataset->GetNumberOfCells();
+  std::vector<std::uint8_t> flags(static_cast<std::size_t>(cells), 0);
+  vtkUnsignedCharArray* ghosts = dataset->GetCellGhostArray();
+  for (vtkIdType c = 0; ghosts && c < cells; ++c)
+  {
+    flags[c] = (ghosts->GetValue(c) & vtkDataSetAttributes::DUPLICATECELL) != 0;
+  }
+  return flags;
+}
+
+void AllReduce(vtkMultiProcessController* controller, double* values, int count, int operation)
+{
+  if (controller)
+  {
+    std::vector<double> local(values, values + count);
+    controller->AllReduce(local.data(), values, count, operation);
+  }
+}
+
+void AllReduce(vtkMultiProcessController* controller, long long* values, int count, int operation)
+{
+  if (controller)
+  {
+    std::vector<long long> local(values, values + count);
+    controller->AllReduce(local.data(), values, count, operation);
+  }
+}
+
+std::array<double, 3> GlobalBoundsCentre(vtkPointSet* piece, vtkMultiProcessController* controller)
+{
+  // Lower corner and negated upper corner, so one MIN reduction gives both.
+  const double infinity = std::numeric_limits<double>::infinity();
+  double corners[6] = { infinity, infinity, infinity, infinity, infinity, infinity };
+  if (piece->GetNumberOfPoints() > 0)
+  {
+    double bounds[6];
+    piece->GetBounds(bounds);
+    for (int c = 0; c < 3; ++c)
+    {
+      corners[c] = bounds[2 * c];
+      corners[3 + c] = -bounds[2 * c + 1];
+    }
+  }
+  AllReduce(controller, corners, 6, vtkCommunicator::MIN_OP);
+  std::array<double, 3> centre{ 0.0, 0.0, 0.0 };
+  for (int c = 0; c < 3; ++c)
+  {
+    if (std::isfinite(corners[c]))
+    {
+      centre[c] = 0.5 * (corners[c] - corners[3 + c]);
+    }
+  }
+  return centre;
+}
+
+GhostedPiece BuildGhostedPiece(vtkPointSet* input, vtkMultiProcessController* controller)
+{
+  const int rank = controller ? controller->GetLocalProcessId() : 0;
+  const int processes = controller ? controller->GetNumberOfProcesses() : 1;
+
+  vtkSmartPointer<vtkPointSet> work = vtkSmartPointer<vtkPointSet>::Take(input->NewInstance());
+  work->ShallowCopy(input); // own attribute containers: the arrays added below stay off the input
+
+  // Global point ids: the input's when every non-empty piece has them, else generated by all.
+  long long missingIds =
+    input->GetNumberOfPoints() > 0 && !input->GetPointData()->GetGlobalIds() ? 1 : 0;
+  AllReduce(controller, &missingIds, 1, vtkCommunicator::MAX_OP);
+  if (missingIds)
+  {
+    vtkNew<vtkGenerateGlobalIds> generate;
+    generate->SetController(controller);
+    generate->SetInputData(work);
+    generate->Update();
+    auto* generated = vtkPointSet::SafeDownCast(generate->GetOutputDataObject(0));
+    vtkDataArray* ids = generated ? generated->GetPointData()->GetGlobalIds() : nullptr;
+    if (!ids || ids->GetNumberOfTuples() != input->GetNumberOfPoints())
+    {
+      throw gpumesh::Error("Generating global point ids failed (vtkGenerateGlobalIds)");
+    }
+    work->GetPointData()->SetGlobalIds(ids);
+  }
+
+  GhostedPiece piece;
+  piece.InputGlobalPointId = globalPointIds(work);
+  work->GetCellData()->AddArray(originArray(inputCellArray, input->GetNumberOfCells(), rank, processes));
+
+  vtkNew<vtkGhostCellsGenerator> ghosts;
+  ghosts->SetController(controller);
+  ghosts->BuildIfRequiredOff();
+  ghosts->SetNumberOfGhostLayers(1);
+  ghosts->SetInputData(work);
+  ghosts->Update();
+  auto* mesh = vtkPointSet::SafeDownCast(ghosts->GetOutputDataObject(0));
+  if (!mesh)
+  {
+    throw gpumesh::Error("Generating ghost cells failed (vtkGhostCellsGenerator)");
+  }
+  piece.Mesh = vtkSmartPointer<vtkPointSet>::Take(mesh->NewInstance());
+  piece.Mesh->ShallowCopy(mesh);
+  piece.GhostCell = GhostCellFlags(piece.Mesh);
+  piece.InputCell = inputIndices(
+    piece.Mesh->GetCellData(), inputCellArray, piece.Mesh->GetNumberOfCells(), rank, processes);
+  for (std::size_t c = 0; c < piece.InputCell.size(); ++c)
+  {
+    if (piece.GhostCell[c])
+    {
+      piece.InputCell[c] = -1;
+    }
+  }
+  piece.GlobalPointId = globalPointIds(piece.Mesh);
+  std::unordered_map<long long, vtkIdType> inputPointOf;
+  for (std::size_t p = 0; p < piece.InputGlobalPointId.size(); ++p)
+  {
+    inputPointOf[piece.InputGlobalPointId[p]] = static_cast<vtkIdType>(p);
+  }
+  piece.InputPoint.assign(piece.GlobalPointId.size(), -1);
+  for (std::size_t p = 0; p < piece.GlobalPointId.size(); ++p)
+  {
+    const auto found = inputPointOf.find(piece.GlobalPointId[p]);
+    if (found != inputPointOf.end())
+    {
+      piece.InputPoint[p] = found->second;
+    }
+  }
+  return piece;
+}
+
+} // namespace vtkGPUMeshDistributed
