@@ -12,11 +12,15 @@
 #include "vtkStringArray.h"
 
 #include "vtkGPUMeshAdapter.h"
+#include "vtkGPUMeshDistributed.h"
 #include "vtkGPUMeshRunReport.h"
 
 #include "gpumesh/ArrayMagnitude.h"
 #include "gpumesh/CellMeasures.h"
+#include "gpumesh/IndexedCopy.h"
 #include "gpumesh/Reduce.h"
+
+#include <cmath>
 
 #include <string>
 
@@ -48,9 +52,10 @@ gpumesh::Measure toMeasure(int quantity)
   }
 }
 
-CellQuantity measureCells(gpumesh::DeviceRun& run, vtkPointSet* input, int quantity)
+CellQuantity measureCells(
+  gpumesh::DeviceRun& run, vtkPointSet* input, int quantity, const std::array<double, 3>& origin)
 {
-  const gpumesh::HostMesh host = vtkGPUMeshAdapter::ToHostMesh(input);
+  const gpumesh::HostMesh host = vtkGPUMeshAdapter::ToHostMesh(input, &origin);
   const gpumesh::DeviceMesh mesh(run, host);
   const std::string name = vtkGPUCellReduction::GetQuantityName(quantity);
   return { gpumesh::computeCellMeasures(run, mesh, toMeasure(quantity)), name, name };
@@ -69,6 +74,31 @@ CellQuantity arrayValues(gpumesh::DeviceRun& run, vtkDataArray* array)
   return { gpumesh::tupleMagnitudes(
              run, uploaded, static_cast<std::size_t>(array->GetNumberOfTuples()), components),
     name + "_Magnitude", name + " magnitude" };
+}
+
+// The statistics of the cells this process owns: ghost cells (copies of cells other processes
+// own) are left out, as vtkPCellSizeFilter does, by reducing a copy where they are NaN.
+gpumesh::Statistics reduceOwnedCells(
+  gpumesh::DeviceRun& run, const gpumesh::DeviceBuffer<float>& values, vtkPointSet* input)
+{
+  const std::size_t cells = static_cast<std::size_t>(input->GetNumberOfCells());
+  const std::vector<std::uint8_t> ghost = vtkGPUMeshDistributed::GhostCellFlags(input);
+  std::vector<std::int32_t> ghostCells;
+  for (std::size_t c = 0; c < ghost.size(); ++c)
+  {
+    if (ghost[c])
+    {
+      ghostCells.push_back(static_cast<std::int32_t>(c));
+    }
+  }
+  if (ghostCells.empty())
+  {
+    return gpumesh::reduceStatistics(run, values, cells);
+  }
+  gpumesh::DeviceBuffer<float> owned = run.allocate<float>(cells, "owned cell values");
+  run.copy(values, owned, cells, "owned cell values");
+  gpumesh::fillAt(run, owned, ghostCells, NAN, "ghost cells");
+  return gpumesh::reduceStatistics(run, owned, cells);
 }
 } // namespace
 
@@ -99,15 +129,33 @@ const char* vtkGPUCellReduction::GetQuantityName(int quantity)
 void vtkGPUCellReduction::ExecuteOnDevice(
   vtkInformationVector** inputVector, vtkPointSet* input, vtkPointSet* output, gpumesh::DeviceRun& run)
 {
+  vtkMultiProcessController* controller = vtkGPUMeshDistributed::GetController();
   const vtkIdType cells = input->GetNumberOfCells();
-  vtkDataArray* array =
-    this->Quantity == ARRAY ? this->GetRequiredCellArray(inputVector, "Input Array (Quantity = Array)") : nullptr;
+  // One origin for all processes: each cell is measured exactly as in a serial run.
+  const std::array<double, 3> origin = this->Quantity == ARRAY
+    ? std::array<double, 3>{ 0.0, 0.0, 0.0 }
+    : vtkGPUMeshDistributed::GlobalBoundsCentre(input, controller);
 
-  this->UpdateProgress(0.1);
-  CellQuantity quantity = array ? arrayValues(run, array) : measureCells(run, input, this->Quantity);
-  this->UpdateProgress(0.5);
-  const gpumesh::Statistics statistics =
-    gpumesh::reduceStatistics(run, quantity.values, static_cast<std::size_t>(cells));
+  CellQuantity quantity;
+  gpumesh::Statistics statistics;
+  vtkGPUMeshDistributed::AllSucceed(controller, [&] {
+    if (this->Quantity == ARRAY && cells == 0 && controller)
+    {
+      // An empty piece of a distributed mesh often carries no arrays at all: nothing to reduce.
+      const char* chosen = this->GetChosenArrayName();
+      quantity.description = chosen ? chosen : "";
+      return;
+    }
+    vtkDataArray* array = this->Quantity == ARRAY
+      ? this->GetRequiredCellArray(inputVector, "Input Array (Quantity = Array)")
+      : nullptr;
+    this->UpdateProgress(0.1);
+    quantity = array ? arrayValues(run, array) : measureCells(run, input, this->Quantity, origin);
+    this->UpdateProgress(0.5);
+    statistics = reduceOwnedCells(run, quantity.values, input);
+  });
+  // Every process reports the statistics of the whole mesh.
+  statistics = vtkGPUMeshDistributed::AllReduceStatistics(controller, statistics);
   this->UpdateProgress(0.7);
 
   if (!quantity.arrayName.empty())
