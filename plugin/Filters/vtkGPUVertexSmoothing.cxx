@@ -2,6 +2,7 @@
 
 #include "vtkDataArray.h"
 #include "vtkDoubleArray.h"
+#include "vtkFieldData.h"
 #include "vtkFloatArray.h"
 #include "vtkNew.h"
 #include "vtkObjectFactory.h"
@@ -11,10 +12,17 @@
 #include "vtkSmartPointer.h"
 
 #include "vtkGPUMeshAdapter.h"
+#include "vtkGPUMeshDistributed.h"
+#include "vtkGPUMeshPointHalo.h"
+#include "vtkGPUMeshRunReport.h"
 
+#include "gpumesh/DeviceMesh.h"
 #include "gpumesh/Smoothing.h"
 
+#include <algorithm>
+#include <array>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -104,6 +112,66 @@ void movePoints(vtkDataArray* input, const std::vector<float>& moved, const std:
   output->SetPoints(points);
   output->GetPointData()->AddArray(displacement);
 }
+// Distributed: smooths the owned cells plus one layer of ghost cells, so every point a process
+// owns has its whole ball (Fixed/Free/Smooth then see the true boundary, never a cut), and
+// refreshes the copies of other processes' points after every step. Returns the input's
+// points moved (x, y, z, 0 relative to `origin`), and the input's points before, in float.
+std::vector<float> smoothDistributed(gpumesh::DeviceRun& run, vtkPointSet* input,
+  const gpumesh::SmoothingOptions& options, const std::string& fixedName,
+  vtkMultiProcessController* controller, std::vector<float>& before, std::uint64_t& bytesExchanged)
+{
+  const vtkGPUMeshDistributed::GhostedPiece piece =
+    vtkGPUMeshDistributed::BuildGhostedPiece(input, controller);
+  const std::array<double, 3> origin = vtkGPUMeshDistributed::GlobalBoundsCentre(input, controller);
+  vtkGPUMeshPointHalo halo(piece, controller);
+
+  gpumesh::HostMesh host;
+  std::unique_ptr<gpumesh::DeviceMesh> mesh;
+  std::unique_ptr<gpumesh::VertexSmoother> smoother;
+  vtkGPUMeshDistributed::AllSucceed(controller, [&] {
+    std::vector<std::uint8_t> pinned;
+    if (!fixedName.empty() && fixedName != "None" && piece.Mesh->GetNumberOfPoints() > 0)
+    {
+      pinned = pinnedPoints(piece.Mesh, fixedName);
+    }
+    host = vtkGPUMeshAdapter::ToHostMesh(piece.Mesh, &origin);
+    before = vtkGPUMeshAdapter::ToHostMesh(input, &origin).points();
+    mesh = std::make_unique<gpumesh::DeviceMesh>(run, host, 2);
+    smoother = std::make_unique<gpumesh::VertexSmoother>(run, *mesh, options, pinned);
+  });
+  // The same number of steps on every process, each followed by the exchange.
+  const gpumesh::DeviceBuffer<cl_float4>& result = smoother->smooth(
+    run, [&](gpumesh::DeviceRun& stepRun, gpumesh::DeviceBuffer<cl_float4>& points, int, int) {
+      halo.Exchange(stepRun, points);
+      return true;
+    });
+  std::vector<cl_float4> smoothed(static_cast<std::size_t>(host.pointCount()));
+  run.download(result, smoothed.data(), smoothed.size(), "smoothed points");
+  bytesExchanged = halo.BytesExchanged();
+
+  // Back to the input's points: through the piece, or received for points only the input's
+  // own ghost cells use.
+  std::vector<float> moved(before);
+  std::vector<std::int64_t> pieceOfInput(static_cast<std::size_t>(input->GetNumberOfPoints()), -1);
+  for (std::size_t p = 0; p < piece.InputPoint.size(); ++p)
+  {
+    if (piece.InputPoint[p] >= 0)
+    {
+      pieceOfInput[piece.InputPoint[p]] = static_cast<std::int64_t>(p);
+    }
+  }
+  for (std::size_t p = 0; p < pieceOfInput.size(); ++p)
+  {
+    const cl_float4* value = pieceOfInput[p] >= 0 ? &smoothed[pieceOfInput[p]]
+      : options.iterations > 0 ? halo.ReceivedInputPoint(piece.InputGlobalPointId[p])
+                               : nullptr;
+    if (value)
+    {
+      std::copy_n(value->s, 3, &moved[4 * p]);
+    }
+  }
+  return moved;
+}
 } // namespace
 
 vtkGPUVertexSmoothing::vtkGPUVertexSmoothing() = default;
@@ -145,16 +213,27 @@ void vtkGPUVertexSmoothing::ExecuteOnDevice(
   const gpumesh::SmoothingOptions options = toOptions(
     this->Method, this->Boundary, this->Iterations, this->RelaxationFactor, this->PassBand);
   options.validate();
-  std::vector<std::uint8_t> pinned;
   const std::string fixedName = this->FixedPointsArray ? this->FixedPointsArray : "";
-  if (!fixedName.empty() && fixedName != "None")
+  std::vector<float> moved;
+  std::vector<float> before;
+  if (vtkMultiProcessController* controller = vtkGPUMeshDistributed::GetController())
   {
-    pinned = pinnedPoints(input, fixedName);
+    std::uint64_t bytesExchanged = 0;
+    moved = smoothDistributed(run, input, options, fixedName, controller, before, bytesExchanged);
+    vtkGPUMeshRunReport::SetFieldCount(output->GetFieldData(), "HaloBytesExchanged", bytesExchanged);
   }
-
-  const gpumesh::HostMesh host = vtkGPUMeshAdapter::ToHostMesh(input);
-  this->UpdateProgress(0.1);
-  const std::vector<float> moved = gpumesh::smoothVertices(run, host, options, pinned);
+  else
+  {
+    std::vector<std::uint8_t> pinned;
+    if (!fixedName.empty() && fixedName != "None")
+    {
+      pinned = pinnedPoints(input, fixedName);
+    }
+    const gpumesh::HostMesh host = vtkGPUMeshAdapter::ToHostMesh(input);
+    this->UpdateProgress(0.1);
+    moved = gpumesh::smoothVertices(run, host, options, pinned);
+    before = host.points();
+  }
   this->UpdateProgress(0.9);
 
   vtkPoints* points = input->GetPoints();
@@ -168,9 +247,9 @@ void vtkGPUVertexSmoothing::ExecuteOnDevice(
     return;
   }
   if (coordinates->GetDataType() == VTK_FLOAT)
-    movePoints<float, vtkFloatArray>(coordinates, moved, host.points(), output);
+    movePoints<float, vtkFloatArray>(coordinates, moved, before, output);
   else
-    movePoints<double, vtkDoubleArray>(coordinates, moved, host.points(), output);
+    movePoints<double, vtkDoubleArray>(coordinates, moved, before, output);
 }
 
 void vtkGPUVertexSmoothing::PrintSelf(ostream& os, vtkIndent indent)

@@ -1,0 +1,51 @@
+// The halo exchange of a distributed point iteration (private to the module): each point is
+// computed by the one process that owns it, and every other copy is overwritten with the
+// owner's value after each step. Only the points other processes hold go through the host.
+#ifndef vtkGPUMeshPointHalo_h
+#define vtkGPUMeshPointHalo_h
+
+#include "vtkGPUMeshDistributed.h"
+
+#include "gpumesh/DeviceRun.h"
+
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+class vtkMultiProcessController;
+
+class vtkGPUMeshPointHalo
+{
+public:
+  /**
+   * Collective. A point belongs to the lowest rank whose owned cells use it: that process holds
+   * every cell around it (one ghost layer), so its update is the serial one. This process
+   * receives every point of `piece` used by a cell that it does not own, and every input point
+   * missing from `piece` (used only by the input's own ghost cells). Throws gpumesh::Error
+   * naming the global id of a needed point no process owns.
+   */
+  vtkGPUMeshPointHalo(const vtkGPUMeshDistributed::GhostedPiece& piece, vtkMultiProcessController* controller);
+
+  /// Collective. Overwrites the points of `points` (one per point of the piece) that other
+  /// processes own with their owners' values.
+  void Exchange(gpumesh::DeviceRun& run, gpumesh::DeviceBuffer<cl_float4>& points);
+
+  /// The value received in the last Exchange for an input point missing from the piece.
+  const cl_float4* ReceivedInputPoint(long long globalId) const;
+
+  /// Bytes sent plus received by this process in all exchanges so far.
+  std::uint64_t BytesExchanged() const { return Bytes; }
+
+private:
+  vtkMultiProcessController* Controller;
+  std::vector<std::int32_t> Published;        // piece points this process sends, in send order
+  std::vector<vtkIdType> PublishedCounts;     // per process: points it sends
+  std::vector<vtkIdType> PublishedOffsets;    // per process: where its points start
+  std::vector<std::int32_t> ReceivedPoints;   // piece points overwritten ...
+  std::vector<std::int64_t> ReceivedFrom;     // ... from these positions of the gathered list
+  std::unordered_map<long long, std::int64_t> ExtraFrom; // missing input points: position
+  std::vector<float> Gathered;                // the last exchange's values, 4 per point
+  std::uint64_t Bytes = 0;
+};
+
+#endif
