@@ -1,0 +1,236 @@
+"""The GPUMesh filters under ParaView's MPI engine give the serial results.
+
+    pvpython TestDistributed.py --reference DIR
+        serial runs of every case, written to DIR; then checks that the comparison below
+        catches a per-piece result (each half of the mesh filtered on its own);
+    mpiexec -np N pvbatch TestDistributed.py --compare DIR [--layout redistribute|one-process]
+        the same cases on N processes, compared with DIR: redistribute = Redistribute DataSet
+        over all processes; one-process = the reader's own partition of a one-piece file, where
+        process 0 holds every cell and the others none.
+
+Cells and points are matched through ids generated before the partition (Generate Ids).
+Counts must be exact, reductions within 1e-6 relative on every process, distances and points
+within 1e-6 of the mesh diagonal.
+"""
+import argparse
+import os
+import sys
+
+import numpy as np
+from paraview import servermanager
+from paraview import simple
+from vtkmodules.numpy_interface import dataset_adapter as dsa
+from vtkmodules.vtkCommonDataModel import vtkDataObject
+from vtkmodules.vtkFiltersCore import vtkAppendFilter, vtkExtractCells
+from vtkmodules.vtkIOXML import vtkXMLUnstructuredGridReader, vtkXMLUnstructuredGridWriter
+from vtkmodules.vtkCommonCore import vtkIdList
+
+import gpumesh_testing as gt
+
+CELL_IDS = "CellIds"
+POINT_IDS = "PointIds"
+REDUCTION_FIELDS = ("Min", "Max", "Sum", "Mean", "L2")
+
+# name: (mesh, filter, properties, what to compare)
+CASES = {
+    "reduction_plate_size": ("plate_with_holes.vtu", "GPUCellReduction", dict(Quantity="Size"), "reduction"),
+    "reduction_ball_volume": ("ball_tets.vtu", "GPUCellReduction", dict(Quantity="Volume"), "reduction"),
+    "neighbors_ball": ("ball_tets.vtu", "GPUNeighborDistance", dict(ComputeCentroids=1), "cells"),
+    "neighbors_plate": ("plate_with_holes.vtu", "GPUNeighborDistance", {}, "cells"),
+    "smoothing_plate_fixed": ("plate_with_holes.vtu", "GPUVertexSmoothing",
+                              dict(Method="Laplacian", Boundary="Fixed", Iterations=10), "points"),
+    "smoothing_plate_free_taubin": ("plate_with_holes.vtu", "GPUVertexSmoothing",
+                                    dict(Method="Taubin", Boundary="Free", Iterations=5), "points"),
+    "smoothing_ball_smooth_barycentric": ("ball_tets.vtu", "GPUVertexSmoothing",
+                                          dict(Method="Barycentric", Boundary="Smooth", Iterations=5),
+                                          "points"),
+}
+CELL_ARRAYS = ("MinNeighborDistance", "MaxNeighborDistance", "MeanNeighborDistance", "Centroid")
+
+
+def diagonal(mesh):
+    b = gt.read_vtu(mesh).GetBounds()
+    return float(np.linalg.norm([b[1] - b[0], b[3] - b[2], b[5] - b[4]]))
+
+
+def numbered(source):
+    """Point and cell ids of the whole mesh, generated where one process holds it all."""
+    return simple.GenerateIds(Input=source, PointIdsArrayName=POINT_IDS, CellIdsArrayName=CELL_IDS)
+
+
+def apply_filter(source, name, properties):
+    return getattr(simple, name)(Input=source, **properties)
+
+
+def by_id(dataset, association, ids_name, array_name):
+    """{id: value tuple} of an array, and the number of entries (several per id for points
+    shared by pieces)."""
+    data = dataset.GetCellData() if association == "cells" else dataset.GetPointData()
+    ids = np.asarray(dsa.vtkDataArrayToVTKArray(data.GetArray(ids_name)), dtype=np.int64)
+    if array_name == "Points":
+        values = np.asarray(dsa.vtkDataArrayToVTKArray(dataset.GetPoints().GetData()), dtype=np.float64)
+    else:
+        array = data.GetArray(array_name)
+        if array is None:
+            raise AssertionError("%s array %r is missing" % (association, array_name))
+        values = np.asarray(dsa.vtkDataArrayToVTKArray(array), dtype=np.float64)
+    return ids, values.reshape(len(ids), -1)
+
+
+def compare_keyed(result, reference, association, ids_name, arrays, tolerance, unique):
+    """Problems found comparing `arrays` of result and reference entry by entry, through ids."""
+    problems = []
+    for name in arrays:
+        ref_ids, ref_values = by_id(reference, association, ids_name, name)
+        ids, values = by_id(result, association, ids_name, name)
+        expected = np.full((ref_ids.max() + 1, ref_values.shape[1]), np.nan)
+        expected[ref_ids] = ref_values
+        seen = np.bincount(ids, minlength=len(expected))
+        missing = np.count_nonzero(seen[ref_ids] == 0)
+        if missing:
+            problems.append("%d %s missing from the result" % (missing, association))
+        if unique and np.any(seen > 1):
+            problems.append("%d %s appear more than once" % (np.count_nonzero(seen > 1), association))
+        got, want = values, expected[ids]
+        both_nan = np.isnan(got) & np.isnan(want)
+        difference = np.where(both_nan, 0.0, np.abs(got - want))
+        difference = np.where(np.isnan(difference), np.inf, difference)
+        bad = np.count_nonzero(np.any(difference > tolerance, axis=1))
+        if bad:
+            problems.append("%s: %d of %d %s differ (largest difference %.3g, tolerance %.3g)"
+                            % (name, bad, len(ids), association, difference.max(), tolerance))
+    return problems
+
+
+def compare_reduction(result_fields, reference_fields):
+    problems = []
+    if int(result_fields["Count"]) != int(reference_fields["Count"]):
+        problems.append("Count %d, serial %d" % (result_fields["Count"], reference_fields["Count"]))
+    for name in REDUCTION_FIELDS:
+        got, want = result_fields[name], reference_fields[name]
+        if not abs(got - want) <= 1e-6 * abs(want):
+            problems.append("%s %.9g, serial %.9g" % (name, got, want))
+    return problems
+
+
+def fields(dataset):
+    return {name: gt.field_value(dataset, name) for name in REDUCTION_FIELDS + ("Count",)}
+
+
+def compare(case, whole, pieces, reference):
+    """Problems of a result (`whole`: every piece appended; `pieces`: each process's output)
+    against the serial `reference`."""
+    mesh, _, properties, kind = CASES[case]
+    tolerance = 1e-6 * diagonal(mesh)
+    problems = []
+    if kind == "reduction":
+        for rank, piece in enumerate(pieces):
+            problems += ["process %d: %s" % (rank, p) for p in compare_reduction(fields(piece), fields(reference))]
+        quantity = properties["Quantity"]
+        scale = np.nanmax(np.abs(by_id(reference, "cells", CELL_IDS, quantity)[1]))
+        problems += compare_keyed(whole, reference, "cells", CELL_IDS, [quantity], 1e-6 * scale, True)
+    elif kind == "cells":
+        arrays = [a for a in CELL_ARRAYS if reference.GetCellData().GetArray(a) is not None]
+        problems += compare_keyed(whole, reference, "cells", CELL_IDS, arrays, tolerance, True)
+        problems += compare_keyed(whole, reference, "cells", CELL_IDS, ["NeighborCount"], 0, True)
+    else:
+        problems += compare_keyed(whole, reference, "points", POINT_IDS, ["Points"], tolerance, False)
+        problems += compare_keyed(whole, reference, "cells", CELL_IDS, [CELL_IDS], 0, True)
+    if whole.GetNumberOfCells() != reference.GetNumberOfCells():
+        problems.append("%d cells, serial %d" % (whole.GetNumberOfCells(), reference.GetNumberOfCells()))
+    return problems
+
+
+def appended(pieces):
+    """The pieces as one unstructured grid, points not merged."""
+    append = vtkAppendFilter()
+    for piece in pieces:
+        append.AddInputData(piece)
+    append.Update()
+    return append.GetOutput()
+
+
+def reference_file(folder, case):
+    return os.path.join(folder, case + ".vtu")
+
+
+def write_references(folder):
+    os.makedirs(folder, exist_ok=True)
+    for case, (mesh, name, properties, _) in CASES.items():
+        reader = simple.XMLUnstructuredGridReader(FileName=[gt.data_path(mesh)])
+        result = gt.fetch(apply_filter(numbered(reader), name, properties))
+        writer = vtkXMLUnstructuredGridWriter()
+        writer.SetFileName(reference_file(folder, case))
+        writer.SetInputData(result)
+        writer.Write()
+        check_comparison_catches_per_piece_results(case, result)
+    print("references and the per-piece check: %d cases" % len(CASES))
+
+
+def check_comparison_catches_per_piece_results(case, reference):
+    """Filters each half of the mesh on its own (what the filters did under MPI before) and
+    requires compare() to reject the result."""
+    mesh, name, properties, _ = CASES[case]
+    reader = simple.XMLUnstructuredGridReader(FileName=[gt.data_path(mesh)])
+    whole = gt.fetch(numbered(reader))
+    centres = np.array([whole.GetCell(c).GetBounds()[0] for c in range(whole.GetNumberOfCells())])
+    cut = np.median(centres)
+    halves = []
+    for keep in (centres < cut, centres >= cut):
+        ids = vtkIdList()
+        for c in np.flatnonzero(keep):
+            ids.InsertNextId(int(c))
+        extract = vtkExtractCells()
+        extract.SetInputData(whole)
+        extract.SetCellList(ids)
+        extract.Update()
+        halves.append(gt.fetch(apply_filter(gt.producer(extract.GetOutput()), name, properties)))
+    problems = compare(case, appended(halves), halves, reference)
+    if not problems:
+        sys.exit("%s: the comparison accepted a per-piece result" % case)
+    print("%s: a per-piece result is rejected (%s)" % (case, problems[0]))
+
+
+def run_distributed(folder, layout):
+    ranks = servermanager.vtkProcessModule.GetProcessModule().GetNumberOfLocalPartitions()
+    failures = 0
+    for case, (mesh, name, properties, _) in CASES.items():
+        reader = simple.XMLUnstructuredGridReader(FileName=[gt.data_path(mesh)])
+        source = numbered(reader)
+        if layout == "redistribute":
+            source = simple.RedistributeDataSet(Input=source)
+        filtered = apply_filter(source, name, properties)
+        with gt.CapturedErrors() as errors:
+            filtered.UpdatePipeline()
+            pieces = [servermanager.Fetch(filtered, rank) for rank in range(ranks)]
+        # Fetch without a rank gives process 0's piece in pvbatch: append them here.
+        whole = appended(pieces)
+        reference_reader = vtkXMLUnstructuredGridReader()
+        reference_reader.SetFileName(reference_file(folder, case))
+        reference_reader.Update()
+        problems = compare(case, whole, pieces, reference_reader.GetOutput())
+        if errors.text.strip():
+            problems.append("errors: " + errors.text.strip()[:500])
+        cells = [piece.GetNumberOfCells() for piece in pieces]
+        devices = [gt.field_value(piece, "Device") for piece in pieces if piece.GetFieldData().GetAbstractArray("Device")]
+        print("%s on %d processes (%s, cells per process %s, devices %s): %s"
+              % (case, ranks, layout, cells, sorted(set(devices)), "; ".join(problems) or "serial result"))
+        failures += bool(problems)
+    if failures:
+        sys.exit("%d of %d cases differ from serial" % (failures, len(CASES)))
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--reference")
+    parser.add_argument("--compare")
+    parser.add_argument("--layout", default="redistribute", choices=["redistribute", "one-process"])
+    args = parser.parse_args()
+    gt.load_plugin()
+    if args.reference:
+        write_references(args.reference)
+    else:
+        run_distributed(args.compare, args.layout)
+
+
+main()
