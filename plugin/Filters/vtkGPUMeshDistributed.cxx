@@ -11,6 +11,11 @@
 #include "vtkNew.h"
 #include "vtkPointData.h"
 #include "vtkPointSet.h"
+#include "vtkPoints.h"
+#include "vtkPolyData.h"
+#include "vtkUnstructuredGrid.h"
+#include "vtkIdList.h"
+#include "vtkFieldData.h"
 #include "vtkUnsignedCharArray.h"
 
 #include "gpumesh/DeviceAssignment.h"
@@ -87,6 +92,77 @@ std::vector<vtkIdType> inputIndices(vtkDataSetAttributes* attributes, const char
   }
   attributes->RemoveArray(name);
   return indices;
+}
+
+// vtkGhostCellsGenerator can bring one point twice, when ghost cells of two processes share a
+// point this process does not have: merges such copies (same global id) into the first, so
+// that every cell around a point refers to the same one.
+vtkSmartPointer<vtkPointSet> withPointsMergedByGlobalId(vtkPointSet* mesh, const std::vector<long long>& ids)
+{
+  std::unordered_map<long long, vtkIdType> first;
+  std::vector<vtkIdType> merged(ids.size());
+  std::vector<std::uint8_t> isFirst(ids.size());
+  vtkIdType kept = 0;
+  for (std::size_t p = 0; p < ids.size(); ++p)
+  {
+    const auto inserted = first.emplace(ids[p], kept);
+    merged[p] = inserted.first->second;
+    isFirst[p] = inserted.second;
+    kept += inserted.second;
+  }
+  if (kept == static_cast<vtkIdType>(ids.size()))
+  {
+    return mesh;
+  }
+  vtkNew<vtkPoints> points;
+  points->SetDataType(mesh->GetPoints()->GetDataType());
+  points->SetNumberOfPoints(kept);
+  vtkSmartPointer<vtkPointSet> result = vtkSmartPointer<vtkPointSet>::Take(mesh->NewInstance());
+  result->GetPointData()->CopyAllOn(); // global ids included (not copied by default)
+  result->GetPointData()->CopyAllocate(mesh->GetPointData(), kept);
+  for (std::size_t p = 0; p < ids.size(); ++p)
+  {
+    if (isFirst[p])
+    {
+      points->SetPoint(merged[p], mesh->GetPoint(static_cast<vtkIdType>(p)));
+      result->GetPointData()->CopyData(mesh->GetPointData(), static_cast<vtkIdType>(p), merged[p]);
+    }
+  }
+  result->SetPoints(points);
+  result->GetCellData()->ShallowCopy(mesh->GetCellData());
+  result->GetFieldData()->ShallowCopy(mesh->GetFieldData());
+  vtkNew<vtkIdList> cellPoints;
+  const auto remapped = [&](vtkIdType cell) -> vtkIdList* {
+    mesh->GetCellPoints(cell, cellPoints);
+    for (vtkIdType k = 0; k < cellPoints->GetNumberOfIds(); ++k)
+    {
+      cellPoints->SetId(k, merged[cellPoints->GetId(k)]);
+    }
+    return cellPoints;
+  };
+  if (auto* grid = vtkUnstructuredGrid::SafeDownCast(result))
+  {
+    grid->Allocate(mesh->GetNumberOfCells());
+    for (vtkIdType c = 0; c < mesh->GetNumberOfCells(); ++c)
+    {
+      grid->InsertNextCell(mesh->GetCellType(c), remapped(c));
+    }
+  }
+  else if (auto* polydata = vtkPolyData::SafeDownCast(result))
+  {
+    // vtkPolyData numbers cells vertices, lines, polygons, strips: inserting them in cell order
+    // keeps the numbering, as each kind is contiguous.
+    polydata->AllocateEstimate(mesh->GetNumberOfCells(), 4);
+    for (vtkIdType c = 0; c < mesh->GetNumberOfCells(); ++c)
+    {
+      polydata->InsertNextCell(mesh->GetCellType(c), remapped(c));
+    }
+  }
+  else
+  {
+    throw gpumesh::Error(std::string("Cannot merge the points of a ") + mesh->GetClassName());
+  }
+  return result;
 }
 
 std::vector<long long> globalPointIds(vtkPointSet* dataset)
@@ -262,17 +338,23 @@ GhostedPiece BuildGhostedPiece(vtkPointSet* input, vtkMultiProcessController* co
     generate->SetController(controller);
     generate->SetInputData(work);
     generate->Update();
-    auto* generated = vtkPointSet::SafeDownCast(generate->GetOutputDataObject(0));
-    vtkDataArray* ids = generated ? generated->GetPointData()->GetGlobalIds() : nullptr;
-    if (!ids || ids->GetNumberOfTuples() != input->GetNumberOfPoints())
-    {
-      throw gpumesh::Error("Generating global point ids failed (vtkGenerateGlobalIds)");
-    }
-    work->GetPointData()->SetGlobalIds(ids);
+    AllSucceed(controller, [&] {
+      auto* generated = vtkPointSet::SafeDownCast(generate->GetOutputDataObject(0));
+      vtkDataArray* ids = generated ? generated->GetPointData()->GetGlobalIds() : nullptr;
+      if (input->GetNumberOfPoints() == 0)
+      {
+        return; // an empty piece may come back without the array
+      }
+      if (!ids || ids->GetNumberOfTuples() != input->GetNumberOfPoints())
+      {
+        throw gpumesh::Error("Generating global point ids failed (vtkGenerateGlobalIds)");
+      }
+      work->GetPointData()->SetGlobalIds(ids);
+    });
   }
 
   GhostedPiece piece;
-  piece.InputGlobalPointId = globalPointIds(work);
+  AllSucceed(controller, [&] { piece.InputGlobalPointId = globalPointIds(work); });
   work->GetCellData()->AddArray(originArray(inputCellArray, input->GetNumberOfCells(), rank, processes));
 
   vtkNew<vtkGhostCellsGenerator> ghosts;
@@ -281,38 +363,44 @@ GhostedPiece BuildGhostedPiece(vtkPointSet* input, vtkMultiProcessController* co
   ghosts->SetNumberOfGhostLayers(1);
   ghosts->SetInputData(work);
   ghosts->Update();
-  auto* mesh = vtkPointSet::SafeDownCast(ghosts->GetOutputDataObject(0));
-  if (!mesh)
-  {
-    throw gpumesh::Error("Generating ghost cells failed (vtkGhostCellsGenerator)");
-  }
-  piece.Mesh = vtkSmartPointer<vtkPointSet>::Take(mesh->NewInstance());
-  piece.Mesh->ShallowCopy(mesh);
-  piece.GhostCell = GhostCellFlags(piece.Mesh);
-  piece.InputCell = inputIndices(
-    piece.Mesh->GetCellData(), inputCellArray, piece.Mesh->GetNumberOfCells(), rank, processes);
-  for (std::size_t c = 0; c < piece.InputCell.size(); ++c)
-  {
-    if (piece.GhostCell[c])
+  AllSucceed(controller, [&] {
+    auto* mesh = vtkPointSet::SafeDownCast(ghosts->GetOutputDataObject(0));
+    if (!mesh)
     {
-      piece.InputCell[c] = -1;
+      throw gpumesh::Error("Generating ghost cells failed (vtkGhostCellsGenerator)");
     }
-  }
-  piece.GlobalPointId = globalPointIds(piece.Mesh);
-  std::unordered_map<long long, vtkIdType> inputPointOf;
-  for (std::size_t p = 0; p < piece.InputGlobalPointId.size(); ++p)
-  {
-    inputPointOf[piece.InputGlobalPointId[p]] = static_cast<vtkIdType>(p);
-  }
-  piece.InputPoint.assign(piece.GlobalPointId.size(), -1);
-  for (std::size_t p = 0; p < piece.GlobalPointId.size(); ++p)
-  {
-    const auto found = inputPointOf.find(piece.GlobalPointId[p]);
-    if (found != inputPointOf.end())
+    piece.Mesh = withPointsMergedByGlobalId(mesh, globalPointIds(mesh));
+    if (piece.Mesh == mesh)
     {
-      piece.InputPoint[p] = found->second;
+      piece.Mesh = vtkSmartPointer<vtkPointSet>::Take(mesh->NewInstance());
+      piece.Mesh->ShallowCopy(mesh);
     }
-  }
+    piece.GhostCell = GhostCellFlags(piece.Mesh);
+    piece.InputCell = inputIndices(
+      piece.Mesh->GetCellData(), inputCellArray, piece.Mesh->GetNumberOfCells(), rank, processes);
+    for (std::size_t c = 0; c < piece.InputCell.size(); ++c)
+    {
+      if (piece.GhostCell[c])
+      {
+        piece.InputCell[c] = -1;
+      }
+    }
+    piece.GlobalPointId = globalPointIds(piece.Mesh);
+    std::unordered_map<long long, vtkIdType> inputPointOf;
+    for (std::size_t p = 0; p < piece.InputGlobalPointId.size(); ++p)
+    {
+      inputPointOf[piece.InputGlobalPointId[p]] = static_cast<vtkIdType>(p);
+    }
+    piece.InputPoint.assign(piece.GlobalPointId.size(), -1);
+    for (std::size_t p = 0; p < piece.GlobalPointId.size(); ++p)
+    {
+      const auto found = inputPointOf.find(piece.GlobalPointId[p]);
+      if (found != inputPointOf.end())
+      {
+        piece.InputPoint[p] = found->second;
+      }
+    }
+  });
   return piece;
 }
 

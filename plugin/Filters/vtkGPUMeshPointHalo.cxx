@@ -44,43 +44,64 @@ vtkGPUMeshPointHalo::vtkGPUMeshPointHalo(
   vtkPointSet* mesh = piece.Mesh;
   const std::size_t points = static_cast<std::size_t>(mesh->GetNumberOfPoints());
 
-  // Points of owned cells, points of ghost cells; both: the interface with other processes.
-  std::vector<std::uint8_t> ofOwnedCell(points, 0), ofGhostCell(points, 0);
+  // Per point: how many owned cells and how many cells in all use it here. Points of both
+  // owned and ghost cells are on the interface with other processes.
+  std::vector<long long> ownedUses(points, 0), allUses(points, 0);
+  std::vector<std::uint8_t> ofGhostCell(points, 0);
   vtkNew<vtkIdList> cellPoints;
   for (vtkIdType c = 0; c < mesh->GetNumberOfCells(); ++c)
   {
     mesh->GetCellPoints(c, cellPoints);
-    auto& used = piece.GhostCell[c] ? ofGhostCell : ofOwnedCell;
     for (vtkIdType k = 0; k < cellPoints->GetNumberOfIds(); ++k)
     {
-      used[cellPoints->GetId(k)] = 1;
+      const vtkIdType p = cellPoints->GetId(k);
+      ++allUses[p];
+      ownedUses[p] += !piece.GhostCell[c];
+      ofGhostCell[p] |= piece.GhostCell[c];
     }
   }
-  std::vector<long long> interface;
+  std::vector<long long> interface; // global id, owned uses, all uses
   for (std::size_t p = 0; p < points; ++p)
   {
-    if (ofOwnedCell[p] && ofGhostCell[p])
+    if (ownedUses[p] && ofGhostCell[p])
     {
-      interface.push_back(piece.GlobalPointId[p]);
+      interface.insert(interface.end(), { piece.GlobalPointId[p], ownedUses[p], allUses[p] });
     }
   }
 
-  // Round 1: the owner of an interface point is the lowest rank listing it.
+  // Round 1: the owner of an interface point is the lowest rank holding every cell around it
+  // (the owned uses of all processes add up to the cells around it). A ghost layer can miss
+  // cells of a process that touches this one at a single point: that process is not an owner.
   std::vector<vtkIdType> counts, offsets;
   const std::vector<long long> allInterfaces = allGather(controller, interface, counts, offsets);
-  std::unordered_map<long long, int> lowestRank;
+  std::unordered_map<long long, long long> cellsAround;
+  for (std::size_t i = 0; i < allInterfaces.size(); i += 3)
+  {
+    cellsAround[allInterfaces[i]] += allInterfaces[i + 1];
+  }
+  std::unordered_map<long long, int> ownerRank;
   for (int p = static_cast<int>(counts.size()) - 1; p >= 0; --p)
   {
-    for (vtkIdType i = offsets[p]; i < offsets[p] + counts[p]; ++i)
+    for (vtkIdType i = offsets[p]; i < offsets[p] + counts[p]; i += 3)
     {
-      lowestRank[allInterfaces[i]] = p;
+      const long long id = allInterfaces[i];
+      ownerRank.emplace(id, -1); // listed: an owner must hold the whole ball
+      if (allInterfaces[i + 2] == cellsAround[id])
+      {
+        ownerRank[id] = p;
+      }
     }
   }
   std::vector<std::uint8_t> owned(points, 0);
   for (std::size_t p = 0; p < points; ++p)
   {
-    const auto found = lowestRank.find(piece.GlobalPointId[p]);
-    owned[p] = ofOwnedCell[p] && (found == lowestRank.end() || found->second == rank);
+    const auto found = ownerRank.find(piece.GlobalPointId[p]);
+    if (found != ownerRank.end() && found->second < 0 && ownedUses[p] && this->Missing.empty())
+    {
+      this->Missing = "No process holds every cell around the point with global id " +
+        std::to_string(found->first) + " (the ghost layer is incomplete there)";
+    }
+    owned[p] = ownedUses[p] && (found == ownerRank.end() || found->second == rank);
   }
 
   // Round 2: what each process needs. Points of no cell never move and are not exchanged.
@@ -90,7 +111,7 @@ vtkGPUMeshPointHalo::vtkGPUMeshPointHalo(
   for (std::size_t p = 0; p < points; ++p)
   {
     pieceIndex[piece.GlobalPointId[p]] = p;
-    if (!owned[p] && (ofOwnedCell[p] || ofGhostCell[p]))
+    if (!owned[p] && allUses[p])
     {
       needed.push_back(piece.GlobalPointId[p]);
       neededPoints.push_back(static_cast<std::int32_t>(p));
@@ -137,23 +158,40 @@ vtkGPUMeshPointHalo::vtkGPUMeshPointHalo(
   {
     position.emplace(allPublished[i], static_cast<std::int64_t>(i));
   }
-  const auto positionOf = [&](long long id) {
+  const auto positionOf = [&](long long id) -> std::int64_t {
     const auto found = position.find(id);
     if (found == position.end())
     {
-      throw gpumesh::Error("Point with global id " + std::to_string(id) +
-        " is used by cells of this process but no process owns it (inconsistent global point ids?)");
+      this->Missing = "Point with global id " + std::to_string(id) +
+        " is used by cells of this process but no process owns it (inconsistent global point ids?)";
+      return -1;
     }
     return found->second;
   };
   for (std::size_t i = 0; i < needed.size(); ++i)
   {
-    this->ReceivedPoints.push_back(neededPoints[i]);
-    this->ReceivedFrom.push_back(positionOf(needed[i]));
+    const std::int64_t from = positionOf(needed[i]);
+    if (from >= 0)
+    {
+      this->ReceivedPoints.push_back(neededPoints[i]);
+      this->ReceivedFrom.push_back(from);
+    }
   }
   for (long long id : extras)
   {
-    this->ExtraFrom[id] = positionOf(id);
+    const std::int64_t from = positionOf(id);
+    if (from >= 0)
+    {
+      this->ExtraFrom[id] = from;
+    }
+  }
+}
+
+void vtkGPUMeshPointHalo::CheckComplete() const
+{
+  if (!this->Missing.empty())
+  {
+    throw gpumesh::Error(this->Missing);
   }
 }
 

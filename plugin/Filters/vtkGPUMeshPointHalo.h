@@ -9,6 +9,7 @@
 #include "gpumesh/DeviceRun.h"
 
 #include <cstdint>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -18,13 +19,17 @@ class vtkGPUMeshPointHalo
 {
 public:
   /**
-   * Collective. A point belongs to the lowest rank whose owned cells use it: that process holds
-   * every cell around it (one ghost layer), so its update is the serial one. This process
+   * Collective. A point on the interface belongs to the lowest rank whose piece (owned cells
+   * plus the ghost layer) holds every cell around it, so that its update is the serial one;
+   * any other point to the one process whose owned cells use it. This process
    * receives every point of `piece` used by a cell that it does not own, and every input point
-   * missing from `piece` (used only by the input's own ghost cells). Throws gpumesh::Error
-   * naming the global id of a needed point no process owns.
+   * missing from `piece` (used only by the input's own ghost cells). Throws nothing, so that
+   * every process completes the exchanges: call CheckComplete.
    */
   vtkGPUMeshPointHalo(const vtkGPUMeshDistributed::GhostedPiece& piece, vtkMultiProcessController* controller);
+
+  /// Throws gpumesh::Error naming the global id of a needed point that no process owns.
+  void CheckComplete() const;
 
   /// Collective. Overwrites the points of `points` (one per point of the piece) that other
   /// processes own with their owners' values.
@@ -46,6 +51,7 @@ private:
   std::unordered_map<long long, std::int64_t> ExtraFrom; // missing input points: position
   std::vector<float> Gathered;                // the last exchange's values, 4 per point
   std::uint64_t Bytes = 0;
+  std::string Missing; // why CheckComplete throws, empty when nothing is missing
 };
 
 #endif

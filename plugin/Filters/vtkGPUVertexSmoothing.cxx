@@ -129,6 +129,7 @@ std::vector<float> smoothDistributed(gpumesh::DeviceRun& run, vtkPointSet* input
   std::unique_ptr<gpumesh::DeviceMesh> mesh;
   std::unique_ptr<gpumesh::VertexSmoother> smoother;
   vtkGPUMeshDistributed::AllSucceed(controller, [&] {
+    halo.CheckComplete();
     std::vector<std::uint8_t> pinned;
     if (!fixedName.empty() && fixedName != "None" && piece.Mesh->GetNumberOfPoints() > 0)
     {
