@@ -13,8 +13,9 @@
    cell larger than max(threshold, largest size / 2).
 Totals come from ParaView's data information and Integrate Variables, which span every process.
 Prints a short summary and writes the refined and final meshes. Under MPI the cells are
-redistributed and each process refines and smooths its own piece (the cut between pieces
-counts as boundary: it stays fixed); the checks hold piece by piece, so for the whole.
+redistributed; the reductions and the smoothing give the serial results, while each process
+still refines its own piece (the cut acts as a boundary there); the checks hold piece by
+piece, so for the whole.
 """
 import argparse
 import os

@@ -24,6 +24,11 @@
  * array is itself the quantity, so nothing is added); field data `Min`, `Max`, `Sum`,
  * `Mean`, `L2` (double; Min, Max and Mean are NaN when Count is 0), `Count` (the number of
  * cells reduced), `Quantity` (what was reduced) and the device report of vtkGPUMeshFilter.
+ *
+ * Under MPI (a global controller with several processes) the statistics are those of all
+ * processes, identical on each: every process reduces the cells it owns (ghost cells are left
+ * out, as vtkPCellSizeFilter does) and the results are gathered and combined in rank order.
+ * Sizes are computed relative to the centre of the global bounds, as in a serial run.
  */
 #ifndef vtkGPUCellReduction_h
 #define vtkGPUCellReduction_h

@@ -18,6 +18,11 @@
  * device report of vtkGPUMeshFilter. Distances are computed in single precision relative
  * to the centre of the mesh bounds. Triangle strips and cells of types the core does not
  * handle (quadratic cells, polyhedra) are an error naming the first such cell.
+ *
+ * Under MPI the filter works on its piece plus one layer of ghost cells
+ * (vtkGhostCellsGenerator), so cells on a cut between processes see their neighbours there;
+ * values equal the serial ones. Cells the input marks as ghosts (DUPLICATECELL) get NaN and a
+ * NeighborCount of -1: the process owning them holds their values.
  */
 #ifndef vtkGPUNeighborDistance_h
 #define vtkGPUNeighborDistance_h

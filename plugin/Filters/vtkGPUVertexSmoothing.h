@@ -43,6 +43,13 @@
  * Output: the input with moved points, the point data passed through, plus the point array
  * `Displacement` (new - old position, in the points' precision) and the device report of
  * vtkGPUMeshFilter in the field data.
+ *
+ * Under MPI each point is updated by the one process holding every cell around it (its piece
+ * plus one ghost layer), so Fixed/Free/Smooth refer to the boundary of the whole mesh, never
+ * to a cut; after every Jacobi step the other processes' copies of the point are overwritten
+ * with the owner's value (a halo exchange of the interface points only). Global point ids
+ * come from the input (vtkPointData::GetGlobalIds), else are generated from coincident points.
+ * The field data `HaloBytesExchanged` counts the bytes this process sent and received.
  */
 #ifndef vtkGPUVertexSmoothing_h
 #define vtkGPUVertexSmoothing_h
