@@ -3,10 +3,15 @@
     pvpython TestDistributed.py --reference DIR
         serial runs of every case, written to DIR; then checks that the comparison below
         catches a per-piece result (each half of the mesh filtered on its own);
-    mpiexec -np N pvbatch TestDistributed.py --compare DIR [--layout redistribute|one-process]
+    mpiexec -np N pvbatch TestDistributed.py --compare DIR [--layout redistribute|one-empty|one-process]
         the same cases on N processes, compared with DIR: redistribute = Redistribute DataSet
-        over all processes; one-process = the reader's own partition of a one-piece file, where
+        over all processes; one-empty = Redistribute DataSet into N - 1 pieces, one process
+        left empty; one-process = the reader's own partition of a one-piece file, where
         process 0 holds every cell and the others none.
+
+    pvpython TestDistributed.py --compare DIR --pvserver N [--cases a,b]
+        the same through a client: starts `mpiexec -np N pvserver` on a free loopback port,
+        connects, compares, disconnects and stops the server (everything bounded in time).
 
 Cells and points are matched through ids generated before the partition (Generate Ids).
 Counts must be exact, reductions within 1e-6 relative on every process, distances and points
@@ -14,7 +19,12 @@ within 1e-6 of the mesh diagonal.
 """
 import argparse
 import os
+import signal
+import socket
+import subprocess
 import sys
+import tempfile
+import time
 
 import numpy as np
 from paraview import servermanager
@@ -44,7 +54,12 @@ CASES = {
     "smoothing_ball_smooth_barycentric": ("ball_tets.vtu", "GPUVertexSmoothing",
                                           dict(Method="Barycentric", Boundary="Smooth", Iterations=5),
                                           "points"),
+    # The input's own global point ids (Generate Global Ids after the partition) are used.
+    "smoothing_sphere_input_global_ids": ("sphere_surface.vtu", "GPUVertexSmoothing",
+                                          dict(Method="Laplacian", Boundary="Fixed", Iterations=8),
+                                          "points"),
 }
+WITH_INPUT_GLOBAL_IDS = {"smoothing_sphere_input_global_ids"}
 CELL_ARRAYS = ("MinNeighborDistance", "MaxNeighborDistance", "MeanNeighborDistance", "Centroid")
 
 
@@ -58,7 +73,9 @@ def numbered(source):
     return simple.GenerateIds(Input=source, PointIdsArrayName=POINT_IDS, CellIdsArrayName=CELL_IDS)
 
 
-def apply_filter(source, name, properties):
+def apply_filter(source, name, properties, case=None):
+    if case in WITH_INPUT_GLOBAL_IDS:
+        source = simple.GenerateGlobalIds(Input=source)
     return getattr(simple, name)(Input=source, **properties)
 
 
@@ -158,7 +175,7 @@ def write_references(folder):
     os.makedirs(folder, exist_ok=True)
     for case, (mesh, name, properties, _) in CASES.items():
         reader = simple.XMLUnstructuredGridReader(FileName=[gt.data_path(mesh)])
-        result = gt.fetch(apply_filter(numbered(reader), name, properties))
+        result = gt.fetch(apply_filter(numbered(reader), name, properties, case))
         writer = vtkXMLUnstructuredGridWriter()
         writer.SetFileName(reference_file(folder, case))
         writer.SetInputData(result)
@@ -184,22 +201,25 @@ def check_comparison_catches_per_piece_results(case, reference):
         extract.SetInputData(whole)
         extract.SetCellList(ids)
         extract.Update()
-        halves.append(gt.fetch(apply_filter(gt.producer(extract.GetOutput()), name, properties)))
+        halves.append(gt.fetch(apply_filter(gt.producer(extract.GetOutput()), name, properties, case)))
     problems = compare(case, appended(halves), halves, reference)
     if not problems:
         sys.exit("%s: the comparison accepted a per-piece result" % case)
     print("%s: a per-piece result is rejected (%s)" % (case, problems[0]))
 
 
-def run_distributed(folder, layout):
-    ranks = servermanager.vtkProcessModule.GetProcessModule().GetNumberOfLocalPartitions()
+def run_distributed(folder, layout, cases):
+    ranks = servermanager.ActiveConnection.GetNumberOfDataPartitions()
     failures = 0
-    for case, (mesh, name, properties, _) in CASES.items():
+    for case in cases:
+        mesh, name, properties, _ = CASES[case]
         reader = simple.XMLUnstructuredGridReader(FileName=[gt.data_path(mesh)])
         source = numbered(reader)
         if layout == "redistribute":
             source = simple.RedistributeDataSet(Input=source)
-        filtered = apply_filter(source, name, properties)
+        elif layout == "one-empty":
+            source = simple.RedistributeDataSet(Input=source, NumberOfPartitions=ranks - 1)
+        filtered = apply_filter(source, name, properties, case)
         with gt.CapturedErrors() as errors:
             filtered.UpdatePipeline()
             pieces = [servermanager.Fetch(filtered, rank) for rank in range(ranks)]
@@ -217,20 +237,76 @@ def run_distributed(folder, layout):
               % (case, ranks, layout, cells, sorted(set(devices)), "; ".join(problems) or "serial result"))
         failures += bool(problems)
     if failures:
-        sys.exit("%d of %d cases differ from serial" % (failures, len(CASES)))
+        sys.exit("%d of %d cases differ from serial" % (failures, len(cases)))
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def launcher_environment():
+    """This environment without the variables of the MPI singleton pvpython may have started
+    (a nested mpiexec refuses to run under them)."""
+    inherited = ("OMPI_ALLOW_RUN_AS_ROOT", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM")
+    return {name: value for name, value in os.environ.items()
+            if name in inherited or not name.startswith(("OMPI_", "PMIX_", "OPAL_"))}
+
+
+def with_pvserver(processes, work):
+    """Runs work() connected to `mpiexec -np processes pvserver` on a free loopback port; the
+    server is stopped afterwards whatever happens."""
+    port = free_port()
+    mpiexec = os.environ.get("GPUMESH_MPIEXEC", "mpiexec")
+    log = tempfile.NamedTemporaryFile(mode="w+", prefix="pvserver-", suffix=".log")
+    server = subprocess.Popen([mpiexec, "--oversubscribe", "-np", str(processes), "pvserver",
+                               "--server-port=%d" % port, "--timeout=10"],
+                              stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+                              env=launcher_environment())
+    try:
+        deadline = time.time() + 120
+        while "Accepting connection" not in open(log.name).read():
+            if server.poll() is not None or time.time() > deadline:
+                sys.exit("pvserver did not start (exit code %s):\n%s" % (server.poll(), open(log.name).read()))
+            time.sleep(0.5)
+        if not simple.Connect("localhost", port, timeout=60):
+            sys.exit("could not connect to pvserver on port %d" % port)
+        gt.load_plugin()
+        work()
+        simple.Disconnect()
+        errors = [line for line in open(log.name) if "ERR|" in line]
+        if errors:
+            sys.exit("pvserver reported errors:\n" + "".join(errors[:10]))
+    finally:
+        # pvserver ends when its client disconnects; stop it if it does not.
+        for stop in (None, signal.SIGTERM, signal.SIGKILL):
+            if stop is not None and server.poll() is None:
+                os.killpg(server.pid, stop)
+            try:
+                server.wait(timeout=15)
+                break
+            except subprocess.TimeoutExpired:
+                continue
 
 
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--reference")
     parser.add_argument("--compare")
-    parser.add_argument("--layout", default="redistribute", choices=["redistribute", "one-process"])
+    parser.add_argument("--layout", default="redistribute", choices=["redistribute", "one-empty", "one-process"])
+    parser.add_argument("--pvserver", type=int, help="run through a client connected to N pvservers")
+    parser.add_argument("--cases", help="comma-separated case names (default: all)")
     args = parser.parse_args()
-    gt.load_plugin()
+    cases = args.cases.split(",") if args.cases else list(CASES)
     if args.reference:
+        gt.load_plugin()
         write_references(args.reference)
+    elif args.pvserver:
+        with_pvserver(args.pvserver, lambda: run_distributed(args.compare, args.layout, cases))
     else:
-        run_distributed(args.compare, args.layout)
+        gt.load_plugin()
+        run_distributed(args.compare, args.layout, cases)
 
 
 main()
