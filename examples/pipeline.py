@@ -13,9 +13,8 @@
    cell larger than max(threshold, largest size / 2).
 Totals come from ParaView's data information and Integrate Variables, which span every process.
 Prints a short summary and writes the refined and final meshes. Under MPI the cells are
-redistributed; the reductions and the smoothing give the serial results, while each process
-still refines its own piece (the cut acts as a boundary there); the checks hold piece by
-piece, so for the whole.
+redistributed; reductions, refinement and smoothing span all processes (the refinement
+conforms across the cuts); the checks hold piece by piece, so for the whole.
 """
 import argparse
 import os

@@ -25,13 +25,26 @@ inline float squared_length(float3 a, float3 b)
   return d.x * d.x + d.y * d.y + d.z * d.z;
 }
 
+// An edge's tie key: its (smaller, larger) vertex id, or with tie ids (the global point ids of a
+// distributed mesh) its (smaller, larger) tie id, so processes sharing the edge agree.
+inline long2 tie_key(int e, __global const uint4* edge_vertices, __global const long* tie_ids,
+  const int use_tie_ids)
+{
+  const uint2 v = edge_vertices[e].xy;
+  if (!use_tie_ids)
+    return (long2)(v.x, v.y);
+  const long a = tie_ids[v.x], b = tie_ids[v.y];
+  return (long2)(min(a, b), max(a, b));
+}
+
 // Whether edge e is longer than edge f under the rule above.
-inline int longer(int e, int f, __global const float* length2, __global const uint4* edge_vertices)
+inline int longer(int e, int f, __global const float* length2, __global const uint4* edge_vertices,
+  __global const long* tie_ids, const int use_tie_ids)
 {
   if (length2[e] != length2[f])
     return length2[e] > length2[f];
-  const uint2 a = edge_vertices[e].xy;
-  const uint2 b = edge_vertices[f].xy;
+  const long2 a = tie_key(e, edge_vertices, tie_ids, use_tie_ids);
+  const long2 b = tie_key(f, edge_vertices, tie_ids, use_tie_ids);
   return a.x < b.x || (a.x == b.x && a.y < b.y);
 }
 
@@ -107,14 +120,15 @@ __kernel void gather_points(__global const float4* points, __global const int* i
 
 // Step 2: the longest edge of every triangle (its local index, 0-2).
 __kernel void longest_edges(__global const int* slot_edge, __global const float* length2,
-  __global const uint4* edge_vertices, const int count, __global uchar* longest)
+  __global const uint4* edge_vertices, __global const long* tie_ids, const int use_tie_ids,
+  const int count, __global uchar* longest)
 {
   const int t = get_global_id(0);
   if (t >= count)
     return;
   int best = 0;
   for (int j = 1; j < 3; ++j)
-    if (longer(slot_edge[3 * t + j], slot_edge[3 * t + best], length2, edge_vertices))
+    if (longer(slot_edge[3 * t + j], slot_edge[3 * t + best], length2, edge_vertices, tie_ids, use_tie_ids))
       best = j;
   longest[t] = (uchar)best;
 }
@@ -178,14 +192,12 @@ __kernel void dependency_roots(__global const int* marked, const int marked_coun
 // is longer, and so on: each claimed edge extends one chain. The claimer of an edge walks on
 // across it, so every chain is walked once; the set of divided edges is the closure, whatever
 // the schedule. Work-items start from the roots claimed in step 3.
-__kernel void propagate(const int roots, __global const int* neighbor,
-  __global const int* slot_edge, __global const uchar* longest, __global uint* divided_bits,
-  __global int* divided, __global int* divided_count)
+// Walks the chain from a claimed slot across its edge, claiming longest edges until a chain
+// already walked (or the boundary) is met.
+inline void walk_chain(int slot, __global const int* neighbor, __global const int* slot_edge,
+  __global const uchar* longest, __global uint* divided_bits, __global int* divided,
+  __global int* divided_count)
 {
-  const int i = get_global_id(0);
-  if (i >= roots)
-    return;
-  int slot = divided[i];
   for (;;)
   {
     const int across = neighbor[slot];
@@ -197,6 +209,36 @@ __kernel void propagate(const int roots, __global const int* neighbor,
       return;
     slot = next;
   }
+}
+
+__kernel void propagate(const int roots, __global const int* neighbor,
+  __global const int* slot_edge, __global const uchar* longest, __global uint* divided_bits,
+  __global int* divided, __global int* divided_count)
+{
+  const int i = get_global_id(0);
+  if (i >= roots)
+    return;
+  walk_chain(divided[i], neighbor, slot_edge, longest, divided_bits, divided, divided_count);
+}
+
+// Step 4 across processes: edges another process divided on the cut (`forced`, a slot of the
+// one triangle here that has the edge). The triangle must then divide its own longest edge,
+// and the chain goes on from there as in propagate.
+__kernel void force_edges(__global const int* forced, const int forced_count,
+  __global const int* neighbor, __global const int* slot_edge, __global const uchar* longest,
+  __global uint* divided_bits, __global int* divided, __global int* divided_count)
+{
+  const int i = get_global_id(0);
+  if (i >= forced_count)
+    return;
+  const int slot = forced[i];
+  if (!claim(slot, slot_edge, divided_bits, divided, divided_count))
+    return;
+  const int next = 3 * (slot / 3) + longest[slot / 3];
+  if (slot_edge[next] == slot_edge[slot] ||
+    !claim(next, slot_edge, divided_bits, divided, divided_count))
+    return;
+  walk_chain(next, neighbor, slot_edge, longest, divided_bits, divided, divided_count);
 }
 
 // Step 5: for each divided edge, one more child for each of its (at most two) triangles;

@@ -96,8 +96,42 @@ void checkSeams(DeviceRun& run, const DeviceMesh& mesh, const DeviceCellGroup& t
   }
 }
 
+// Step 4 across processes: rounds of exchange and forced chains until no process divides a
+// new cut edge. Returns the number of divided slots.
+cl_int crossProcesses(DeviceRun& run, const DistributedRefinement& distributed, const CellEntities& edges,
+  const DeviceBuffer<cl_uchar>& longest, DeviceBuffer<cl_uint>& dividedBits, DeviceBuffer<cl_int>& divided,
+  DeviceBuffer<cl_int>& dividedCounter, cl_int dividedCount, bool& closureOver)
+{
+  cl_int reported = 0;
+  std::vector<cl_int> all, forced;
+  for (;;)
+  {
+    all.resize(static_cast<std::size_t>(dividedCount));
+    run.download(divided, all.data(), all.size(), "divided edges");
+    const std::vector<cl_int> newly(all.begin() + reported, all.end());
+    reported = dividedCount;
+    forced.clear();
+    if (!distributed.exchange(newly, forced, false))
+    {
+      closureOver = true;
+      return dividedCount;
+    }
+    if (forced.empty())
+    {
+      continue;
+    }
+    const DeviceBuffer<cl_int> slots = run.upload(forced.data(), forced.size(), "forced edges");
+    cl::Kernel kernel = run.kernel(program, "force_edges");
+    run.setArguments(kernel, slots, static_cast<cl_int>(forced.size()), edges.neighbor(),
+      edges.slotEntity(), longest, dividedBits, divided, dividedCounter);
+    run.launch(kernel, forced.size(), "force edges");
+    run.download(dividedCounter, &dividedCount, 1, "divided edges");
+  }
+}
+
 Pass refinePass(DeviceRun& run, DeviceMesh& mesh, const DeviceBuffer<cl_int>& marked,
-  std::size_t markedCount, const DeviceBuffer<cl_int>& parentIn, bool checkForSeams)
+  std::size_t markedCount, const DeviceBuffer<cl_int>& parentIn, bool checkForSeams,
+  const DistributedRefinement* distributed, bool& closureOver)
 {
   const DeviceCellGroup& triangles = mesh.groups().front();
   const std::size_t count = triangles.count;
@@ -148,8 +182,19 @@ Pass refinePass(DeviceRun& run, DeviceMesh& mesh, const DeviceBuffer<cl_int>& ma
   DeviceBuffer<cl_uchar> longest = run.allocate<cl_uchar>(count, "longest edges");
   {
     const Label label(run, "step 2 longest edges");
+    const cl_long noTieIds = 0;
+    const bool useTieIds = distributed && !distributed->tieIds.empty();
+    if (useTieIds && distributed->tieIds.size() != oldPoints)
+    {
+      throw Error("Refinement got " + std::to_string(distributed->tieIds.size()) + " tie ids for " +
+        std::to_string(oldPoints) + " points");
+    }
+    const DeviceBuffer<cl_long> tieIds = useTieIds
+      ? run.upload(distributed->tieIds.data(), oldPoints, "tie ids")
+      : run.upload(&noTieIds, 1, "tie ids");
     cl::Kernel kernel = run.kernel(program, "longest_edges");
-    run.setArguments(kernel, slotEdge, length2, edges->entityVertices(), n, longest);
+    run.setArguments(kernel, slotEdge, length2, edges->entityVertices(), tieIds,
+      static_cast<cl_int>(useTieIds), n, longest);
     run.launch(kernel, count, "longest edges");
   }
 
@@ -186,6 +231,12 @@ Pass refinePass(DeviceRun& run, DeviceMesh& mesh, const DeviceBuffer<cl_int>& ma
     run.setArguments(kernel, roots, edges->neighbor(), slotEdge, longest, dividedBits, divided, dividedCounter);
     run.launch(kernel, static_cast<std::size_t>(roots), "propagate");
     run.download(dividedCounter, &dividedCount, 1, "divided edges");
+    if (distributed)
+    {
+      dividedCount =
+        crossProcesses(run, *distributed, *edges, longest, dividedBits, divided, dividedCounter, dividedCount,
+          closureOver);
+    }
   }
   DeviceBuffer<cl_uint> packedChildren = run.allocate<cl_uint>(childWords, "children counts");
   DeviceBuffer<cl_int> affected =
@@ -279,12 +330,50 @@ void RefinedTriangles::download(DeviceRun& run, std::vector<cl_int>& allTriangle
   run.download(appendedParent, parents.data() + keptCount, triangleCount - keptCount, "appended parents");
 }
 
-RefinedTriangles refineLongestEdges(
-  DeviceRun& run, DeviceMesh mesh, const std::vector<cl_int>& marked, int passes)
+namespace
+{
+RefinedTriangles refineOnThisProcess(DeviceRun& run, DeviceMesh mesh, const std::vector<cl_int>& marked,
+  int passes, const DistributedRefinement* distributed, bool& closureOver);
+}
+
+RefinedTriangles refineLongestEdges(DeviceRun& run, DeviceMesh mesh, const std::vector<cl_int>& marked,
+  int passes, const DistributedRefinement* distributed)
+{
+  bool closureOver = false;
+  if (!distributed)
+  {
+    return refineOnThisProcess(run, std::move(mesh), marked, passes, nullptr, closureOver);
+  }
+  try
+  {
+    return refineOnThisProcess(run, std::move(mesh), marked, passes, distributed, closureOver);
+  }
+  catch (...)
+  {
+    // Failed before the closure ended: the other processes wait in an exchange, answer them
+    // until they stop.
+    std::vector<cl_int> forced;
+    while (!closureOver && distributed->exchange({}, forced, true))
+    {
+    }
+    throw;
+  }
+}
+
+namespace
+{
+RefinedTriangles refineOnThisProcess(
+  DeviceRun& run, DeviceMesh mesh, const std::vector<cl_int>& marked, int passes,
+  const DistributedRefinement* distributed, bool& closureOver)
 {
   if (passes < 1)
   {
     throw Error("Passes must be at least 1 (got " + std::to_string(passes) + ")");
+  }
+  if (distributed && passes != 1)
+  {
+    throw Error("A distributed mesh is refined one pass at a time (Passes is " +
+      std::to_string(passes) + ")");
   }
   if (mesh.groups().size() > 1 || (!mesh.groups().empty() && mesh.groups().front().kind != CellKind::Triangle) ||
     (!mesh.groups().empty() && static_cast<std::int64_t>(mesh.groups().front().count) != mesh.cellCount()))
@@ -305,6 +394,11 @@ RefinedTriangles refineLongestEdges(
   result.pointCount = static_cast<std::size_t>(mesh.pointCount());
   if (count == 0)
   {
+    std::vector<cl_int> forced;
+    while (distributed && distributed->exchange({}, forced, false))
+    {
+    }
+    closureOver = true;
     return result;
   }
 
@@ -315,7 +409,7 @@ RefinedTriangles refineLongestEdges(
   std::vector<std::size_t> newPointsPerPass;
   for (int p = 0;; ++p)
   {
-    Pass pass = refinePass(run, mesh, markedOnDevice, markedCount, parent, p == 0);
+    Pass pass = refinePass(run, mesh, markedOnDevice, markedCount, parent, p == 0, distributed, closureOver);
     parentsPerPass.push_back(std::move(pass.pointParents));
     newPointsPerPass.push_back(pass.newPointCount);
     if (p + 1 == passes)
@@ -367,5 +461,7 @@ RefinedTriangles refineLongestEdges(
   }
   return result;
 }
+
+} // namespace
 
 } // namespace gpumesh

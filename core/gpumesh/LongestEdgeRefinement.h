@@ -4,6 +4,7 @@
 #include "gpumesh/DeviceMesh.h"
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace gpumesh
@@ -32,6 +33,20 @@ struct RefinedTriangles
   void download(DeviceRun& run, std::vector<cl_int>& allTriangles, std::vector<cl_int>& parents) const;
 };
 
+/// What a distributed mesh adds to the refinement: the closure crosses the cuts between
+/// processes, and ties between edges of equal length go by global point ids.
+struct DistributedRefinement
+{
+  /// Per point: its global point id, the same on every process holding the point.
+  std::vector<cl_long> tieIds;
+  /// Called after each propagation round with the slots (3 * triangle + local edge) divided in
+  /// that round; fills `forced` with slots of the edges that other processes divided on the cut
+  /// and this mesh must divide too, and returns whether another round is needed anywhere (every
+  /// process gets the same answer; false ends the closure). `failed`: this process could not
+  /// refine, and only answers until the others stop (then the error is thrown).
+  std::function<bool(const std::vector<cl_int>& divided, std::vector<cl_int>& forced, bool failed)> exchange;
+};
+
 /// Refines `mesh`, which must hold only triangles (cell ids 0..n-1), `passes` times (>= 1).
 /// The mesh is consumed: its connectivity becomes the kept triangles of the result.
 /// `marked` lists the ids of the triangles to refine (order and repeats do not matter); each
@@ -51,7 +66,11 @@ struct RefinedTriangles
 /// Device-time labels: "edge extraction", "validation", "step 1 edge lengths", "step 2 longest
 /// edges", "step 3 dependency forest", "step 4 propagation", "step 5 counts", "step 6 prefix
 /// sums", "step 7 templates".
+///
+/// With `distributed` (one pass only: the slots refer to the input triangles), the closure
+/// goes on round by round until distributed->exchange says no process divided a new cut edge,
+/// and ties use distributed->tieIds.
 RefinedTriangles refineLongestEdges(DeviceRun& run, DeviceMesh mesh, const std::vector<cl_int>& marked,
-  int passes);
+  int passes, const DistributedRefinement* distributed = nullptr);
 
 } // namespace gpumesh

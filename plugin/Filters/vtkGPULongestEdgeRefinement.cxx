@@ -6,6 +6,7 @@
 #include "vtkDataArray.h"
 #include "vtkDataObject.h"
 #include "vtkFieldData.h"
+#include "vtkIdList.h"
 #include "vtkIdTypeArray.h"
 #include "vtkNew.h"
 #include "vtkObjectFactory.h"
@@ -15,13 +16,21 @@
 #include "vtkUnstructuredGrid.h"
 
 #include "vtkGPUMeshAdapter.h"
+#include "vtkGPUMeshDistributed.h"
 #include "vtkGPUMeshRunReport.h"
+
+#include "vtkCommunicator.h"
+#include "vtkMultiProcessController.h"
 
 #include "gpumesh/LongestEdgeRefinement.h"
 
+#include <algorithm>
 #include <cmath>
+#include <map>
 #include <numeric>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 vtkStandardNewMacro(vtkGPULongestEdgeRefinement);
@@ -133,6 +142,123 @@ void buildCells(vtkPointSet* input, vtkPointSet* output, const std::vector<cl_in
   }
   out->AddArray(parentIds);
 }
+// The edges a piece shares with other processes (the cut), and the closure's exchange across
+// them: after each propagation round every process lists the cut edges it divided (by their
+// global point ids), and each divides those it shares, until no process divided a new one.
+class CutEdgeExchange
+{
+public:
+  using Key = std::pair<long long, long long>;
+
+  // Collective: the boundary edges (used by one triangle here) of all pieces are gathered;
+  // those that another process has too are the cut.
+  CutEdgeExchange(vtkPointSet* input, const std::vector<long long>& globalIds,
+    vtkMultiProcessController* controller)
+    : Controller(controller)
+  {
+    std::map<Key, std::pair<int, cl_int>> uses; // key -> (triangles using it, a slot)
+    vtkNew<vtkIdList> corners;
+    for (vtkIdType t = 0; t < input->GetNumberOfCells(); ++t)
+    {
+      input->GetCellPoints(t, corners);
+      for (int j = 0; j < 3 && corners->GetNumberOfIds() == 3; ++j)
+      {
+        auto& use = uses[key(globalIds, corners->GetId(j), corners->GetId((j + 1) % 3))];
+        ++use.first;
+        use.second = static_cast<cl_int>(3 * t + j);
+      }
+    }
+    std::vector<long long> boundary;
+    for (const auto& [edge, use] : uses)
+    {
+      if (use.first == 1)
+      {
+        boundary.insert(boundary.end(), { edge.first, edge.second });
+        this->SlotOf[edge] = use.second;
+      }
+    }
+    std::map<Key, int> holders;
+    for (const auto& [owner, values] : this->Gathered(boundary))
+    {
+      for (std::size_t i = 0; i + 1 < values.size(); i += 2)
+      {
+        ++holders[{ values[i], values[i + 1] }];
+      }
+    }
+    for (auto it = this->SlotOf.begin(); it != this->SlotOf.end();)
+    {
+      it = holders[it->first] > 1 ? std::next(it) : this->SlotOf.erase(it);
+    }
+    for (const auto& [edge, slot] : this->SlotOf)
+    {
+      this->KeyOf[slot] = edge;
+    }
+  }
+
+  // gpumesh::DistributedRefinement::exchange. Collective.
+  bool operator()(const std::vector<cl_int>& divided, std::vector<cl_int>& forced, bool failed)
+  {
+    std::vector<long long> mine = { failed ? 1 : 0 };
+    for (cl_int slot : divided)
+    {
+      const auto found = this->KeyOf.find(slot);
+      if (found != this->KeyOf.end())
+      {
+        mine.insert(mine.end(), { found->second.first, found->second.second });
+      }
+    }
+    bool anyDivided = false;
+    const int rank = this->Controller->GetLocalProcessId();
+    for (const auto& [process, values] : this->Gathered(mine))
+    {
+      this->AnyFailed |= !values.empty() && values[0] != 0;
+      anyDivided |= values.size() > 1;
+      for (std::size_t i = 1; process != rank && i + 1 < values.size(); i += 2)
+      {
+        const auto found = this->SlotOf.find({ values[i], values[i + 1] });
+        if (found != this->SlotOf.end())
+        {
+          forced.push_back(found->second);
+        }
+      }
+    }
+    return anyDivided && !this->AnyFailed;
+  }
+
+  bool AnyFailed = false;
+
+private:
+  static Key key(const std::vector<long long>& ids, vtkIdType a, vtkIdType b)
+  {
+    return { std::min(ids[a], ids[b]), std::max(ids[a], ids[b]) };
+  }
+
+  // Every process's `mine`, by rank.
+  std::vector<std::pair<int, std::vector<long long>>> Gathered(const std::vector<long long>& mine)
+  {
+    const int processes = this->Controller->GetNumberOfProcesses();
+    const vtkIdType count = static_cast<vtkIdType>(mine.size());
+    std::vector<vtkIdType> counts(processes), offsets(processes, 0);
+    this->Controller->AllGather(&count, counts.data(), 1);
+    for (int p = 1; p < processes; ++p)
+    {
+      offsets[p] = offsets[p - 1] + counts[p - 1];
+    }
+    std::vector<long long> all(static_cast<std::size_t>(std::max<vtkIdType>(offsets.back() + counts.back(), 1)));
+    const long long none = 0;
+    this->Controller->AllGatherV(mine.empty() ? &none : mine.data(), all.data(), count, counts.data(), offsets.data());
+    std::vector<std::pair<int, std::vector<long long>>> byProcess;
+    for (int p = 0; p < processes; ++p)
+    {
+      byProcess.emplace_back(p, std::vector<long long>(all.begin() + offsets[p], all.begin() + offsets[p] + counts[p]));
+    }
+    return byProcess;
+  }
+
+  vtkMultiProcessController* Controller;
+  std::map<Key, cl_int> SlotOf;
+  std::map<cl_int, Key> KeyOf;
+};
 } // namespace
 
 vtkGPULongestEdgeRefinement::vtkGPULongestEdgeRefinement()
@@ -144,28 +270,63 @@ vtkGPULongestEdgeRefinement::vtkGPULongestEdgeRefinement()
 void vtkGPULongestEdgeRefinement::ExecuteOnDevice(
   vtkInformationVector** inputVector, vtkPointSet* input, vtkPointSet* output, gpumesh::DeviceRun& run)
 {
-  if (this->Passes < 1)
-  {
-    throw gpumesh::Error("Passes must be at least 1 (it is " + std::to_string(this->Passes) + ")");
-  }
-  requireTriangles(input);
+  vtkMultiProcessController* controller = vtkGPUMeshDistributed::GetController();
   std::vector<cl_int> marked;
-  if (this->RefineAll)
+  // Checks of this piece: under MPI every process learns whether one failed before any
+  // exchange starts.
+  vtkGPUMeshDistributed::AllSucceed(controller, [&] {
+    if (this->Passes < 1)
+    {
+      throw gpumesh::Error("Passes must be at least 1 (it is " + std::to_string(this->Passes) + ")");
+    }
+    if (controller && this->Passes != 1)
+    {
+      throw gpumesh::Error("Under MPI the refinement conforms across processes one pass at a time: "
+                           "set Passes to 1 and chain filters for more (Passes is " +
+        std::to_string(this->Passes) + ")");
+    }
+    requireTriangles(input);
+    if (this->RefineAll)
+    {
+      marked.resize(static_cast<std::size_t>(input->GetNumberOfCells()));
+      std::iota(marked.begin(), marked.end(), 0);
+    }
+    else if (!controller || input->GetNumberOfCells() > 0) // an empty piece may carry no arrays
+    {
+      vtkDataArray* array =
+        this->GetRequiredCellArray(inputVector, "Mark Array (or turn Refine All on)");
+      marked = markedCells(array, this->MarkThreshold);
+    }
+  });
+  this->UpdateProgress(0.05);
+
+  gpumesh::RefinedTriangles refined;
+  if (controller)
   {
-    marked.resize(static_cast<std::size_t>(input->GetNumberOfCells()));
-    std::iota(marked.begin(), marked.end(), 0);
+    // The closure crosses the cuts; ties go by global point id; one origin for all processes,
+    // so edge lengths, and so the longest edges, are the same on both sides of a cut.
+    gpumesh::DistributedRefinement distributed;
+    const std::vector<long long> globalIds = vtkGPUMeshDistributed::GlobalPointIds(input, controller);
+    distributed.tieIds.assign(globalIds.begin(), globalIds.end());
+    const std::array<double, 3> origin = vtkGPUMeshDistributed::GlobalBoundsCentre(input, controller);
+    CutEdgeExchange cut(input, globalIds, controller);
+    distributed.exchange = [&cut](const std::vector<cl_int>& divided, std::vector<cl_int>& forced,
+                             bool failed) { return cut(divided, forced, failed); };
+    std::optional<gpumesh::DeviceMesh> mesh;
+    vtkGPUMeshDistributed::AllSucceed(controller, [&] {
+      mesh.emplace(run, vtkGPUMeshAdapter::ToHostMesh(input, &origin));
+    });
+    refined = gpumesh::refineLongestEdges(run, std::move(*mesh), marked, this->Passes, &distributed);
+    if (cut.AnyFailed)
+    {
+      throw gpumesh::Error("Another process failed to refine its piece (see its error)");
+    }
   }
   else
   {
-    vtkDataArray* array =
-      this->GetRequiredCellArray(inputVector, "Mark Array (or turn Refine All on)");
-    marked = markedCells(array, this->MarkThreshold);
+    const gpumesh::HostMesh host = vtkGPUMeshAdapter::ToHostMesh(input);
+    refined = gpumesh::refineLongestEdges(run, gpumesh::DeviceMesh(run, host), marked, this->Passes);
   }
-  this->UpdateProgress(0.05);
-
-  const gpumesh::HostMesh host = vtkGPUMeshAdapter::ToHostMesh(input);
-  gpumesh::RefinedTriangles refined =
-    gpumesh::refineLongestEdges(run, gpumesh::DeviceMesh(run, host), marked, this->Passes);
   this->UpdateProgress(0.6);
 
   std::vector<cl_int> triangles;

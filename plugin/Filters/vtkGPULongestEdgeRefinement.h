@@ -31,6 +31,11 @@
  * Errors naming the cell: any cell that is not a triangle, a degenerate triangle (a
  * zero-length edge or zero area), an edge shared by more than two triangles, unmerged
  * duplicate points that cut the mesh along a seam. No output is written then.
+ *
+ * Under MPI the refinement conforms across processes (one pass: Passes must be 1): the
+ * processes exchange the cut edges divided in each propagation round, by global point ids
+ * (the input's, else generated), until none divides a new one; ties between equal lengths
+ * go by global point id; midpoints of shared edges are computed identically on both sides.
  */
 #ifndef vtkGPULongestEdgeRefinement_h
 #define vtkGPULongestEdgeRefinement_h

@@ -54,12 +54,21 @@ CASES = {
     "smoothing_ball_smooth_barycentric": ("ball_tets.vtu", "GPUVertexSmoothing",
                                           dict(Method="Barycentric", Boundary="Smooth", Iterations=5),
                                           "points"),
+    "refinement_plate_marked": ("plate_with_holes.vtu", "GPULongestEdgeRefinement",
+                                dict(MarkArray=["CELLS", "Size"], MarkThreshold=0.0015), "mesh"),
+    "refinement_sphere_all": ("sphere_surface.vtu", "GPULongestEdgeRefinement", dict(RefineAll=1), "mesh"),
+    # Generated global ids: ties may go another way than in serial, but the pieces conform.
+    "refinement_sphere_generated_ids": ("sphere_surface.vtu", "GPULongestEdgeRefinement", dict(RefineAll=1),
+                                        "conforming"),
     # The input's own global point ids (Generate Global Ids after the partition) are used.
     "smoothing_sphere_input_global_ids": ("sphere_surface.vtu", "GPUVertexSmoothing",
                                           dict(Method="Laplacian", Boundary="Fixed", Iterations=8),
                                           "points"),
 }
 WITH_INPUT_GLOBAL_IDS = {"smoothing_sphere_input_global_ids"}
+# Refinement breaks exact ties of edge lengths by global point id, a serial run by point id: global
+# ids given before the partition (in the serial point order) make the two runs identical.
+GLOBAL_IDS_BEFORE_PARTITION = {"refinement_plate_marked", "refinement_sphere_all"}
 CELL_ARRAYS = ("MinNeighborDistance", "MaxNeighborDistance", "MeanNeighborDistance", "Centroid")
 
 
@@ -76,6 +85,8 @@ def numbered(source):
 def apply_filter(source, name, properties, case=None):
     if case in WITH_INPUT_GLOBAL_IDS:
         source = simple.GenerateGlobalIds(Input=source)
+    if "MarkArray" in properties:  # marks from the cell sizes
+        source = simple.GPUCellReduction(Input=source, Quantity="Size")
     return getattr(simple, name)(Input=source, **properties)
 
 
@@ -130,6 +141,48 @@ def compare_reduction(result_fields, reference_fields):
     return problems
 
 
+def merged_triangles(dataset):
+    """The triangles of `dataset` after merging coincident points: each as its sorted corner
+    coordinates, all sorted; and the number of edges used by one triangle only."""
+    points = np.asarray(dsa.vtkDataArrayToVTKArray(dataset.GetPoints().GetData()), dtype=np.float64) \
+        if dataset.GetNumberOfPoints() else np.zeros((0, 3))
+    _, merged = np.unique(points, axis=0, return_inverse=True)
+    merged = merged.reshape(-1)
+    ids = vtkIdList()
+    triangles, edges = [], {}
+    for c in range(dataset.GetNumberOfCells()):
+        dataset.GetCellPoints(c, ids)
+        corners = [ids.GetId(k) for k in range(ids.GetNumberOfIds())]
+        triangles.append(tuple(sorted(tuple(points[p]) for p in corners)))
+        for k in range(len(corners)):
+            edge = tuple(sorted((merged[corners[k]], merged[corners[(k + 1) % len(corners)]])))
+            edges[edge] = edges.get(edge, 0) + 1
+    return sorted(triangles), sum(1 for uses in edges.values() if uses == 1)
+
+
+def compare_meshes(result, reference, exact):
+    """A refined mesh: appended pieces with coincident points merged must be the serial mesh
+    (`exact`), or at least have no more edges used once than it (no cracks between pieces)."""
+    got, got_boundary = merged_triangles(result)
+    want, want_boundary = merged_triangles(reference)
+    problems = []
+    if not exact:
+        if got_boundary != want_boundary:
+            problems.append("%d edges used by one triangle, serial %d (cracks between pieces)"
+                            % (got_boundary, want_boundary))
+        return problems
+    if len(got) != len(want):
+        problems.append("%d triangles, serial %d" % (len(got), len(want)))
+    if got_boundary != want_boundary:
+        problems.append("%d edges used by one triangle, serial %d (cracks between pieces)"
+                        % (got_boundary, want_boundary))
+    if len(got) == len(want):
+        differing = sum(1 for a, b in zip(got, want) if a != b)
+        if differing:
+            problems.append("%d of %d triangles differ from serial" % (differing, len(want)))
+    return problems
+
+
 def fields(dataset):
     return {name: gt.field_value(dataset, name) for name in REDUCTION_FIELDS + ("Count",)}
 
@@ -150,6 +203,9 @@ def compare(case, whole, pieces, reference):
         arrays = [a for a in CELL_ARRAYS if reference.GetCellData().GetArray(a) is not None]
         problems += compare_keyed(whole, reference, "cells", CELL_IDS, arrays, tolerance, True)
         problems += compare_keyed(whole, reference, "cells", CELL_IDS, ["NeighborCount"], 0, True)
+    elif kind in ("mesh", "conforming"):
+        problems += compare_meshes(whole, reference, exact=kind == "mesh")
+        return problems
     else:
         problems += compare_keyed(whole, reference, "points", POINT_IDS, ["Points"], tolerance, False)
         problems += compare_keyed(whole, reference, "cells", CELL_IDS, [CELL_IDS], 0, True)
@@ -171,9 +227,10 @@ def reference_file(folder, case):
     return os.path.join(folder, case + ".vtu")
 
 
-def write_references(folder):
+def write_references(folder, cases):
     os.makedirs(folder, exist_ok=True)
-    for case, (mesh, name, properties, _) in CASES.items():
+    for case in cases:
+        mesh, name, properties, _ = CASES[case]
         reader = simple.XMLUnstructuredGridReader(FileName=[gt.data_path(mesh)])
         result = gt.fetch(apply_filter(numbered(reader), name, properties, case))
         writer = vtkXMLUnstructuredGridWriter()
@@ -181,7 +238,7 @@ def write_references(folder):
         writer.SetInputData(result)
         writer.Write()
         check_comparison_catches_per_piece_results(case, result)
-    print("references and the per-piece check: %d cases" % len(CASES))
+    print("references and the per-piece check: %d cases" % len(cases))
 
 
 def check_comparison_catches_per_piece_results(case, reference):
@@ -215,6 +272,8 @@ def run_distributed(folder, layout, cases):
         mesh, name, properties, _ = CASES[case]
         reader = simple.XMLUnstructuredGridReader(FileName=[gt.data_path(mesh)])
         source = numbered(reader)
+        if case in GLOBAL_IDS_BEFORE_PARTITION:
+            source = simple.GenerateGlobalIds(Input=source)
         if layout == "redistribute":
             source = simple.RedistributeDataSet(Input=source)
         elif layout == "one-empty":
@@ -301,7 +360,7 @@ def main():
     cases = args.cases.split(",") if args.cases else list(CASES)
     if args.reference:
         gt.load_plugin()
-        write_references(args.reference)
+        write_references(args.reference, cases)
     elif args.pvserver:
         with_pvserver(args.pvserver, lambda: run_distributed(args.compare, args.layout, cases))
     else:
