@@ -76,9 +76,14 @@ int vtkGPUMeshFilter::RequestData(
   try
   {
     this->UpdateProgress(0.0);
-    const std::string device = vtkGPUMeshDistributed::DeviceSpecForProcess(
-      this->Device ? this->Device : "auto", vtkGPUMeshDistributed::GetController());
-    gpumesh::DeviceRun run(gpumesh::DeviceContext::acquire(device));
+    // Under MPI a process without the device must not leave the others waiting in an exchange.
+    vtkMultiProcessController* controller = vtkGPUMeshDistributed::GetController();
+    std::shared_ptr<gpumesh::DeviceContext> context;
+    vtkGPUMeshDistributed::AllSucceed(controller, [&] {
+      context = gpumesh::DeviceContext::acquire(
+        vtkGPUMeshDistributed::DeviceSpecForProcess(this->Device ? this->Device : "auto", controller));
+    });
+    gpumesh::DeviceRun run(context);
     this->ExecuteOnDevice(inputVector, input, output, run);
     vtkGPUMeshRunReport::AddToFieldData(run, output->GetFieldData());
     this->UpdateProgress(1.0);
