@@ -61,6 +61,7 @@ void HostMesh::setPoints(const double* xyz, std::int64_t count)
   DoublePoints.assign(xyz, xyz + 3 * count);
   FloatPoints.clear();
   PointCount = count;
+  Centre = boundsCentre(DoublePoints);
 }
 
 void HostMesh::setPoints(const float* xyz, std::int64_t count)
@@ -69,6 +70,7 @@ void HostMesh::setPoints(const float* xyz, std::int64_t count)
   FloatPoints.assign(xyz, xyz + 3 * count);
   DoublePoints.clear();
   PointCount = count;
+  Centre = boundsCentre(FloatPoints);
 }
 
 void HostMesh::setCellCount(std::int64_t count)
@@ -124,7 +126,7 @@ MeshView HostMesh::view() const
   view.points.isDouble = hasDoublePoints();
   view.points.xyz = view.points.isDouble ? static_cast<const void*>(DoublePoints.data())
                                          : static_cast<const void*>(FloatPoints.data());
-  view.points.origin = view.points.isDouble ? boundsCentre(DoublePoints) : boundsCentre(FloatPoints);
+  view.points.origin = Centre;
   CellSection section;
   section.layout = SectionLayout::ByTypeCode;
   section.cellCount = CellCount;

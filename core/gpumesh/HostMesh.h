@@ -3,6 +3,7 @@
 #pragma once
 #include "gpumesh/MeshView.h"
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -40,6 +41,7 @@ private:
   std::vector<double> DoublePoints;
   std::vector<float> FloatPoints;
   std::int64_t PointCount = 0;
+  std::array<double, 3> Centre{ 0.0, 0.0, 0.0 }; ///< of the points' bounds, found once
   std::int64_t CellCount = 0;
   // One section classified by type codes: the code of a cell is its CellKind.
   mutable std::vector<std::int64_t> Offsets{ 0 };

@@ -236,11 +236,11 @@ void vtkGPULongestEdgeRefinement::ExecuteOnDevice(
   {
     throw gpumesh::Error("Passes must be at least 1 (it is " + std::to_string(this->Passes) + ")");
   }
-  vtkDataArray* marks =
-    this->RefineAll ? nullptr : this->GetRequiredCellArray(inputVector, "Mark Array (or turn Refine All on)");
   const auto description = vtkGPUMeshAdapter::DescribeMesh(input, run.precision());
   gpumesh::DeviceMesh mesh(run, description.view);
   requireTriangles(input, mesh);
+  vtkDataArray* marks =
+    this->RefineAll ? nullptr : this->GetRequiredCellArray(inputVector, "Mark Array (or turn Refine All on)");
   gpumesh::MarkedCells marked = marks
     ? markedCells(run, marks, this->MarkThreshold)
     : gpumesh::allCells(run, static_cast<std::size_t>(input->GetNumberOfCells()));
