@@ -38,7 +38,7 @@ void HostMesh::copyPoints(const Real* xyz, std::int64_t count)
       if (!std::isfinite(x))
       {
         throw Error("Point " + std::to_string(i) + " has a non-finite coordinate (" +
-          std::to_string(x) + ")");
+          formatNumber(x) + ")");
       }
       lower[c] = i == 0 ? x : std::min(lower[c], x);
       upper[c] = i == 0 ? x : std::max(upper[c], x);

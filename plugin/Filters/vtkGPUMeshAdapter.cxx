@@ -186,7 +186,7 @@ std::vector<float> ToFloats(vtkDataArray* array)
       if (std::isfinite(value) && std::abs(value) > FLT_MAX)
       {
         throw gpumesh::Error("Array '" + std::string(array->GetName() ? array->GetName() : "") +
-          "' holds " + std::to_string(value) + " at tuple " + std::to_string(t) +
+          "' holds " + gpumesh::formatNumber(value) + " at tuple " + std::to_string(t) +
           ", which does not fit in single precision");
       }
       values[next++] = static_cast<float>(value);
