@@ -1,6 +1,7 @@
 #include "gpumesh/LongestEdgeRefinement.h"
 
 #include "gpumesh/CellEntities.h"
+#include "gpumesh/RepeatedPoints.h"
 #include "gpumesh/Scan.h"
 
 #include <algorithm>
@@ -306,6 +307,11 @@ RefinedTriangles refineLongestEdges(
   if (count == 0)
   {
     return result;
+  }
+  {
+    // Before edge matching: a triangle (5, 5, 7) would pass for the non-manifold neighbour.
+    const Label label(run, "validation");
+    rejectRepeatedPoints(run, mesh, "longest-edge refinement");
   }
 
   DeviceBuffer<cl_int> markedOnDevice = run.upload(roots.data(), roots.size(), "marked triangles");
