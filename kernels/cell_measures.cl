@@ -19,7 +19,8 @@ inline void store(__global REAL* measure, __global int* out_of_range, int cell, 
   REAL scaled = extent;
   for (int p = 1; p < power; ++p)
     scaled *= extent;
-  if (!representable(scaled) || !isfinite(value))
+  // A cell of nonzero extent whose measure scale underflows (to 0 too) or overflows.
+  if ((extent != (REAL)0 && (scaled == (REAL)0 || !representable(scaled))) || !isfinite(value))
     atomic_min(out_of_range, cell);
   measure[cell] = value;
 }
