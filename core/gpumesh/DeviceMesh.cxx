@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <sstream>
 #include <string>
 
 namespace gpumesh
@@ -23,13 +22,6 @@ void checkIndexSpace(std::int64_t count, const std::string& what)
     throw Error("The mesh has " + std::to_string(count) + " " + what +
       ", more than the 2^31-1 that the device's 32-bit indices can address");
   }
-}
-
-std::string coordinate(double value)
-{
-  std::ostringstream text;
-  text << value;
-  return text.str();
 }
 
 // Element i of a host array of 32- or 64-bit indices.
@@ -116,7 +108,7 @@ void DeviceMesh::uploadPoints(DeviceRun& run, const PointsView& view)
       shifted[i] = static_cast<float>(relative);
       if (!std::isfinite(xyz[i]) || std::isinf(shifted[i]))
       {
-        throw Error("Point " + std::to_string(i / 3) + " has the coordinate " + coordinate(xyz[i]) +
+        throw Error("Point " + std::to_string(i / 3) + " has the coordinate " + formatNumber(xyz[i]) +
           (std::isfinite(xyz[i]) ? ", outside the range of single precision: set Precision to Double"
                                  : ", which is not finite"));
       }
@@ -145,7 +137,7 @@ void DeviceMesh::uploadPoints(DeviceRun& run, const PointsView& view)
     {
       const double value = view.isDouble ? static_cast<const double*>(view.xyz)[3 * bad + c]
                                          : static_cast<const float*>(view.xyz)[3 * bad + c];
-      xyz += (c ? ", " : "") + coordinate(value);
+      xyz += (c ? ", " : "") + formatNumber(value);
     }
     throw Error("Point " + std::to_string(bad) + " has a non-finite coordinate (" + xyz + ")");
   }

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <sstream>
 
 namespace gpumesh
 {
@@ -62,9 +61,7 @@ RealBuffer DeviceRun::uploadReal(const double* data, std::size_t count, const st
     narrow[i] = static_cast<float>(data[i]);
     if (std::isinf(narrow[i]) && std::isfinite(data[i]))
     {
-      std::ostringstream value;
-      value << data[i];
-      throw Error(what + " holds " + value.str() + " at index " + std::to_string(i) +
+      throw Error(what + " holds " + formatNumber(data[i]) + " at index " + std::to_string(i) +
         ", outside the range of single precision: set Precision to Double");
     }
   }
@@ -235,6 +232,45 @@ void DeviceRun::launch(cl::Kernel& kernel, std::size_t globalSize, const std::st
 void DeviceRun::record(const std::string& label, CommandTiming::Kind kind, const cl::Event& event)
 {
   Events.push_back({ LabelOverride.empty() ? label : LabelOverride, kind, event });
+  if (Events.size() >= 2 * foldBatch)
+  {
+    fold(foldBatch);
+  }
+}
+
+void DeviceRun::fold(std::size_t count)
+{
+  if (count == 0)
+  {
+    return; // clWaitForEvents refuses an empty list
+  }
+  std::vector<cl::Event> oldest;
+  oldest.reserve(count);
+  for (std::size_t i = 0; i < count; ++i)
+  {
+    oldest.push_back(Events[i].event);
+  }
+  check(cl::Event::waitForEvents(oldest), "waiting for commands on device '" + info().label() + "'");
+  for (std::size_t i = 0; i < count; ++i)
+  {
+    const RecordedEvent& recorded = Events[i];
+    cl_ulong start = 0;
+    cl_ulong end = 0;
+    check(recorded.event.getProfilingInfo(CL_PROFILING_COMMAND_START, &start),
+      "reading the start time of '" + recorded.label + "'");
+    check(recorded.event.getProfilingInfo(CL_PROFILING_COMMAND_END, &end),
+      "reading the end time of '" + recorded.label + "'");
+    auto found = std::find_if(Totals.begin(), Totals.end(),
+      [&](const CommandTiming& t) { return t.label == recorded.label && t.kind == recorded.kind; });
+    if (found == Totals.end())
+    {
+      Totals.push_back({ recorded.label, recorded.kind, 0.0, 0 });
+      found = Totals.end() - 1;
+    }
+    found->milliseconds += static_cast<double>(end - start) * 1e-6;
+    ++found->count;
+  }
+  Events.erase(Events.begin(), Events.begin() + static_cast<std::ptrdiff_t>(count));
 }
 
 void DeviceRun::finish()
@@ -245,26 +281,8 @@ void DeviceRun::finish()
 std::vector<CommandTiming> DeviceRun::timings()
 {
   finish();
-  std::vector<CommandTiming> result;
-  for (const auto& recorded : Events)
-  {
-    cl_ulong start = 0;
-    cl_ulong end = 0;
-    check(recorded.event.getProfilingInfo(CL_PROFILING_COMMAND_START, &start),
-      "reading the start time of '" + recorded.label + "'");
-    check(recorded.event.getProfilingInfo(CL_PROFILING_COMMAND_END, &end),
-      "reading the end time of '" + recorded.label + "'");
-    auto found = std::find_if(result.begin(), result.end(),
-      [&](const CommandTiming& t) { return t.label == recorded.label && t.kind == recorded.kind; });
-    if (found == result.end())
-    {
-      result.push_back({ recorded.label, recorded.kind, 0.0, 0 });
-      found = result.end() - 1;
-    }
-    found->milliseconds += static_cast<double>(end - start) * 1e-6;
-    ++found->count;
-  }
-  return result;
+  fold(Events.size());
+  return Totals;
 }
 
 double DeviceRun::kernelMilliseconds()

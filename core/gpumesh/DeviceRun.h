@@ -113,6 +113,13 @@ public:
   /// Device times from profiling events, aggregated by label in first-launch order (waits for
   /// the commands to complete).
   std::vector<CommandTiming> timings();
+  /// Events not yet folded into the totals: at most 2 x foldBatch, however many commands the
+  /// run enqueues (a million smoothing steps keep memory flat). Exposed for tests.
+  std::size_t pendingEvents() const { return Events.size(); }
+  /// Once 2 x foldBatch events are pending, the oldest foldBatch are waited for and folded
+  /// into per-label totals. This also bounds how far the host runs ahead of the device, so
+  /// an observer between launches (progress, abort) sees the device's real progress.
+  static constexpr std::size_t foldBatch = 1024;
   /// Sum of kernel device times, in milliseconds.
   double kernelMilliseconds();
 
@@ -152,6 +159,8 @@ private:
   /// staging when large enough; counted and timed.
   void transfer(const cl::Buffer& buffer, void* host, std::size_t bytes, bool toDevice, const std::string& what);
   void record(const std::string& label, CommandTiming::Kind kind, const cl::Event& event);
+  /// Waits for the oldest `count` pending events and adds their times to Totals.
+  void fold(std::size_t count);
 
   template <typename T>
   static const T& argument(const T& value)
@@ -172,7 +181,8 @@ private:
   std::shared_ptr<DeviceContext> Device;
   Precision Real = Precision::Single;
   std::shared_ptr<MemoryCounters> Counters = std::make_shared<MemoryCounters>();
-  std::vector<RecordedEvent> Events;
+  std::vector<RecordedEvent> Events;  ///< pending, oldest first
+  std::vector<CommandTiming> Totals; ///< the folded events, by label in first-launch order
   std::string LabelOverride;
 };
 

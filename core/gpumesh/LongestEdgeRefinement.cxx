@@ -1,6 +1,7 @@
 #include "gpumesh/LongestEdgeRefinement.h"
 
 #include "gpumesh/CellEntities.h"
+#include "gpumesh/RepeatedPoints.h"
 #include "gpumesh/Scan.h"
 
 #include <algorithm>
@@ -321,6 +322,11 @@ RefinedTriangles refineLongestEdges(DeviceRun& run, DeviceMesh mesh, MarkedCells
   if (count == 0)
   {
     return result;
+  }
+  {
+    // Before edge matching: a triangle (5, 5, 7) would pass for the non-manifold neighbour.
+    const Label label(run, "validation");
+    rejectRepeatedPoints(run, mesh, "longest-edge refinement");
   }
 
   DeviceBuffer<cl_int> markedOnDevice = std::move(marked.ids);

@@ -1,5 +1,7 @@
 #include "gpumesh/NeighborDistance.h"
 
+#include "gpumesh/RepeatedPoints.h"
+
 #include <limits>
 
 namespace gpumesh
@@ -50,6 +52,8 @@ NeighborDistances computeNeighborDistances(DeviceRun& run, const DeviceMesh& mes
   {
     throw Error("neighbour distances need the cells' sides, not their edges");
   }
+  // A cell (5, 5, 7) would count its neighbour across (5, 7) twice, and be counted twice by it.
+  rejectRepeatedPoints(run, mesh, "neighbour distance");
   const auto cells = static_cast<std::size_t>(mesh.cellCount());
   NeighborDistances result{ run.allocateReal(cells, "minimum neighbour distance"),
     run.allocateReal(cells, "maximum neighbour distance"),

@@ -29,7 +29,9 @@ struct NeighborDistances
   DeviceBuffer<cl_int> count;
 };
 
-/// `sides` must have been built with EntityType::Sides on `mesh`.
+/// `sides` must have been built with EntityType::Sides on `mesh`. A 2D or 3D cell that lists a
+/// point more than once (a triangle (5, 5, 7)) is an error naming it and the point
+/// (rejectRepeatedPoints): its sides collapse or coincide, so its neighbours are not defined.
 NeighborDistances computeNeighborDistances(DeviceRun& run, const DeviceMesh& mesh,
   const CellEntities& sides, const Centroids& centroids);
 

@@ -6,20 +6,12 @@
 #include "gpumesh/VertexLinks.h"
 
 #include <cmath>
-#include <sstream>
 
 namespace gpumesh
 {
 
 namespace
 {
-std::string number(double value)
-{
-  std::ostringstream out;
-  out << value;
-  return out.str();
-}
-
 void setArgument(cl::Kernel& kernel, cl_uint index, const cl::Buffer& buffer)
 {
   check(kernel.setArg(index, buffer), "setting a buffer argument of a smoothing kernel");
@@ -92,17 +84,21 @@ void SmoothingOptions::validate() const
   {
     throw Error("Iterations must be 0 or more, not " + std::to_string(iterations));
   }
-  if (!std::isfinite(relaxationFactor))
+  // A step moves x to x + lambda (mean - x). The umbrella operator's eigenvalues lie in [0, 2]
+  // (2 for the odd-even mode of a quad grid), which a step scales by 1 - lambda k: above 1 that
+  // mode grows by |1 - 2 lambda| > 1 per step; at 0 or below nothing moves or points move away.
+  if (!(relaxationFactor > 0.0 && relaxationFactor <= 1.0))
   {
-    throw Error("RelaxationFactor must be a finite number, not " + number(relaxationFactor));
+    throw Error("RelaxationFactor must be in (0, 1], not " + formatNumber(relaxationFactor) +
+      ": above 1 a step overshoots the mean of the neighbours and the smoothing can diverge; at 0 "
+      "or below points do not move or move away from it");
   }
-  if (method == SmoothingMethod::Taubin &&
-    !(relaxationFactor > 0.0 && passBand > 0.0 && passBand < 1.0 / relaxationFactor))
+  if (method == SmoothingMethod::Taubin && !(passBand > 0.0 && passBand < 1.0 / relaxationFactor))
   {
-    throw Error("Taubin smoothing needs RelaxationFactor > 0 and 0 < PassBand < 1/RelaxationFactor "
+    throw Error("Taubin smoothing needs 0 < PassBand < 1/RelaxationFactor "
                 "(so that mu = 1/(PassBand - 1/RelaxationFactor) is below -RelaxationFactor); got "
                 "RelaxationFactor " +
-      number(relaxationFactor) + ", PassBand " + number(passBand));
+      formatNumber(relaxationFactor) + ", PassBand " + formatNumber(passBand));
   }
 }
 

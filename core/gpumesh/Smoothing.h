@@ -47,8 +47,9 @@ struct SmoothingOptions
   double passBand = 0.1;
   VertexTableLayout layout;
 
-  /// Throws gpumesh::Error naming the offending value: negative iterations, a non-finite
-  /// factor, and for Taubin anything but 0 < relaxationFactor and 0 < passBand < 1/lambda.
+  /// Throws gpumesh::Error naming the offending value: negative iterations, a relaxation
+  /// factor outside (0, 1] (above 1 the steps overshoot and diverge), and for Taubin
+  /// anything but 0 < passBand < 1/lambda.
   void validate() const;
   /// Taubin's mu = 1 / (passBand - 1 / relaxationFactor).
   double mu() const;

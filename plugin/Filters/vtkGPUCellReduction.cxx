@@ -97,6 +97,7 @@ const char* vtkGPUCellReduction::GetQuantityName(int quantity)
 void vtkGPUCellReduction::ExecuteOnDevice(
   vtkInformationVector** inputVector, vtkPointSet* input, vtkPointSet* output, gpumesh::DeviceRun& run)
 {
+  RequireChoice("Quantity", this->Quantity, ARRAY + 1, &GetQuantityName);
   const vtkIdType cells = input->GetNumberOfCells();
   vtkDataArray* array =
     this->Quantity == ARRAY ? this->GetRequiredCellArray(inputVector, "Input Array (Quantity = Array)") : nullptr;

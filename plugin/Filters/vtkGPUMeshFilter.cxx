@@ -13,6 +13,7 @@
 #include "gpumesh/DeviceRun.h"
 
 #include <exception>
+#include <string>
 
 vtkGPUMeshFilter::vtkGPUMeshFilter()
   : AvailableDevices(vtkSmartPointer<vtkStringArray>::New())
@@ -65,6 +66,20 @@ const char* vtkGPUMeshFilter::GetChosenArrayName()
 {
   vtkInformation* request = this->GetInputArrayInformation(0);
   return request->Has(vtkDataObject::FIELD_NAME()) ? request->Get(vtkDataObject::FIELD_NAME()) : nullptr;
+}
+
+void vtkGPUMeshFilter::RequireChoice(const char* property, int value, int count, const char* (*name)(int))
+{
+  if (value >= 0 && value < count)
+  {
+    return;
+  }
+  std::string choices;
+  for (int i = 0; i < count; ++i)
+  {
+    choices += (i ? ", " : "") + std::to_string(i) + " (" + name(i) + ")";
+  }
+  throw gpumesh::Error(std::string(property) + " " + std::to_string(value) + " is not one of " + choices);
 }
 
 int vtkGPUMeshFilter::RequestData(

@@ -46,8 +46,10 @@ public:
    * The OpenCL device. One of:
    * - "auto" (default): the device named by the environment variable GPUMESH_DEVICE if it is
    *   set, else the first GPU, else the first CPU device (PoCL on a machine without a GPU);
+   * - "gpu" or "cpu": the first device of that type;
    * - an index, "1", or an entry of GetAvailableDevices(), "1: NVIDIA H100 (GPU)";
-   * - a substring of a device name, "H100" (case-insensitive).
+   * - a substring of a device name, "H100".
+   * Case does not matter.
    * A spec that matches no device is an error that lists the devices found.
    */
   vtkSetStringMacro(Device);
@@ -100,6 +102,10 @@ protected:
   /// The name given to SetInputArrayToProcess(0, ...), or nullptr when an attribute (the
   /// active scalars) was chosen instead.
   const char* GetChosenArrayName();
+
+  /// Enumerated properties are not clamped: a value outside [0, count) throws gpumesh::Error
+  /// naming it and the choices, "Method 7 is not one of 0 (Laplacian), 1 (Taubin), ...".
+  static void RequireChoice(const char* property, int value, int count, const char* (*name)(int));
 
   /**
    * The filter's work: `output` starts as a shallow copy of `input`. Report bad input by

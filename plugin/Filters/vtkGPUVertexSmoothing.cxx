@@ -145,6 +145,8 @@ const char* vtkGPUVertexSmoothing::GetBoundaryName(int boundary)
 void vtkGPUVertexSmoothing::ExecuteOnDevice(
   vtkInformationVector**, vtkPointSet* input, vtkPointSet* output, gpumesh::DeviceRun& run)
 {
+  RequireChoice("Method", this->Method, BARYCENTRIC + 1, &GetMethodName);
+  RequireChoice("Boundary", this->Boundary, SMOOTH + 1, &GetBoundaryName);
   const gpumesh::SmoothingOptions options = toOptions(
     this->Method, this->Boundary, this->Iterations, this->RelaxationFactor, this->PassBand);
   options.validate();
@@ -169,7 +171,32 @@ void vtkGPUVertexSmoothing::ExecuteOnDevice(
   this->UpdateProgress(0.1);
   const gpumesh::DeviceMesh mesh(run, description.view, 2);
   gpumesh::VertexSmoother smoother(run, mesh, options, pinned);
-  const gpumesh::VertexSmoother::Result moved = smoother.movedPoints(run, smoother.smooth(run));
+  // Progress from 0.1 to 0.9 over the steps, reported each time the smoothing has advanced by
+  // 1% (a million steps must not mean a million events); an abort stops between two steps.
+  int reportedPercent = 0;
+  int abortedAt = 0;
+  const auto observeStep = [&](gpumesh::DeviceRun&, auto&, int step, int steps) {
+    const int percent = static_cast<int>(100.0 * step / steps);
+    if (percent > reportedPercent)
+    {
+      reportedPercent = percent;
+      this->UpdateProgress(0.1 + 0.8 * percent / 100.0);
+    }
+    if (this->GetAbortExecute())
+    {
+      abortedAt = step;
+      return false;
+    }
+    return true;
+  };
+  const auto& smoothed = smoother.smooth(run, observeStep);
+  if (abortedAt)
+  {
+    const int perIteration = options.method == gpumesh::SmoothingMethod::Taubin ? 2 : 1;
+    throw gpumesh::Error("Smoothing was aborted after " + std::to_string(abortedAt / perIteration) +
+      " of " + std::to_string(options.iterations) + " iterations; the output is empty");
+  }
+  const gpumesh::VertexSmoother::Result moved = smoother.movedPoints(run, smoothed);
   this->UpdateProgress(0.9);
 
   const vtkIdType n = coordinates->GetNumberOfTuples();

@@ -364,8 +364,16 @@ TEST(Smoothing, BadOptionsAreErrorsNamingTheValue)
   SmoothingOptions options = with(SmoothingMethod::Laplacian, SmoothingBoundary::Free, -1);
   EXPECT_NE(message(options).find("Iterations must be 0 or more, not -1"), std::string::npos);
   options.iterations = 1;
-  options.relaxationFactor = std::nan("");
-  EXPECT_NE(message(options).find("RelaxationFactor must be a finite number"), std::string::npos);
+  // (0, 1] only; numbers are written in their shortest form (1e+300, not 301 digits).
+  for (const auto& [factor, text] : std::vector<std::pair<double, std::string>>{ { std::nan(""), "nan" },
+         { 0.0, "0" }, { -0.5, "-0.5" }, { 1.5, "1.5" }, { 1e300, "1e+300" }, { HUGE_VAL, "inf" } })
+  {
+    options.relaxationFactor = factor;
+    EXPECT_NE(message(options).find("RelaxationFactor must be in (0, 1], not " + text + ": above 1"),
+      std::string::npos) << message(options);
+  }
+  options.relaxationFactor = 1.0;
+  EXPECT_EQ(message(options), "no error");
   options.method = SmoothingMethod::Taubin;
   options.relaxationFactor = 0.5;
   options.passBand = 2.5;
