@@ -451,13 +451,18 @@ void InputFile::IndexText()
         for (std::int64_t v = 0; v < perLine; ++v)
         {
           offset = this->SkipBlanks(offset);
-          if (offset >= this->Size)
+          const std::size_t tokenEnd = this->TokenEnd(offset);
+          const bool atEnd = offset >= this->Size;
+          if (atEnd || KeywordCode(this->Data + offset, tokenEnd - offset) != 0)
           {
             this->Fail(offset, "truncated " + KeywordName(keyword) + ": it declares " +
                 std::to_string(section.lines) + " lines of " + std::to_string(perLine) +
-                " values, the file ends in line " + std::to_string(line + 1));
+                " values, found " +
+                (atEnd ? std::string("the end of the file")
+                       : std::string(this->Data + offset, tokenEnd - offset)) +
+                " in line " + std::to_string(line + 1));
           }
-          offset = this->TokenEnd(offset);
+          offset = tokenEnd;
         }
       }
       this->AddSection(std::move(section));

@@ -144,11 +144,9 @@ void InputFile::ReadLines(
       }
       if (!parsed)
       {
-        throw FormatError(this->Where(section, line, this->SkipBlanks(offset)) +
-          ": expected a real number, found '" +
-          std::string(this->Data + this->SkipBlanks(offset),
-            this->TokenEnd(this->SkipBlanks(offset)) - this->SkipBlanks(offset)) +
-          "'");
+        const std::size_t start = this->SkipBlanks(offset);
+        throw FormatError(this->Where(section, line, start) + ": expected a real number, found '" +
+          std::string(this->Data + start, this->TokenEnd(start) - start) + "'");
       }
       onReal(value);
     }
@@ -161,9 +159,10 @@ void InputFile::ReadLines(
         value = this->Integer(offset, integerBytes);
         offset += integerBytes;
       }
-      else
+      else if (!this->ParseNumber(offset, value))
       {
-        value = this->TextInteger(offset, "an integer");
+        throw FormatError(this->Where(section, line, start) + ": expected an integer, found '" +
+          std::string(this->Data + start, this->TokenEnd(start) - start) + "'");
       }
       if (i < check.columns && (value < 1 || value > check.count))
       {
