@@ -58,7 +58,9 @@ InputFile::InputFile(const std::string& path)
     throw FormatError(path + ": empty or unreadable file");
   }
   this->Size = static_cast<std::size_t>(status.st_size);
-  void* mapping = ::mmap(nullptr, this->Size, PROT_READ, MAP_PRIVATE, descriptor, 0);
+  // MAP_POPULATE reads the file in at once: far cheaper than one page fault per 4 KiB page.
+  void* mapping =
+    ::mmap(nullptr, this->Size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, descriptor, 0);
   ::close(descriptor);
   if (mapping == MAP_FAILED)
   {

@@ -87,6 +87,9 @@ private:
 
   template <class T>
   bool ParseNumber(std::size_t& offset, T& value) const;
+  template <class Real, class Integer, bool Swap, class OnReal, class OnInteger>
+  void ReadBinaryLines(
+    const Section& section, const IndexCheck& check, OnReal& onReal, OnInteger& onInteger) const;
 
   std::string Path;
   const char* Data = nullptr;
@@ -113,23 +116,82 @@ bool InputFile::ParseNumber(std::size_t& offset, T& value) const
   return true;
 }
 
+namespace detail
+{
+template <class T, bool Swap>
+T Load(const char* bytes)
+{
+  T value;
+  if (Swap)
+  {
+    char reversed[sizeof(T)];
+    for (std::size_t b = 0; b < sizeof(T); ++b)
+    {
+      reversed[b] = bytes[sizeof(T) - 1 - b];
+    }
+    std::memcpy(&value, reversed, sizeof(T));
+  }
+  else
+  {
+    std::memcpy(&value, bytes, sizeof(T));
+  }
+  return value;
+}
+}
+
+template <class Real, class Integer, bool Swap, class OnReal, class OnInteger>
+void InputFile::ReadBinaryLines(
+  const Section& section, const IndexCheck& check, OnReal& onReal, OnInteger& onInteger) const
+{
+  // Fixed-size records: each value is a load at a known offset, the checks and the byte order
+  // resolved at compile time. Indexing checked that every line lies inside the file.
+  const char* data = this->Data + section.dataOffset;
+  for (std::int64_t line = 0; line < section.lines; ++line)
+  {
+    for (int r = 0; r < section.reals; ++r, data += sizeof(Real))
+    {
+      onReal(static_cast<double>(detail::Load<Real, Swap>(data)));
+    }
+    for (int i = 0; i < section.integers; ++i, data += sizeof(Integer))
+    {
+      const std::int64_t value = detail::Load<Integer, Swap>(data);
+      if (i < check.columns && (value < 1 || value > check.count))
+      {
+        throw FormatError(this->Where(section, line, static_cast<std::size_t>(data - this->Data)) +
+          ": " + check.what + " " + std::to_string(value) + " does not exist (the file has " +
+          std::to_string(check.count) + " " + check.of + ")");
+      }
+      onInteger(value);
+    }
+  }
+}
+
 template <class OnReal, class OnInteger>
 void InputFile::ReadLines(
   const Section& section, const IndexCheck& check, OnReal&& onReal, OnInteger&& onInteger) const
 {
   const int realBytes = this->FileLayout.RealBytes();
   const int integerBytes = this->FileLayout.IntegerBytes();
+  if (this->Binary)
+  {
+    const int layout = (realBytes == 8) * 4 + (integerBytes == 8) * 2 + this->SwapBytes;
+    switch (layout)
+    {
+      case 0: return this->ReadBinaryLines<float, std::int32_t, false>(section, check, onReal, onInteger);
+      case 1: return this->ReadBinaryLines<float, std::int32_t, true>(section, check, onReal, onInteger);
+      case 2: return this->ReadBinaryLines<float, std::int64_t, false>(section, check, onReal, onInteger);
+      case 3: return this->ReadBinaryLines<float, std::int64_t, true>(section, check, onReal, onInteger);
+      case 4: return this->ReadBinaryLines<double, std::int32_t, false>(section, check, onReal, onInteger);
+      case 5: return this->ReadBinaryLines<double, std::int32_t, true>(section, check, onReal, onInteger);
+      case 6: return this->ReadBinaryLines<double, std::int64_t, false>(section, check, onReal, onInteger);
+      default: return this->ReadBinaryLines<double, std::int64_t, true>(section, check, onReal, onInteger);
+    }
+  }
   std::size_t offset = section.dataOffset;
   for (std::int64_t line = 0; line < section.lines; ++line)
   {
     for (int r = 0; r < section.reals; ++r)
     {
-      if (this->Binary)
-      {
-        onReal(this->Real(offset, realBytes));
-        offset += realBytes;
-        continue;
-      }
       bool parsed = false;
       double value = 0;
       if (realBytes == 4)
@@ -152,14 +214,10 @@ void InputFile::ReadLines(
     }
     for (int i = 0; i < section.integers; ++i)
     {
-      const std::size_t start = this->Binary ? offset : this->SkipBlanks(offset);
+      offset = this->SkipBlanks(offset);
+      const std::size_t start = offset;
       std::int64_t value = 0;
-      if (this->Binary)
-      {
-        value = this->Integer(offset, integerBytes);
-        offset += integerBytes;
-      }
-      else if (!this->ParseNumber(offset, value))
+      if (!this->ParseNumber(offset, value))
       {
         throw FormatError(this->Where(section, line, start) + ": expected an integer, found '" +
           std::string(this->Data + start, this->TokenEnd(start) - start) + "'");

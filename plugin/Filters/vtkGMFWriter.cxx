@@ -41,10 +41,14 @@ public:
     : Grid(vtkUnstructuredGrid::SafeDownCast(input))
     , Poly(vtkPolyData::SafeDownCast(input))
   {
+    if (this->Grid && this->Grid->GetCellTypesArray())
+    {
+      this->Types = this->Grid->GetCellTypesArray()->GetPointer(0);
+    }
   }
   int Type(vtkIdType cell) const
   {
-    return this->Grid ? this->Grid->GetCellType(cell) : this->Poly->GetCellType(cell);
+    return this->Types ? this->Types[cell] : this->Poly->GetCellType(cell);
   }
   void Points(vtkIdType cell, vtkIdType& count, const vtkIdType*& points)
   {
@@ -61,6 +65,7 @@ public:
 private:
   vtkUnstructuredGrid* Grid;
   vtkPolyData* Poly;
+  const unsigned char* Types = nullptr;
 };
 
 // VTK's local vertex of each GMF local vertex, for every cell type written.
@@ -201,11 +206,20 @@ Plan MakePlan(vtkPointSet* input, int dimension, bool withSolution)
   CellAccess access(input);
   vtkDataArray* keywords = input->GetCellData()->GetArray("GMFKeyword");
   const vtkIdType cellCount = input->GetNumberOfCells();
+  // The slot of every cell, then the cells of each slot, each list allocated once.
+  std::vector<signed char> slots(static_cast<std::size_t>(cellCount));
+  std::array<std::size_t, SlotCount> counts{};
+  std::array<int, VTK_NUMBER_OF_CELL_TYPES> slotOfType;
+  slotOfType.fill(-2);
   for (vtkIdType cell = 0; cell < cellCount; ++cell)
   {
     const int type = access.Type(cell);
     const bool ridge = keywords && keywords->GetComponent(cell, 0) == gmf::Ridges;
-    const int slot = SlotOf(type, ridge);
+    int slot = ridge ? SlotOf(type, true) : slotOfType[type];
+    if (slot == -2)
+    {
+      slot = slotOfType[type] = SlotOf(type, false);
+    }
     if (slot < 0)
     {
       const char* name = vtkCellTypes::GetClassNameFromTypeId(type);
@@ -214,7 +228,16 @@ Plan MakePlan(vtkPointSet* input, int dimension, bool withSolution)
         ", which GMF cannot hold (vertices, lines, triangles, quads, tetrahedra, pyramids, "
         "wedges and hexahedra, pixels and voxels can be written)");
     }
-    plan.cells[slot].push_back(cell);
+    slots[cell] = static_cast<signed char>(slot);
+    ++counts[slot];
+  }
+  for (int slot = 0; slot < SlotCount; ++slot)
+  {
+    plan.cells[slot].reserve(counts[slot]);
+  }
+  for (vtkIdType cell = 0; cell < cellCount; ++cell)
+  {
+    plan.cells[slots[cell]].push_back(cell);
   }
   plan.pointReferences = ReferencesOf(input->GetPointData(), "point");
   plan.cellReferences = ReferencesOf(input->GetCellData(), "cell");
@@ -313,9 +336,11 @@ int ChooseVersion(vtkPointSet* input, const Plan& plan, int dimension, bool bina
   }
   const double limit32 = std::numeric_limits<std::int32_t>::max();
   auto rangeNeeds64 = [&](vtkDataArray* references) {
-    if (!references || references->GetNumberOfTuples() == 0)
+    if (!references || references->GetNumberOfTuples() == 0 ||
+      (references->GetDataTypeSize() <= 4 && references->GetDataType() != VTK_FLOAT &&
+        references->GetDataType() != VTK_UNSIGNED_INT))
     {
-      return false;
+      return false; // 32-bit signed or narrower integers fit
     }
     double range[2];
     references->GetRange(range, 0);
@@ -362,13 +387,15 @@ void WriteMesh(vtkPointSet* input, const Plan& plan, const std::string& path, in
   vtkPoints* points = input->GetPoints();
   const vtkIdType pointCount = input->GetNumberOfPoints();
   file.BeginKeyword(gmf::Vertices, pointCount);
+  const void* raw = points->GetData()->GetVoidPointer(0);
+  const int pointType = points->GetDataType();
   for (vtkIdType p = 0; p < pointCount; ++p)
   {
-    double x[3];
-    points->GetPoint(p, x);
     for (int d = 0; d < dimension; ++d)
     {
-      file.Real(x[d]);
+      file.Real(pointType == VTK_DOUBLE ? static_cast<const double*>(raw)[3 * p + d]
+          : pointType == VTK_FLOAT      ? static_cast<const float*>(raw)[3 * p + d]
+                                        : points->GetPoint(p)[d]);
     }
     file.Integer(ReferenceValue(plan.pointReferences, p, "point"));
     file.EndLine();
