@@ -19,9 +19,30 @@ bool EndsWith(const std::string& text, const char* suffix)
   return text.size() >= length && text.compare(text.size() - length, length, suffix) == 0;
 }
 
+// Characters that end a token: white space and '#' (a comment), looked up in one step.
+struct Separators
+{
+  bool blank[256] = {};
+  bool separator[256] = {};
+  Separators()
+  {
+    for (unsigned char c : { ' ', '\t', '\r', '\n', '\f', '\v' })
+    {
+      blank[c] = separator[c] = true;
+    }
+    separator[static_cast<unsigned char>('#')] = true;
+  }
+};
+const Separators Characters;
+
 bool IsBlank(char c)
 {
-  return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v';
+  return Characters.blank[static_cast<unsigned char>(c)];
+}
+
+bool IsSeparator(char c)
+{
+  return Characters.separator[static_cast<unsigned char>(c)];
 }
 
 template <class T>
@@ -336,7 +357,7 @@ std::size_t InputFile::SkipBlanks(std::size_t offset) const
 
 std::size_t InputFile::TokenEnd(std::size_t offset) const
 {
-  while (offset < this->Size && !IsBlank(this->Data[offset]) && this->Data[offset] != '#')
+  while (offset < this->Size && !IsSeparator(this->Data[offset]))
   {
     ++offset;
   }
@@ -455,7 +476,9 @@ void InputFile::IndexText()
           offset = this->SkipBlanks(offset);
           const std::size_t tokenEnd = this->TokenEnd(offset);
           const bool atEnd = offset >= this->Size;
-          if (atEnd || KeywordCode(this->Data + offset, tokenEnd - offset) != 0)
+          if (atEnd ||
+            (std::isalpha(static_cast<unsigned char>(this->Data[offset])) &&
+              KeywordCode(this->Data + offset, tokenEnd - offset) != 0))
           {
             this->Fail(offset, "truncated " + KeywordName(keyword) + ": it declares " +
                 std::to_string(section.lines) + " lines of " + std::to_string(perLine) +

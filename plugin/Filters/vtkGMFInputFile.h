@@ -108,7 +108,10 @@ bool InputFile::ParseNumber(std::size_t& offset, T& value) const
   const char* first = this->Data + offset;
   const char* last = this->Data + this->Size;
   auto result = std::from_chars(first, last, value);
-  if (result.ec != std::errc() || (result.ptr != last && !std::strchr(" \t\r\n\f\v#", *result.ptr)))
+  const char next = result.ptr != last ? *result.ptr : ' ';
+  const bool separated = next == ' ' || next == '\n' || next == '\t' || next == '\r' ||
+    next == '\f' || next == '\v' || next == '#';
+  if (result.ec != std::errc() || !separated)
   {
     return false;
   }
