@@ -16,6 +16,7 @@
 #include "vtkPoints.h"
 #include "vtkSmartPointer.h"
 #include "vtkStringArray.h"
+#include "vtkTypeInt32Array.h"
 #include "vtkTypeInt64Array.h"
 #include "vtkUnsignedCharArray.h"
 #include "vtkUnstructuredGrid.h"
@@ -119,17 +120,20 @@ struct CellBlock
   vtkIdType count = 0;
 };
 
+// The cell arrays being filled: 32-bit offsets and connectivity (vtkCellArray's compact
+// storage, half the memory to allocate and fill) unless the connectivity needs 64 bits.
+template <class Index>
 struct CellsBeingBuilt
 {
-  vtkIdType* offsets;
-  vtkIdType* connectivity;
+  Index* offsets;
+  Index* connectivity;
   unsigned char* types;
   vtkIdType cell = 0;
   vtkIdType entry = 0;
 
-  void Add(int cellType, const vtkIdType* points, int count)
+  void Add(int cellType, const Index* points, int count)
   {
-    this->offsets[this->cell] = this->entry;
+    this->offsets[this->cell] = static_cast<Index>(this->entry);
     this->types[this->cell] = static_cast<unsigned char>(cellType);
     for (int i = 0; i < count; ++i)
     {
@@ -139,19 +143,20 @@ struct CellsBeingBuilt
   }
 };
 
-template <class Reference>
+template <class Reference, class Index>
 void ReadElements(const gmf::InputFile& file, const gmf::Section& section,
-  const gmf::ElementKind& kind, vtkIdType pointCount, CellsBeingBuilt& cells, Reference* references)
+  const gmf::ElementKind& kind, vtkIdType pointCount, CellsBeingBuilt<Index>& cells,
+  Reference* references)
 {
-  std::array<vtkIdType, 8> gmfVertices{};
-  std::array<vtkIdType, 8> vtkVertices{};
+  std::array<Index, 8> gmfVertices{};
+  std::array<Index, 8> vtkVertices{};
   int column = 0;
   file.ReadLines(
     section, { kind.vertices, pointCount, "vertex", "Vertices" }, [](double) {},
     [&](std::int64_t value) {
       if (column < kind.vertices)
       {
-        gmfVertices[column++] = static_cast<vtkIdType>(value - 1);
+        gmfVertices[column++] = static_cast<Index>(value - 1);
         return;
       }
       for (int i = 0; i < kind.vertices; ++i)
@@ -165,16 +170,16 @@ void ReadElements(const gmf::InputFile& file, const gmf::Section& section,
 }
 
 // Corners (vertex cells) and Ridges (copies of the edges they name), without references.
-template <class Reference>
+template <class Reference, class Index>
 void ReadCornersAndRidges(const gmf::InputFile& file, vtkIdType pointCount,
-  const CellBlock& edges, CellsBeingBuilt& cells, Reference* references)
+  const CellBlock& edges, CellsBeingBuilt<Index>& cells, Reference* references)
 {
   if (const gmf::Section* corners = file.Find(gmf::Corners))
   {
     file.ReadLines(
       *corners, { 1, pointCount, "vertex", "Vertices" }, [](double) {},
       [&](std::int64_t value) {
-        const vtkIdType point = static_cast<vtkIdType>(value - 1);
+        const Index point = static_cast<Index>(value - 1);
         references[cells.cell] = 0;
         cells.Add(VTK_VERTEX, &point, 1);
       });
@@ -185,7 +190,7 @@ void ReadCornersAndRidges(const gmf::InputFile& file, vtkIdType pointCount,
       *ridges, { 1, edges.count, "edge", "Edges" }, [](double) {},
       [&](std::int64_t value) {
         const vtkIdType edge = edges.first + static_cast<vtkIdType>(value - 1);
-        const vtkIdType* points = cells.connectivity + cells.offsets[edge];
+        const Index* points = cells.connectivity + cells.offsets[edge];
         references[cells.cell] = 0;
         cells.Add(VTK_LINE, points, 2);
       });
@@ -279,6 +284,33 @@ void ReadSolution(const std::string& path, int meshDimension, vtkIdType pointCou
   }
 }
 
+template <class IndexArray, class Reference>
+void ReadCells(const gmf::InputFile& file, vtkIdType pointCount,
+  const std::array<CellBlock, gmf::ElementKindCount>& blocks, vtkIdType cellCount,
+  vtkIdType entryCount, vtkUnsignedCharArray* types, Reference* references,
+  vtkCellArray* cellArray, vtkGMFReader* progress)
+{
+  using Index = typename IndexArray::ValueType;
+  vtkNew<IndexArray> offsets;
+  AllocateLarge(offsets, cellCount + 1);
+  vtkNew<IndexArray> connectivity;
+  AllocateLarge(connectivity, entryCount);
+  CellsBeingBuilt<Index> cells{ offsets->GetPointer(0), connectivity->GetPointer(0),
+    types->GetPointer(0) };
+  for (int k = 0; k < gmf::ElementKindCount; ++k)
+  {
+    const gmf::ElementKind& kind = gmf::ElementKindAt(k);
+    if (const gmf::Section* section = file.Find(kind.keyword))
+    {
+      ReadElements(file, *section, kind, pointCount, cells, references);
+    }
+    progress->UpdateProgress(0.2 + 0.6 * (k + 1) / gmf::ElementKindCount);
+  }
+  ReadCornersAndRidges(file, pointCount, blocks[0], cells, references);
+  offsets->SetValue(cellCount, static_cast<Index>(entryCount));
+  cellArray->SetData(offsets, connectivity);
+}
+
 template <class Reference>
 void ReadMesh(const gmf::InputFile& file, const std::string& solutionPath,
   vtkUnstructuredGrid* output, vtkGMFReader* progress)
@@ -324,33 +356,25 @@ void ReadMesh(const gmf::InputFile& file, const std::string& solutionPath,
   cellCount += (corners ? corners->lines : 0) + (ridges ? ridges->lines : 0);
   entryCount += (corners ? corners->lines : 0) + 2 * (ridges ? ridges->lines : 0);
 
-  vtkNew<vtkIdTypeArray> offsets;
-  AllocateLarge(offsets, cellCount + 1);
-  vtkNew<vtkIdTypeArray> connectivity;
-  AllocateLarge(connectivity, entryCount);
   vtkNew<vtkUnsignedCharArray> types;
   AllocateLarge(types, cellCount);
   vtkSmartPointer<vtkDataArray> cellReferences = NewReferences(layout, cellCount);
   Reference* references = ReferencePointer<Reference>(cellReferences);
-  CellsBeingBuilt cells{ offsets->GetPointer(0), connectivity->GetPointer(0),
-    types->GetPointer(0) };
-  for (int k = 0; k < gmf::ElementKindCount; ++k)
+  vtkNew<vtkCellArray> cellArray;
+  if (entryCount < std::numeric_limits<vtkTypeInt32>::max())
   {
-    const gmf::ElementKind& kind = gmf::ElementKindAt(k);
-    if (const gmf::Section* section = file.Find(kind.keyword))
-    {
-      ReadElements(file, *section, kind, pointCount, cells, references);
-    }
-    progress->UpdateProgress(0.2 + 0.6 * (k + 1) / gmf::ElementKindCount);
+    ReadCells<vtkTypeInt32Array>(file, pointCount, blocks, cellCount, entryCount, types,
+      references, cellArray, progress);
   }
-  ReadCornersAndRidges(file, pointCount, blocks[0], cells, references);
-  offsets->SetValue(cellCount, entryCount);
+  else
+  {
+    ReadCells<vtkTypeInt64Array>(file, pointCount, blocks, cellCount, entryCount, types,
+      references, cellArray, progress);
+  }
 
   vtkNew<vtkPoints> points;
   points->SetData(coordinates);
   output->SetPoints(points);
-  vtkNew<vtkCellArray> cellArray;
-  cellArray->SetData(offsets, connectivity);
   output->SetCells(types, cellArray);
   output->GetPointData()->AddArray(pointReferences);
   output->GetCellData()->AddArray(cellReferences);
