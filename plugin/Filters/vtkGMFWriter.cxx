@@ -1,5 +1,6 @@
 #include "vtkGMFWriter.h"
 
+#include "vtkCellArray.h"
 #include "vtkCellData.h"
 #include "vtkCellType.h"
 #include "vtkCellTypes.h"
@@ -11,6 +12,8 @@
 #include "vtkPointData.h"
 #include "vtkPoints.h"
 #include "vtkPolyData.h"
+#include "vtkTypeInt32Array.h"
+#include "vtkTypeInt64Array.h"
 #include "vtkUnstructuredGrid.h"
 
 #include "vtkGMFOutputFile.h"
@@ -43,7 +46,19 @@ public:
   {
     if (this->Grid && this->Grid->GetCellTypesArray())
     {
+      // The grid's own arrays: no per-cell dispatch through vtkCellArray.
       this->Types = this->Grid->GetCellTypesArray()->GetPointer(0);
+      vtkCellArray* cells = this->Grid->GetCells();
+      if (cells->IsStorage64Bit())
+      {
+        this->Offsets64 = cells->GetOffsetsArray64()->GetPointer(0);
+        this->Connectivity64 = cells->GetConnectivityArray64()->GetPointer(0);
+      }
+      else
+      {
+        this->Offsets32 = cells->GetOffsetsArray32()->GetPointer(0);
+        this->Connectivity32 = cells->GetConnectivityArray32()->GetPointer(0);
+      }
     }
   }
   int Type(vtkIdType cell) const
@@ -52,9 +67,21 @@ public:
   }
   void Points(vtkIdType cell, vtkIdType& count, const vtkIdType*& points)
   {
-    if (this->Grid)
+    if (this->Offsets64)
     {
-      this->Grid->GetCellPoints(cell, count, points);
+      count = this->Offsets64[cell + 1] - this->Offsets64[cell];
+      points = this->Connectivity64 + this->Offsets64[cell];
+    }
+    else if (this->Offsets32)
+    {
+      const vtkTypeInt32 first = this->Offsets32[cell];
+      count = this->Offsets32[cell + 1] - first;
+      this->Scratch.resize(static_cast<std::size_t>(count));
+      for (vtkIdType i = 0; i < count; ++i)
+      {
+        this->Scratch[i] = this->Connectivity32[first + i];
+      }
+      points = this->Scratch.data();
     }
     else
     {
@@ -66,6 +93,11 @@ private:
   vtkUnstructuredGrid* Grid;
   vtkPolyData* Poly;
   const unsigned char* Types = nullptr;
+  const vtkTypeInt64* Offsets64 = nullptr;
+  const vtkTypeInt64* Connectivity64 = nullptr;
+  const vtkTypeInt32* Offsets32 = nullptr;
+  const vtkTypeInt32* Connectivity32 = nullptr;
+  std::vector<vtkIdType> Scratch;
 };
 
 // VTK's local vertex of each GMF local vertex, for every cell type written.
@@ -126,6 +158,15 @@ std::int64_t ReferenceValue(vtkDataArray* references, vtkIdType id, const char* 
   {
     return 0;
   }
+  // The integer arrays the reader makes, read straight; anything else must hold integers.
+  if (auto* int32 = vtkTypeInt32Array::FastDownCast(references))
+  {
+    return int32->GetValue(id);
+  }
+  if (auto* int64 = vtkTypeInt64Array::FastDownCast(references))
+  {
+    return int64->GetValue(id);
+  }
   const double value = references->GetComponent(id, 0);
   if (value != std::floor(value) || std::abs(value) > 9.2e18)
   {
@@ -172,12 +213,11 @@ std::vector<int> TypesOf(const std::vector<Field>& fields)
   return types;
 }
 
-void WriteFieldLines(gmf::OutputFile& file, const std::vector<Field>& fields,
-  const std::vector<vtkIdType>* ids, vtkIdType count)
+template <class Ids>
+void WriteFieldLines(gmf::OutputFile& file, const std::vector<Field>& fields, const Ids& ids)
 {
-  for (vtkIdType i = 0; i < count; ++i)
+  for (vtkIdType id : ids)
   {
-    const vtkIdType id = ids ? (*ids)[i] : i;
     for (const Field& field : fields)
     {
       for (int c = 0; c < field.array->GetNumberOfComponents(); ++c)
@@ -189,10 +229,84 @@ void WriteFieldLines(gmf::OutputFile& file, const std::vector<Field>& fields,
   }
 }
 
+// 0, 1, ..., count - 1, for WriteFieldLines over every point.
+struct AllIds
+{
+  struct Iterator
+  {
+    vtkIdType id;
+    vtkIdType operator*() const { return this->id; }
+    Iterator& operator++()
+    {
+      ++this->id;
+      return *this;
+    }
+    bool operator!=(const Iterator& other) const { return this->id != other.id; }
+  };
+  vtkIdType count;
+  Iterator begin() const { return { 0 }; }
+  Iterator end() const { return { this->count }; }
+};
+
+// The cells of one slot in order, found by scanning the slot of every cell: no list of ids
+// to allocate (30M cells would take 240 MB).
+class SlotCells
+{
+public:
+  SlotCells(const std::vector<signed char>& slots, int slot, std::size_t count)
+    : Slots(slots.data())
+    , End(static_cast<vtkIdType>(slots.size()))
+    , Slot(static_cast<signed char>(slot))
+    , Count(count)
+  {
+  }
+  class Iterator
+  {
+  public:
+    Iterator(const SlotCells& owner, vtkIdType cell)
+      : Owner(owner)
+      , Cell(cell)
+    {
+      this->Skip();
+    }
+    vtkIdType operator*() const { return this->Cell; }
+    Iterator& operator++()
+    {
+      ++this->Cell;
+      this->Skip();
+      return *this;
+    }
+    bool operator!=(const Iterator& other) const { return this->Cell != other.Cell; }
+
+  private:
+    void Skip()
+    {
+      while (this->Cell < this->Owner.End && this->Owner.Slots[this->Cell] != this->Owner.Slot)
+      {
+        ++this->Cell;
+      }
+    }
+    const SlotCells& Owner;
+    vtkIdType Cell;
+  };
+  Iterator begin() const { return Iterator(*this, this->Count ? 0 : this->End); }
+  Iterator end() const { return Iterator(*this, this->End); }
+  std::size_t size() const { return this->Count; }
+  bool empty() const { return this->Count == 0; }
+
+private:
+  const signed char* Slots;
+  vtkIdType End;
+  signed char Slot;
+  std::size_t Count;
+};
+
 // Everything the writer writes, gathered and checked before a byte is written.
 struct Plan
 {
-  std::array<std::vector<vtkIdType>, SlotCount> cells;
+  std::vector<signed char> slots; // the slot of every cell
+  std::array<std::size_t, SlotCount> counts{};
+  SlotCells Cells(int slot) const { return SlotCells(this->slots, slot, this->counts[slot]); }
   vtkDataArray* pointReferences = nullptr;
   vtkDataArray* cellReferences = nullptr;
   std::vector<Field> pointFields;
@@ -207,8 +321,9 @@ Plan MakePlan(vtkPointSet* input, int dimension, bool withSolution)
   vtkDataArray* keywords = input->GetCellData()->GetArray("GMFKeyword");
   const vtkIdType cellCount = input->GetNumberOfCells();
   // The slot of every cell, then the cells of each slot, each list allocated once.
-  std::vector<signed char> slots(static_cast<std::size_t>(cellCount));
-  std::array<std::size_t, SlotCount> counts{};
+  std::vector<signed char>& slots = plan.slots;
+  slots.resize(static_cast<std::size_t>(cellCount));
+  std::array<std::size_t, SlotCount>& counts = plan.counts;
   std::array<int, VTK_NUMBER_OF_CELL_TYPES> slotOfType;
   slotOfType.fill(-2);
   for (vtkIdType cell = 0; cell < cellCount; ++cell)
@@ -231,18 +346,11 @@ Plan MakePlan(vtkPointSet* input, int dimension, bool withSolution)
     slots[cell] = static_cast<signed char>(slot);
     ++counts[slot];
   }
-  for (int slot = 0; slot < SlotCount; ++slot)
-  {
-    plan.cells[slot].reserve(counts[slot]);
-  }
-  for (vtkIdType cell = 0; cell < cellCount; ++cell)
-  {
-    plan.cells[slots[cell]].push_back(cell);
-  }
+
   plan.pointReferences = ReferencesOf(input->GetPointData(), "point");
   plan.cellReferences = ReferencesOf(input->GetCellData(), "cell");
 
-  if (!plan.cells[RidgeSlot].empty())
+  if (!plan.Cells(RidgeSlot).empty())
   {
     // A ridge names an edge: find each ridge's among the Edges being written.
     std::unordered_map<std::uint64_t, std::int64_t> edgeIndex;
@@ -252,13 +360,13 @@ Plan MakePlan(vtkPointSet* input, int dimension, bool withSolution)
     };
     vtkIdType count;
     const vtkIdType* points;
-    const std::vector<vtkIdType>& edges = plan.cells[0];
-    for (std::size_t e = 0; e < edges.size(); ++e)
+    std::int64_t index = 0;
+    for (vtkIdType edge : plan.Cells(0))
     {
-      access.Points(edges[e], count, points);
-      edgeIndex.emplace(key(points[0], points[1]), static_cast<std::int64_t>(e + 1));
+      access.Points(edge, count, points);
+      edgeIndex.emplace(key(points[0], points[1]), ++index);
     }
-    for (vtkIdType cell : plan.cells[RidgeSlot])
+    for (vtkIdType cell : plan.Cells(RidgeSlot))
     {
       access.Points(cell, count, points);
       auto found = edgeIndex.find(key(points[0], points[1]));
@@ -299,7 +407,7 @@ Plan MakePlan(vtkPointSet* input, int dimension, bool withSolution)
       // A cell array goes to the kinds where it has a value: the reader fills the cells of
       // other kinds with NaN, and these are not written back as fields of those kinds.
       bool hasValue = false;
-      for (vtkIdType cell : plan.cells[k])
+      for (vtkIdType cell : plan.Cells(k))
       {
         for (int c = 0; c < array->GetNumberOfComponents() && !hasValue; ++c)
         {
@@ -357,9 +465,9 @@ int ChooseVersion(vtkPointSet* input, const Plan& plan, int dimension, bool bina
     double bytes = double(input->GetNumberOfPoints()) * (dimension * (single ? 4 : 8) + 4);
     for (int k = 0; k < gmf::ElementKindCount; ++k)
     {
-      bytes += double(plan.cells[k].size()) * 4 * (gmf::ElementKindAt(k).vertices + 1);
+      bytes += double(plan.counts[k]) * 4 * (gmf::ElementKindAt(k).vertices + 1);
     }
-    bytes += 4.0 * (plan.cells[CornerSlot].size() + plan.cells[RidgeSlot].size());
+    bytes += 4.0 * (plan.counts[CornerSlot] + plan.counts[RidgeSlot]);
     double solutionBytes = 0;
     for (const Field& field : plan.pointFields)
     {
@@ -369,7 +477,7 @@ int ChooseVersion(vtkPointSet* input, const Plan& plan, int dimension, bool bina
     {
       for (const Field& field : plan.cellFields[k])
       {
-        solutionBytes += 8.0 * field.array->GetNumberOfComponents() * plan.cells[k].size();
+        solutionBytes += 8.0 * field.array->GetNumberOfComponents() * plan.counts[k];
       }
     }
     if (std::max(bytes, solutionBytes) + 4096 > limit32)
@@ -407,17 +515,23 @@ void WriteMesh(vtkPointSet* input, const Plan& plan, const std::string& path, in
   const vtkIdType* cellPoints;
   for (int k = 0; k < gmf::ElementKindCount; ++k)
   {
-    const std::vector<vtkIdType>& cells = plan.cells[k];
+    const SlotCells cells = plan.Cells(k);
     if (cells.empty())
     {
       continue;
     }
     const gmf::ElementKind& kind = gmf::ElementKindAt(k);
     file.BeginKeyword(kind.keyword, static_cast<std::int64_t>(cells.size()));
+    int orderType = -1;
+    const int* order = nullptr;
     for (vtkIdType cell : cells)
     {
       access.Points(cell, count, cellPoints);
-      const int* order = GmfOrderOf(access.Type(cell));
+      if (access.Type(cell) != orderType)
+      {
+        orderType = access.Type(cell);
+        order = GmfOrderOf(orderType);
+      }
       for (int j = 0; j < kind.vertices; ++j)
       {
         file.Integer(cellPoints[order[j]] + 1);
@@ -427,10 +541,10 @@ void WriteMesh(vtkPointSet* input, const Plan& plan, const std::string& path, in
     }
     progress->UpdateProgress(0.2 + 0.6 * (k + 1) / gmf::ElementKindCount);
   }
-  if (!plan.cells[CornerSlot].empty())
+  if (!plan.Cells(CornerSlot).empty())
   {
-    file.BeginKeyword(gmf::Corners, static_cast<std::int64_t>(plan.cells[CornerSlot].size()));
-    for (vtkIdType cell : plan.cells[CornerSlot])
+    file.BeginKeyword(gmf::Corners, static_cast<std::int64_t>(plan.counts[CornerSlot]));
+    for (vtkIdType cell : plan.Cells(CornerSlot))
     {
       access.Points(cell, count, cellPoints);
       file.Integer(cellPoints[0] + 1);
@@ -456,16 +570,16 @@ void WriteSolutionFile(vtkPointSet* input, const Plan& plan, const std::string& 
   if (!plan.pointFields.empty())
   {
     file.BeginKeyword(gmf::SolAtVertices, input->GetNumberOfPoints(), TypesOf(plan.pointFields));
-    WriteFieldLines(file, plan.pointFields, nullptr, input->GetNumberOfPoints());
+    WriteFieldLines(file, plan.pointFields, AllIds{ input->GetNumberOfPoints() });
   }
   for (int k = 0; k < gmf::ElementKindCount; ++k)
   {
     if (!plan.cellFields[k].empty())
     {
-      const std::vector<vtkIdType>& cells = plan.cells[k];
+      const SlotCells cells = plan.Cells(k);
       file.BeginKeyword(gmf::ElementKindAt(k).solutionKeyword,
         static_cast<std::int64_t>(cells.size()), TypesOf(plan.cellFields[k]));
-      WriteFieldLines(file, plan.cellFields[k], &cells, static_cast<vtkIdType>(cells.size()));
+      WriteFieldLines(file, plan.cellFields[k], cells);
     }
   }
   file.Close();
