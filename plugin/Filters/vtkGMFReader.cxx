@@ -23,6 +23,7 @@
 
 #include "vtkGMFInputFile.h"
 
+#include <vtksys/FStream.hxx>
 #include <vtksys/SystemTools.hxx>
 
 #include <sys/mman.h>
@@ -199,12 +200,13 @@ void ReadCornersAndRidges(const gmf::InputFile& file, vtkIdType pointCount,
 
 // Fields of one SolAt keyword: one array per field, `tuples` tuples, values of this keyword's
 // lines stored from tuple `first` on, NaN elsewhere.
+template <class Real>
 void ReadSolutionKeyword(const gmf::InputFile& file, const gmf::Section& section,
   vtkIdType tuples, vtkIdType first, vtkFieldData* into)
 {
   const gmf::Layout& layout = file.GetLayout();
   std::vector<vtkSmartPointer<vtkDataArray>> arrays;
-  std::vector<std::pair<int, int>> columns; // (array, component) of each real of a line
+  std::vector<std::pair<Real*, int>> columns; // (first value of its array, components)
   const std::string keyword = gmf::KeywordName(section.keyword);
   for (std::size_t f = 0; f < section.solutionTypes.size(); ++f)
   {
@@ -219,29 +221,43 @@ void ReadSolutionKeyword(const gmf::InputFile& file, const gmf::Section& section
     {
       array->Fill(std::numeric_limits<double>::quiet_NaN());
     }
+    Real* values = static_cast<Real*>(array->GetVoidPointer(0)) + first * components;
     for (int c = 0; c < components; ++c)
     {
-      columns.emplace_back(static_cast<int>(arrays.size()), c);
+      columns.emplace_back(values + c, components);
     }
     arrays.push_back(array);
   }
-  vtkIdType tuple = first;
+  vtkIdType line = 0;
   std::size_t column = 0;
   file.ReadLines(
     section, {},
     [&](double value) {
       const auto& target = columns[column];
-      arrays[target.first]->SetComponent(tuple, target.second, value);
+      target.first[line * target.second] = static_cast<Real>(value);
       if (++column == columns.size())
       {
         column = 0;
-        ++tuple;
+        ++line;
       }
     },
     [](std::int64_t) {});
   for (auto& array : arrays)
   {
     into->AddArray(array);
+  }
+}
+
+void ReadSolutionKeyword(const gmf::InputFile& file, const gmf::Section& section,
+  vtkIdType tuples, vtkIdType first, vtkFieldData* into)
+{
+  if (file.GetLayout().RealBytes() == 4)
+  {
+    ReadSolutionKeyword<float>(file, section, tuples, first, into);
+  }
+  else
+  {
+    ReadSolutionKeyword<double>(file, section, tuples, first, into);
   }
 }
 
@@ -452,19 +468,35 @@ std::string vtkGMFReader::FindSolutionFile(const std::string& meshFileName)
 
 int vtkGMFReader::CanReadFile(const char* name)
 {
+  // Cheap on purpose (ParaView asks before opening): the name, and for a binary file its
+  // first two words; reading reports everything else.
   if (!name)
   {
     return 0;
   }
-  try
-  {
-    gmf::InputFile file(name);
-    return file.Find(gmf::Vertices) != nullptr;
-  }
-  catch (const gmf::FormatError&)
+  const std::string path = name;
+  const std::string extension = vtksys::SystemTools::GetFilenameLastExtension(path);
+  if (extension != ".mesh" && extension != ".meshb")
   {
     return 0;
   }
+  vtksys::ifstream file(name, std::ios::binary);
+  if (!file)
+  {
+    return 0;
+  }
+  if (extension == ".mesh")
+  {
+    return 1;
+  }
+  std::uint32_t words[2] = { 0, 0 };
+  file.read(reinterpret_cast<char*>(words), sizeof(words));
+  const bool swapped = words[0] == 0x01000000u;
+  const std::uint32_t version = swapped ? ((words[1] >> 24) | ((words[1] >> 8) & 0xff00u) |
+                                            ((words[1] << 8) & 0xff0000u) | (words[1] << 24))
+                                        : words[1];
+  return file && (words[0] == 1 || swapped) && version >= gmf::FirstVersion &&
+    version <= gmf::LastVersion;
 }
 
 int vtkGMFReader::RequestData(

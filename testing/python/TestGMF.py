@@ -234,8 +234,8 @@ class HandWrittenMesh(unittest.TestCase):
             self.assertIn("SolAtVertices_3", array_names(chosen.GetPointData()))
 
     def test_opened_by_extension(self):
-        for name in ("every_kind.mesh",):
-            proxy = simple.OpenDataFile(EVERY_KIND)
+        for name in ("every_kind.mesh", "plate_with_holes.meshb"):
+            proxy = simple.OpenDataFile(gt.data_path(os.path.join("gmf", name)))
             self.assertEqual(proxy.GetXMLName(), "GMFReader", name)
             simple.Delete(proxy)
 
