@@ -1,26 +1,29 @@
 // Copies through an index list: the few elements a distributed run exchanges (interface
 // points) or masks (ghost cells), without moving whole buffers through the host.
 
-__kernel void gather_float4(__global const float4* values, __global const int* indices,
-  const int count, __global float4* gathered)
+// Elements of `width` REALs.
+__kernel void gather_real(__global const REAL* values, const int width, __global const int* indices,
+  const int count, __global REAL* gathered)
 {
   const int i = get_global_id(0);
   if (i >= count)
     return;
-  gathered[i] = values[indices[i]];
+  for (int k = 0; k < width; ++k)
+    gathered[(long)width * i + k] = values[(long)width * indices[i] + k];
 }
 
-__kernel void scatter_float4(__global float4* values, __global const int* indices,
-  const int count, __global const float4* scattered)
+__kernel void scatter_real(__global REAL* values, const int width, __global const int* indices,
+  const int count, __global const REAL* scattered)
 {
   const int i = get_global_id(0);
   if (i >= count)
     return;
-  values[indices[i]] = scattered[i];
+  for (int k = 0; k < width; ++k)
+    values[(long)width * indices[i] + k] = scattered[(long)width * i + k];
 }
 
-__kernel void fill_float_at(__global float* values, __global const int* indices, const int count,
-  const float value)
+__kernel void fill_real_at(__global REAL* values, __global const int* indices, const int count,
+  const REAL value)
 {
   const int i = get_global_id(0);
   if (i >= count)

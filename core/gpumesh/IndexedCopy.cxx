@@ -27,52 +27,59 @@ DeviceBuffer<cl_int> checkedIndices(DeviceRun& run, const std::vector<std::int32
 }
 } // namespace
 
-std::vector<cl_float4> gather(DeviceRun& run, const DeviceBuffer<cl_float4>& values,
+std::vector<double> gather(DeviceRun& run, const RealBuffer& values, int width,
   const std::vector<std::int32_t>& indices, const std::string& what)
 {
-  std::vector<cl_float4> gathered(indices.size());
+  std::vector<double> gathered(static_cast<std::size_t>(width) * indices.size());
   if (indices.empty())
   {
     return gathered;
   }
-  const DeviceBuffer<cl_int> where = checkedIndices(run, indices, values.size(), what);
-  DeviceBuffer<cl_float4> compact = run.allocate<cl_float4>(indices.size(), what);
-  cl::Kernel kernel = run.kernel("indexed_copy", "gather_float4");
-  run.setArguments(kernel, values, where, static_cast<cl_int>(indices.size()), compact);
+  const DeviceBuffer<cl_int> where = checkedIndices(run, indices, values.size() / width, what);
+  RealBuffer compact = run.allocateReal(gathered.size(), what);
+  cl::Kernel kernel = run.kernel("indexed_copy", "gather_real");
+  run.setArguments(kernel, values, static_cast<cl_int>(width), where, static_cast<cl_int>(indices.size()), compact);
   run.launch(kernel, indices.size(), "gather " + what);
   run.download(compact, gathered.data(), gathered.size(), what);
   return gathered;
 }
 
-void scatter(DeviceRun& run, DeviceBuffer<cl_float4>& values, const std::vector<std::int32_t>& indices,
-  const std::vector<cl_float4>& scattered, const std::string& what)
+void scatter(DeviceRun& run, RealBuffer& values, int width, const std::vector<std::int32_t>& indices,
+  const std::vector<double>& scattered, const std::string& what)
 {
-  if (scattered.size() != indices.size())
+  if (scattered.size() != static_cast<std::size_t>(width) * indices.size())
   {
     throw Error(what + ": " + std::to_string(scattered.size()) + " values for " +
-      std::to_string(indices.size()) + " indices");
+      std::to_string(indices.size()) + " indices of " + std::to_string(width));
   }
   if (indices.empty())
   {
     return;
   }
-  const DeviceBuffer<cl_int> where = checkedIndices(run, indices, values.size(), what);
-  const DeviceBuffer<cl_float4> compact = run.upload(scattered.data(), scattered.size(), what);
-  cl::Kernel kernel = run.kernel("indexed_copy", "scatter_float4");
-  run.setArguments(kernel, values, where, static_cast<cl_int>(indices.size()), compact);
+  const DeviceBuffer<cl_int> where = checkedIndices(run, indices, values.size() / width, what);
+  const RealBuffer compact = run.uploadReal(scattered.data(), scattered.size(), what);
+  cl::Kernel kernel = run.kernel("indexed_copy", "scatter_real");
+  run.setArguments(kernel, values, static_cast<cl_int>(width), where, static_cast<cl_int>(indices.size()), compact);
   run.launch(kernel, indices.size(), "scatter " + what);
 }
 
-void fillAt(DeviceRun& run, DeviceBuffer<float>& values, const std::vector<std::int32_t>& indices,
-  float value, const std::string& what)
+void fillAt(DeviceRun& run, RealBuffer& values, const std::vector<std::int32_t>& indices, double value,
+  const std::string& what)
 {
   if (indices.empty())
   {
     return;
   }
   const DeviceBuffer<cl_int> where = checkedIndices(run, indices, values.size(), what);
-  cl::Kernel kernel = run.kernel("indexed_copy", "fill_float_at");
-  run.setArguments(kernel, values, where, static_cast<cl_int>(indices.size()), value);
+  cl::Kernel kernel = run.kernel("indexed_copy", "fill_real_at");
+  if (run.precision() == Precision::Double)
+  {
+    run.setArguments(kernel, values, where, static_cast<cl_int>(indices.size()), static_cast<cl_double>(value));
+  }
+  else
+  {
+    run.setArguments(kernel, values, where, static_cast<cl_int>(indices.size()), static_cast<cl_float>(value));
+  }
   run.launch(kernel, indices.size(), "fill " + what);
 }
 

@@ -9,17 +9,19 @@
 namespace gpumesh
 {
 
-/// values[indices[i]] for every i, on the host. Throws gpumesh::Error naming an index outside
+/// Elements of `width` REALs: values[width * indices[i] + k] for every i and k < width, on the
+/// host in double (exact for either precision). Throws gpumesh::Error naming an index outside
 /// the buffer.
-std::vector<cl_float4> gather(DeviceRun& run, const DeviceBuffer<cl_float4>& values,
+std::vector<double> gather(DeviceRun& run, const RealBuffer& values, int width,
   const std::vector<std::int32_t>& indices, const std::string& what);
 
-/// values[indices[i]] = scattered[i] for every i. The indices must be distinct.
-void scatter(DeviceRun& run, DeviceBuffer<cl_float4>& values, const std::vector<std::int32_t>& indices,
-  const std::vector<cl_float4>& scattered, const std::string& what);
+/// values[width * indices[i] + k] = scattered[width * i + k]. The indices must be distinct; a
+/// value outside the run's precision is an error (DeviceRun::uploadReal).
+void scatter(DeviceRun& run, RealBuffer& values, int width, const std::vector<std::int32_t>& indices,
+  const std::vector<double>& scattered, const std::string& what);
 
-/// values[indices[i]] = value for every i.
-void fillAt(DeviceRun& run, DeviceBuffer<float>& values, const std::vector<std::int32_t>& indices,
-  float value, const std::string& what);
+/// values[indices[i]] = value for every i (NaN included).
+void fillAt(DeviceRun& run, RealBuffer& values, const std::vector<std::int32_t>& indices, double value,
+  const std::string& what);
 
 } // namespace gpumesh

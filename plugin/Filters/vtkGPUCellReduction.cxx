@@ -4,7 +4,6 @@
 #include "vtkDataArray.h"
 #include "vtkDataObject.h"
 #include "vtkFieldData.h"
-#include "vtkFloatArray.h"
 #include "vtkInformationVector.h"
 #include "vtkNew.h"
 #include "vtkObjectFactory.h"
@@ -32,7 +31,7 @@ namespace
 // (empty: nothing to add).
 struct CellQuantity
 {
-  gpumesh::DeviceBuffer<float> values;
+  gpumesh::RealBuffer values;
   std::string arrayName;
   std::string description;
 };
@@ -53,19 +52,22 @@ gpumesh::Measure toMeasure(int quantity)
 }
 
 CellQuantity measureCells(
-  gpumesh::DeviceRun& run, vtkPointSet* input, int quantity, const std::array<double, 3>& origin)
+  gpumesh::DeviceRun& run, vtkPointSet* input, int quantity, const std::array<double, 3>* origin)
 {
-  const gpumesh::HostMesh host = vtkGPUMeshAdapter::ToHostMesh(input, &origin);
-  const gpumesh::DeviceMesh mesh(run, host);
+  auto description = vtkGPUMeshAdapter::DescribeMesh(input, run.precision());
+  if (origin)
+  {
+    description.view.points.origin = *origin;
+  }
+  const gpumesh::DeviceMesh mesh(run, description.view);
   const std::string name = vtkGPUCellReduction::GetQuantityName(quantity);
   return { gpumesh::computeCellMeasures(run, mesh, toMeasure(quantity)), name, name };
 }
 
 CellQuantity arrayValues(gpumesh::DeviceRun& run, vtkDataArray* array)
 {
-  const std::vector<float> values = vtkGPUMeshAdapter::ToFloats(array);
-  const std::string name = array->GetName();
-  gpumesh::DeviceBuffer<float> uploaded = run.upload(values.data(), values.size(), "array " + name);
+  const std::string name = array->GetName() ? array->GetName() : "";
+  gpumesh::RealBuffer uploaded = vtkGPUMeshAdapter::UploadArray(run, array);
   const int components = array->GetNumberOfComponents();
   if (components == 1)
   {
@@ -79,7 +81,7 @@ CellQuantity arrayValues(gpumesh::DeviceRun& run, vtkDataArray* array)
 // The statistics of the cells this process owns: ghost cells (copies of cells other processes
 // own) are left out, as vtkPCellSizeFilter does, by reducing a copy where they are NaN.
 gpumesh::Statistics reduceOwnedCells(
-  gpumesh::DeviceRun& run, const gpumesh::DeviceBuffer<float>& values, vtkPointSet* input)
+  gpumesh::DeviceRun& run, const gpumesh::RealBuffer& values, vtkPointSet* input)
 {
   const std::size_t cells = static_cast<std::size_t>(input->GetNumberOfCells());
   const std::vector<std::uint8_t> ghost = vtkGPUMeshDistributed::GhostCellFlags(input);
@@ -95,8 +97,8 @@ gpumesh::Statistics reduceOwnedCells(
   {
     return gpumesh::reduceStatistics(run, values, cells);
   }
-  gpumesh::DeviceBuffer<float> owned = run.allocate<float>(cells, "owned cell values");
-  run.copy(values, owned, cells, "owned cell values");
+  gpumesh::RealBuffer owned = run.allocateReal(cells, "owned cell values");
+  run.copyReal(values, owned, cells, "owned cell values");
   gpumesh::fillAt(run, owned, ghostCells, NAN, "ghost cells");
   return gpumesh::reduceStatistics(run, owned, cells);
 }
@@ -129,12 +131,14 @@ const char* vtkGPUCellReduction::GetQuantityName(int quantity)
 void vtkGPUCellReduction::ExecuteOnDevice(
   vtkInformationVector** inputVector, vtkPointSet* input, vtkPointSet* output, gpumesh::DeviceRun& run)
 {
+  RequireChoice("Quantity", this->Quantity, ARRAY + 1, &GetQuantityName);
   vtkMultiProcessController* controller = vtkGPUMeshDistributed::GetController();
   const vtkIdType cells = input->GetNumberOfCells();
-  // One origin for all processes: each cell is measured exactly as in a serial run.
-  const std::array<double, 3> origin = this->Quantity == ARRAY
-    ? std::array<double, 3>{ 0.0, 0.0, 0.0 }
-    : vtkGPUMeshDistributed::GlobalBoundsCentre(input, controller);
+  // Under MPI one origin for all processes (used when double points run in Single precision):
+  // each cell is measured exactly as in a serial run.
+  const std::array<double, 3> origin = controller && this->Quantity != ARRAY
+    ? vtkGPUMeshDistributed::GlobalBoundsCentre(input, controller)
+    : std::array<double, 3>{ 0.0, 0.0, 0.0 };
 
   CellQuantity quantity;
   gpumesh::Statistics statistics;
@@ -150,7 +154,7 @@ void vtkGPUCellReduction::ExecuteOnDevice(
       ? this->GetRequiredCellArray(inputVector, "Input Array (Quantity = Array)")
       : nullptr;
     this->UpdateProgress(0.1);
-    quantity = array ? arrayValues(run, array) : measureCells(run, input, this->Quantity, origin);
+    quantity = array ? arrayValues(run, array) : measureCells(run, input, this->Quantity, controller ? &origin : nullptr);
     this->UpdateProgress(0.5);
     statistics = reduceOwnedCells(run, quantity.values, input);
   });
@@ -160,11 +164,8 @@ void vtkGPUCellReduction::ExecuteOnDevice(
 
   if (!quantity.arrayName.empty())
   {
-    vtkNew<vtkFloatArray> perCell;
-    perCell->SetName(quantity.arrayName.c_str());
-    perCell->SetNumberOfTuples(cells);
-    run.download(quantity.values, perCell->GetPointer(0), static_cast<std::size_t>(cells), quantity.arrayName);
-    output->GetCellData()->AddArray(perCell);
+    output->GetCellData()->AddArray(
+      vtkGPUMeshAdapter::DownloadArray(run, quantity.values, cells, 1, quantity.arrayName.c_str()));
   }
   this->UpdateProgress(0.9);
 

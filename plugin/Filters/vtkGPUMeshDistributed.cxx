@@ -20,7 +20,6 @@
 
 #include "gpumesh/DeviceAssignment.h"
 #include "gpumesh/Error.h"
-#include "gpumesh/StatisticsCombination.h"
 
 #include <unistd.h>
 
@@ -244,23 +243,41 @@ gpumesh::Statistics AllReduceStatistics(
   {
     return piece;
   }
-  constexpr int fields = 5;
+  constexpr int fields = 6;
   const double mine[fields] = { static_cast<double>(piece.count), piece.minimum, piece.maximum,
-    piece.sum, piece.sumOfSquares };
+    piece.sum, piece.normScale, piece.normScaledSquares };
   const int processes = controller->GetNumberOfProcesses();
   std::vector<double> all(static_cast<std::size_t>(fields) * processes);
   controller->AllGather(mine, all.data(), fields);
-  std::vector<gpumesh::Statistics> parts(static_cast<std::size_t>(processes));
+  // Merged in rank order on every process: bit-identical results everywhere.
+  gpumesh::Statistics total;
+  total.minimum = total.maximum = std::numeric_limits<double>::quiet_NaN();
   for (int p = 0; p < processes; ++p)
   {
     const double* values = all.data() + static_cast<std::size_t>(fields) * p;
-    parts[p].count = static_cast<std::uint64_t>(values[0]);
-    parts[p].minimum = values[1];
-    parts[p].maximum = values[2];
-    parts[p].sum = values[3];
-    parts[p].sumOfSquares = values[4];
+    gpumesh::Statistics part;
+    part.count = static_cast<std::uint64_t>(values[0]);
+    part.minimum = values[1];
+    part.maximum = values[2];
+    part.sum = values[3];
+    part.normScale = values[4];
+    part.normScaledSquares = values[5];
+    total.merge(part);
   }
-  return gpumesh::combineStatistics(parts);
+  return total;
+}
+
+gpumesh::Precision AgreedPrecision(
+  gpumesh::Precision piece, bool pieceHasPoints, vtkMultiProcessController* controller)
+{
+  // 0: no opinion (no points), 1: Single, 2: Double; Double wins.
+  long long wanted = pieceHasPoints ? (piece == gpumesh::Precision::Double ? 2 : 1) : 0;
+  AllReduce(controller, &wanted, 1, vtkCommunicator::MAX_OP);
+  if (wanted == 0)
+  {
+    return piece;
+  }
+  return wanted == 2 ? gpumesh::Precision::Double : gpumesh::Precision::Single;
 }
 
 std::vector<std::uint8_t> GhostCellFlags(vtkDataSet* dataset)
@@ -298,14 +315,16 @@ std::array<double, 3> GlobalBoundsCentre(vtkPointSet* piece, vtkMultiProcessCont
   // Lower corner and negated upper corner, so one MIN reduction gives both.
   const double infinity = std::numeric_limits<double>::infinity();
   double corners[6] = { infinity, infinity, infinity, infinity, infinity, infinity };
-  if (piece->GetNumberOfPoints() > 0)
+  vtkPoints* points = piece->GetPoints();
+  if (points && points->GetNumberOfPoints() > 0)
   {
-    double bounds[6];
-    piece->GetBounds(bounds);
+    // The range of the point coordinates, as the serial adapter takes it (unused points too).
     for (int c = 0; c < 3; ++c)
     {
-      corners[c] = bounds[2 * c];
-      corners[3 + c] = -bounds[2 * c + 1];
+      double range[2];
+      points->GetData()->GetRange(range, c);
+      corners[c] = range[0];
+      corners[3 + c] = -range[1];
     }
   }
   AllReduce(controller, corners, 6, vtkCommunicator::MIN_OP);

@@ -10,6 +10,7 @@
 #include "vtkSmartPointer.h"
 #include "vtkType.h"
 
+#include "gpumesh/Precision.h"
 #include "gpumesh/Reduce.h"
 
 #include <array>
@@ -40,10 +41,16 @@ std::string DeviceSpecForProcess(const std::string& device, vtkMultiProcessContr
 /// error, the others throw one naming the failed processes. Collective.
 void AllSucceed(vtkMultiProcessController* controller, const std::function<void()>& work);
 
-/// The statistics of all pieces, identical on every process (gathered and combined in rank
-/// order by gpumesh::combineStatistics). Collective.
+/// The statistics of all pieces, identical on every process (gathered and merged in rank
+/// order by gpumesh::Statistics::merge). Collective.
 gpumesh::Statistics AllReduceStatistics(
   vtkMultiProcessController* controller, const gpumesh::Statistics& piece);
+
+/// The precision all processes run in: `piece` (what this process resolved) where every
+/// process with points resolved the same, else Double; a process without points takes the
+/// others' choice. Collective.
+gpumesh::Precision AgreedPrecision(
+  gpumesh::Precision piece, bool pieceHasPoints, vtkMultiProcessController* controller);
 
 /// One flag per cell: 1 for a ghost cell (vtkGhostType with DUPLICATECELL: a copy of a cell
 /// another process owns), else 0. All zero when the dataset has no ghost array.

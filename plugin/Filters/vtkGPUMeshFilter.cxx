@@ -7,12 +7,15 @@
 #include "vtkPointSet.h"
 #include "vtkStringArray.h"
 
+#include "vtkGPUMeshAdapter.h"
 #include "vtkGPUMeshDistributed.h"
 #include "vtkGPUMeshRunReport.h"
 
 #include "gpumesh/DeviceRun.h"
 
 #include <exception>
+#include <memory>
+#include <string>
 
 vtkGPUMeshFilter::vtkGPUMeshFilter()
   : AvailableDevices(vtkSmartPointer<vtkStringArray>::New())
@@ -67,6 +70,20 @@ const char* vtkGPUMeshFilter::GetChosenArrayName()
   return request->Has(vtkDataObject::FIELD_NAME()) ? request->Get(vtkDataObject::FIELD_NAME()) : nullptr;
 }
 
+void vtkGPUMeshFilter::RequireChoice(const char* property, int value, int count, const char* (*name)(int))
+{
+  if (value >= 0 && value < count)
+  {
+    return;
+  }
+  std::string choices;
+  for (int i = 0; i < count; ++i)
+  {
+    choices += (i ? ", " : "") + std::to_string(i) + " (" + name(i) + ")";
+  }
+  throw gpumesh::Error(std::string(property) + " " + std::to_string(value) + " is not one of " + choices);
+}
+
 int vtkGPUMeshFilter::RequestData(
   vtkInformation*, vtkInformationVector** inputVector, vtkInformationVector* outputVector)
 {
@@ -78,14 +95,17 @@ int vtkGPUMeshFilter::RequestData(
     this->UpdateProgress(0.0);
     // Under MPI a process without the device must not leave the others waiting in an exchange.
     vtkMultiProcessController* controller = vtkGPUMeshDistributed::GetController();
-    std::shared_ptr<gpumesh::DeviceContext> context;
+    std::unique_ptr<gpumesh::DeviceRun> run;
     vtkGPUMeshDistributed::AllSucceed(controller, [&] {
-      context = gpumesh::DeviceContext::acquire(
-        vtkGPUMeshDistributed::DeviceSpecForProcess(this->Device ? this->Device : "auto", controller));
+      const gpumesh::Precision precision =
+        vtkGPUMeshDistributed::AgreedPrecision(vtkGPUMeshAdapter::ResolvePrecision(this->Precision, input),
+          input->GetNumberOfPoints() > 0, controller);
+      run = std::make_unique<gpumesh::DeviceRun>(gpumesh::DeviceContext::acquire(
+        vtkGPUMeshDistributed::DeviceSpecForProcess(this->Device ? this->Device : "auto", controller)),
+        precision);
     });
-    gpumesh::DeviceRun run(context);
-    this->ExecuteOnDevice(inputVector, input, output, run);
-    vtkGPUMeshRunReport::AddToFieldData(run, output->GetFieldData());
+    this->ExecuteOnDevice(inputVector, input, output, *run);
+    vtkGPUMeshRunReport::AddToFieldData(*run, output->GetFieldData());
     this->UpdateProgress(1.0);
   }
   catch (const std::exception& error)
@@ -97,8 +117,22 @@ int vtkGPUMeshFilter::RequestData(
   return 1;
 }
 
+const char* vtkGPUMeshFilter::GetPrecisionName(int precision)
+{
+  switch (precision)
+  {
+    case PRECISION_SINGLE:
+      return "Single";
+    case PRECISION_DOUBLE:
+      return "Double";
+    default:
+      return "Auto";
+  }
+}
+
 void vtkGPUMeshFilter::PrintSelf(ostream& os, vtkIndent indent)
 {
   this->Superclass::PrintSelf(os, indent);
   os << indent << "Device: " << (this->Device ? this->Device : "(none)") << "\n";
+  os << indent << "Precision: " << GetPrecisionName(this->Precision) << "\n";
 }

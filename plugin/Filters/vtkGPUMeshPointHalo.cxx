@@ -195,9 +195,9 @@ void vtkGPUMeshPointHalo::CheckComplete() const
   }
 }
 
-void vtkGPUMeshPointHalo::Exchange(gpumesh::DeviceRun& run, gpumesh::DeviceBuffer<cl_float4>& points)
+void vtkGPUMeshPointHalo::Exchange(gpumesh::DeviceRun& run, gpumesh::RealBuffer& values)
 {
-  const std::vector<cl_float4> mine = gpumesh::gather(run, points, this->Published, "halo points");
+  const std::vector<double> mine = gpumesh::gather(run, values, 4, this->Published, "halo points");
   std::vector<vtkIdType> counts(this->PublishedCounts), offsets(this->PublishedOffsets);
   for (std::size_t p = 0; p < counts.size(); ++p)
   {
@@ -205,26 +205,40 @@ void vtkGPUMeshPointHalo::Exchange(gpumesh::DeviceRun& run, gpumesh::DeviceBuffe
     offsets[p] *= 4;
   }
   const std::size_t total = static_cast<std::size_t>(offsets.back() + counts.back());
-  this->Gathered.assign(std::max<std::size_t>(total, 1), 0.0f);
-  const float none = 0.0f;
-  this->Controller->AllGatherV(mine.empty() ? &none : &mine[0].s[0], this->Gathered.data(),
-    static_cast<vtkIdType>(4 * mine.size()), counts.data(), offsets.data());
-  this->Bytes += (4 * mine.size() + total) * sizeof(float);
-
-  std::vector<cl_float4> received(this->ReceivedPoints.size());
-  for (std::size_t i = 0; i < received.size(); ++i)
+  this->Gathered.assign(std::max<std::size_t>(total, 1), 0.0);
+  const auto sent = static_cast<vtkIdType>(mine.size());
+  if (run.precision() == gpumesh::Precision::Double)
   {
-    std::copy_n(&this->Gathered[4 * this->ReceivedFrom[i]], 4, &received[i].s[0]);
+    const double none = 0.0;
+    this->Controller->AllGatherV(
+      mine.empty() ? &none : mine.data(), this->Gathered.data(), sent, counts.data(), offsets.data());
   }
-  gpumesh::scatter(run, points, this->ReceivedPoints, received, "halo points");
+  else
+  {
+    // Single-precision values travel as floats (exact both ways).
+    const std::vector<float> narrow(mine.begin(), mine.end());
+    std::vector<float> gathered(this->Gathered.size(), 0.0f);
+    const float none = 0.0f;
+    this->Controller->AllGatherV(
+      narrow.empty() ? &none : narrow.data(), gathered.data(), sent, counts.data(), offsets.data());
+    std::copy(gathered.begin(), gathered.end(), this->Gathered.begin());
+  }
+  this->Bytes += (mine.size() + total) * gpumesh::realSize(run.precision());
+
+  std::vector<double> received(4 * this->ReceivedPoints.size());
+  for (std::size_t i = 0; i < this->ReceivedPoints.size(); ++i)
+  {
+    std::copy_n(&this->Gathered[4 * this->ReceivedFrom[i]], 4, &received[4 * i]);
+  }
+  gpumesh::scatter(run, values, 4, this->ReceivedPoints, received, "halo points");
 }
 
-const cl_float4* vtkGPUMeshPointHalo::ReceivedInputPoint(long long globalId) const
+const double* vtkGPUMeshPointHalo::ReceivedInputPoint(long long globalId) const
 {
   const auto found = this->ExtraFrom.find(globalId);
   if (found == this->ExtraFrom.end() || this->Gathered.size() < 4 * (found->second + 1))
   {
     return nullptr;
   }
-  return reinterpret_cast<const cl_float4*>(&this->Gathered[4 * found->second]);
+  return &this->Gathered[4 * found->second];
 }

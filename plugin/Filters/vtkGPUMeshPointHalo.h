@@ -31,12 +31,13 @@ public:
   /// Throws gpumesh::Error naming the global id of a needed point that no process owns.
   void CheckComplete() const;
 
-  /// Collective. Overwrites the points of `points` (one per point of the piece) that other
-  /// processes own with their owners' values.
-  void Exchange(gpumesh::DeviceRun& run, gpumesh::DeviceBuffer<cl_float4>& points);
+  /// Collective. Overwrites the values of the points (4 REALs per point of the piece, the
+  /// smoothing's displacements) that other processes own with their owners' values. They
+  /// travel in the run's precision.
+  void Exchange(gpumesh::DeviceRun& run, gpumesh::RealBuffer& values);
 
-  /// The value received in the last Exchange for an input point missing from the piece.
-  const cl_float4* ReceivedInputPoint(long long globalId) const;
+  /// The 4 values received in the last Exchange for an input point missing from the piece.
+  const double* ReceivedInputPoint(long long globalId) const;
 
   /// Bytes sent plus received by this process in all exchanges so far.
   std::uint64_t BytesExchanged() const { return Bytes; }
@@ -49,7 +50,7 @@ private:
   std::vector<std::int32_t> ReceivedPoints;   // piece points overwritten ...
   std::vector<std::int64_t> ReceivedFrom;     // ... from these positions of the gathered list
   std::unordered_map<long long, std::int64_t> ExtraFrom; // missing input points: position
-  std::vector<float> Gathered;                // the last exchange's values, 4 per point
+  std::vector<double> Gathered;               // the last exchange's values, 4 per point
   std::uint64_t Bytes = 0;
   std::string Missing; // why CheckComplete throws, empty when nothing is missing
 };

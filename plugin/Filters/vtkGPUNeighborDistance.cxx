@@ -1,154 +1,136 @@
 #include "vtkGPUNeighborDistance.h"
 
 #include "vtkCellData.h"
+#include "vtkDataArray.h"
 #include "vtkDoubleArray.h"
-#include "vtkFloatArray.h"
 #include "vtkIntArray.h"
 #include "vtkNew.h"
 #include "vtkObjectFactory.h"
 #include "vtkPointSet.h"
 #include "vtkPoints.h"
+#include "vtkSMPTools.h"
 
 #include "vtkGPUMeshAdapter.h"
 #include "vtkGPUMeshDistributed.h"
 
 #include "gpumesh/NeighborDistance.h"
 
+#include <array>
 #include <cmath>
+#include <string>
 #include <vector>
+
 
 vtkStandardNewMacro(vtkGPUNeighborDistance);
 
 namespace
 {
-// Per-cell results on the host, for the cells of the mesh they were computed on.
-struct CellResults
+// The neighbour counts straight into the output's array.
+void addCounts(gpumesh::DeviceRun& run, const gpumesh::DeviceBuffer<cl_int>& counts, vtkIdType cells,
+  vtkCellData* cellData)
 {
-  std::vector<float> minimum;
-  std::vector<float> maximum;
-  std::vector<float> mean;
-  std::vector<cl_int> count;
-  std::vector<cl_float4> centroids; // relative to `origin`; empty unless asked for
-  std::array<double, 3> origin{ 0.0, 0.0, 0.0 };
-};
-
-template <typename T>
-std::vector<T> downloaded(gpumesh::DeviceRun& run, const gpumesh::DeviceBuffer<T>& values,
-  std::size_t count, const char* what)
-{
-  std::vector<T> host(count);
-  run.download(values, host.data(), count, what);
-  return host;
+  vtkNew<vtkIntArray> array;
+  array->SetName("NeighborCount");
+  array->SetNumberOfTuples(cells);
+  run.download(counts, array->GetPointer(0), static_cast<std::size_t>(cells), "NeighborCount");
+  cellData->AddArray(array);
 }
 
-CellResults computeOnDevice(gpumesh::DeviceRun& run, vtkPointSet* mesh,
-  const std::array<double, 3>* origin, bool centroids, vtkGPUNeighborDistance* progress)
+// Centroids come back relative to the mesh origin (zero unless double points ran in Single
+// precision), which is added back in double.
+void addCentroids(gpumesh::DeviceRun& run, const gpumesh::DeviceMesh& mesh,
+  const gpumesh::Centroids& centroids, vtkIdType cells, vtkCellData* cellData)
 {
-  const std::size_t cells = static_cast<std::size_t>(mesh->GetNumberOfCells());
-  const gpumesh::HostMesh host = vtkGPUMeshAdapter::ToHostMesh(mesh, origin);
+  vtkSmartPointer<vtkDataArray> array = vtkGPUMeshAdapter::DownloadArray(
+    run, gpumesh::centroidCoordinates(run, mesh, centroids), cells, 3, "Centroid");
+  const auto& origin = mesh.origin();
+  if (origin[0] != 0.0 || origin[1] != 0.0 || origin[2] != 0.0)
+  {
+    auto shifted = vtkSmartPointer<vtkDoubleArray>::New();
+    shifted->DeepCopy(array);
+    vtkSMPTools::For(0, cells, [&](vtkIdType begin, vtkIdType end) {
+      double* xyz = shifted->GetPointer(3 * begin);
+      for (vtkIdType i = 0; i < 3 * (end - begin); ++i)
+        xyz[i] += origin[i % 3];
+    });
+    array = shifted;
+  }
+  cellData->AddArray(array);
+}
+// The arrays of every cell of `mesh` into `cellData`. `origin`: the one of a distributed run,
+// shared by all processes.
+void computeArrays(gpumesh::DeviceRun& run, vtkPointSet* mesh, const std::array<double, 3>* origin,
+  bool withCentroids, vtkGPUNeighborDistance* progress, vtkCellData* cellData)
+{
+  const vtkIdType cells = mesh->GetNumberOfCells();
+  auto description = vtkGPUMeshAdapter::DescribeMesh(mesh, run.precision());
+  if (origin)
+  {
+    description.view.points.origin = *origin;
+  }
   progress->UpdateProgress(0.1);
-  const gpumesh::DeviceMesh device(run, host);
+  const gpumesh::DeviceMesh device(run, description.view);
   progress->UpdateProgress(0.2);
   const gpumesh::CellEntities sides(run, device, gpumesh::EntityType::Sides);
   progress->UpdateProgress(0.6);
-  const auto centres = gpumesh::computeCentroids(run, device);
+  const gpumesh::Centroids centroids = gpumesh::computeCentroids(run, device);
   const gpumesh::NeighborDistances distances =
-    gpumesh::computeNeighborDistances(run, device, sides, centres);
+    gpumesh::computeNeighborDistances(run, device, sides, centroids);
   progress->UpdateProgress(0.8);
 
-  CellResults results;
-  results.minimum = downloaded(run, distances.minimum, cells, "MinNeighborDistance");
-  results.maximum = downloaded(run, distances.maximum, cells, "MaxNeighborDistance");
-  results.mean = downloaded(run, distances.mean, cells, "MeanNeighborDistance");
-  results.count = downloaded(run, distances.count, cells, "NeighborCount");
-  if (centroids)
+  cellData->AddArray(vtkGPUMeshAdapter::DownloadArray(run, distances.minimum, cells, 1, "MinNeighborDistance"));
+  cellData->AddArray(vtkGPUMeshAdapter::DownloadArray(run, distances.maximum, cells, 1, "MaxNeighborDistance"));
+  cellData->AddArray(vtkGPUMeshAdapter::DownloadArray(run, distances.mean, cells, 1, "MeanNeighborDistance"));
+  addCounts(run, distances.count, cells, cellData);
+  if (withCentroids)
   {
-    results.centroids = downloaded(run, centres, cells, "centroids");
+    addCentroids(run, device, centroids, cells, cellData);
   }
-  results.origin = host.origin();
-  return results;
 }
 
-// The output's arrays: cell c takes the results of cell source[c], or NaN and a count of -1
-// when source[c] is -1 (a ghost cell of the input, whose owner holds its values).
-void addArrays(const CellResults& results, const std::vector<vtkIdType>& source, bool withCentroids,
-  vtkPointSet* output)
+// The output's array: cell c takes the tuple of piece cell source[c], or `missing` when
+// source[c] is -1 (a ghost cell of the input, whose owner holds its values).
+vtkSmartPointer<vtkDataArray> remapped(vtkDataArray* piece, const std::vector<vtkIdType>& source, double missing)
 {
-  const vtkIdType cells = static_cast<vtkIdType>(source.size());
-  const auto floats = [&](const char* name, const std::vector<float>& values) {
-    vtkNew<vtkFloatArray> array;
-    array->SetName(name);
-    array->SetNumberOfTuples(cells);
-    for (vtkIdType c = 0; c < cells; ++c)
+  vtkSmartPointer<vtkDataArray> array = vtk::TakeSmartPointer(piece->NewInstance());
+  array->SetName(piece->GetName());
+  array->SetNumberOfComponents(piece->GetNumberOfComponents());
+  array->SetNumberOfTuples(static_cast<vtkIdType>(source.size()));
+  for (vtkIdType c = 0; c < static_cast<vtkIdType>(source.size()); ++c)
+  {
+    if (source[c] >= 0)
     {
-      array->SetValue(c, source[c] < 0 ? NAN : values[source[c]]);
+      array->SetTuple(c, source[c], piece);
     }
-    output->GetCellData()->AddArray(array);
-  };
-  floats("MinNeighborDistance", results.minimum);
-  floats("MaxNeighborDistance", results.maximum);
-  floats("MeanNeighborDistance", results.mean);
-  vtkNew<vtkIntArray> count;
-  count->SetName("NeighborCount");
-  count->SetNumberOfTuples(cells);
-  for (vtkIdType c = 0; c < cells; ++c)
-  {
-    count->SetValue(c, source[c] < 0 ? -1 : results.count[source[c]]);
-  }
-  output->GetCellData()->AddArray(count);
-
-  if (!withCentroids)
-  {
-    return;
-  }
-  // Centroids come back relative to the origin, in float; the array adds the origin back in the
-  // precision of the input points.
-  vtkSmartPointer<vtkDataArray> centroids;
-  if (output->GetPoints() && output->GetPoints()->GetDataType() == VTK_DOUBLE)
-    centroids = vtkSmartPointer<vtkDoubleArray>::New();
-  else
-    centroids = vtkSmartPointer<vtkFloatArray>::New();
-  centroids->SetName("Centroid");
-  centroids->SetNumberOfComponents(3);
-  centroids->SetNumberOfTuples(cells);
-  for (vtkIdType c = 0; c < cells; ++c)
-  {
-    for (int k = 0; k < 3; ++k)
+    else
     {
-      centroids->SetComponent(c, k,
-        source[c] < 0 ? NAN
-                      : static_cast<double>(results.centroids[source[c]].s[k]) + results.origin[k]);
+      for (int k = 0; k < array->GetNumberOfComponents(); ++k)
+        array->SetComponent(c, k, missing);
     }
   }
-  output->GetCellData()->AddArray(centroids);
+  return array;
 }
 } // namespace
 
 void vtkGPUNeighborDistance::ExecuteOnDevice(
   vtkInformationVector**, vtkPointSet* input, vtkPointSet* output, gpumesh::DeviceRun& run)
 {
-  const vtkIdType cells = input->GetNumberOfCells();
   vtkMultiProcessController* controller = vtkGPUMeshDistributed::GetController();
   if (!controller)
   {
-    std::vector<vtkIdType> identity(static_cast<std::size_t>(cells));
-    for (vtkIdType c = 0; c < cells; ++c)
-    {
-      identity[c] = c;
-    }
-    const CellResults results = computeOnDevice(run, input, nullptr, this->ComputeCentroids, this);
-    addArrays(results, identity, this->ComputeCentroids, output);
+    computeArrays(run, input, nullptr, this->ComputeCentroids, this, output->GetCellData());
     return;
   }
 
   // Distributed: the owned cells plus one layer of ghost cells give every owned cell all its
   // neighbours; one origin for all processes makes each value the serial one.
+  const vtkIdType cells = input->GetNumberOfCells();
   const vtkGPUMeshDistributed::GhostedPiece piece =
     vtkGPUMeshDistributed::BuildGhostedPiece(input, controller);
   const std::array<double, 3> origin = vtkGPUMeshDistributed::GlobalBoundsCentre(input, controller);
   vtkGPUMeshDistributed::AllSucceed(controller, [&] {
-    const CellResults results =
-      computeOnDevice(run, piece.Mesh, &origin, this->ComputeCentroids, this);
+    vtkNew<vtkCellData> pieceArrays;
+    computeArrays(run, piece.Mesh, &origin, this->ComputeCentroids, this, pieceArrays);
     std::vector<vtkIdType> source(static_cast<std::size_t>(cells), -1);
     for (std::size_t c = 0; c < piece.InputCell.size(); ++c)
     {
@@ -157,7 +139,12 @@ void vtkGPUNeighborDistance::ExecuteOnDevice(
         source[piece.InputCell[c]] = static_cast<vtkIdType>(c);
       }
     }
-    addArrays(results, source, this->ComputeCentroids, output);
+    for (int a = 0; a < pieceArrays->GetNumberOfArrays(); ++a)
+    {
+      vtkDataArray* array = pieceArrays->GetArray(a);
+      const bool counts = std::string(array->GetName()) == "NeighborCount";
+      output->GetCellData()->AddArray(remapped(array, source, counts ? -1.0 : NAN));
+    }
   });
 }
 

@@ -9,6 +9,7 @@
 #include "vtkPointData.h"
 #include "vtkPointSet.h"
 #include "vtkPoints.h"
+#include "vtkSMPTools.h"
 #include "vtkSmartPointer.h"
 
 #include "vtkGPUMeshAdapter.h"
@@ -19,7 +20,6 @@
 #include "gpumesh/DeviceMesh.h"
 #include "gpumesh/Smoothing.h"
 
-#include <algorithm>
 #include <array>
 #include <cstring>
 #include <memory>
@@ -80,52 +80,54 @@ std::vector<std::uint8_t> pinnedPoints(vtkPointSet* input, const std::string& na
   return pinned;
 }
 
-// Output points = input + displacement, added in double: points that did not move come back
-// bit for bit. `moved` and `before` are the device's float4 points, relative to the origin.
+// Output points = input + displacement, added in double, in the input's type: points that
+// did not move come back bit for bit. For runs whose device points are not the input's own
+// (another precision, or shifted to an origin).
 template <typename Real, typename ArrayType>
-void movePoints(vtkDataArray* input, const std::vector<float>& moved, const std::vector<float>& before,
-  vtkPointSet* output)
+void addDisplacement(vtkDataArray* input, vtkDoubleArray* displacement, vtkPointSet* output)
 {
   const vtkIdType n = input->GetNumberOfTuples();
   vtkNew<ArrayType> coordinates;
   coordinates->SetNumberOfComponents(3);
   coordinates->SetNumberOfTuples(n);
-  vtkNew<ArrayType> displacement;
-  displacement->SetName("Displacement");
-  displacement->SetNumberOfComponents(3);
-  displacement->SetNumberOfTuples(n);
-  Real* out = coordinates->GetPointer(0);
-  Real* delta = displacement->GetPointer(0);
-  for (vtkIdType p = 0; p < n; ++p)
-  {
-    for (int k = 0; k < 3; ++k)
+  vtkNew<ArrayType> landed;
+  landed->SetName("Displacement");
+  landed->SetNumberOfComponents(3);
+  landed->SetNumberOfTuples(n);
+  vtkSMPTools::For(0, n, [&](vtkIdType begin, vtkIdType end) {
+    const double* d = displacement->GetPointer(0);
+    Real* out = coordinates->GetPointer(0);
+    Real* delta = landed->GetPointer(0);
+    for (vtkIdType p = begin; p < end; ++p)
     {
-      const std::size_t device = 4 * static_cast<std::size_t>(p) + k;
-      const double old = input->GetComponent(p, k);
-      const double d = static_cast<double>(moved[device]) - static_cast<double>(before[device]);
-      out[3 * p + k] = static_cast<Real>(old + d);
-      delta[3 * p + k] = static_cast<Real>(static_cast<double>(out[3 * p + k]) - old);
+      for (int k = 0; k < 3; ++k)
+      {
+        const double old = input->GetComponent(p, k);
+        out[3 * p + k] = static_cast<Real>(old + d[3 * p + k]);
+        delta[3 * p + k] = static_cast<Real>(static_cast<double>(out[3 * p + k]) - old);
+      }
     }
-  }
+  });
   vtkNew<vtkPoints> points;
   points->SetData(coordinates);
   output->SetPoints(points);
-  output->GetPointData()->AddArray(displacement);
+  output->GetPointData()->AddArray(landed);
 }
 // Distributed: smooths the owned cells plus one layer of ghost cells, so every point a process
 // owns has its whole ball (Fixed/Free/Smooth then see the true boundary, never a cut), and
-// refreshes the copies of other processes' points after every step. Returns the input's
-// points moved (x, y, z, 0 relative to `origin`), and the input's points before, in float.
-std::vector<float> smoothDistributed(gpumesh::DeviceRun& run, vtkPointSet* input,
+// refreshes the copies of other processes' points after every step. Returns the displacement
+// of every input point (3 per point, in double): through the piece, or received for points
+// only the input's own ghost cells use.
+vtkSmartPointer<vtkDoubleArray> smoothDistributed(gpumesh::DeviceRun& run, vtkPointSet* input,
   const gpumesh::SmoothingOptions& options, const std::string& fixedName,
-  vtkMultiProcessController* controller, std::vector<float>& before, std::uint64_t& bytesExchanged)
+  vtkMultiProcessController* controller, vtkGPUVertexSmoothing* progress, std::uint64_t& bytesExchanged)
 {
   const vtkGPUMeshDistributed::GhostedPiece piece =
     vtkGPUMeshDistributed::BuildGhostedPiece(input, controller);
   const std::array<double, 3> origin = vtkGPUMeshDistributed::GlobalBoundsCentre(input, controller);
   vtkGPUMeshPointHalo halo(piece, controller);
 
-  gpumesh::HostMesh host;
+  vtkGPUMeshAdapter::MeshDescription description;
   std::unique_ptr<gpumesh::DeviceMesh> mesh;
   std::unique_ptr<gpumesh::VertexSmoother> smoother;
   vtkGPUMeshDistributed::AllSucceed(controller, [&] {
@@ -135,25 +137,33 @@ std::vector<float> smoothDistributed(gpumesh::DeviceRun& run, vtkPointSet* input
     {
       pinned = pinnedPoints(piece.Mesh, fixedName);
     }
-    host = vtkGPUMeshAdapter::ToHostMesh(piece.Mesh, &origin);
-    before = vtkGPUMeshAdapter::ToHostMesh(input, &origin).points();
-    mesh = std::make_unique<gpumesh::DeviceMesh>(run, host, 2);
+    description = vtkGPUMeshAdapter::DescribeMesh(piece.Mesh, run.precision());
+    description.view.points.origin = origin;
+    mesh = std::make_unique<gpumesh::DeviceMesh>(run, description.view, 2);
     smoother = std::make_unique<gpumesh::VertexSmoother>(run, *mesh, options, pinned);
   });
-  // The same number of steps on every process, each followed by the exchange.
-  const gpumesh::DeviceBuffer<cl_float4>& result = smoother->smooth(
-    run, [&](gpumesh::DeviceRun& stepRun, gpumesh::DeviceBuffer<cl_float4>& points, int, int) {
-      halo.Exchange(stepRun, points);
+  progress->UpdateProgress(0.1);
+  // The same number of steps on every process, each followed by the exchange (no abort: one
+  // process stopping alone would leave the others waiting in an exchange).
+  int reportedPercent = 0;
+  const gpumesh::RealBuffer& result = smoother->smooth(
+    run, [&](gpumesh::DeviceRun& stepRun, gpumesh::RealBuffer& displacements, int step, int steps) {
+      halo.Exchange(stepRun, displacements);
+      const int percent = static_cast<int>(100.0 * step / steps);
+      if (percent > reportedPercent)
+      {
+        reportedPercent = percent;
+        progress->UpdateProgress(0.1 + 0.8 * percent / 100.0);
+      }
       return true;
     });
-  std::vector<cl_float4> smoothed(static_cast<std::size_t>(host.pointCount()));
-  run.download(result, smoothed.data(), smoothed.size(), "smoothed points");
+  const auto piecePoints = static_cast<std::size_t>(mesh->pointCount());
+  std::vector<double> smoothed(4 * piecePoints);
+  run.download(result, smoothed.data(), smoothed.size(), "displacements");
   bytesExchanged = halo.BytesExchanged();
 
-  // Back to the input's points: through the piece, or received for points only the input's
-  // own ghost cells use.
-  std::vector<float> moved(before);
-  std::vector<std::int64_t> pieceOfInput(static_cast<std::size_t>(input->GetNumberOfPoints()), -1);
+  const vtkIdType n = input->GetNumberOfPoints();
+  std::vector<std::int64_t> pieceOfInput(static_cast<std::size_t>(n), -1);
   for (std::size_t p = 0; p < piece.InputPoint.size(); ++p)
   {
     if (piece.InputPoint[p] >= 0)
@@ -161,17 +171,20 @@ std::vector<float> smoothDistributed(gpumesh::DeviceRun& run, vtkPointSet* input
       pieceOfInput[piece.InputPoint[p]] = static_cast<std::int64_t>(p);
     }
   }
-  for (std::size_t p = 0; p < pieceOfInput.size(); ++p)
+  auto displacement = vtkSmartPointer<vtkDoubleArray>::New();
+  displacement->SetNumberOfComponents(3);
+  displacement->SetNumberOfTuples(n);
+  for (vtkIdType p = 0; p < n; ++p)
   {
-    const cl_float4* value = pieceOfInput[p] >= 0 ? &smoothed[pieceOfInput[p]]
+    const double* value = pieceOfInput[p] >= 0 ? &smoothed[4 * pieceOfInput[p]]
       : options.iterations > 0 ? halo.ReceivedInputPoint(piece.InputGlobalPointId[p])
                                : nullptr;
-    if (value)
+    for (int k = 0; k < 3; ++k)
     {
-      std::copy_n(value->s, 3, &moved[4 * p]);
+      displacement->SetComponent(p, k, value ? value[k] : 0.0);
     }
   }
-  return moved;
+  return displacement;
 }
 } // namespace
 
@@ -211,35 +224,42 @@ const char* vtkGPUVertexSmoothing::GetBoundaryName(int boundary)
 void vtkGPUVertexSmoothing::ExecuteOnDevice(
   vtkInformationVector**, vtkPointSet* input, vtkPointSet* output, gpumesh::DeviceRun& run)
 {
+  RequireChoice("Method", this->Method, BARYCENTRIC + 1, &GetMethodName);
+  RequireChoice("Boundary", this->Boundary, SMOOTH + 1, &GetBoundaryName);
   const gpumesh::SmoothingOptions options = toOptions(
     this->Method, this->Boundary, this->Iterations, this->RelaxationFactor, this->PassBand);
   options.validate();
   const std::string fixedName = this->FixedPointsArray ? this->FixedPointsArray : "";
-  std::vector<float> moved;
-  std::vector<float> before;
-  if (vtkMultiProcessController* controller = vtkGPUMeshDistributed::GetController())
-  {
-    std::uint64_t bytesExchanged = 0;
-    moved = smoothDistributed(run, input, options, fixedName, controller, before, bytesExchanged);
-    vtkGPUMeshRunReport::SetFieldCount(output->GetFieldData(), "HaloBytesExchanged", bytesExchanged);
-  }
-  else
-  {
-    std::vector<std::uint8_t> pinned;
-    if (!fixedName.empty() && fixedName != "None")
-    {
-      pinned = pinnedPoints(input, fixedName);
-    }
-    const gpumesh::HostMesh host = vtkGPUMeshAdapter::ToHostMesh(input);
-    this->UpdateProgress(0.1);
-    moved = gpumesh::smoothVertices(run, host, options, pinned);
-    before = host.points();
-  }
-  this->UpdateProgress(0.9);
-
   vtkPoints* points = input->GetPoints();
   vtkDataArray* coordinates = points ? points->GetData() : nullptr;
-  if (!coordinates)
+  if (vtkMultiProcessController* controller = vtkGPUMeshDistributed::GetController())
+  {
+    // Collective whatever this piece holds.
+    std::uint64_t bytesExchanged = 0;
+    const vtkSmartPointer<vtkDoubleArray> displacement =
+      smoothDistributed(run, input, options, fixedName, controller, this, bytesExchanged);
+    vtkGPUMeshRunReport::SetFieldCount(output->GetFieldData(), "HaloBytesExchanged", bytesExchanged);
+    this->UpdateProgress(0.9);
+    if (!coordinates || coordinates->GetNumberOfTuples() == 0)
+    {
+      vtkNew<vtkFloatArray> none;
+      none->SetName("Displacement");
+      none->SetNumberOfComponents(3);
+      output->GetPointData()->AddArray(none);
+    }
+    else if (coordinates->GetDataType() == VTK_FLOAT)
+      addDisplacement<float, vtkFloatArray>(coordinates, displacement, output);
+    else
+      addDisplacement<double, vtkDoubleArray>(coordinates, displacement, output);
+    return;
+  }
+  std::vector<std::uint8_t> pinned;
+  if (!fixedName.empty() && fixedName != "None")
+  {
+    pinned = pinnedPoints(input, fixedName);
+  }
+
+  if (!coordinates || coordinates->GetNumberOfTuples() == 0)
   {
     vtkNew<vtkFloatArray> none;
     none->SetName("Displacement");
@@ -247,10 +267,59 @@ void vtkGPUVertexSmoothing::ExecuteOnDevice(
     output->GetPointData()->AddArray(none);
     return;
   }
+  const auto description = vtkGPUMeshAdapter::DescribeMesh(input, run.precision());
+  this->UpdateProgress(0.1);
+  const gpumesh::DeviceMesh mesh(run, description.view, 2);
+  gpumesh::VertexSmoother smoother(run, mesh, options, pinned);
+  // Progress from 0.1 to 0.9 over the steps, reported each time the smoothing has advanced by
+  // 1% (a million steps must not mean a million events); an abort stops between two steps.
+  int reportedPercent = 0;
+  int abortedAt = 0;
+  const auto observeStep = [&](gpumesh::DeviceRun&, auto&, int step, int steps) {
+    const int percent = static_cast<int>(100.0 * step / steps);
+    if (percent > reportedPercent)
+    {
+      reportedPercent = percent;
+      this->UpdateProgress(0.1 + 0.8 * percent / 100.0);
+    }
+    if (this->GetAbortExecute())
+    {
+      abortedAt = step;
+      return false;
+    }
+    return true;
+  };
+  const auto& smoothed = smoother.smooth(run, observeStep);
+  if (abortedAt)
+  {
+    const int perIteration = options.method == gpumesh::SmoothingMethod::Taubin ? 2 : 1;
+    throw gpumesh::Error("Smoothing was aborted after " + std::to_string(abortedAt / perIteration) +
+      " of " + std::to_string(options.iterations) + " iterations; the output is empty");
+  }
+  const gpumesh::VertexSmoother::Result moved = smoother.movedPoints(run, smoothed);
+  this->UpdateProgress(0.9);
+
+  const vtkIdType n = coordinates->GetNumberOfTuples();
+  const auto& origin = mesh.origin();
+  const bool shifted = origin[0] != 0.0 || origin[1] != 0.0 || origin[2] != 0.0;
+  const int deviceType = run.precision() == gpumesh::Precision::Double ? VTK_DOUBLE : VTK_FLOAT;
+  if (!shifted && coordinates->GetDataType() == deviceType)
+  {
+    // The device computed in the points' own type: both arrays come straight down.
+    vtkNew<vtkPoints> result;
+    result->SetData(vtkGPUMeshAdapter::DownloadArray(run, moved.points, n, 3, nullptr));
+    output->SetPoints(result);
+    output->GetPointData()->AddArray(vtkGPUMeshAdapter::DownloadArray(run, moved.displacement, n, 3, "Displacement"));
+    return;
+  }
+  vtkNew<vtkDoubleArray> displacement;
+  displacement->SetNumberOfComponents(3);
+  displacement->SetNumberOfTuples(n);
+  run.download(moved.displacement, displacement->GetPointer(0), static_cast<std::size_t>(3 * n), "displacement");
   if (coordinates->GetDataType() == VTK_FLOAT)
-    movePoints<float, vtkFloatArray>(coordinates, moved, before, output);
+    addDisplacement<float, vtkFloatArray>(coordinates, displacement, output);
   else
-    movePoints<double, vtkDoubleArray>(coordinates, moved, before, output);
+    addDisplacement<double, vtkDoubleArray>(coordinates, displacement, output);
 }
 
 void vtkGPUVertexSmoothing::PrintSelf(ostream& os, vtkIndent indent)

@@ -1,4 +1,5 @@
-// Gather, scatter and fill through index lists (the halo exchange and ghost masking).
+// Gather, scatter and fill through index lists (the halo exchange and ghost masking), in both
+// precisions.
 #include "gpumesh/DeviceContext.h"
 #include "gpumesh/DeviceRun.h"
 #include "gpumesh/IndexedCopy.h"
@@ -12,51 +13,61 @@ using namespace gpumesh;
 
 namespace
 {
-std::vector<cl_float4> numbered(int count)
+// 4 values per element, as the smoothing's displacements.
+std::vector<double> numbered(int count)
 {
-  std::vector<cl_float4> values(static_cast<std::size_t>(count));
+  std::vector<double> values;
   for (int i = 0; i < count; ++i)
   {
-    values[i] = { { float(i), float(10 * i), float(-i), 0.5f } };
+    values.insert(values.end(), { double(i), 10.0 * i, -i - 0.25, 0.5 });
   }
   return values;
 }
+
+class IndexedCopy : public ::testing::TestWithParam<Precision>
+{
+};
 } // namespace
 
-TEST(IndexedCopy, GatherThenScatterMovesOnlyTheIndexedElements)
+TEST_P(IndexedCopy, GatherThenScatterMovesOnlyTheIndexedElements)
 {
-  DeviceRun run(DeviceContext::acquire("auto"));
-  const std::vector<cl_float4> host = numbered(1000);
-  DeviceBuffer<cl_float4> values = run.upload(host.data(), host.size(), "points");
+  DeviceRun run(DeviceContext::acquire("auto"), GetParam());
+  const std::vector<double> host = numbered(1000);
+  RealBuffer values = run.uploadReal(host.data(), host.size(), "points");
   const std::vector<std::int32_t> indices = { 999, 0, 512, 7 };
 
-  const std::vector<cl_float4> gathered = gather(run, values, indices, "interface");
-  ASSERT_EQ(gathered.size(), indices.size());
+  const std::vector<double> gathered = gather(run, values, 4, indices, "interface");
+  ASSERT_EQ(gathered.size(), 4 * indices.size());
   for (std::size_t i = 0; i < indices.size(); ++i)
   {
     for (int k = 0; k < 4; ++k)
     {
-      EXPECT_EQ(gathered[i].s[k], host[indices[i]].s[k]);
+      EXPECT_EQ(gathered[4 * i + k], host[4 * indices[i] + k]);
     }
   }
 
-  std::vector<cl_float4> replacement(indices.size(), cl_float4{ { -1.f, -2.f, -3.f, 0.f } });
-  scatter(run, values, indices, replacement, "interface");
-  std::vector<cl_float4> after(host.size());
+  std::vector<double> replacement;
+  for (std::size_t i = 0; i < indices.size(); ++i)
+  {
+    replacement.insert(replacement.end(), { -1.0, -2.0, -3.0, 0.0 });
+  }
+  scatter(run, values, 4, indices, replacement, "interface");
+  std::vector<double> after(host.size());
   run.download(values, after.data(), after.size(), "points");
-  for (std::size_t p = 0; p < host.size(); ++p)
+  for (std::size_t p = 0; p < host.size() / 4; ++p)
   {
     const bool indexed = p == 999 || p == 0 || p == 512 || p == 7;
-    EXPECT_EQ(after[p].s[0], indexed ? -1.f : host[p].s[0]) << "point " << p;
-    EXPECT_EQ(after[p].s[2], indexed ? -3.f : host[p].s[2]) << "point " << p;
+    EXPECT_EQ(after[4 * p], indexed ? -1.0 : host[4 * p]) << "point " << p;
+    EXPECT_EQ(after[4 * p + 2], indexed ? -3.0 : host[4 * p + 2]) << "point " << p;
+    EXPECT_EQ(after[4 * p + 3], indexed ? 0.0 : host[4 * p + 3]) << "point " << p;
   }
 }
 
-TEST(IndexedCopy, FillAtSetsNaNWhereAsked)
+TEST_P(IndexedCopy, FillAtSetsNaNWhereAsked)
 {
-  DeviceRun run(DeviceContext::acquire("auto"));
-  std::vector<float> host(300, 2.0f);
-  DeviceBuffer<float> values = run.upload(host.data(), host.size(), "values");
+  DeviceRun run(DeviceContext::acquire("auto"), GetParam());
+  std::vector<double> host(300, 2.0);
+  RealBuffer values = run.uploadReal(host.data(), host.size(), "values");
   fillAt(run, values, { 3, 299 }, NAN, "ghost cells");
   run.download(values, host.data(), host.size(), "values");
   for (std::size_t i = 0; i < host.size(); ++i)
@@ -65,13 +76,18 @@ TEST(IndexedCopy, FillAtSetsNaNWhereAsked)
   }
 }
 
-TEST(IndexedCopy, IndicesOutsideTheBufferAndMismatchedSizesAreErrors)
+TEST_P(IndexedCopy, IndicesOutsideTheBufferAndMismatchedSizesAreErrors)
 {
-  DeviceRun run(DeviceContext::acquire("auto"));
-  const std::vector<cl_float4> host = numbered(10);
-  DeviceBuffer<cl_float4> values = run.upload(host.data(), host.size(), "points");
-  EXPECT_THROW(gather(run, values, { 10 }, "interface"), Error);
-  EXPECT_THROW(gather(run, values, { -1 }, "interface"), Error);
-  EXPECT_THROW(scatter(run, values, { 1, 2 }, numbered(1), "interface"), Error);
-  EXPECT_TRUE(gather(run, values, {}, "interface").empty());
+  DeviceRun run(DeviceContext::acquire("auto"), GetParam());
+  const std::vector<double> host = numbered(10);
+  RealBuffer values = run.uploadReal(host.data(), host.size(), "points");
+  EXPECT_THROW(gather(run, values, 4, { 10 }, "interface"), Error);
+  EXPECT_THROW(gather(run, values, 4, { -1 }, "interface"), Error);
+  EXPECT_THROW(scatter(run, values, 4, { 1, 2 }, numbered(1), "interface"), Error);
+  EXPECT_TRUE(gather(run, values, 4, {}, "interface").empty());
 }
+
+INSTANTIATE_TEST_SUITE_P(Precisions, IndexedCopy, ::testing::Values(Precision::Single, Precision::Double),
+  [](const ::testing::TestParamInfo<Precision>& info) {
+    return info.param == Precision::Double ? "Double" : "Single";
+  });

@@ -1,5 +1,5 @@
-// Per-process statistics combined into global ones (GPU Cell Reduction under MPI).
-#include "gpumesh/StatisticsCombination.h"
+// Per-process statistics merged in rank order into global ones (GPU Cell Reduction under MPI).
+#include "gpumesh/Reduce.h"
 
 #include <gtest/gtest.h>
 
@@ -20,10 +20,31 @@ Statistics of(const std::vector<double>& values)
     s.minimum = s.count ? std::min(s.minimum, v) : v;
     s.maximum = s.count ? std::max(s.maximum, v) : v;
     s.sum += v;
-    s.sumOfSquares += v * v;
+    const double magnitude = std::fabs(v);
+    if (magnitude > s.normScale)
+    {
+      s.normScaledSquares = 1.0 + s.normScaledSquares * (s.normScale / magnitude) * (s.normScale / magnitude);
+      s.normScale = magnitude;
+    }
+    else if (magnitude > 0.0)
+    {
+      s.normScaledSquares += (magnitude / s.normScale) * (magnitude / s.normScale);
+    }
     ++s.count;
   }
   return s;
+}
+
+// What AllReduceStatistics does with the gathered pieces.
+Statistics combineStatistics(const std::vector<Statistics>& parts)
+{
+  Statistics total;
+  total.minimum = total.maximum = std::numeric_limits<double>::quiet_NaN();
+  for (const Statistics& part : parts)
+  {
+    total.merge(part);
+  }
+  return total;
 }
 } // namespace
 
@@ -52,9 +73,9 @@ TEST(StatisticsCombination, EmptyPiecesAddNothingAndPutNoNaNIntoTheResult)
   EXPECT_EQ(nothing.sum, 0.0);
 }
 
-TEST(StatisticsCombination, SquaresOfTheLargestFloatsDoNotOverflow)
+TEST(StatisticsCombination, SquaresOfTheLargestDoublesDoNotOverflow)
 {
-  const double big = std::numeric_limits<float>::max();
+  const double big = std::numeric_limits<double>::max() / 4;
   std::vector<Statistics> parts(4, of({ big, -big }));
   const Statistics combined = combineStatistics(parts);
   EXPECT_TRUE(std::isfinite(combined.l2Norm()));
