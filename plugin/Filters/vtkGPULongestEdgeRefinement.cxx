@@ -220,7 +220,8 @@ void buildCells(gpumesh::DeviceRun& run, vtkPointSet* input, vtkPointSet* output
     array->SetName(source->GetName());
     array->SetNumberOfComponents(source->GetNumberOfComponents());
     array->SetNumberOfTuples(count);
-    array->InsertTuplesStartingAt(0, from, source);
+    if (count > 0) // VTK's tuple copy reads the id list's first entry even when it is empty
+      array->InsertTuplesStartingAt(0, from, source);
     out->AddArray(array);
   }
   from->Release(); // the ids stay parentIds'
