@@ -27,8 +27,9 @@
  *
  * Under MPI (a global controller with several processes) the statistics are those of all
  * processes, identical on each: every process reduces the cells it owns (ghost cells are left
- * out, as vtkPCellSizeFilter does) and the results are gathered and combined in rank order.
- * Sizes are computed relative to the centre of the global bounds, as in a serial run.
+ * out, as vtkPCellSizeFilter does) and the results are gathered and merged in rank order
+ * (gpumesh::Statistics::merge, the scaled L2 included). Double points that run in Single
+ * precision are shifted by the centre of the global bounds, as a serial run shifts them.
  */
 #ifndef vtkGPUCellReduction_h
 #define vtkGPUCellReduction_h

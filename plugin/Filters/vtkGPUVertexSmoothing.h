@@ -47,7 +47,8 @@
  * Under MPI each point is updated by the one process holding every cell around it (its piece
  * plus one ghost layer), so Fixed/Free/Smooth refer to the boundary of the whole mesh, never
  * to a cut; after every Jacobi step the other processes' copies of the point are overwritten
- * with the owner's value (a halo exchange of the interface points only). Global point ids
+ * with the owner's value (a halo exchange of the interface points' displacements only, in
+ * the run's precision: 4 values per point and step). Global point ids
  * come from the input (vtkPointData::GetGlobalIds), else are generated from coincident points.
  * The field data `HaloBytesExchanged` counts the bytes this process sent and received.
  */
