@@ -64,11 +64,19 @@ CASES = {
     "smoothing_sphere_input_global_ids": ("sphere_surface.vtu", "GPUVertexSmoothing",
                                           dict(Method="Laplacian", Boundary="Fixed", Iterations=8),
                                           "points"),
+    # Double points in Single precision: every process must shift them by the serial origin.
+    "reduction_plate_size_single": ("plate_with_holes.vtu", "GPUCellReduction",
+                                    dict(Quantity="Size", Precision="Single"), "reduction"),
+    "smoothing_ball_fixed_single": ("ball_tets.vtu", "GPUVertexSmoothing",
+                                    dict(Method="Laplacian", Boundary="Fixed", Iterations=10,
+                                         Precision="Single"), "points"),
+    "refinement_sphere_all_single": ("sphere_surface.vtu", "GPULongestEdgeRefinement",
+                                     dict(RefineAll=1, Precision="Single"), "mesh"),
 }
 WITH_INPUT_GLOBAL_IDS = {"smoothing_sphere_input_global_ids"}
 # Refinement breaks exact ties of edge lengths by global point id, a serial run by point id: global
 # ids given before the partition (in the serial point order) make the two runs identical.
-GLOBAL_IDS_BEFORE_PARTITION = {"refinement_plate_marked", "refinement_sphere_all"}
+GLOBAL_IDS_BEFORE_PARTITION = {"refinement_plate_marked", "refinement_sphere_all", "refinement_sphere_all_single"}
 CELL_ARRAYS = ("MinNeighborDistance", "MaxNeighborDistance", "MeanNeighborDistance", "Centroid")
 
 
