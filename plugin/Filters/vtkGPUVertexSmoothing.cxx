@@ -1,6 +1,7 @@
 #include "vtkGPUVertexSmoothing.h"
 
 #include "vtkDataArray.h"
+#include "vtkCommunicator.h"
 #include "vtkDoubleArray.h"
 #include "vtkFieldData.h"
 #include "vtkFloatArray.h"
@@ -143,9 +144,11 @@ vtkSmartPointer<vtkDoubleArray> smoothDistributed(gpumesh::DeviceRun& run, vtkPo
     smoother = std::make_unique<gpumesh::VertexSmoother>(run, *mesh, options, pinned);
   });
   progress->UpdateProgress(0.1);
-  // The same number of steps on every process, each followed by the exchange (no abort: one
-  // process stopping alone would leave the others waiting in an exchange).
+  // The same number of steps on every process, each followed by the exchange. Progress is
+  // reported per percent; there, and only there (the same steps on every process), the
+  // processes agree on an abort, so that none stops alone and leaves the others waiting.
   int reportedPercent = 0;
+  int abortedAt = 0;
   const gpumesh::RealBuffer& result = smoother->smooth(
     run, [&](gpumesh::DeviceRun& stepRun, gpumesh::RealBuffer& displacements, int step, int steps) {
       halo.Exchange(stepRun, displacements);
@@ -154,9 +157,22 @@ vtkSmartPointer<vtkDoubleArray> smoothDistributed(gpumesh::DeviceRun& run, vtkPo
       {
         reportedPercent = percent;
         progress->UpdateProgress(0.1 + 0.8 * percent / 100.0);
+        long long aborted = progress->GetAbortExecute() ? 1 : 0;
+        vtkGPUMeshDistributed::AllReduce(controller, &aborted, 1, vtkCommunicator::MAX_OP);
+        if (aborted)
+        {
+          abortedAt = step;
+          return false;
+        }
       }
       return true;
     });
+  if (abortedAt)
+  {
+    const int perIteration = options.method == gpumesh::SmoothingMethod::Taubin ? 2 : 1;
+    throw gpumesh::Error("Smoothing was aborted after " + std::to_string(abortedAt / perIteration) +
+      " of " + std::to_string(options.iterations) + " iterations; the output is empty");
+  }
   const auto piecePoints = static_cast<std::size_t>(mesh->pointCount());
   std::vector<double> smoothed(4 * piecePoints);
   run.download(result, smoothed.data(), smoothed.size(), "displacements");
