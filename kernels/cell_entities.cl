@@ -126,15 +126,19 @@ __kernel void fill_buckets(__global const uint4* keys, const int slots,
 
 // One work-item per small bucket: sorts its slots by (key, slot), which makes every later
 // result independent of the thread schedule. Insertion sort, at most SMALL_BUCKET^2 steps.
+// Large buckets are left to the radix sort: large_sizes gets their sizes (0 for small ones),
+// whose scan says where each one's slots start in the sorted list of all large buckets' slots.
 __kernel void sort_small_buckets(__global const uint4* keys, __global const uint* bucket_offsets,
-  const int buckets, __global int* sorted_slots)
+  const int buckets, __global int* sorted_slots, __global uint* large_sizes)
 {
   const int b = get_global_id(0);
   if (b >= buckets)
     return;
   const int begin = (int)bucket_offsets[b];
   const int end = (int)bucket_offsets[b + 1];
-  if (end - begin > SMALL_BUCKET)
+  const int large = end - begin > SMALL_BUCKET;
+  large_sizes[b] = large ? end - begin : 0;
+  if (large)
     return;
 #if PRIVATE_SORT
   // Every key of a bucket shares x, so (y, z, w, slot) orders it, and the keys are read from
@@ -181,19 +185,6 @@ __kernel void sort_small_buckets(__global const uint4* keys, __global const uint
 inline uint bucket_size(__global const uint* bucket_offsets, uint b)
 {
   return bucket_offsets[b + 1] - bucket_offsets[b];
-}
-
-// The slots of each large bucket (0 for small ones): scanned, where each bucket's slots start
-// in the sorted list of all large buckets' slots.
-__kernel void large_bucket_sizes(__global const uint* bucket_offsets, const int buckets,
-  __global uint* sizes)
-{
-  const int b = get_global_id(0);
-  if (b < buckets)
-  {
-    const uint size = bucket_size(bucket_offsets, b);
-    sizes[b] = size > SMALL_BUCKET ? size : 0;
-  }
 }
 
 // 1 for the slots of large buckets: scanned, each one's place in the list of those slots,

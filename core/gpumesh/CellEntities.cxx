@@ -210,15 +210,12 @@ CellEntities::CellEntities(DeviceRun& run, const DeviceMesh& mesh, EntityType ty
   cl::Kernel fill = run.kernel(program, "fill_buckets", options);
   run.setArguments(fill, keys, static_cast<cl_int>(SlotCount), bucketOffsets, bucketCounts, SortedSlots);
   run.launch(fill, SlotCount, "fill buckets");
+  DeviceBuffer<cl_uint>& largeSizes = bucketCounts; // the cursors are no longer needed
   cl::Kernel sortSmall = run.kernel(program, "sort_small_buckets", options);
-  run.setArguments(sortSmall, keys, bucketOffsets, static_cast<cl_int>(points), SortedSlots);
+  run.setArguments(sortSmall, keys, bucketOffsets, static_cast<cl_int>(points), SortedSlots, largeSizes);
   run.launch(sortSmall, points, "sort small buckets");
 
   // 4. The large buckets' slots, sorted together.
-  DeviceBuffer<cl_uint>& largeSizes = bucketCounts; // the cursors are no longer needed
-  cl::Kernel sizes = run.kernel(program, "large_bucket_sizes", options);
-  run.setArguments(sizes, bucketOffsets, static_cast<cl_int>(points), largeSizes);
-  run.launch(sizes, points, "large buckets");
   DeviceBuffer<cl_uint> largeOffsets = run.allocate<cl_uint>(points + 1, "large bucket offsets");
   const std::size_t largeSlots = exclusiveScan(run, largeSizes, points, largeOffsets, "slots of large buckets");
   bucketCounts.release();
