@@ -28,7 +28,7 @@ namespace compute = boost::compute;
 namespace
 {
 double medianMs(int repeat, const std::function<void()>& prepare, const std::function<void()>& sort,
-  cl::CommandQueue& queue)
+  const cl::CommandQueue& queue)
 {
   std::vector<double> times;
   for (int r = 0; r <= repeat; ++r)
@@ -75,7 +75,7 @@ int main(int argc, char** argv)
         throw Error("unknown argument " + arg);
     }
     auto context = DeviceContext::acquire(device);
-    cl::CommandQueue& queue = const_cast<cl::CommandQueue&>(context->queue());
+    const cl::CommandQueue& queue = context->queue();
     compute::command_queue boostQueue(queue.get());
     std::printf("device: %s, keys of %u random bits, values 0..n-1\n", context->info().label().c_str(), bits);
     std::printf("%-12s %-58s %10s\n", "pairs", "sort", "median ms");
