@@ -7,6 +7,7 @@
 #include "vtkPointSet.h"
 #include "vtkStringArray.h"
 
+#include "vtkGPUMeshAdapter.h"
 #include "vtkGPUMeshRunReport.h"
 
 #include "gpumesh/DeviceRun.h"
@@ -75,7 +76,8 @@ int vtkGPUMeshFilter::RequestData(
   try
   {
     this->UpdateProgress(0.0);
-    gpumesh::DeviceRun run(gpumesh::DeviceContext::acquire(this->Device ? this->Device : "auto"));
+    gpumesh::DeviceRun run(gpumesh::DeviceContext::acquire(this->Device ? this->Device : "auto"),
+      vtkGPUMeshAdapter::ResolvePrecision(this->Precision, input));
     this->ExecuteOnDevice(inputVector, input, output, run);
     vtkGPUMeshRunReport::AddToFieldData(run, output->GetFieldData());
     this->UpdateProgress(1.0);
@@ -89,8 +91,22 @@ int vtkGPUMeshFilter::RequestData(
   return 1;
 }
 
+const char* vtkGPUMeshFilter::GetPrecisionName(int precision)
+{
+  switch (precision)
+  {
+    case PRECISION_SINGLE:
+      return "Single";
+    case PRECISION_DOUBLE:
+      return "Double";
+    default:
+      return "Auto";
+  }
+}
+
 void vtkGPUMeshFilter::PrintSelf(ostream& os, vtkIndent indent)
 {
   this->Superclass::PrintSelf(os, indent);
   os << indent << "Device: " << (this->Device ? this->Device : "(none)") << "\n";
+  os << indent << "Precision: " << GetPrecisionName(this->Precision) << "\n";
 }

@@ -10,7 +10,13 @@
  * vtkErrorMacro and produces an empty output: never a partial result. Subclasses implement
  * ExecuteOnDevice.
  *
- * Each run adds to the output's field data: `Device` (the device's label), `KernelTimeMs`
+ * The kernels compute in the precision chosen by the Precision property: by default that of
+ * the input's points (double points run double kernels, which NVIDIA's and PoCL's OpenCL
+ * support); geometry is computed relative to a point of each cell, so small cells far from
+ * the origin keep their accuracy.
+ *
+ * Each run adds to the output's field data: `Device` (the device's label), `Precision`
+ * (Single or Double), `KernelTimeMs`
  * (device time of all kernels, from OpenCL profiling events), and one
  * `KernelTimeMs_<kernel>` per kernel (its device time summed over its launches), `BytesUploaded`, `BytesDownloaded` and
  * `PeakDeviceMemoryBytes`.
@@ -48,6 +54,25 @@ public:
   vtkGetStringMacro(Device);
   ///@}
 
+  enum PrecisionModes
+  {
+    PRECISION_AUTO = 0,   ///< the input points' precision (double for any type but float)
+    PRECISION_SINGLE = 1, ///< float kernels: any device, half the bytes of double points
+    PRECISION_DOUBLE = 2  ///< double kernels: needs a device with fp64 (an error otherwise)
+  };
+
+  ///@{
+  /**
+   * The precision the kernels compute in (PRECISION_AUTO by default). Single on double
+   * points rounds them to float relative to the centre of their bounds; a value outside
+   * float's range is then an error suggesting Double. Any other value is an error at the
+   * next update (never clamped).
+   */
+  vtkSetMacro(Precision, int);
+  vtkGetMacro(Precision, int);
+  ///@}
+  static const char* GetPrecisionName(int precision);
+
   /**
    * "auto" followed by one "index: name (GPU|CPU)" entry per OpenCL device of every platform
    * visible to this process (in client/server ParaView: the server's devices).
@@ -84,6 +109,7 @@ protected:
     vtkPointSet* output, gpumesh::DeviceRun& run) = 0;
 
   char* Device = nullptr;
+  int Precision = PRECISION_AUTO;
 
 private:
   vtkSmartPointer<vtkStringArray> AvailableDevices;

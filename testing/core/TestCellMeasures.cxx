@@ -1,5 +1,6 @@
 // Cell measures of hand-made cells with known lengths, areas and volumes.
 #include "gpumesh/CellMeasures.h"
+#include "gpumesh/HostMesh.h"
 
 #include <gtest/gtest.h>
 
@@ -31,7 +32,7 @@ std::vector<float> measure(const std::vector<double>& xyz, const std::vector<Cel
   }
   DeviceRun run(DeviceContext::acquire("auto"));
   DeviceMesh deviceMesh(run, mesh);
-  DeviceBuffer<float> result = computeCellMeasures(run, deviceMesh, what);
+  RealBuffer result = computeCellMeasures(run, deviceMesh, what);
   std::vector<float> host(cells.size());
   run.download(result, host.data(), host.size(), "measures");
   return host;
@@ -164,7 +165,10 @@ TEST(HostMesh, RejectsBadInputNamingIt)
   const std::vector<double> bad = { 0, 0, 0, NAN, 0, 0 };
   try
   {
-    mesh.setPoints(bad.data(), 2);
+    HostMesh withNaN;
+    withNaN.setPoints(bad.data(), 2);
+    DeviceRun run(DeviceContext::acquire("auto"));
+    DeviceMesh deviceMesh(run, withNaN);
     FAIL();
   }
   catch (const Error& error)

@@ -165,12 +165,7 @@ std::vector<double> smoothOnDevice(const Mesh& mesh, const SmoothingOptions& opt
 {
   const HostMesh host = reference::toHost(mesh);
   DeviceRun run(DeviceContext::acquire("auto"));
-  const std::vector<float> points = smoothVertices(run, host, options, pinned);
-  std::vector<double> result(3 * mesh.points());
-  for (std::size_t p = 0; p < mesh.points(); ++p)
-    for (int k = 0; k < 3; ++k)
-      result[3 * p + k] = double(points[4 * p + k]) + host.origin()[k];
-  return result;
+  return smoothVertices(run, host, options, pinned);
 }
 
 double maxDifference(const std::vector<double>& a, const std::vector<double>& b)
@@ -290,7 +285,7 @@ TEST(Smoothing, ZeroIterationsReturnsTheUploadedPointsBitwise)
   const HostMesh host = reference::toHost(mesh);
   DeviceRun run(DeviceContext::acquire("auto"));
   SmoothingOptions options = with(SmoothingMethod::Taubin, SmoothingBoundary::Free, 0);
-  EXPECT_EQ(smoothVertices(run, host, options), host.points());
+  EXPECT_EQ(smoothVertices(run, host, options), mesh.xyz);
 }
 
 TEST(Smoothing, TwoRunsAreBitwiseEqual)
@@ -301,11 +296,11 @@ TEST(Smoothing, TwoRunsAreBitwiseEqual)
   {
     const SmoothingOptions options = with(method, SmoothingBoundary::Smooth, 20);
     DeviceRun first(DeviceContext::acquire("auto"));
-    const std::vector<float> a = smoothVertices(first, host, options);
+    const std::vector<double> a = smoothVertices(first, host, options);
     DeviceRun second(DeviceContext::acquire("auto"));
-    const std::vector<float> b = smoothVertices(second, host, options);
+    const std::vector<double> b = smoothVertices(second, host, options);
     EXPECT_EQ(a, b);
-    EXPECT_NE(a, host.points());
+    EXPECT_NE(a, mesh.xyz);
   }
 }
 
@@ -346,8 +341,8 @@ TEST(Smoothing, PointsOfLinesAndIsolatedPointsDoNotMove)
   mesh.cells = { { CellKind::Line, { 0, 1 } }, { CellKind::PolyLine, { 1, 2, 3 } } };
   const HostMesh host = reference::toHost(mesh);
   DeviceRun run(DeviceContext::acquire("auto"));
-  EXPECT_EQ(smoothVertices(run, host, with(SmoothingMethod::Laplacian, SmoothingBoundary::Free)), host.points());
-  EXPECT_EQ(smoothVertices(run, host, with(SmoothingMethod::Barycentric, SmoothingBoundary::Smooth)), host.points());
+  EXPECT_EQ(smoothVertices(run, host, with(SmoothingMethod::Laplacian, SmoothingBoundary::Free)), mesh.xyz);
+  EXPECT_EQ(smoothVertices(run, host, with(SmoothingMethod::Barycentric, SmoothingBoundary::Smooth)), mesh.xyz);
 }
 
 TEST(Smoothing, BadOptionsAreErrorsNamingTheValue)
