@@ -11,6 +11,7 @@
 
 #include "gpumesh/DeviceRun.h"
 
+#include <chrono>
 #include <exception>
 
 vtkGPUMeshFilter::vtkGPUMeshFilter()
@@ -69,6 +70,7 @@ const char* vtkGPUMeshFilter::GetChosenArrayName()
 int vtkGPUMeshFilter::RequestData(
   vtkInformation*, vtkInformationVector** inputVector, vtkInformationVector* outputVector)
 {
+  const auto start = std::chrono::steady_clock::now();
   vtkPointSet* input = vtkPointSet::GetData(inputVector[0]);
   vtkPointSet* output = vtkPointSet::GetData(outputVector);
   output->ShallowCopy(input);
@@ -77,7 +79,7 @@ int vtkGPUMeshFilter::RequestData(
     this->UpdateProgress(0.0);
     gpumesh::DeviceRun run(gpumesh::DeviceContext::acquire(this->Device ? this->Device : "auto"));
     this->ExecuteOnDevice(inputVector, input, output, run);
-    vtkGPUMeshRunReport::AddToFieldData(run, output->GetFieldData());
+    vtkGPUMeshRunReport::AddToFieldData(run, output->GetFieldData(), start);
     this->UpdateProgress(1.0);
   }
   catch (const std::exception& error)
