@@ -15,7 +15,7 @@ import statistics
 import sys
 
 TIMINGS = ["wall_ms", "kernel_ms", "host_ms", "filter_host_ms", "memcpy_ms", "host_over_memcpy",
-           "generation_ms", "warmup_wall_ms"]
+           "generation_ms", "warmup_wall_ms", "load_average"]
 
 
 def spread(values):
@@ -73,25 +73,29 @@ def markdown(rows):
     cpus = sorted({"%s, %s hardware threads, VTK SMP %s with %s threads" % (
         r["cpu"], r["hardware_threads"], r["smp_backend"], r["smp_threads"]) for r in good})
     dates = sorted({d[:10] for r in good for d in r["dates"]})
-    out.append("Devices: %s. Host: %s. Dates: %s." % (
-        "; ".join(devices) or "-", "; ".join(cpus) or "-", ", ".join(dates) or "-"))
-    out.append("Median of the runs (min-max) in milliseconds; every run a fresh process after a "
-               "warm-up in that process. host = wall - kernels; memcpy = one memcpy of the bytes "
-               "read + written.")
+    loads = [r["load_average"][k] for r in good if r.get("load_average") for k in ("min", "max")]
+    out.append("Devices: %s. Host: %s. Dates: %s. Load average (1 min) at the runs' end: %s." % (
+        "; ".join(devices) or "-", "; ".join(cpus) or "-", ", ".join(dates) or "-",
+        "%.1f-%.1f" % (min(loads), max(loads)) if loads else "not recorded"))
+    out.append("Median of the runs (min-max) in milliseconds, every run a fresh process, after a "
+               "warm-up run in that process (full: the same filter on an identical input). "
+               "host = wall - kernels; memcpy = one memcpy of the bytes read + written.")
     out.append("")
-    out.append("| filter | mesh | cells in | cells out | runs | wall ms | kernels ms | host ms "
+    out.append("| filter | mesh | cells in | cells out | runs | warm-up | wall ms | kernels ms | host ms "
                "| MB read + written | memcpy ms | host / memcpy |")
-    out.append("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    out.append("| --- | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |")
     for r in rows:
         if not r["runs"]:
-            out.append("| %s | %s | %s | - | 0 (%d failed) | - | - | - | - | - | - |" % (
+            out.append("| %s | %s | %s | - | 0 (%d failed) | - | - | - | - | - | - | - |" % (
                 r["filter"], r["mesh"], r["cells_requested"], r["failed"]))
             continue
         runs = "%d" % r["runs"] + (" (%d failed)" % r["failed"] if r["failed"] else "")
         ratio = r["host_over_memcpy"]
-        out.append("| %s | %s | %d | %d | %s | %s | %s | %s | %.1f + %.1f | %s | %s |" % (
-            r["filter"], r["mesh"], r["input_cells"], r["output_cells"], runs,
-            milliseconds(r["wall_ms"]), milliseconds(r["kernel_ms"], False), milliseconds(r["host_ms"]),
+        out.append("| %s | %s | %d | %d | %s | %s | %s | %s | %s | %.1f + %.1f | %s | %s |" % (
+            r["filter"], r["mesh"], r["input_cells"], r["output_cells"], runs, r["warmup"],
+            milliseconds(r["wall_ms"]),
+            milliseconds(r["kernel_ms"], False) if r["filter_host_ms"] else "-",
+            milliseconds(r["host_ms"]),
             r["bytes_read"] / 1e6, r["bytes_written"] / 1e6, milliseconds(r["memcpy_ms"], False),
             "%.1f" % ratio["median"] if ratio else "-"))
     errors = [(r["filter"], r["mesh"], e) for r in rows for e in r["errors"]]

@@ -58,7 +58,6 @@
 #include <functional>
 #include <iomanip>
 #include <iostream>
-#include <map>
 #include <memory>
 #include <random>
 #include <set>
@@ -524,6 +523,15 @@ std::string cpuModel()
   return "unknown";
 }
 
+// The 1-minute load average: other work on the machine shows in the timings.
+double loadAverage()
+{
+  std::ifstream loadavg("/proc/loadavg");
+  double load = std::nan("");
+  loadavg >> load;
+  return load;
+}
+
 std::string utcNow()
 {
   const std::time_t now = std::time(nullptr);
@@ -650,14 +658,25 @@ int benchmark(const Options& options)
   if (kind.tetrahedra && (filter.polydataOnly || filter.trianglesOnly))
     throw std::invalid_argument(filter.name + " does not run on " + kind.name);
 
-  // The warm-up gets an input of its own, released before the timed input is made: a dataset
-  // caches what filters ask of it (cell maps, links), and a user's input arrives without them.
+  const auto generationStart = Clock::now();
+  vtkSmartPointer<vtkPointSet> input = benchmarkInput(options, filter, options.cells);
+  const double generationMs = millisecondsSince(generationStart);
+
+  // The warm-up gets an input of its own (a deep copy, made while the input is untouched):
+  // a dataset caches what filters ask of it (cell maps, links), and a user's input arrives
+  // without them.
   double warmupMs = std::nan("");
   if (options.warmup != "none")
   {
-    const Run warmup = runFilter(filter, options,
-      benchmarkInput(options, filter, options.warmup == "full" ? options.cells : std::min<std::size_t>(options.cells, 100000)),
-      kind.tetrahedra);
+    vtkSmartPointer<vtkPointSet> warmupInput;
+    if (options.warmup == "full")
+    {
+      warmupInput.TakeReference(input->NewInstance());
+      warmupInput->DeepCopy(input);
+    }
+    else
+      warmupInput = benchmarkInput(options, filter, std::min<std::size_t>(options.cells, 100000));
+    const Run warmup = runFilter(filter, options, warmupInput, kind.tetrahedra);
     if (!warmup.error.empty())
     {
       std::cerr << "warm-up run of " << filter.name << " failed: " << warmup.error << "\n";
@@ -665,10 +684,6 @@ int benchmark(const Options& options)
     }
     warmupMs = warmup.wallMs;
   }
-
-  const auto generationStart = Clock::now();
-  vtkSmartPointer<vtkPointSet> input = benchmarkInput(options, filter, options.cells);
-  const double generationMs = millisecondsSince(generationStart);
 
   Run run = runFilter(filter, options, input, kind.tetrahedra);
   if (!run.error.empty())
@@ -715,6 +730,7 @@ int benchmark(const Options& options)
   line.text("cpu", cpuModel());
   line.count("hardware_threads", std::thread::hardware_concurrency());
   line.text("date", utcNow());
+  line.number("load_average", loadAverage());
   line.text("warmup", options.warmup);
   line.number("warmup_wall_ms", warmupMs);
   line.number("generation_ms", generationMs);
