@@ -6,7 +6,7 @@
 //
 //   gpumesh-filter-benchmark --filter NAME --mesh NAME --cells N [--device SPEC]
 //       [--warmup full|small|none] [--marked-fraction F] [--fan-degree D]
-//       [--point-type float|double] [--id-type 32|64]
+//       [--point-type float|double] [--id-type 32|64] [--mesh-cache DIR]
 //   gpumesh-filter-benchmark --list        (filters and meshes)
 //   gpumesh-filter-benchmark --devices     (OpenCL devices, as the Device property names them)
 //
@@ -51,6 +51,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
@@ -65,6 +66,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <unistd.h>
 #include <vector>
 
 namespace
@@ -87,6 +89,7 @@ struct Options
   int fanDegree = 16384;
   std::string pointType = "double";
   int idBits = 64;
+  std::string meshCache; // a folder: generated meshes are kept there for later processes
 };
 
 // ---- Meshes --------------------------------------------------------------------------------
@@ -168,9 +171,8 @@ vtkSmartPointer<vtkCellArray> cellArrayOf(const gpumesh::benchmark::GeneratedMes
   return cells;
 }
 
-vtkSmartPointer<vtkPointSet> generateMesh(const Options& options, std::size_t cells)
+gpumesh::benchmark::GeneratedMesh generatedMesh(const Options& options, const MeshKind& kind, std::size_t cells)
 {
-  const MeshKind& kind = meshKind(options.mesh);
   gpumesh::benchmark::GeneratedMesh mesh;
   if (kind.tetrahedra)
     mesh = gpumesh::benchmark::tetrahedronBox(cells);
@@ -185,6 +187,67 @@ vtkSmartPointer<vtkPointSet> generateMesh(const Options& options, std::size_t ce
     mesh = gpumesh::benchmark::triangleGrid(cells);
   if (kind.shuffled)
     gpumesh::benchmark::shuffle(mesh);
+  return mesh;
+}
+
+// The mesh cache: generating 30M triangles takes longer than most filters, and every process
+// of a case (and every case on that mesh) needs the same mesh. A file holds the sizes, then
+// the points and the connectivity as they are in memory; written under a temporary name and
+// renamed, so a process that is killed leaves no partial file.
+const char cacheMagic[8] = { 'G', 'M', 'B', 'M', 'E', 'S', 'H', '1' };
+
+bool readCachedMesh(const std::string& path, gpumesh::benchmark::GeneratedMesh& mesh)
+{
+  std::ifstream in(path, std::ios::binary);
+  char magic[sizeof(cacheMagic)] = {};
+  std::uint64_t sizes[3] = {};
+  if (!in.read(magic, sizeof(magic)) || std::memcmp(magic, cacheMagic, sizeof(magic)) != 0 ||
+    !in.read(reinterpret_cast<char*>(sizes), sizeof(sizes)))
+    return false;
+  mesh.verticesPerCell = static_cast<int>(sizes[0]);
+  mesh.kind = mesh.verticesPerCell == 4 ? gpumesh::CellKind::Tetra : gpumesh::CellKind::Triangle;
+  mesh.xyz.resize(sizes[1]);
+  mesh.connectivity.resize(sizes[2]);
+  return static_cast<bool>(in.read(reinterpret_cast<char*>(mesh.xyz.data()), sizes[1] * sizeof(double))) &&
+    static_cast<bool>(
+      in.read(reinterpret_cast<char*>(mesh.connectivity.data()), sizes[2] * sizeof(std::int64_t)));
+}
+
+void writeCachedMesh(const std::string& path, const gpumesh::benchmark::GeneratedMesh& mesh)
+{
+  const std::string partial = path + ".partial." + std::to_string(::getpid());
+  {
+    std::ofstream out(partial, std::ios::binary);
+    const std::uint64_t sizes[3] = { static_cast<std::uint64_t>(mesh.verticesPerCell), mesh.xyz.size(),
+      mesh.connectivity.size() };
+    out.write(cacheMagic, sizeof(cacheMagic));
+    out.write(reinterpret_cast<const char*>(sizes), sizeof(sizes));
+    out.write(reinterpret_cast<const char*>(mesh.xyz.data()), static_cast<std::streamsize>(mesh.xyz.size() * sizeof(double)));
+    out.write(reinterpret_cast<const char*>(mesh.connectivity.data()),
+      static_cast<std::streamsize>(mesh.connectivity.size() * sizeof(std::int64_t)));
+    if (!out)
+    {
+      std::remove(partial.c_str());
+      throw std::runtime_error("could not write the mesh cache file " + partial);
+    }
+  }
+  std::rename(partial.c_str(), path.c_str());
+}
+
+vtkSmartPointer<vtkPointSet> generateMesh(const Options& options, std::size_t cells)
+{
+  const MeshKind& kind = meshKind(options.mesh);
+  gpumesh::benchmark::GeneratedMesh mesh;
+  const std::string cached = options.meshCache.empty()
+    ? std::string()
+    : options.meshCache + "/" + kind.name + "_" + std::to_string(cells) +
+      (kind.fan ? "_fan" + std::to_string(options.fanDegree) : std::string()) + ".bin";
+  if (cached.empty() || !readCachedMesh(cached, mesh))
+  {
+    mesh = generatedMesh(options, kind, cells);
+    if (!cached.empty())
+      writeCachedMesh(cached, mesh);
+  }
 
   vtkNew<vtkPoints> points;
   if (options.pointType == "float")
@@ -557,12 +620,13 @@ void printList()
 const char* usage =
   "usage: gpumesh-filter-benchmark --filter NAME --mesh NAME --cells N [--device SPEC]\n"
   "         [--warmup full|small|none] [--marked-fraction F] [--fan-degree D]\n"
-  "         [--point-type float|double] [--id-type 32|64]\n"
+  "         [--point-type float|double] [--id-type 32|64] [--mesh-cache DIR]\n"
   "       gpumesh-filter-benchmark --list | --devices\n"
   "--warmup: full (default) runs the filter once on an identical input first (its wall time is\n"
   "reported as warmup_wall_ms: a first run in a process), small on a mesh of the same kind with\n"
   "min(N, 100000) cells (compiles the kernels, but buffers sized for the input are then first\n"
-  "made in the timed run), none not at all.\n";
+  "made in the timed run), none not at all.\n"
+  "--mesh-cache: keep generated meshes in DIR (an existing folder) and read them back there.\n";
 
 template <typename Number>
 Number numberOf(const std::string& option, const std::string& value, Number (*convert)(const std::string&, std::size_t*, int))
@@ -622,6 +686,8 @@ Options parse(int argc, char* argv[])
       options.pointType = value;
     else if (argument == "--id-type")
       options.idBits = numberOf<int>(argument, value, std::stoi);
+    else if (argument == "--mesh-cache")
+      options.meshCache = value;
     else
       throw std::invalid_argument("unknown option " + argument + "\n" + usage);
   }

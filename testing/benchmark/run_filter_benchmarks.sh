@@ -7,7 +7,7 @@
 #   run_filter_benchmarks.sh --binary PATH --out DIR [--runs 5] [--device SPEC]
 #       [--triangles N] [--tetrahedra N] [--filters a,b,...] [--meshes a,b,...]
 #       [--cases filter@mesh,...] [--warmup full|small|none] [--vtk-warmup none|small|full]
-#       [--fan-degree D] [--timeout SECONDS] [--append] [--dry-run]
+#       [--fan-degree D] [--mesh-cache DIR] [--timeout SECONDS] [--append] [--dry-run]
 #
 # Here (PoCL):       run_filter_benchmarks.sh --binary build/bin/gpumesh-filter-benchmark --out results/pocl
 # GPU machine:       run_filter_benchmarks.sh ... --device NVIDIA --triangles 30000000 --tetrahedra 10000000
@@ -17,12 +17,13 @@
 # nothing and run without a warm-up unless --vtk-warmup says otherwise (it would double their
 # time, the longest of the set). Without --cases, every case of the default matrix below whose
 # filter is in --filters and whose mesh is in --meshes (both default to all).
-# `gpumesh-filter-benchmark --list` names filters and meshes.
+# `gpumesh-filter-benchmark --list` names filters and meshes. --mesh-cache keeps each generated
+# mesh in DIR for the later processes (at 30M triangles, generating takes longer than most filters).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 binary="" out="" runs=5 device=auto triangles=2000000 tetrahedra=1000000
-filters="" meshes="" cases="" warmup=full vtk_warmup=none fan_degree=16384 timeout_s=900 dry_run=0 append=0
+filters="" meshes="" cases="" warmup=full vtk_warmup=none fan_degree=16384 timeout_s=900 dry_run=0 append=0 mesh_cache=""
 
 usage() { sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | grep '^#' | sed 's/^# \{0,1\}//'; exit "${1:-2}"; }
 while [[ $# -gt 0 ]]; do
@@ -39,6 +40,7 @@ while [[ $# -gt 0 ]]; do
     --warmup) warmup=$2 ;;
     --vtk-warmup) vtk_warmup=$2 ;;
     --fan-degree) fan_degree=$2 ;;
+    --mesh-cache) mesh_cache=$2 ;;
     --timeout) timeout_s=$2 ;;
     --dry-run) dry_run=1; shift; continue ;;
     --append) append=1; shift; continue ;;
@@ -75,6 +77,11 @@ fi
 [[ ${#selected[@]} -gt 0 ]] || { echo "no case selected" >&2; exit 2; }
 
 mkdir -p "$out/logs"
+if [[ -n $mesh_cache ]]; then
+  # One folder per binary: meshes of another build (another generator) are never read back.
+  mesh_cache=$mesh_cache/$(cksum < "$binary" | cut -d' ' -f1)
+  [[ $dry_run -eq 1 ]] || mkdir -p "$mesh_cache"
+fi
 [[ $append -eq 1 || $dry_run -eq 1 ]] || : > "$out/runs.jsonl"
 export VTK_SMP_BACKEND_IN_USE=${VTK_SMP_BACKEND_IN_USE:-STDThread}
 summarize() {
@@ -95,6 +102,7 @@ for c in "${selected[@]}"; do
   esac
   command=("$binary" --filter "$filter" --mesh "$mesh" --cells "$cells" --device "$device"
     --warmup "$filter_warmup" --fan-degree "$fan_degree")
+  [[ -z $mesh_cache ]] || command+=(--mesh-cache "$mesh_cache")
   if [[ $dry_run -eq 1 ]]; then
     echo "${command[*]}   (x$runs)"
     continue

@@ -5,7 +5,8 @@
 # loader, and runs run_filter_benchmarks.sh.
 #
 #   bash run.sh devices                     # the OpenCL devices the filters see
-#   bash run.sh [run_filter_benchmarks.sh options]   (--out defaults to $OUT/filter-benchmarks)
+#   bash run.sh [run_filter_benchmarks.sh options]   (--out defaults to $OUT/filter-benchmarks,
+#                                                     --mesh-cache to $TMPDIR/gpumesh-filterbench-meshes)
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -45,5 +46,9 @@ command -v python3 > /dev/null || { echo "run.sh: python3 is needed to aggregate
 { date -u; uname -srm; nvidia-smi -L 2>/dev/null || true; echo "$(nproc) cores"; } | sed 's/^/run.sh: /'
 if [[ " $* " != *" --out "* ]]; then
   set -- --out "${OUT:-$PWD}/filter-benchmarks" "$@"
+fi
+# Meshes are generated once and kept outside $OUT (they are large and need not come back).
+if [[ " $* " != *" --mesh-cache "* ]]; then
+  set -- --mesh-cache "${TMPDIR:-/tmp}/gpumesh-filterbench-meshes" "$@"
 fi
 exec "$unpacked/bin/run_filter_benchmarks.sh" --binary "$unpacked/bin/gpumesh-filter-benchmark" "$@"
