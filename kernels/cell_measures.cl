@@ -1,194 +1,235 @@
-// Per-cell measures: length of lines, area of 2D cells, signed volume of 3D cells.
+// Per-cell measures: length of lines, area of 2D cells, signed volume of 3D cells, in REAL.
 // One kernel per cell kind; cell i of a kind writes measure[cell_ids[i]], the id of the cell in
 // the input mesh. Every cell id appears once, so no two work-items write the same element.
-// Points are relative to the mesh origin (the centre of its bounds), which keeps the
-// differences below accurate in single precision.
+//
+// Geometry is computed relative to the cell's first point (its local origin): differences of
+// nearby points are exact, so a small cell far from the mesh centre keeps its accuracy. A cell
+// whose measure (its extent to the power 1, 2 or 3) leaves REAL's normal range would come out
+// as 0 or infinity: its id goes to out_of_range (the smallest such id) instead.
 
-inline float triangle_area(float3 a, float3 b, float3 c)
+// The largest coordinate difference of the cell's points from its local origin.
+inline REAL extent_of(REAL3 d, REAL e)
 {
-  return 0.5f * length(cross(b - a, c - a));
+  return fmax(e, fmax(fabs(d.x), fmax(fabs(d.y), fabs(d.z))));
+}
+
+inline void store(__global REAL* measure, __global int* out_of_range, int cell, REAL value,
+  REAL extent, int power)
+{
+  REAL scaled = extent;
+  for (int p = 1; p < power; ++p)
+    scaled *= extent;
+  // A cell of nonzero extent whose measure scale underflows (to 0 too) or overflows.
+  if ((extent != (REAL)0 && (scaled == (REAL)0 || !representable(scaled))) || !isfinite(value))
+    atomic_min(out_of_range, cell);
+  measure[cell] = value;
+}
+
+inline REAL triangle_area(REAL3 ab, REAL3 ac)
+{
+  return (REAL)0.5 * length(cross(ab, ac));
 }
 
 // Signed volume: positive when (b - a, c - a, d - a) is right-handed, as VTK orders tetrahedra.
-inline float tetra_volume(float3 a, float3 b, float3 c, float3 d)
+inline REAL tetra_volume(REAL3 ab, REAL3 ac, REAL3 ad)
 {
-  return dot(b - a, cross(c - a, d - a)) / 6.0f;
+  return dot(ab, cross(ac, ad)) / (REAL)6;
 }
 
 // Exact volume of the trilinear hexahedron p[0..7] (VTK order: 0-1-2-3 the bottom face, its
 // right-hand normal towards 4-5-6-7). The Jacobian determinant is of degree at most 2 in each
 // parametric direction, so 2x2x2 Gauss points integrate it exactly. Wedges and pyramids are
 // degenerate hexahedra and use this too.
-inline float hexahedron_volume(const float3 p[8])
+inline REAL hexahedron_volume(const REAL3 p[8])
 {
-  const float g[2] = { 0.21132486540518713f, 0.78867513459481287f }; // 1/2 -+ 1/(2 sqrt 3)
-  float volume = 0.0f;
+  const REAL g[2] = { 0.21132486540518713, 0.78867513459481287 }; // 1/2 -+ 1/(2 sqrt 3)
+  REAL volume = 0;
   for (int i = 0; i < 2; ++i)
   {
     for (int j = 0; j < 2; ++j)
     {
       for (int k = 0; k < 2; ++k)
       {
-        const float r = g[i], s = g[j], t = g[k];
-        const float3 dr = (1 - s) * (1 - t) * (p[1] - p[0]) + s * (1 - t) * (p[2] - p[3]) +
+        const REAL r = g[i], s = g[j], t = g[k];
+        const REAL3 dr = (1 - s) * (1 - t) * (p[1] - p[0]) + s * (1 - t) * (p[2] - p[3]) +
           (1 - s) * t * (p[5] - p[4]) + s * t * (p[6] - p[7]);
-        const float3 ds = (1 - r) * (1 - t) * (p[3] - p[0]) + r * (1 - t) * (p[2] - p[1]) +
+        const REAL3 ds = (1 - r) * (1 - t) * (p[3] - p[0]) + r * (1 - t) * (p[2] - p[1]) +
           (1 - r) * t * (p[7] - p[4]) + r * t * (p[6] - p[5]);
-        const float3 dt = (1 - r) * (1 - s) * (p[4] - p[0]) + r * (1 - s) * (p[5] - p[1]) +
+        const REAL3 dt = (1 - r) * (1 - s) * (p[4] - p[0]) + r * (1 - s) * (p[5] - p[1]) +
           r * s * (p[6] - p[2]) + (1 - r) * s * (p[7] - p[3]);
         volume += dot(dr, cross(ds, dt));
       }
     }
   }
-  return volume / 8.0f;
+  return volume / 8;
 }
 
 // Area of a polygon as the length of its vector area: exact for planar polygons, convex or
 // not; for a non-planar one, the area of its projection on the plane that maximises it.
-inline float polygon_area(__global const float4* points, __global const int* ids, int n)
+inline REAL polygon_area(__global const REAL* points, __global const int* ids, int n, REAL* extent)
 {
-  float3 centre = (float3)(0.0f);
+  const REAL3 origin = point_at(points, ids[0]);
+  REAL3 centre = (REAL3)(0);
+  REAL e = 0;
   for (int k = 0; k < n; ++k)
   {
-    centre += vertex_at(points, ids[k]);
+    const REAL3 d = point_at(points, ids[k]) - origin;
+    centre += d;
+    e = extent_of(d, e);
   }
-  centre /= (float)n;
-  float3 vector_area = (float3)(0.0f);
+  centre /= (REAL)n;
+  REAL3 vector_area = (REAL3)(0);
   for (int k = 0; k < n; ++k)
   {
-    const float3 a = vertex_at(points, ids[k]) - centre;
-    const float3 b = vertex_at(points, ids[(k + 1) % n]) - centre;
+    const REAL3 a = point_at(points, ids[k]) - origin - centre;
+    const REAL3 b = point_at(points, ids[(k + 1) % n]) - origin - centre;
     vector_area += cross(a, b);
   }
-  return 0.5f * length(vector_area);
+  *extent = e;
+  return (REAL)0.5 * length(vector_area);
 }
 
-__kernel void line_length(__global const float4* points, __global const int* connectivity,
-  __global const int* cell_ids, const int count, __global float* measure)
+__kernel void line_length(__global const REAL* points, __global const int* connectivity,
+  __global const int* cell_ids, const int count, __global REAL* measure, __global int* out_of_range)
 {
   const int i = get_global_id(0);
   if (i >= count)
     return;
   __global const int* v = connectivity + 2 * i;
-  measure[cell_ids[i]] = distance(vertex_at(points, v[0]), vertex_at(points, v[1]));
+  const REAL3 d = point_at(points, v[1]) - point_at(points, v[0]);
+  store(measure, out_of_range, cell_ids[i], length(d), extent_of(d, 0), 1);
 }
 
-__kernel void polyline_length(__global const float4* points, __global const int* offsets,
+__kernel void polyline_length(__global const REAL* points, __global const int* offsets,
   __global const int* connectivity, __global const int* cell_ids, const int count,
-  __global float* measure)
+  __global REAL* measure, __global int* out_of_range)
 {
   const int i = get_global_id(0);
   if (i >= count)
     return;
-  float total = 0.0f;
+  REAL total = 0, e = 0;
   for (int k = offsets[i]; k + 1 < offsets[i + 1]; ++k)
   {
-    total += distance(vertex_at(points, connectivity[k]), vertex_at(points, connectivity[k + 1]));
+    const REAL3 d = point_at(points, connectivity[k + 1]) - point_at(points, connectivity[k]);
+    total += length(d);
+    e = extent_of(d, e);
   }
-  measure[cell_ids[i]] = total;
+  store(measure, out_of_range, cell_ids[i], total, e, 1);
 }
 
-__kernel void triangle_area_kernel(__global const float4* points, __global const int* connectivity,
-  __global const int* cell_ids, const int count, __global float* measure)
+__kernel void triangle_area_kernel(__global const REAL* points, __global const int* connectivity,
+  __global const int* cell_ids, const int count, __global REAL* measure, __global int* out_of_range)
 {
   const int i = get_global_id(0);
   if (i >= count)
     return;
   __global const int* v = connectivity + 3 * i;
-  measure[cell_ids[i]] =
-    triangle_area(vertex_at(points, v[0]), vertex_at(points, v[1]), vertex_at(points, v[2]));
+  const REAL3 a = point_at(points, v[0]);
+  const REAL3 ab = point_at(points, v[1]) - a, ac = point_at(points, v[2]) - a;
+  store(measure, out_of_range, cell_ids[i], triangle_area(ab, ac), extent_of(ac, extent_of(ab, 0)), 2);
 }
 
-__kernel void triangle_strip_area(__global const float4* points, __global const int* offsets,
+__kernel void triangle_strip_area(__global const REAL* points, __global const int* offsets,
   __global const int* connectivity, __global const int* cell_ids, const int count,
-  __global float* measure)
+  __global REAL* measure, __global int* out_of_range)
 {
   const int i = get_global_id(0);
   if (i >= count)
     return;
-  float total = 0.0f;
+  REAL total = 0, e = 0;
   for (int k = offsets[i]; k + 2 < offsets[i + 1]; ++k)
   {
-    total += triangle_area(vertex_at(points, connectivity[k]), vertex_at(points, connectivity[k + 1]),
-      vertex_at(points, connectivity[k + 2]));
+    const REAL3 a = point_at(points, connectivity[k]);
+    const REAL3 ab = point_at(points, connectivity[k + 1]) - a;
+    const REAL3 ac = point_at(points, connectivity[k + 2]) - a;
+    total += triangle_area(ab, ac);
+    e = extent_of(ac, extent_of(ab, e));
   }
-  measure[cell_ids[i]] = total;
+  store(measure, out_of_range, cell_ids[i], total, e, 2);
 }
 
-__kernel void quad_area(__global const float4* points, __global const int* connectivity,
-  __global const int* cell_ids, const int count, __global float* measure)
+__kernel void quad_area(__global const REAL* points, __global const int* connectivity,
+  __global const int* cell_ids, const int count, __global REAL* measure, __global int* out_of_range)
 {
   const int i = get_global_id(0);
   if (i >= count)
     return;
-  measure[cell_ids[i]] = polygon_area(points, connectivity + 4 * i, 4);
+  REAL e;
+  const REAL area = polygon_area(points, connectivity + 4 * i, 4, &e);
+  store(measure, out_of_range, cell_ids[i], area, e, 2);
 }
 
-__kernel void polygon_area_kernel(__global const float4* points, __global const int* offsets,
+__kernel void polygon_area_kernel(__global const REAL* points, __global const int* offsets,
   __global const int* connectivity, __global const int* cell_ids, const int count,
-  __global float* measure)
+  __global REAL* measure, __global int* out_of_range)
 {
   const int i = get_global_id(0);
   if (i >= count)
     return;
-  measure[cell_ids[i]] = polygon_area(points, connectivity + offsets[i], offsets[i + 1] - offsets[i]);
+  REAL e;
+  const REAL area = polygon_area(points, connectivity + offsets[i], offsets[i + 1] - offsets[i], &e);
+  store(measure, out_of_range, cell_ids[i], area, e, 2);
 }
 
-__kernel void tetra_volume_kernel(__global const float4* points, __global const int* connectivity,
-  __global const int* cell_ids, const int count, __global float* measure)
+__kernel void tetra_volume_kernel(__global const REAL* points, __global const int* connectivity,
+  __global const int* cell_ids, const int count, __global REAL* measure, __global int* out_of_range)
 {
   const int i = get_global_id(0);
   if (i >= count)
     return;
   __global const int* v = connectivity + 4 * i;
-  measure[cell_ids[i]] = tetra_volume(vertex_at(points, v[0]), vertex_at(points, v[1]),
-    vertex_at(points, v[2]), vertex_at(points, v[3]));
+  const REAL3 a = point_at(points, v[0]);
+  const REAL3 ab = point_at(points, v[1]) - a, ac = point_at(points, v[2]) - a, ad = point_at(points, v[3]) - a;
+  store(measure, out_of_range, cell_ids[i], tetra_volume(ab, ac, ad),
+    extent_of(ad, extent_of(ac, extent_of(ab, 0))), 3);
 }
 
 // corner[k] names which cell vertex is corner k of the (possibly degenerate) hexahedron.
-inline float volume_as_hexahedron(__global const float4* points, __global const int* v,
-  const int corner[8])
+inline void volume_as_hexahedron(__global const REAL* points, __global const int* v,
+  const int corner[8], int cell, __global REAL* measure, __global int* out_of_range)
 {
-  const float3 origin = vertex_at(points, v[0]); // differences to a nearby vertex stay accurate
-  float3 p[8];
+  const REAL3 origin = point_at(points, v[0]);
+  REAL3 p[8];
+  REAL e = 0;
   for (int k = 0; k < 8; ++k)
   {
-    p[k] = vertex_at(points, v[corner[k]]) - origin;
+    p[k] = point_at(points, v[corner[k]]) - origin;
+    e = extent_of(p[k], e);
   }
-  return hexahedron_volume(p);
+  store(measure, out_of_range, cell, hexahedron_volume(p), e, 3);
 }
 
-__kernel void hexahedron_volume_kernel(__global const float4* points,
+__kernel void hexahedron_volume_kernel(__global const REAL* points,
   __global const int* connectivity, __global const int* cell_ids, const int count,
-  __global float* measure)
+  __global REAL* measure, __global int* out_of_range)
 {
   const int i = get_global_id(0);
   if (i >= count)
     return;
   const int corner[8] = { 0, 1, 2, 3, 4, 5, 6, 7 };
-  measure[cell_ids[i]] = volume_as_hexahedron(points, connectivity + 8 * i, corner);
+  volume_as_hexahedron(points, connectivity + 8 * i, corner, cell_ids[i], measure, out_of_range);
 }
 
 // A VTK wedge's base 0-1-2 has its right-hand normal pointing away from 3-4-5: as a hexahedron
 // with collapsed edges it is 0-2-1-1 / 3-5-4-4.
-__kernel void wedge_volume(__global const float4* points, __global const int* connectivity,
-  __global const int* cell_ids, const int count, __global float* measure)
+__kernel void wedge_volume(__global const REAL* points, __global const int* connectivity,
+  __global const int* cell_ids, const int count, __global REAL* measure, __global int* out_of_range)
 {
   const int i = get_global_id(0);
   if (i >= count)
     return;
   const int corner[8] = { 0, 2, 1, 1, 3, 5, 4, 4 };
-  measure[cell_ids[i]] = volume_as_hexahedron(points, connectivity + 6 * i, corner);
+  volume_as_hexahedron(points, connectivity + 6 * i, corner, cell_ids[i], measure, out_of_range);
 }
 
 // A VTK pyramid's base 0-1-2-3 has its right-hand normal pointing to the apex 4: a hexahedron
 // whose top face collapsed to the apex (the cone over the bilinear base).
-__kernel void pyramid_volume(__global const float4* points, __global const int* connectivity,
-  __global const int* cell_ids, const int count, __global float* measure)
+__kernel void pyramid_volume(__global const REAL* points, __global const int* connectivity,
+  __global const int* cell_ids, const int count, __global REAL* measure, __global int* out_of_range)
 {
   const int i = get_global_id(0);
   if (i >= count)
     return;
   const int corner[8] = { 0, 1, 2, 3, 4, 4, 4, 4 };
-  measure[cell_ids[i]] = volume_as_hexahedron(points, connectivity + 5 * i, corner);
+  volume_as_hexahedron(points, connectivity + 5 * i, corner, cell_ids[i], measure, out_of_range);
 }

@@ -1,7 +1,36 @@
-// Prepended to every kernels/*.cl program: helpers shared by all kernels.
+// Prepended to every kernels/*.cl program: the REAL type and helpers shared by all kernels.
 
-// Points live on the device as float4 (x, y, z, unused) so one load fetches a vertex.
-inline float3 vertex_at(__global const float4* points, int id)
+// REAL is the precision of the run (core/gpumesh/Precision.h): double when the program is
+// built with -DREAL_DOUBLE=1, float otherwise. One source serves both.
+#if REAL_DOUBLE
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+typedef double REAL;
+typedef double2 REAL2;
+typedef double3 REAL3;
+typedef double4 REAL4;
+#define REAL_MIN_NORMAL DBL_MIN
+#define REAL_MAX DBL_MAX
+#define REAL_EPSILON DBL_EPSILON
+#else
+typedef float REAL;
+typedef float2 REAL2;
+typedef float3 REAL3;
+typedef float4 REAL4;
+#define REAL_MIN_NORMAL FLT_MIN
+#define REAL_MAX FLT_MAX
+#define REAL_EPSILON FLT_EPSILON
+#endif
+
+// Points live on the device as VTK keeps them: x, y, z packed, 3 REALs per point.
+inline REAL3 point_at(__global const REAL* points, int id)
 {
-  return points[id].xyz;
+  return vload3(id, points);
+}
+
+// Whether a quantity of the given magnitude keeps full precision in REAL: above the subnormal
+// range (with room for the rounding of its terms) and below overflow. Zero is fine: it is exact.
+inline int representable(REAL magnitude)
+{
+  return magnitude == (REAL)0 ||
+    (magnitude >= REAL_MIN_NORMAL / REAL_EPSILON && magnitude <= REAL_MAX * REAL_EPSILON);
 }

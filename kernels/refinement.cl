@@ -11,22 +11,22 @@
 // triangle t is its local edge j, from vertex j to vertex (j + 1) % 3, and slot_edge gives the
 // edge's id. edge_vertices[e] = (smaller id, larger id).
 //
-// The longest edge of a triangle is the one with the largest squared length (single
-// precision, points relative to the mesh origin); an exact tie goes to the edge whose
-// (smaller id, larger id) pair is smallest. Every triangle sharing an edge reads the same
-// length, so they all agree, whatever the cell order or orientation.
+// The longest edge of a triangle is the one with the largest squared length (in REAL, the
+// run's precision, from the difference of the edge's end points); an exact tie goes to the
+// edge whose (smaller id, larger id) pair is smallest. Every triangle sharing an edge reads
+// the same length, so they all agree, whatever the cell order or orientation.
 
 // Squared lengths must round the same way everywhere (no fused multiply-add).
 #pragma OPENCL FP_CONTRACT OFF
 
-inline float squared_length(float3 a, float3 b)
+inline REAL squared_length(REAL3 a, REAL3 b)
 {
-  const float3 d = b - a;
+  const REAL3 d = b - a;
   return d.x * d.x + d.y * d.y + d.z * d.z;
 }
 
 // Whether edge e is longer than edge f under the rule above.
-inline int longer(int e, int f, __global const float* length2, __global const uint4* edge_vertices)
+inline int longer(int e, int f, __global const REAL* length2, __global const uint4* edge_vertices)
 {
   if (length2[e] != length2[f])
     return length2[e] > length2[f];
@@ -37,37 +37,47 @@ inline int longer(int e, int f, __global const float* length2, __global const ui
 
 // Step 1: the squared length of every edge (from its smaller-id end, so both orientations
 // give the same bits).
-__kernel void edge_lengths(__global const float4* points, __global const uint4* edge_vertices,
-  const int edges, __global float* length2)
+__kernel void edge_lengths(__global const REAL* points, __global const uint4* edge_vertices,
+  const int edges, __global REAL* length2)
 {
   const int e = get_global_id(0);
   if (e >= edges)
     return;
   const uint4 v = edge_vertices[e];
-  length2[e] = squared_length(vertex_at(points, (int)v.x), vertex_at(points, (int)v.y));
+  length2[e] = squared_length(point_at(points, (int)v.x), point_at(points, (int)v.y));
 }
 
 // Checks every triangle: a zero-length edge or a zero area makes it degenerate; an edge
-// shared by more than two triangles makes it non-manifold. The smallest offending cell id of
-// each kind is kept (atomic_min), so the report does not depend on the schedule.
-__kernel void validate_triangles(__global const float4* points, __global const int* triangles,
-  __global const int* slot_edge, __global const int2* slot_run, __global const float* length2,
-  const int count, __global int* first_bad /* [0] degenerate, [1] non-manifold */)
+// shared by more than two triangles makes it non-manifold; an edge of distinct points whose
+// squared length leaves REAL's normal range (0 or infinity where it is not) makes lengths and
+// areas unreliable in this precision. The smallest offending cell id of each kind is kept
+// (atomic_min), so the report does not depend on the schedule.
+__kernel void validate_triangles(__global const REAL* points, __global const int* triangles,
+  __global const int* slot_edge, __global const int2* slot_run, __global const REAL* length2,
+  const int count, __global int* first_bad /* [0] degenerate, [1] non-manifold, [3] range */)
 {
   const int t = get_global_id(0);
   if (t >= count)
     return;
-  const float3 a = vertex_at(points, triangles[3 * t]);
-  const float3 b = vertex_at(points, triangles[3 * t + 1]);
-  const float3 c = vertex_at(points, triangles[3 * t + 2]);
-  int degenerate = length(cross(b - a, c - a)) == 0.0f;
+  const REAL3 a = point_at(points, triangles[3 * t]);
+  const REAL3 ab = point_at(points, triangles[3 * t + 1]) - a;
+  const REAL3 ac = point_at(points, triangles[3 * t + 2]) - a;
+  int out_of_range = 0;
+  int degenerate = 0;
   int non_manifold = 0;
   for (int j = 0; j < 3; ++j)
   {
-    degenerate |= length2[slot_edge[3 * t + j]] == 0.0f;
+    const REAL l2 = length2[slot_edge[3 * t + j]];
+    const int first = triangles[3 * t + j], second = triangles[3 * t + (j + 1) % 3];
+    const int distinct = any(point_at(points, first) != point_at(points, second));
+    out_of_range |= distinct && !(representable(l2) && l2 > (REAL)0);
+    degenerate |= !distinct;
     non_manifold |= slot_run[3 * t + j].y > 2;
   }
-  if (degenerate)
+  degenerate |= length(cross(ab, ac)) == (REAL)0;
+  if (out_of_range)
+    atomic_min(&first_bad[3], t);
+  else if (degenerate)
     atomic_min(&first_bad[0], t);
   if (non_manifold)
     atomic_min(&first_bad[1], t);
@@ -97,16 +107,16 @@ __kernel void boundary_points(__global const int* triangles, __global const int2
 }
 
 // The coordinates of the listed points (the seam check reads only these).
-__kernel void gather_points(__global const float4* points, __global const int* ids,
-  const int count, __global float4* out)
+__kernel void gather_points(__global const REAL* points, __global const int* ids,
+  const int count, __global REAL* out)
 {
   const int i = get_global_id(0);
   if (i < count)
-    out[i] = points[ids[i]];
+    vstore3(point_at(points, ids[i]), i, out);
 }
 
 // Step 2: the longest edge of every triangle (its local index, 0-2).
-__kernel void longest_edges(__global const int* slot_edge, __global const float* length2,
+__kernel void longest_edges(__global const int* slot_edge, __global const REAL* length2,
   __global const uint4* edge_vertices, const int count, __global uchar* longest)
 {
   const int t = get_global_id(0);
@@ -241,11 +251,13 @@ __kernel void word_field_sums(__global const uint* packed, const int words, __gl
   sums[w] = sum;
 }
 
-// Step 7a: the midpoint of each divided edge; new points are numbered in edge order.
-__kernel void new_points(__global const float4* points, __global const uint4* edge_vertices,
+// Step 7a: the midpoint of each divided edge; new points are numbered in edge order. (a + b)/2
+// in REAL is the correctly rounded midpoint (halving is exact), the same value an adapter
+// computes from the parents in the input's precision.
+__kernel void new_points(__global const REAL* points, __global const uint4* edge_vertices,
   __global const int* divided, const int divided_count, __global const int* slot_edge,
   __global const uint* divided_bits, __global const uint* point_word_offsets,
-  __global float4* out_points, __global int2* point_parents)
+  __global REAL* out_points, __global int2* point_parents)
 {
   const int i = get_global_id(0);
   if (i >= divided_count)
@@ -253,7 +265,7 @@ __kernel void new_points(__global const float4* points, __global const uint4* ed
   const int e = slot_edge[divided[i]];
   const uint4 v = edge_vertices[e];
   const int p = bits_before(divided_bits, point_word_offsets, e);
-  out_points[p] = (float4)(0.5f * (vertex_at(points, (int)v.x) + vertex_at(points, (int)v.y)), 0.0f);
+  vstore3((REAL)0.5 * (point_at(points, (int)v.x) + point_at(points, (int)v.y)), p, out_points);
   point_parents[p] = (int2)((int)v.x, (int)v.y);
 }
 

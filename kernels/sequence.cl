@@ -1,7 +1,7 @@
-// values[i] = i: identity maps (cell ids of a mesh made on the device, first parents).
-__kernel void iota(const int count, __global int* values)
+// values[i] = first + i: identity maps (cell ids of a mesh made on the device, first parents).
+__kernel void iota(const int first, const int count, __global int* values)
 {
   const int i = get_global_id(0);
   if (i < count)
-    values[i] = i;
+    values[i] = first + i;
 }

@@ -1,13 +1,19 @@
-// Jacobi vertex smoothing (core/gpumesh/Smoothing.h). A step reads the previous iterate `in`
-// and writes `out`: out = x + factor * (mean of the row's sources - x). The sources are the
-// neighbour vertices' positions (umbrella operator) or the barycentres of the vertex's cells
-// (gathered after the per-cell scatter). Rows are sorted, so each vertex sums in one fixed
-// order: results are identical run to run. A vertex whose role differs from `role` is not
-// written; it keeps, in both ping-pong buffers, the position it started with.
-// Build option: WIDTH, the row width of the fixed-width table relax_rows reads (a
-// compile-time constant so the loop over a row unrolls; other kernels ignore it).
+// Jacobi vertex smoothing (core/gpumesh/Smoothing.h). The state is each vertex's displacement
+// d from its input position x0 (REAL4 per vertex), so a small move of a point far from the
+// mesh origin is not lost to rounding: x = x0 + d. A step reads the previous iterate `in` and
+// writes `out`: d_v += factor * mean over the row's sources s of (s - x_v), where (s - x_v)
+// is formed from differences of nearby values only. The sources are the neighbour vertices
+// (umbrella operator) or, with CELL_SOURCES, the barycentres of the vertex's cells, kept as
+// an anchor point plus an offset (gathered after the per-cell scatter). Rows are sorted, so
+// each vertex sums in one fixed order: results are identical run to run. A vertex whose role
+// differs from `role` is not written; it keeps, in both ping-pong buffers, its displacement.
+// Build options: WIDTH, the row width of the fixed-width table relax_rows reads (a
+// compile-time constant so the loop over a row unrolls); CELL_SOURCES (0 or 1).
 #ifndef WIDTH
 #define WIDTH 1
+#endif
+#ifndef CELL_SOURCES
+#define CELL_SOURCES 0
 #endif
 
 // Vertex roles; a smaller role wins where several sides disagree (atomic_min).
@@ -16,16 +22,35 @@
 #define INTERIOR 2
 #define NONE_ID 0xffffffffu
 
-inline float4 relaxed(float4 x, float3 sum, int n, float factor)
+#if CELL_SOURCES
+#define SOURCE_ARGUMENTS __global const REAL4* sources, __global const int* anchors
+// Barycentre of cell s minus x_v.
+inline REAL3 towards(__global const REAL* points, __global const REAL4* in, SOURCE_ARGUMENTS, int v,
+  REAL3 x0, int s)
 {
-  return (float4)(x.xyz + factor * (sum / (float)n - x.xyz), 0.0f);
+  return (point_at(points, anchors[s]) - x0) + (sources[s].xyz - in[v].xyz);
 }
+#else
+#define SOURCE_ARGUMENTS __global const REAL4* sources
+// Vertex s minus vertex v (sources is `in`).
+inline REAL3 towards(__global const REAL* points, __global const REAL4* in, SOURCE_ARGUMENTS, int v,
+  REAL3 x0, int s)
+{
+  return (point_at(points, s) - x0) + (sources[s].xyz - in[v].xyz);
+}
+#endif
+
+#if CELL_SOURCES
+#define SOURCES sources, anchors
+#else
+#define SOURCES sources
+#endif
 
 // One row of a fixed-width table per work-item; rows end at their first -1.
-__kernel void relax_rows(__global const float4* in, __global const float4* sources,
-  __global float4* out, __global const int* row_vertex, const int rows,
+__kernel void relax_rows(__global const REAL4* in, SOURCE_ARGUMENTS, __global REAL4* out,
+  __global const REAL* points, __global const int* row_vertex, const int rows,
   __global const int* entries, const uint base, __global const int* roles, const int role,
-  const float factor)
+  const REAL factor)
 {
   const int r = get_global_id(0);
   if (r >= rows)
@@ -34,24 +59,25 @@ __kernel void relax_rows(__global const float4* in, __global const float4* sourc
   if (roles[v] != role)
     return;
   __global const int* row = entries + base + (size_t)r * WIDTH;
-  float3 sum = (float3)(0.0f);
+  const REAL3 x0 = point_at(points, v);
+  REAL3 sum = (REAL3)(0);
   int n = 0;
   for (int k = 0; k < WIDTH; ++k)
   {
     const int s = row[k];
     if (s < 0)
       break;
-    sum += sources[s].xyz;
+    sum += towards(points, in, SOURCES, v, x0, s);
     ++n;
   }
-  out[v] = relaxed(in[v], sum, n, factor);
+  out[v] = (REAL4)(in[v].xyz + factor * (sum / (REAL)n), 0);
 }
 
 // The overflow table: rows of any length, offsets[r] from base, degree[v] values.
-__kernel void relax_overflow(__global const float4* in, __global const float4* sources,
-  __global float4* out, __global const int* row_vertex, const int rows,
+__kernel void relax_overflow(__global const REAL4* in, SOURCE_ARGUMENTS, __global REAL4* out,
+  __global const REAL* points, __global const int* row_vertex, const int rows,
   __global const int* entries, const uint base, __global const uint* offsets,
-  __global const int* degree, __global const int* roles, const int role, const float factor)
+  __global const int* degree, __global const int* roles, const int role, const REAL factor)
 {
   const int r = get_global_id(0);
   if (r >= rows)
@@ -61,10 +87,60 @@ __kernel void relax_overflow(__global const float4* in, __global const float4* s
     return;
   __global const int* row = entries + base + offsets[r];
   const int n = degree[v];
-  float3 sum = (float3)(0.0f);
+  const REAL3 x0 = point_at(points, v);
+  REAL3 sum = (REAL3)(0);
   for (int k = 0; k < n; ++k)
-    sum += sources[row[k]].xyz;
-  out[v] = relaxed(in[v], sum, n, factor);
+    sum += towards(points, in, SOURCES, v, x0, row[k]);
+  out[v] = (REAL4)(in[v].xyz + factor * (sum / (REAL)n), 0);
+}
+
+// The scatter half of barycentric smoothing: each cell's barycentre as its first point plus
+// the mean of (x0_k - x0_first + d_k) over its vertices.
+__kernel void barycentre_fixed(__global const REAL* points, __global const REAL4* in,
+  __global const int* connectivity, const int vertices_per_cell, __global const int* cell_ids,
+  const int count, __global int* anchors, __global REAL4* barycentres)
+{
+  const int i = get_global_id(0);
+  if (i >= count)
+    return;
+  __global const int* v = connectivity + (size_t)i * vertices_per_cell;
+  const REAL3 origin = point_at(points, v[0]);
+  REAL3 sum = (REAL3)(0);
+  for (int k = 0; k < vertices_per_cell; ++k)
+    sum += (point_at(points, v[k]) - origin) + in[v[k]].xyz;
+  anchors[cell_ids[i]] = v[0];
+  barycentres[cell_ids[i]] = (REAL4)(sum / (REAL)vertices_per_cell, 0);
+}
+
+__kernel void barycentre_variable(__global const REAL* points, __global const REAL4* in,
+  __global const int* offsets, __global const int* connectivity, __global const int* cell_ids,
+  const int count, __global int* anchors, __global REAL4* barycentres)
+{
+  const int i = get_global_id(0);
+  if (i >= count)
+    return;
+  const int first = offsets[i];
+  const int n = offsets[i + 1] - first;
+  const REAL3 origin = point_at(points, connectivity[first]);
+  REAL3 sum = (REAL3)(0);
+  for (int k = first; k < first + n; ++k)
+    sum += (point_at(points, connectivity[k]) - origin) + in[connectivity[k]].xyz;
+  anchors[cell_ids[i]] = connectivity[first];
+  barycentres[cell_ids[i]] = (REAL4)(sum / (REAL)n, 0);
+}
+
+// The result: moved points x0 + d and the displacement as it lands, (x0 + d) - x0, 3 REALs
+// per point each (VTK's layout).
+__kernel void moved_points(__global const REAL* points, __global const REAL4* displacement,
+  const int count, __global REAL* moved, __global REAL* moved_by)
+{
+  const int v = get_global_id(0);
+  if (v >= count)
+    return;
+  const REAL3 x0 = point_at(points, v);
+  const REAL3 x = x0 + displacement[v].xyz;
+  vstore3(x, v, moved);
+  vstore3(x - x0, v, moved_by);
 }
 
 // One work-item per side slot: a side of one cell (boundary) gives its vertices

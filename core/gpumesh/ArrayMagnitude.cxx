@@ -3,15 +3,14 @@
 namespace gpumesh
 {
 
-DeviceBuffer<float> tupleMagnitudes(
-  DeviceRun& run, const DeviceBuffer<float>& values, std::size_t tuples, int components)
+RealBuffer tupleMagnitudes(DeviceRun& run, const RealBuffer& values, std::size_t tuples, int components)
 {
   if (components < 1 || values.size() != tuples * static_cast<std::size_t>(components))
   {
     throw Error("an array of " + std::to_string(values.size()) + " values is not " +
       std::to_string(tuples) + " tuples of " + std::to_string(components) + " components");
   }
-  DeviceBuffer<float> magnitude = run.allocate<float>(tuples, "tuple magnitudes");
+  RealBuffer magnitude = run.allocateReal(tuples, "tuple magnitudes");
   cl::Kernel kernel = run.kernel("array_magnitude", "tuple_magnitude");
   run.setArguments(kernel, values, static_cast<cl_int>(components), static_cast<cl_ulong>(tuples), magnitude);
   run.launch(kernel, tuples, "magnitude");

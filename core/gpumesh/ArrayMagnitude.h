@@ -5,8 +5,8 @@
 namespace gpumesh
 {
 
-/// The Euclidean norm of each of `tuples` tuples of `components` floats (interleaved).
-DeviceBuffer<float> tupleMagnitudes(
-  DeviceRun& run, const DeviceBuffer<float>& values, std::size_t tuples, int components);
+/// The Euclidean norm of each of `tuples` tuples of `components` REALs (interleaved), scaled by
+/// the tuple's largest component so that no square leaves the range of REAL.
+RealBuffer tupleMagnitudes(DeviceRun& run, const RealBuffer& values, std::size_t tuples, int components);
 
 } // namespace gpumesh

@@ -55,11 +55,14 @@ bool measureApplies(Measure measure, CellKind kind)
   return false;
 }
 
-DeviceBuffer<float> computeCellMeasures(DeviceRun& run, const DeviceMesh& mesh, Measure measure)
+RealBuffer computeCellMeasures(DeviceRun& run, const DeviceMesh& mesh, Measure measure)
 {
   const auto cells = static_cast<std::size_t>(mesh.cellCount());
-  DeviceBuffer<float> result = run.allocate<float>(cells, "cell measures");
-  run.fill(result, std::numeric_limits<float>::quiet_NaN(), "cell measures");
+  RealBuffer result = run.allocateReal(cells, "cell measures");
+  run.fillReal(result, std::numeric_limits<double>::quiet_NaN(), "cell measures");
+  constexpr cl_int none = std::numeric_limits<cl_int>::max();
+  DeviceBuffer<cl_int> outOfRange = run.allocate<cl_int>(1, "measure range check");
+  run.fill(outOfRange, none, "measure range check");
   for (const DeviceCellGroup& group : mesh.groups())
   {
     if (!measureApplies(measure, group.kind))
@@ -70,14 +73,23 @@ DeviceBuffer<float> computeCellMeasures(DeviceRun& run, const DeviceMesh& mesh, 
     const auto count = static_cast<cl_int>(group.count);
     if (fixedVertexCount(group.kind) > 0)
     {
-      run.setArguments(kernel, mesh.points(), group.connectivity, group.cellIds, count, result);
+      run.setArguments(kernel, mesh.points(), group.connectivity, group.cellIds, count, result, outOfRange);
     }
     else
     {
-      run.setArguments(
-        kernel, mesh.points(), group.offsets, group.connectivity, group.cellIds, count, result);
+      run.setArguments(kernel, mesh.points(), group.offsets, group.connectivity, group.cellIds,
+        count, result, outOfRange);
     }
     run.launch(kernel, group.count, std::string(cellKindName(group.kind)) + " measure");
+  }
+  cl_int bad = none;
+  run.download(outOfRange, &bad, 1, "measure range check");
+  if (bad != none)
+  {
+    const bool single = run.precision() == Precision::Single;
+    throw Error("Cell " + std::to_string(bad) + ": its measure is outside the range of " +
+      (single ? "single precision (it would come out as 0 or infinity): set Precision to Double"
+              : "double precision (it would come out as 0 or infinity): rescale the mesh"));
   }
   return result;
 }

@@ -1,57 +1,291 @@
 #include "gpumesh/DeviceMesh.h"
 
+#include "gpumesh/Scan.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
 namespace gpumesh
 {
 
-DeviceMesh::DeviceMesh(DeviceRun& run, const HostMesh& mesh, int minimumDimension)
-  : PointCount(mesh.pointCount())
-  , CellCount(mesh.cellCount())
+namespace
 {
-  static_assert(sizeof(cl_float4) == 4 * sizeof(float), "float4 points are 4 packed floats");
-  Points = run.upload(reinterpret_cast<const cl_float4*>(mesh.points().data()),
-    static_cast<std::size_t>(PointCount), "points");
-  for (int k = 0; k < cellKindCount; ++k)
+constexpr std::int64_t maxIndex = std::numeric_limits<std::int32_t>::max();
+constexpr cl_int noCell = std::numeric_limits<cl_int>::max();
+
+void checkIndexSpace(std::int64_t count, const std::string& what)
+{
+  if (count < 0 || count > maxIndex)
   {
-    const CellGroup& host = mesh.group(static_cast<CellKind>(k));
-    if (host.size() == 0 || cellDimension(host.kind) < minimumDimension)
-    {
-      continue;
-    }
-    const std::string name = cellKindName(host.kind);
-    DeviceCellGroup group;
-    group.kind = host.kind;
-    group.count = host.size();
-    group.connectivity =
-      run.upload(host.connectivity.data(), host.connectivity.size(), name + " connectivity");
-    if (!host.offsets.empty())
-    {
-      group.offsets = run.upload(host.offsets.data(), host.offsets.size(), name + " offsets");
-    }
-    // A group holding every cell in order (a mesh of one cell type) gets its ids made on the
-    // device rather than uploaded.
-    bool sequential = true;
-    for (std::size_t i = 0; sequential && i < host.cellIds.size(); ++i)
-      sequential = host.cellIds[i] == static_cast<std::int32_t>(i);
-    if (sequential)
-    {
-      group.cellIds = run.allocate<cl_int>(host.cellIds.size(), name + " cell ids");
-      cl::Kernel iota = run.kernel("sequence", "iota");
-      run.setArguments(iota, static_cast<cl_int>(host.cellIds.size()), group.cellIds);
-      run.launch(iota, host.cellIds.size(), "cell ids");
-    }
-    else
-    {
-      group.cellIds = run.upload(host.cellIds.data(), host.cellIds.size(), name + " cell ids");
-    }
-    Groups.push_back(std::move(group));
+    throw Error("The mesh has " + std::to_string(count) + " " + what +
+      ", more than the 2^31-1 that the device's 32-bit indices can address");
   }
 }
 
-DeviceMesh::DeviceMesh(DeviceRun& run, DeviceBuffer<cl_float4> points, std::size_t pointCount,
-  CellKind kind, DeviceBuffer<cl_int> connectivity, std::size_t cellCount)
+// Element i of a host array of 32- or 64-bit indices.
+std::int64_t indexAt(const void* values, bool is64, std::int64_t i)
+{
+  return is64 ? static_cast<const std::int64_t*>(values)[i] : static_cast<const std::int32_t*>(values)[i];
+}
+
+// The message for the first bad cell the classification found, composed on the host from the
+// section's own arrays.
+std::string describeBadCell(const CellSection& section, int kind, int badWhat, std::int64_t i)
+{
+  const std::int64_t id = section.firstCellId + i;
+  const std::int64_t begin = indexAt(section.offsets, section.indices64, i);
+  const std::int64_t n = indexAt(section.offsets, section.indices64, i + 1) - begin;
+  const std::string cell = "Cell " + std::to_string(id);
+  if (badWhat == 0)
+  {
+    const int code = section.typeCodes[i];
+    const std::string type = section.table && section.table->describe ? section.table->describe(code)
+                                                                       : "type " + std::to_string(code);
+    return cell + " is a " + type +
+      ", which GPUMesh filters do not handle (supported: lines, polylines, triangles, strips, "
+      "quads, pixels, polygons, tetrahedra, hexahedra, voxels, wedges, pyramids)";
+  }
+  const std::string what = kind >= 0 && kind < cellKindCount ? cellKindName(static_cast<CellKind>(kind)) : "cell";
+  if (badWhat == 1)
+  {
+    return cell + " (" + what + ") has " + std::to_string(n) + " points, which is not valid for its type";
+  }
+  for (std::int64_t k = begin; k < begin + n; ++k)
+  {
+    const std::int64_t point = indexAt(section.connectivity, section.indices64, k);
+    if (point < 0)
+      return cell + " (" + what + ") refers to point " + std::to_string(point) + ", a negative id";
+  }
+  return cell + " (" + what + ") refers to a point beyond the mesh's points";
+}
+
+int layoutCode(SectionLayout layout)
+{
+  return static_cast<int>(layout);
+}
+} // namespace
+
+DeviceMesh::DeviceMesh(DeviceRun& run, const MeshView& view, int minimumDimension)
+  : PointCount(view.points.count)
+  , CellCount(view.cellCount())
+{
+  checkIndexSpace(PointCount, "points");
+  checkIndexSpace(CellCount, "cells");
+  uploadPoints(run, view.points);
+  for (const CellSection& section : view.sections)
+  {
+    importSection(run, section, minimumDimension);
+  }
+  std::sort(Groups.begin(), Groups.end(),
+    [](const DeviceCellGroup& a, const DeviceCellGroup& b) { return a.kind < b.kind; });
+  for (std::size_t g = 1; g < Groups.size(); ++g)
+  {
+    if (Groups[g].kind == Groups[g - 1].kind)
+      throw Error(std::string("Cells of kind ") + cellKindName(Groups[g].kind) +
+        " come from two sections of the mesh description");
+  }
+}
+
+void DeviceMesh::uploadPoints(DeviceRun& run, const PointsView& view)
+{
+  const auto values = static_cast<std::size_t>(3 * view.count);
+  if (view.count == 0)
+  {
+    Points = run.allocateReal(0, "points");
+    return;
+  }
+  if (view.isDouble && run.precision() == Precision::Single)
+  {
+    // Rounded to float relative to the origin, so that a mesh far from it keeps its shape.
+    Origin = view.origin;
+    const auto* xyz = static_cast<const double*>(view.xyz);
+    std::vector<float> shifted(values);
+    for (std::size_t i = 0; i < values; ++i)
+    {
+      const double relative = xyz[i] - Origin[i % 3];
+      shifted[i] = static_cast<float>(relative);
+      if (!std::isfinite(xyz[i]) || std::isinf(shifted[i]))
+      {
+        throw Error("Point " + std::to_string(i / 3) + " has the coordinate " + formatNumber(xyz[i]) +
+          (std::isfinite(xyz[i]) ? ", outside the range of single precision: set Precision to Double"
+                                 : ", which is not finite"));
+      }
+    }
+    Points = run.uploadReal(shifted.data(), values, "points");
+  }
+  else if (view.isDouble)
+  {
+    Points = run.uploadReal(static_cast<const double*>(view.xyz), values, "points");
+  }
+  else
+  {
+    Points = run.uploadReal(static_cast<const float*>(view.xyz), values, "points");
+  }
+  auto firstBad = run.allocate<cl_int>(1, "point check");
+  run.fill(firstBad, noCell, "point check");
+  cl::Kernel check = run.kernel("mesh_import", "check_points");
+  run.setArguments(check, Points, static_cast<cl_int>(view.count), firstBad);
+  run.launch(check, static_cast<std::size_t>(view.count), "check points");
+  cl_int bad = noCell;
+  run.download(firstBad, &bad, 1, "point check");
+  if (bad != noCell)
+  {
+    std::string xyz;
+    for (int c = 0; c < 3; ++c)
+    {
+      const double value = view.isDouble ? static_cast<const double*>(view.xyz)[3 * bad + c]
+                                         : static_cast<const float*>(view.xyz)[3 * bad + c];
+      xyz += (c ? ", " : "") + formatNumber(value);
+    }
+    throw Error("Point " + std::to_string(bad) + " has a non-finite coordinate (" + xyz + ")");
+  }
+}
+
+void DeviceMesh::importSection(DeviceRun& run, const CellSection& section, int minimumDimension)
+{
+  const std::int64_t cells = section.cellCount;
+  if (cells == 0 || section.layout == SectionLayout::LeftOut)
+  {
+    return;
+  }
+  if (section.layout == SectionLayout::ByTypeCode && (!section.typeCodes || !section.table))
+  {
+    throw Error("a mesh section classified by type codes needs its codes and their table");
+  }
+  const std::int64_t idCount = indexAt(section.offsets, section.indices64, cells);
+  checkIndexSpace(idCount, "point ids in one section of cells");
+  const auto n = static_cast<std::size_t>(cells);
+  const auto ids = static_cast<std::size_t>(idCount);
+  const std::string options = section.indices64 ? "-DINDEX=long" : "-DINDEX=int";
+
+  // The arrays go up as they are; everything else happens where they are.
+  DeviceBuffer<cl_long> offsets64, connectivity64;
+  DeviceBuffer<cl_int> offsets32, connectivity32;
+  if (section.indices64)
+  {
+    offsets64 = run.upload(static_cast<const cl_long*>(section.offsets), n + 1, "cell offsets");
+    connectivity64 = run.upload(static_cast<const cl_long*>(section.connectivity), ids, "cell connectivity");
+  }
+  else
+  {
+    offsets32 = run.upload(static_cast<const cl_int*>(section.offsets), n + 1, "cell offsets");
+    connectivity32 = run.upload(static_cast<const cl_int*>(section.connectivity), ids, "cell connectivity");
+  }
+  const cl::Buffer& offsets = section.indices64 ? offsets64.handle() : offsets32.handle();
+  const cl::Buffer& connectivity = section.indices64 ? connectivity64.handle() : connectivity32.handle();
+
+  DeviceBuffer<cl_uchar> codes;
+  DeviceBuffer<cl_int> table;
+  if (section.layout == SectionLayout::ByTypeCode)
+  {
+    codes = run.upload(section.typeCodes, n, "cell types");
+    table = run.upload(section.table->entries.data(), section.table->entries.size(), "cell type table");
+  }
+  else
+  {
+    codes = run.allocate<cl_uchar>(1, "cell types");
+    table = run.allocate<cl_int>(1, "cell type table");
+  }
+  DeviceBuffer<cl_uchar> kinds = run.allocate<cl_uchar>(n, "cell kinds");
+  DeviceBuffer<cl_uint> kindCounts = run.allocate<cl_uint>(cellKindCount, "cell kind counts");
+  DeviceBuffer<cl_int> firstBad = run.allocate<cl_int>(3, "cell checks");
+  run.fill(kindCounts, cl_uint(0), "cell kind counts");
+  run.fill(firstBad, noCell, "cell checks");
+  cl::Kernel classify = run.kernel("mesh_import", "classify_cells", options);
+  run.setArguments(classify, offsets, connectivity, codes, table, cl_int(layoutCode(section.layout)),
+    static_cast<cl_int>(n), static_cast<cl_long>(PointCount), kinds, kindCounts, firstBad);
+  // Whole work-groups: the histogram's barriers need every work-item of a group.
+  const std::size_t group = run.device().workGroupSize(64);
+  run.launch(classify, (n + group - 1) / group * group, "classify cells", group);
+
+  std::array<cl_int, 3> bad{};
+  run.download(firstBad, bad.data(), 3, "cell checks");
+  const auto smallest = std::min_element(bad.begin(), bad.end());
+  if (*smallest != noCell)
+  {
+    const int what = static_cast<int>(smallest - bad.begin());
+    int badKind = -1;
+    if (what != 0)
+    {
+      // The offending cell's kind, for the message (an error path: read them all back).
+      std::vector<cl_uchar> all(n);
+      run.download(kinds, all.data(), n, "cell kinds");
+      badKind = all[static_cast<std::size_t>(*smallest)] & 0x7f;
+    }
+    throw Error(describeBadCell(section, badKind, what, *smallest));
+  }
+  std::array<cl_uint, cellKindCount> counts{};
+  run.download(kindCounts, counts.data(), counts.size(), "cell kind counts");
+
+  for (int k = 0; k < cellKindCount; ++k)
+  {
+    const auto kind = static_cast<CellKind>(k);
+    if (counts[k] == 0 || cellDimension(kind) < minimumDimension)
+    {
+      continue;
+    }
+    const std::string name = cellKindName(kind);
+    DeviceCellGroup cellGroup;
+    cellGroup.kind = kind;
+    cellGroup.count = counts[k];
+    const int fixed = fixedVertexCount(kind);
+    const bool raster = section.layout == SectionLayout::ByTypeCode &&
+      std::any_of(section.table->entries.begin(), section.table->entries.end(), [&](std::int32_t entry) {
+        return (entry & 0xff) == k && (entry & CellTypeTable::rasterOrder);
+      });
+    if (counts[k] == n && fixed > 0 && !raster)
+    {
+      // The whole section is of this kind (the common case): its ids as they are, narrowed to
+      // 32 bits where they came as 64, and consecutive cell ids.
+      if (section.indices64)
+      {
+        cellGroup.connectivity = run.allocate<cl_int>(ids, name + " connectivity");
+        cl::Kernel narrow = run.kernel("mesh_import", "narrow_ids", options);
+        run.setArguments(narrow, connectivity64, static_cast<cl_ulong>(ids), cellGroup.connectivity);
+        run.launch(narrow, ids, "narrow ids");
+      }
+      else
+      {
+        cellGroup.connectivity = std::move(connectivity32);
+      }
+      cellGroup.cellIds = run.allocate<cl_int>(n, name + " cell ids");
+      cl::Kernel iota = run.kernel("sequence", "iota");
+      run.setArguments(iota, static_cast<cl_int>(section.firstCellId), static_cast<cl_int>(n), cellGroup.cellIds);
+      run.launch(iota, n, "cell ids");
+      Groups.push_back(std::move(cellGroup));
+      continue;
+    }
+    // Mixed kinds: each cell's place in its group and in its group's connectivity from two
+    // prefix sums, then one gather.
+    DeviceBuffer<cl_uint> membership = run.allocate<cl_uint>(n, "group membership");
+    DeviceBuffer<cl_uint> sizes = run.allocate<cl_uint>(n, "group sizes");
+    cl::Kernel member = run.kernel("mesh_import", "kind_membership", options);
+    run.setArguments(member, offsets, kinds, cl_int(k), static_cast<cl_int>(n), membership, sizes);
+    run.launch(member, n, "group membership");
+    DeviceBuffer<cl_uint> positions = run.allocate<cl_uint>(n + 1, "group positions");
+    DeviceBuffer<cl_uint> sizeOffsets = run.allocate<cl_uint>(n + 1, "group offsets");
+    exclusiveScan(run, membership, n, positions, name + " cells");
+    const std::uint64_t groupIds = exclusiveScan(run, sizes, n, sizeOffsets, name + " point ids");
+    cellGroup.connectivity = run.allocate<cl_int>(groupIds, name + " connectivity");
+    cellGroup.offsets = run.allocate<cl_int>(fixed > 0 ? 0 : cellGroup.count + 1, name + " offsets");
+    cellGroup.cellIds = run.allocate<cl_int>(cellGroup.count, name + " cell ids");
+    cl::Kernel gather = run.kernel("mesh_import", "gather_kind", options);
+    run.setArguments(gather, offsets, connectivity, kinds, cl_int(k), static_cast<cl_int>(n),
+      static_cast<cl_int>(section.firstCellId), positions, sizeOffsets, static_cast<cl_int>(cellGroup.count),
+      cellGroup.connectivity, cellGroup.offsets, cellGroup.cellIds);
+    run.launch(gather, n, "gather cells");
+    Groups.push_back(std::move(cellGroup));
+  }
+}
+
+DeviceMesh::DeviceMesh(DeviceRun& run, RealBuffer points, std::size_t pointCount, CellKind kind,
+  DeviceBuffer<cl_int> connectivity, std::size_t cellCount, const std::array<double, 3>& origin)
   : PointCount(static_cast<std::int64_t>(pointCount))
   , CellCount(static_cast<std::int64_t>(cellCount))
   , Points(std::move(points))
+  , Origin(origin)
 {
   if (fixedVertexCount(kind) < 0 || connectivity.size() != cellCount * static_cast<std::size_t>(fixedVertexCount(kind)))
   {
@@ -64,7 +298,7 @@ DeviceMesh::DeviceMesh(DeviceRun& run, DeviceBuffer<cl_float4> points, std::size
   group.connectivity = std::move(connectivity);
   group.cellIds = run.allocate<cl_int>(cellCount, "cell ids");
   cl::Kernel iota = run.kernel("sequence", "iota");
-  run.setArguments(iota, static_cast<cl_int>(cellCount), group.cellIds);
+  run.setArguments(iota, cl_int(0), static_cast<cl_int>(cellCount), group.cellIds);
   run.launch(iota, cellCount, "cell ids");
   Groups.push_back(std::move(group));
 }

@@ -1,8 +1,10 @@
-// A HostMesh uploaded to a device: float4 points and one connectivity table per cell kind.
+// A mesh on the device: REAL xyz points and one connectivity table per cell kind.
 #pragma once
 #include "gpumesh/DeviceRun.h"
 #include "gpumesh/HostMesh.h"
+#include "gpumesh/MeshView.h"
 
+#include <array>
 #include <vector>
 
 namespace gpumesh
@@ -20,14 +22,18 @@ struct DeviceCellGroup
 class DeviceMesh
 {
 public:
-  /// Uploads the points and every non-empty cell group once. Groups of kinds of lower dimension
-  /// than `minimumDimension` are left on the host (e.g. 2: only surface and volume cells), as
-  /// if the mesh had no such cells; cell ids and cellCount() still span the whole mesh.
-  DeviceMesh(DeviceRun& run, const HostMesh& mesh, int minimumDimension = 1);
+  /// Uploads the view's arrays as they are, then on the device checks the points (finite),
+  /// classifies the cells and gathers each kind into a group of 32-bit ids. Kinds of lower
+  /// dimension than `minimumDimension` are left out (e.g. 2: only surface and volume cells),
+  /// as if the mesh had no such cells; cell ids and cellCount() still span the whole mesh.
+  /// Throws gpumesh::Error naming the first point that is not finite, the first cell of a type
+  /// not handled (the table's description of it), of a vertex count its kind does not allow,
+  /// or referring to a point that does not exist, and ids beyond the device's 32-bit indices.
+  DeviceMesh(DeviceRun& run, const MeshView& view, int minimumDimension = 1);
 
   /// A mesh made on the device: one fixed-size cell kind, cell ids 0..cellCount-1.
-  DeviceMesh(DeviceRun& run, DeviceBuffer<cl_float4> points, std::size_t pointCount, CellKind kind,
-    DeviceBuffer<cl_int> connectivity, std::size_t cellCount);
+  DeviceMesh(DeviceRun& run, RealBuffer points, std::size_t pointCount, CellKind kind,
+    DeviceBuffer<cl_int> connectivity, std::size_t cellCount, const std::array<double, 3>& origin);
 
   /// Hands the connectivity of the first cell group over to the caller (to be modified in
   /// place); the group is left empty.
@@ -35,14 +41,22 @@ public:
 
   std::int64_t pointCount() const { return PointCount; }
   std::int64_t cellCount() const { return CellCount; }
-  const DeviceBuffer<cl_float4>& points() const { return Points; }
+  /// x, y, z per point in the run's precision, minus origin().
+  const RealBuffer& points() const { return Points; }
+  /// What was subtracted from the input points: zero unless double coordinates went to a
+  /// Single-precision run (PointsView::origin).
+  const std::array<double, 3>& origin() const { return Origin; }
   /// The non-empty groups, in CellKind order.
   const std::vector<DeviceCellGroup>& groups() const { return Groups; }
 
 private:
+  void uploadPoints(DeviceRun& run, const PointsView& points);
+  void importSection(DeviceRun& run, const CellSection& section, int minimumDimension);
+
   std::int64_t PointCount = 0;
   std::int64_t CellCount = 0;
-  DeviceBuffer<cl_float4> Points;
+  RealBuffer Points;
+  std::array<double, 3> Origin{ 0.0, 0.0, 0.0 };
   std::vector<DeviceCellGroup> Groups;
 };
 

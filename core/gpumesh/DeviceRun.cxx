@@ -1,13 +1,124 @@
 #include "gpumesh/DeviceRun.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 namespace gpumesh
 {
 
-DeviceRun::DeviceRun(std::shared_ptr<DeviceContext> device)
+DeviceRun::DeviceRun(std::shared_ptr<DeviceContext> device, Precision precision)
   : Device(std::move(device))
+  , Real(precision)
 {
+  if (Real == Precision::Double && !info().hasDoublePrecision)
+  {
+    throw Error("Device '" + info().label() +
+      "' has no double precision (cl_khr_fp64): set Precision to Single, or choose another device");
+  }
+}
+
+RealBuffer DeviceRun::allocateReal(std::size_t count, const std::string& what)
+{
+  if (count > SIZE_MAX / sizeof(double))
+  {
+    throw Error("buffer '" + what + "' of " + std::to_string(count) + " values overflows size_t");
+  }
+  return RealBuffer(allocate<cl_uchar>(count * realSize(Real), what), count, Real);
+}
+
+RealBuffer DeviceRun::uploadReal(const float* data, std::size_t count, const std::string& what)
+{
+  if (Real == Precision::Single)
+  {
+    RealBuffer buffer = allocateReal(count, what);
+    if (count)
+      transfer(buffer.handle(), const_cast<float*>(data), count * sizeof(float), true, what);
+    return buffer;
+  }
+  // Widening is exact: do it where the values already are, after the smaller upload.
+  DeviceBuffer<float> narrow = upload(data, count, what + " (float)");
+  RealBuffer buffer = allocateReal(count, what);
+  cl::Kernel widen = kernel("convert", "float_to_real");
+  setArguments(widen, narrow, static_cast<cl_ulong>(count), buffer);
+  launch(widen, count, "widen " + what);
+  return buffer;
+}
+
+RealBuffer DeviceRun::uploadReal(const double* data, std::size_t count, const std::string& what)
+{
+  RealBuffer buffer = allocateReal(count, what);
+  if (count == 0)
+    return buffer;
+  if (Real == Precision::Double)
+  {
+    transfer(buffer.handle(), const_cast<double*>(data), count * sizeof(double), true, what);
+    return buffer;
+  }
+  std::vector<float> narrow(count);
+  for (std::size_t i = 0; i < count; ++i)
+  {
+    narrow[i] = static_cast<float>(data[i]);
+    if (std::isinf(narrow[i]) && std::isfinite(data[i]))
+    {
+      throw Error(what + " holds " + formatNumber(data[i]) + " at index " + std::to_string(i) +
+        ", outside the range of single precision: set Precision to Double");
+    }
+  }
+  transfer(buffer.handle(), narrow.data(), count * sizeof(float), true, what);
+  return buffer;
+}
+
+template <typename Host>
+void DeviceRun::downloadConverted(const RealBuffer& buffer, Host* out, std::size_t count, const std::string& what)
+{
+  if (count > buffer.size())
+  {
+    throw Error("downloading " + std::to_string(count) + " values of " + what + ", which holds " +
+      std::to_string(buffer.size()));
+  }
+  if (count == 0)
+    return;
+  if (realSize(buffer.precision()) == sizeof(Host))
+  {
+    transfer(buffer.handle(), out, count * sizeof(Host), false, what);
+    return;
+  }
+  if (buffer.precision() == Precision::Double)
+  {
+    std::vector<double> values(count);
+    transfer(buffer.handle(), values.data(), count * sizeof(double), false, what);
+    std::copy(values.begin(), values.end(), out);
+  }
+  else
+  {
+    std::vector<float> values(count);
+    transfer(buffer.handle(), values.data(), count * sizeof(float), false, what);
+    std::copy(values.begin(), values.end(), out);
+  }
+}
+
+void DeviceRun::download(const RealBuffer& buffer, float* out, std::size_t count, const std::string& what)
+{
+  downloadConverted(buffer, out, count, what);
+}
+
+void DeviceRun::download(const RealBuffer& buffer, double* out, std::size_t count, const std::string& what)
+{
+  downloadConverted(buffer, out, count, what);
+}
+
+void DeviceRun::fillReal(RealBuffer& buffer, double value, const std::string& what)
+{
+  if (buffer.empty())
+    return;
+  cl::Event event;
+  const std::string doing = "filling " + what + " on device '" + info().label() + "'";
+  if (buffer.precision() == Precision::Double)
+    check(Device->queue().enqueueFillBuffer(buffer.handle(), cl_double(value), 0, buffer.bytes(), nullptr, &event), doing);
+  else
+    check(Device->queue().enqueueFillBuffer(buffer.handle(), cl_float(value), 0, buffer.bytes(), nullptr, &event), doing);
+  record("fill " + what, CommandTiming::Kind::Kernel, event);
 }
 
 DeviceRun::~DeviceRun()
@@ -67,10 +178,28 @@ void DeviceRun::transfer(const cl::Buffer& buffer, void* host, std::size_t bytes
   (toDevice ? Device->counters()->uploaded(bytes) : Device->counters()->downloaded(bytes));
 }
 
+void DeviceRun::copyReal(const RealBuffer& from, RealBuffer& to, std::size_t count, const std::string& what,
+  std::size_t toOffset)
+{
+  if (count > from.size() || toOffset + count > to.size() || from.precision() != to.precision())
+  {
+    throw Error("copying " + std::to_string(count) + " values of " + what + " between buffers of " +
+      std::to_string(from.size()) + " and " + std::to_string(to.size()) + " values");
+  }
+  if (count == 0)
+    return;
+  const std::size_t size = realSize(from.precision());
+  cl::Event event;
+  check(Device->queue().enqueueCopyBuffer(from.handle(), to.handle(), 0, toOffset * size, count * size, nullptr, &event),
+    "copying " + what + " on device '" + info().label() + "'");
+  record("copy " + what, CommandTiming::Kind::Kernel, event);
+}
+
 cl::Kernel DeviceRun::kernel(const std::string& program, const std::string& name, const std::string& options)
 {
   cl_int status = CL_SUCCESS;
-  cl::Kernel kernel(Device->program(program, options), name.c_str(), &status);
+  const std::string withReal = Real == Precision::Double ? options + " -DREAL_DOUBLE=1" : options;
+  cl::Kernel kernel(Device->program(program, withReal), name.c_str(), &status);
   check(status, "creating kernel '" + name + "' of kernels/" + program + ".cl");
   return kernel;
 }
@@ -103,6 +232,45 @@ void DeviceRun::launch(cl::Kernel& kernel, std::size_t globalSize, const std::st
 void DeviceRun::record(const std::string& label, CommandTiming::Kind kind, const cl::Event& event)
 {
   Events.push_back({ LabelOverride.empty() ? label : LabelOverride, kind, event });
+  if (Events.size() >= 2 * foldBatch)
+  {
+    fold(foldBatch);
+  }
+}
+
+void DeviceRun::fold(std::size_t count)
+{
+  if (count == 0)
+  {
+    return; // clWaitForEvents refuses an empty list
+  }
+  std::vector<cl::Event> oldest;
+  oldest.reserve(count);
+  for (std::size_t i = 0; i < count; ++i)
+  {
+    oldest.push_back(Events[i].event);
+  }
+  check(cl::Event::waitForEvents(oldest), "waiting for commands on device '" + info().label() + "'");
+  for (std::size_t i = 0; i < count; ++i)
+  {
+    const RecordedEvent& recorded = Events[i];
+    cl_ulong start = 0;
+    cl_ulong end = 0;
+    check(recorded.event.getProfilingInfo(CL_PROFILING_COMMAND_START, &start),
+      "reading the start time of '" + recorded.label + "'");
+    check(recorded.event.getProfilingInfo(CL_PROFILING_COMMAND_END, &end),
+      "reading the end time of '" + recorded.label + "'");
+    auto found = std::find_if(Totals.begin(), Totals.end(),
+      [&](const CommandTiming& t) { return t.label == recorded.label && t.kind == recorded.kind; });
+    if (found == Totals.end())
+    {
+      Totals.push_back({ recorded.label, recorded.kind, 0.0, 0 });
+      found = Totals.end() - 1;
+    }
+    found->milliseconds += static_cast<double>(end - start) * 1e-6;
+    ++found->count;
+  }
+  Events.erase(Events.begin(), Events.begin() + static_cast<std::ptrdiff_t>(count));
 }
 
 void DeviceRun::finish()
@@ -113,26 +281,8 @@ void DeviceRun::finish()
 std::vector<CommandTiming> DeviceRun::timings()
 {
   finish();
-  std::vector<CommandTiming> result;
-  for (const auto& recorded : Events)
-  {
-    cl_ulong start = 0;
-    cl_ulong end = 0;
-    check(recorded.event.getProfilingInfo(CL_PROFILING_COMMAND_START, &start),
-      "reading the start time of '" + recorded.label + "'");
-    check(recorded.event.getProfilingInfo(CL_PROFILING_COMMAND_END, &end),
-      "reading the end time of '" + recorded.label + "'");
-    auto found = std::find_if(result.begin(), result.end(),
-      [&](const CommandTiming& t) { return t.label == recorded.label && t.kind == recorded.kind; });
-    if (found == result.end())
-    {
-      result.push_back({ recorded.label, recorded.kind, 0.0, 0 });
-      found = result.end() - 1;
-    }
-    found->milliseconds += static_cast<double>(end - start) * 1e-6;
-    ++found->count;
-  }
-  return result;
+  fold(Events.size());
+  return Totals;
 }
 
 double DeviceRun::kernelMilliseconds()

@@ -3,6 +3,8 @@
 #include "gpumesh/DeviceBuffer.h"
 #include "gpumesh/DeviceContext.h"
 #include "gpumesh/Error.h"
+#include "gpumesh/Precision.h"
+#include "gpumesh/RealBuffer.h"
 
 #include <cstdint>
 #include <memory>
@@ -38,13 +40,16 @@ struct CommandTiming
 class DeviceRun
 {
 public:
-  explicit DeviceRun(std::shared_ptr<DeviceContext> device);
+  /// Every kernel of the run computes in `precision` (REAL in kernels/common.cl). Double on a
+  /// device without cl_khr_fp64 is an error naming the device.
+  explicit DeviceRun(std::shared_ptr<DeviceContext> device, Precision precision = Precision::Single);
   ~DeviceRun();
   DeviceRun(const DeviceRun&) = delete;
   DeviceRun& operator=(const DeviceRun&) = delete;
 
   DeviceContext& device() { return *Device; }
   const DeviceInfo& info() const { return Device->info(); }
+  Precision precision() const { return Real; }
 
   /// A buffer of `count` elements, uninitialised. `what` names it in errors. Refuses, with an
   /// error naming the sizes, a buffer over the device's largest allocation.
@@ -59,6 +64,24 @@ public:
   template <typename T>
   void download(const DeviceBuffer<T>& buffer, T* out, std::size_t count, const std::string& what);
 
+  /// `count` REAL values of the run's precision, uninitialised.
+  RealBuffer allocateReal(std::size_t count, const std::string& what);
+  /// allocateReal + copy from host values of either type. Values of the run's own type go up
+  /// as they are; floats into a double run are widened on the device; doubles into a float
+  /// run are rounded on the host, and one outside float's range is an error naming `what`,
+  /// the index and the value.
+  RealBuffer uploadReal(const float* data, std::size_t count, const std::string& what);
+  RealBuffer uploadReal(const double* data, std::size_t count, const std::string& what);
+  /// Copies the first `count` values to host memory of either type (converted on the host when
+  /// the types differ).
+  void download(const RealBuffer& buffer, float* out, std::size_t count, const std::string& what);
+  void download(const RealBuffer& buffer, double* out, std::size_t count, const std::string& what);
+  /// Sets every value of `buffer` to `value` (NaN included).
+  void fillReal(RealBuffer& buffer, double value, const std::string& what);
+  /// Copies the first `count` values of `from` into `to` from `toOffset` on (same precision).
+  void copyReal(const RealBuffer& from, RealBuffer& to, std::size_t count, const std::string& what,
+    std::size_t toOffset = 0);
+
   /// Sets every element of `buffer` to `value` on the device.
   template <typename T>
   void fill(DeviceBuffer<T>& buffer, const T& value, const std::string& what);
@@ -68,8 +91,8 @@ public:
   void copy(const DeviceBuffer<T>& from, DeviceBuffer<T>& to, std::size_t count, const std::string& what,
     std::size_t toOffset = 0);
 
-  /// A kernel object of kernels/<program>.cl (fresh per call: kernel arguments are per-object
-  /// state, so sharing one across threads would race).
+  /// A kernel object of kernels/<program>.cl built for the run's precision (fresh per call:
+  /// kernel arguments are per-object state, so sharing one across threads would race).
   cl::Kernel kernel(const std::string& program, const std::string& name,
     const std::string& options = {});
 
@@ -90,6 +113,13 @@ public:
   /// Device times from profiling events, aggregated by label in first-launch order (waits for
   /// the commands to complete).
   std::vector<CommandTiming> timings();
+  /// Events not yet folded into the totals: at most 2 x foldBatch, however many commands the
+  /// run enqueues (a million smoothing steps keep memory flat). Exposed for tests.
+  std::size_t pendingEvents() const { return Events.size(); }
+  /// Once 2 x foldBatch events are pending, the oldest foldBatch are waited for and folded
+  /// into per-label totals. This also bounds how far the host runs ahead of the device, so
+  /// an observer between launches (progress, abort) sees the device's real progress.
+  static constexpr std::size_t foldBatch = 1024;
   /// Sum of kernel device times, in milliseconds.
   double kernelMilliseconds();
 
@@ -129,6 +159,8 @@ private:
   /// staging when large enough; counted and timed.
   void transfer(const cl::Buffer& buffer, void* host, std::size_t bytes, bool toDevice, const std::string& what);
   void record(const std::string& label, CommandTiming::Kind kind, const cl::Event& event);
+  /// Waits for the oldest `count` pending events and adds their times to Totals.
+  void fold(std::size_t count);
 
   template <typename T>
   static const T& argument(const T& value)
@@ -141,10 +173,16 @@ private:
     return buffer.handle();
   }
   static cl::LocalSpaceArg argument(const LocalMemory& local) { return cl::Local(local.bytes); }
+  static const cl::Buffer& argument(const RealBuffer& buffer) { return buffer.handle(); }
+
+  template <typename Host>
+  void downloadConverted(const RealBuffer& buffer, Host* out, std::size_t count, const std::string& what);
 
   std::shared_ptr<DeviceContext> Device;
+  Precision Real = Precision::Single;
   std::shared_ptr<MemoryCounters> Counters = std::make_shared<MemoryCounters>();
-  std::vector<RecordedEvent> Events;
+  std::vector<RecordedEvent> Events;  ///< pending, oldest first
+  std::vector<CommandTiming> Totals; ///< the folded events, by label in first-launch order
   std::string LabelOverride;
 };
 

@@ -67,22 +67,30 @@ const DeviceInfo& byIndex(const std::vector<DeviceInfo>& devices, const std::str
   return devices[static_cast<std::size_t>(index)];
 }
 
+const DeviceInfo* firstOfType(const std::vector<DeviceInfo>& devices, bool gpu)
+{
+  const auto found = std::find_if(devices.begin(), devices.end(),
+    [gpu](const DeviceInfo& device) { return gpu ? device.isGPU : device.isCPU; });
+  return found == devices.end() ? nullptr : &*found;
+}
+
 DeviceInfo selectAuto(const std::vector<DeviceInfo>& devices)
 {
-  for (const auto& device : devices)
+  if (const DeviceInfo* gpu = firstOfType(devices, true))
   {
-    if (device.isGPU)
-    {
-      return device;
-    }
+    return *gpu;
   }
-  return devices.front(); // no GPU: PoCL's CPU device (or whatever exists) is the fallback
+  if (const DeviceInfo* cpu = firstOfType(devices, false))
+  {
+    return *cpu;
+  }
+  return devices.front(); // neither (an accelerator only): whatever exists
 }
 } // namespace
 
 std::string DeviceInfo::label() const
 {
-  return std::to_string(index) + ": " + name + (isGPU ? " (GPU)" : " (CPU)");
+  return std::to_string(index) + ": " + name + (isGPU ? " (GPU)" : isCPU ? " (CPU)" : " (accelerator)");
 }
 
 std::vector<DeviceInfo> listDevices()
@@ -113,7 +121,9 @@ std::vector<DeviceInfo> listDevices()
       info.platformName = clean(platforms[p].getInfo<CL_PLATFORM_NAME>());
       info.vendor = clean(device.getInfo<CL_DEVICE_VENDOR>());
       info.openclVersion = clean(device.getInfo<CL_DEVICE_VERSION>());
-      info.isGPU = (device.getInfo<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_GPU) != 0;
+      const cl_device_type type = device.getInfo<CL_DEVICE_TYPE>();
+      info.isGPU = (type & CL_DEVICE_TYPE_GPU) != 0;
+      info.isCPU = (type & CL_DEVICE_TYPE_CPU) != 0;
       info.hasDoublePrecision = device.getInfo<CL_DEVICE_DOUBLE_FP_CONFIG>() != 0;
       info.computeUnits = static_cast<int>(device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>());
       info.maxWorkGroupSize = device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
@@ -152,11 +162,15 @@ std::string describeDevices(const std::vector<DeviceInfo>& devices)
   return text;
 }
 
-DeviceInfo selectDevice(const std::string& rawSpec)
+DeviceInfo selectDevice(const std::string& spec)
+{
+  return selectDevice(spec, listDevices());
+}
+
+DeviceInfo selectDevice(const std::string& rawSpec, const std::vector<DeviceInfo>& devices)
 {
   std::string spec = trim(rawSpec);
   std::string origin; // says where a spec came from when it was not given directly
-  const std::vector<DeviceInfo> devices = listDevices();
   if (spec.empty() || lower(spec) == "auto")
   {
     const char* fromEnvironment = std::getenv("GPUMESH_DEVICE");
@@ -179,6 +193,16 @@ DeviceInfo selectDevice(const std::string& rawSpec)
   {
     throw Error("No OpenCL device matches '" + spec + "'" + origin + ". Devices found:\n" +
       describeDevices(devices));
+  }
+  if (lower(spec) == "gpu" || lower(spec) == "cpu")
+  {
+    const bool gpu = lower(spec) == "gpu";
+    if (const DeviceInfo* device = firstOfType(devices, gpu))
+    {
+      return *device;
+    }
+    throw Error(std::string("No OpenCL device is a ") + (gpu ? "GPU" : "CPU") + " (device '" + spec +
+      "'" + origin + "). Devices found:\n" + describeDevices(devices));
   }
   if (allDigits(spec))
   {

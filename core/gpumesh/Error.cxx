@@ -2,6 +2,9 @@
 
 #include "gpumesh/OpenCL.h"
 
+#include <charconv>
+#include <cmath>
+
 namespace gpumesh
 {
 
@@ -110,6 +113,17 @@ void check(int status, const std::string& doing)
   {
     throw Error(doing, status);
   }
+}
+
+std::string formatNumber(double value)
+{
+  if (std::isnan(value))
+  {
+    return "nan";
+  }
+  char text[32]; // the shortest round-trip form of a double needs at most 24 characters
+  const std::to_chars_result written = std::to_chars(text, text + sizeof(text), value);
+  return std::string(text, written.ptr);
 }
 
 } // namespace gpumesh

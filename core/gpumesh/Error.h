@@ -32,4 +32,9 @@ std::string clErrorName(int code);
 /// Throws Error("<doing>: <name>") unless status is CL_SUCCESS.
 void check(int status, const std::string& doing);
 
+/// How every floating-point number in an error message is written: the shortest text that
+/// reads back as the same double ("0.1", "1e+300", "-2.5e-07", "inf", "nan"), never the
+/// 300 digits std::to_string gives for 1e300.
+std::string formatNumber(double value);
+
 } // namespace gpumesh

@@ -3,7 +3,6 @@
 #include "gpumesh/Error.h"
 
 #include <algorithm>
-#include <cmath>
 #include <limits>
 #include <string>
 
@@ -13,6 +12,7 @@ namespace gpumesh
 namespace
 {
 constexpr std::int64_t maxIndex = std::numeric_limits<std::int32_t>::max();
+constexpr std::uint8_t leftOutCode = 0xff;
 
 void checkIndexSpace(std::int64_t count, const std::string& what)
 {
@@ -22,50 +22,55 @@ void checkIndexSpace(std::int64_t count, const std::string& what)
       ", more than the 2^31-1 that the device's 32-bit indices can address");
   }
 }
-} // namespace
+
+// Code k is CellKind k; leftOutCode is a cell that was never added.
+const CellTypeTable& kindCodes()
+{
+  static const CellTypeTable table = [] {
+    CellTypeTable t;
+    for (int k = 0; k < cellKindCount; ++k)
+      t.set(k, static_cast<CellKind>(k));
+    t.entries[leftOutCode] = CellTypeTable::leftOut;
+    t.describe = [](int code) { return "cell of code " + std::to_string(code); };
+    return t;
+  }();
+  return table;
+}
 
 template <typename Real>
-void HostMesh::copyPoints(const Real* xyz, std::int64_t count)
+std::array<double, 3> boundsCentre(const std::vector<Real>& xyz)
 {
-  checkIndexSpace(count, "points");
-  double lower[3] = { 0, 0, 0 };
-  double upper[3] = { 0, 0, 0 };
-  for (std::int64_t i = 0; i < count; ++i)
-  {
-    for (int c = 0; c < 3; ++c)
-    {
-      const double x = static_cast<double>(xyz[3 * i + c]);
-      if (!std::isfinite(x))
-      {
-        throw Error("Point " + std::to_string(i) + " has a non-finite coordinate (" +
-          std::to_string(x) + ")");
-      }
-      lower[c] = i == 0 ? x : std::min(lower[c], x);
-      upper[c] = i == 0 ? x : std::max(upper[c], x);
-    }
-  }
+  std::array<double, 3> centre{ 0.0, 0.0, 0.0 };
   for (int c = 0; c < 3; ++c)
   {
-    Origin[c] = 0.5 * (lower[c] + upper[c]);
-  }
-  Points.assign(static_cast<std::size_t>(4 * count), 0.0f);
-  for (std::int64_t i = 0; i < count; ++i)
-  {
-    for (int c = 0; c < 3; ++c)
+    double lower = 0.0, upper = 0.0;
+    for (std::size_t i = c; i < xyz.size(); i += 3)
     {
-      Points[4 * i + c] = static_cast<float>(static_cast<double>(xyz[3 * i + c]) - Origin[c]);
+      lower = i == static_cast<std::size_t>(c) ? xyz[i] : std::min<double>(lower, xyz[i]);
+      upper = i == static_cast<std::size_t>(c) ? xyz[i] : std::max<double>(upper, xyz[i]);
     }
+    centre[c] = 0.5 * (lower + upper);
   }
+  return centre;
 }
+} // namespace
 
 void HostMesh::setPoints(const double* xyz, std::int64_t count)
 {
-  copyPoints(xyz, count);
+  checkIndexSpace(count, "points");
+  DoublePoints.assign(xyz, xyz + 3 * count);
+  FloatPoints.clear();
+  PointCount = count;
+  Centre = boundsCentre(DoublePoints);
 }
 
 void HostMesh::setPoints(const float* xyz, std::int64_t count)
 {
-  copyPoints(xyz, count);
+  checkIndexSpace(count, "points");
+  FloatPoints.assign(xyz, xyz + 3 * count);
+  DoublePoints.clear();
+  PointCount = count;
+  Centre = boundsCentre(FloatPoints);
 }
 
 void HostMesh::setCellCount(std::int64_t count)
@@ -74,45 +79,64 @@ void HostMesh::setCellCount(std::int64_t count)
   CellCount = count;
 }
 
+void HostMesh::closeCellsUpTo(std::int64_t cellId) const
+{
+  while (static_cast<std::int64_t>(Codes.size()) < cellId)
+  {
+    Codes.push_back(leftOutCode);
+    Offsets.push_back(Offsets.back());
+  }
+}
+
 void HostMesh::addCell(std::int64_t cellId, CellKind kind, const std::int64_t* pointIds, std::int64_t n)
 {
-  // The message is only composed when something is wrong: this runs once per cell.
   const auto cell = [&] { return "Cell " + std::to_string(cellId) + " (" + cellKindName(kind) + ")"; };
   if (cellId < 0 || cellId >= CellCount)
   {
     throw Error(cell() + " is outside the declared " + std::to_string(CellCount) + " cells");
+  }
+  if (cellId < static_cast<std::int64_t>(Codes.size()))
+  {
+    throw Error(cell() + " comes after cell " + std::to_string(Codes.size() - 1) + ": add cells in order");
   }
   const int fixed = fixedVertexCount(kind);
   if ((fixed > 0 && n != fixed) || n < minimumVertexCount(kind))
   {
     throw Error(cell() + " has " + std::to_string(n) + " points, which is not valid for its type");
   }
-  CellGroup& group = Groups[static_cast<int>(kind)];
-  group.kind = kind;
-  if (static_cast<std::int64_t>(group.connectivity.size()) + n > maxIndex)
-  {
-    throw Error(cell() + " makes the " + cellKindName(kind) +
-      " connectivity exceed 2^31-1 entries, the limit of the device's 32-bit indices");
-  }
-  const std::int64_t points = pointCount();
   for (std::int64_t k = 0; k < n; ++k)
   {
-    if (pointIds[k] < 0 || pointIds[k] >= points)
+    if (pointIds[k] < 0 || pointIds[k] >= PointCount)
     {
       throw Error(cell() + " refers to point " + std::to_string(pointIds[k]) + ", but the mesh has " +
-        std::to_string(points) + " points");
+        std::to_string(PointCount) + " points");
     }
-    group.connectivity.push_back(static_cast<std::int32_t>(pointIds[k]));
   }
-  if (fixed < 0)
-  {
-    if (group.offsets.empty())
-    {
-      group.offsets.push_back(0);
-    }
-    group.offsets.push_back(static_cast<std::int32_t>(group.connectivity.size()));
-  }
-  group.cellIds.push_back(static_cast<std::int32_t>(cellId));
+  closeCellsUpTo(cellId);
+  Connectivity.insert(Connectivity.end(), pointIds, pointIds + n);
+  Offsets.push_back(static_cast<std::int64_t>(Connectivity.size()));
+  Codes.push_back(static_cast<std::uint8_t>(kind));
+}
+
+MeshView HostMesh::view() const
+{
+  closeCellsUpTo(CellCount);
+  MeshView view;
+  view.points.count = PointCount;
+  view.points.isDouble = hasDoublePoints();
+  view.points.xyz = view.points.isDouble ? static_cast<const void*>(DoublePoints.data())
+                                         : static_cast<const void*>(FloatPoints.data());
+  view.points.origin = Centre;
+  CellSection section;
+  section.layout = SectionLayout::ByTypeCode;
+  section.cellCount = CellCount;
+  section.offsets = Offsets.data();
+  section.connectivity = Connectivity.data();
+  section.indices64 = true;
+  section.typeCodes = Codes.data();
+  section.table = &kindCodes();
+  view.sections.push_back(section);
+  return view;
 }
 
 } // namespace gpumesh

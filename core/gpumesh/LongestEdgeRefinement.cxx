@@ -1,6 +1,7 @@
 #include "gpumesh/LongestEdgeRefinement.h"
 
 #include "gpumesh/CellEntities.h"
+#include "gpumesh/RepeatedPoints.h"
 #include "gpumesh/Scan.h"
 
 #include <algorithm>
@@ -26,16 +27,16 @@ struct Pass
   DeviceBuffer<cl_int> appended;
   DeviceBuffer<cl_int> appendedParent;
   std::size_t newPointCount = 0;
-  DeviceBuffer<cl_float4> newPoints;
+  RealBuffer newPoints;
   DeviceBuffer<cl_int2> pointParents;
   DeviceBuffer<cl_int> marked; ///< the children of this pass's marked triangles
   std::size_t markedCount = 0;
 };
 
-std::array<cl_int, 3> downloadFlags(DeviceRun& run, const DeviceBuffer<cl_int>& flags)
+std::array<cl_int, 4> downloadFlags(DeviceRun& run, const DeviceBuffer<cl_int>& flags)
 {
-  std::array<cl_int, 3> host{};
-  run.download(flags, host.data(), 3, "validation flags");
+  std::array<cl_int, 4> host{};
+  run.download(flags, host.data(), flags.size(), "validation flags");
   return host;
 }
 
@@ -73,16 +74,16 @@ void checkSeams(DeviceRun& run, const DeviceMesh& mesh, const DeviceCellGroup& t
   }
   // Only the boundary points' coordinates come back to the host.
   auto ids = run.upload(list.data(), list.size(), "boundary points");
-  auto gathered = run.allocate<cl_float4>(list.size(), "boundary coordinates");
+  auto gathered = run.allocateReal(3 * list.size(), "boundary coordinates");
   cl::Kernel gather = run.kernel(program, "gather_points");
   run.setArguments(gather, mesh.points(), ids, static_cast<cl_int>(list.size()), gathered);
   run.launch(gather, list.size(), "gather points");
-  std::vector<cl_float4> xyz(list.size());
+  std::vector<double> xyz(3 * list.size());
   run.download(gathered, xyz.data(), xyz.size(), "boundary coordinates");
   std::vector<std::size_t> order(list.size());
   for (std::size_t i = 0; i < order.size(); ++i)
     order[i] = i;
-  const auto key = [&](std::size_t i) { return std::array<float, 3>{ xyz[i].s[0], xyz[i].s[1], xyz[i].s[2] }; };
+  const auto key = [&](std::size_t i) { return std::array<double, 3>{ xyz[3 * i], xyz[3 * i + 1], xyz[3 * i + 2] }; };
   std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return key(a) < key(b); });
   for (std::size_t k = 1; k < order.size(); ++k)
   {
@@ -113,7 +114,7 @@ Pass refinePass(DeviceRun& run, DeviceMesh& mesh, const DeviceBuffer<cl_int>& ma
   const auto e = static_cast<cl_int>(edgeCount);
   const DeviceBuffer<cl_int>& slotEdge = edges->slotEntity();
 
-  DeviceBuffer<cl_float> length2 = run.allocate<cl_float>(edgeCount, "edge lengths");
+  RealBuffer length2 = run.allocateReal(edgeCount, "edge lengths");
   {
     const Label label(run, "step 1 edge lengths");
     cl::Kernel kernel = run.kernel(program, "edge_lengths");
@@ -122,7 +123,7 @@ Pass refinePass(DeviceRun& run, DeviceMesh& mesh, const DeviceBuffer<cl_int>& ma
   }
   {
     const Label label(run, "validation");
-    auto flags = run.allocate<cl_int>(3, "validation flags");
+    auto flags = run.allocate<cl_int>(4, "validation flags");
     run.fill(flags, std::numeric_limits<cl_int>::max(), "validation flags");
     cl::Kernel kernel = run.kernel(program, "validate_triangles");
     run.setArguments(kernel, mesh.points(), triangles.connectivity, slotEdge, edges->slotRun(), length2, n, flags);
@@ -133,6 +134,13 @@ Pass refinePass(DeviceRun& run, DeviceMesh& mesh, const DeviceBuffer<cl_int>& ma
       throw Error("Cell " + std::to_string(bad[1]) +
         " has an edge shared by more than two triangles (non-manifold): longest-edge "
         "bisection needs a manifold surface");
+    }
+    if (bad[3] != std::numeric_limits<cl_int>::max())
+    {
+      throw Error("Cell " + std::to_string(bad[3]) + " has an edge whose squared length is outside the range of " +
+        (run.precision() == Precision::Single
+            ? std::string("single precision (it would compare as 0 or infinity): set Precision to Double")
+            : std::string("double precision (it would compare as 0 or infinity): rescale the mesh")));
     }
     if (bad[0] != std::numeric_limits<cl_int>::max())
     {
@@ -224,7 +232,7 @@ Pass refinePass(DeviceRun& run, DeviceMesh& mesh, const DeviceBuffer<cl_int>& ma
   }
 
   // Allocated once, from the prefix sums.
-  pass.newPoints = run.allocate<cl_float4>(pass.newPointCount, "new points");
+  pass.newPoints = run.allocateReal(3 * pass.newPointCount, "new points");
   pass.pointParents = run.allocate<cl_int2>(pass.newPointCount, "point parents");
   pass.appended = run.allocate<cl_int>(3 * pass.appendedCount, "appended triangles");
   pass.appendedParent = run.allocate<cl_int>(pass.appendedCount, "appended parents");
@@ -238,7 +246,7 @@ Pass refinePass(DeviceRun& run, DeviceMesh& mesh, const DeviceBuffer<cl_int>& ma
 
     cl_int affectedCount = 0;
     run.download(affectedCounter, &affectedCount, 1, "affected triangles");
-    auto flags = run.allocate<cl_int>(3, "template flags");
+    auto flags = run.allocate<cl_int>(4, "template flags");
     run.fill(flags, std::numeric_limits<cl_int>::max(), "template flags");
     pass.kept = mesh.takeConnectivity(); // refined in place: each triangle becomes its first child
     cl::Kernel templates = run.kernel(program, "apply_templates");
@@ -282,6 +290,21 @@ void RefinedTriangles::download(DeviceRun& run, std::vector<cl_int>& allTriangle
 RefinedTriangles refineLongestEdges(
   DeviceRun& run, DeviceMesh mesh, const std::vector<cl_int>& marked, int passes)
 {
+  const auto count = static_cast<std::size_t>(mesh.cellCount());
+  std::vector<cl_int> roots(marked);
+  std::sort(roots.begin(), roots.end());
+  roots.erase(std::unique(roots.begin(), roots.end()), roots.end());
+  if (!roots.empty() && (roots.front() < 0 || static_cast<std::size_t>(roots.back()) >= count))
+  {
+    throw Error("Marked triangle " + std::to_string(roots.front() < 0 ? roots.front() : roots.back()) +
+      " is outside the mesh's " + std::to_string(count) + " triangles");
+  }
+  DeviceBuffer<cl_int> onDevice = run.upload(roots.data(), roots.size(), "marked triangles");
+  return refineLongestEdges(run, std::move(mesh), MarkedCells{ std::move(onDevice), roots.size() }, passes);
+}
+
+RefinedTriangles refineLongestEdges(DeviceRun& run, DeviceMesh mesh, MarkedCells marked, int passes)
+{
   if (passes < 1)
   {
     throw Error("Passes must be at least 1 (got " + std::to_string(passes) + ")");
@@ -292,26 +315,25 @@ RefinedTriangles refineLongestEdges(
     throw Error("Longest-edge refinement needs a mesh of triangles only");
   }
   const auto count = static_cast<std::size_t>(mesh.cellCount());
-  std::vector<cl_int> roots(marked);
-  std::sort(roots.begin(), roots.end());
-  roots.erase(std::unique(roots.begin(), roots.end()), roots.end());
-  if (!roots.empty() && (roots.front() < 0 || static_cast<std::size_t>(roots.back()) >= count))
-  {
-    throw Error("Marked triangle " + std::to_string(roots.front() < 0 ? roots.front() : roots.back()) +
-      " is outside the mesh's " + std::to_string(count) + " triangles");
-  }
   RefinedTriangles result;
-  result.markedCount = roots.size();
+  result.markedCount = marked.count;
   result.pointCount = static_cast<std::size_t>(mesh.pointCount());
+  result.origin = mesh.origin();
   if (count == 0)
   {
     return result;
   }
+  {
+    // Before edge matching: a triangle (5, 5, 7) would pass for the non-manifold neighbour.
+    const Label label(run, "validation");
+    rejectRepeatedPoints(run, mesh, "longest-edge refinement");
+  }
 
-  DeviceBuffer<cl_int> markedOnDevice = run.upload(roots.data(), roots.size(), "marked triangles");
-  std::size_t markedCount = roots.size();
+  DeviceBuffer<cl_int> markedOnDevice = std::move(marked.ids);
+  std::size_t markedCount = marked.count;
   DeviceBuffer<cl_int> parent; // empty: each triangle is its own parent (first pass)
   std::vector<DeviceBuffer<cl_int2>> parentsPerPass;
+  std::vector<RealBuffer> pointsPerPass;
   std::vector<std::size_t> newPointsPerPass;
   for (int p = 0;; ++p)
   {
@@ -320,6 +342,7 @@ RefinedTriangles refineLongestEdges(
     newPointsPerPass.push_back(pass.newPointCount);
     if (p + 1 == passes)
     {
+      pointsPerPass.push_back(std::move(pass.newPoints));
       result.pointCount = pass.pointCount;
       result.keptCount = pass.keptCount;
       result.triangleCount = pass.keptCount + pass.appendedCount;
@@ -332,9 +355,10 @@ RefinedTriangles refineLongestEdges(
     // The next pass refines the whole refined mesh: join kept and appended, old and new.
     const std::size_t oldPoints = static_cast<std::size_t>(mesh.pointCount());
     const std::size_t triangles = pass.keptCount + pass.appendedCount;
-    auto points = run.allocate<cl_float4>(pass.pointCount, "refined points");
-    run.copy(mesh.points(), points, oldPoints, "points");
-    run.copy(pass.newPoints, points, pass.newPointCount, "new points", oldPoints);
+    auto points = run.allocateReal(3 * pass.pointCount, "refined points");
+    run.copyReal(mesh.points(), points, 3 * oldPoints, "points");
+    run.copyReal(pass.newPoints, points, 3 * pass.newPointCount, "new points", 3 * oldPoints);
+    pointsPerPass.push_back(std::move(pass.newPoints));
     auto connectivity = run.allocate<cl_int>(3 * triangles, "refined triangles");
     run.copy(pass.kept, connectivity, 3 * pass.keptCount, "triangles");
     run.copy(pass.appended, connectivity, 3 * pass.appendedCount, "appended triangles", 3 * pass.keptCount);
@@ -342,7 +366,7 @@ RefinedTriangles refineLongestEdges(
     if (parent.empty())
     {
       cl::Kernel iota = run.kernel("sequence", "iota");
-      run.setArguments(iota, static_cast<cl_int>(pass.keptCount), joinedParent);
+      run.setArguments(iota, cl_int(0), static_cast<cl_int>(pass.keptCount), joinedParent);
       run.launch(iota, pass.keptCount, "parent cells");
     }
     else
@@ -353,16 +377,20 @@ RefinedTriangles refineLongestEdges(
     parent = std::move(joinedParent);
     markedOnDevice = std::move(pass.marked);
     markedCount = pass.markedCount;
-    mesh = DeviceMesh(run, std::move(points), pass.pointCount, CellKind::Triangle, std::move(connectivity), triangles);
+    const std::array<double, 3> origin = mesh.origin();
+    mesh = DeviceMesh(run, std::move(points), pass.pointCount, CellKind::Triangle, std::move(connectivity),
+      triangles, origin);
   }
 
   for (std::size_t n : newPointsPerPass)
     result.newPointCount += n;
   result.pointParents = run.allocate<cl_int2>(result.newPointCount, "point parents");
+  result.newPoints = run.allocateReal(3 * result.newPointCount, "new points");
   std::size_t offset = 0;
   for (std::size_t p = 0; p < parentsPerPass.size(); ++p)
   {
     run.copy(parentsPerPass[p], result.pointParents, newPointsPerPass[p], "point parents", offset);
+    run.copyReal(pointsPerPass[p], result.newPoints, 3 * newPointsPerPass[p], "new points", 3 * offset);
     offset += newPointsPerPass[p];
   }
   return result;

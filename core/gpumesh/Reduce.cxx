@@ -1,6 +1,7 @@
 #include "gpumesh/Reduce.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -15,7 +16,30 @@ double Statistics::mean() const
 
 double Statistics::l2Norm() const
 {
-  return std::sqrt(sumOfSquares);
+  return normScale * std::sqrt(normScaledSquares);
+}
+
+void Statistics::merge(const Statistics& other)
+{
+  if (other.count == 0)
+  {
+    return;
+  }
+  minimum = count ? std::min(minimum, other.minimum) : other.minimum;
+  maximum = count ? std::max(maximum, other.maximum) : other.maximum;
+  sum += other.sum;
+  if (other.normScale > normScale)
+  {
+    const double r = normScale / other.normScale;
+    normScaledSquares = other.normScaledSquares + normScaledSquares * r * r;
+    normScale = other.normScale;
+  }
+  else if (other.normScale > 0.0)
+  {
+    const double r = other.normScale / normScale;
+    normScaledSquares += other.normScaledSquares * r * r;
+  }
+  count += other.count;
 }
 
 namespace
@@ -30,59 +54,81 @@ std::size_t groupCount(const DeviceInfo& info, std::size_t count, std::size_t wo
 }
 
 // hi + lo without turning an infinite sum into NaN (inf - inf in the error term).
-double combine(float hi, float lo)
+double combine(double hi, double lo)
 {
-  return std::isfinite(hi) ? static_cast<double>(hi) + static_cast<double>(lo) : static_cast<double>(hi);
+  return std::isfinite(hi) ? hi + lo : hi;
+}
+
+// The partials as (x, y) pairs in double, whatever the accumulator type.
+template <typename Pair>
+std::vector<std::array<double, 2>> downloadPairs(DeviceRun& run, const DeviceBuffer<Pair>& buffer, std::size_t n)
+{
+  std::vector<Pair> host(n);
+  run.download(buffer, host.data(), n, "reduction partials");
+  std::vector<std::array<double, 2>> pairs(n);
+  for (std::size_t i = 0; i < n; ++i)
+    pairs[i] = { static_cast<double>(host[i].s[0]), static_cast<double>(host[i].s[1]) };
+  return pairs;
+}
+
+template <typename Pair>
+Statistics reduceWith(DeviceRun& run, const RealBuffer& values, std::size_t count, AccessPattern pattern,
+  const std::string& accumulator)
+{
+  const std::size_t workGroupSize = run.device().workGroupSize(256);
+  const std::size_t groups = groupCount(run.info(), count, workGroupSize);
+  auto minMax = run.allocate<Pair>(groups, "reduction min/max partials");
+  auto sums = run.allocate<Pair>(groups, "reduction sum partials");
+  auto norms = run.allocate<Pair>(groups, "reduction norm partials");
+  auto counts = run.allocate<cl_ulong>(groups, "reduction count partials");
+  const bool contiguous = isContiguous(pattern, run.info().isGPU);
+  const std::string options = "-DWG=" + std::to_string(workGroupSize) +
+    " -DCONTIGUOUS=" + (contiguous ? "1" : "0") + " " + accumulator;
+  cl::Kernel kernel = run.kernel("reduce", "reduce_statistics", options);
+  run.setArguments(kernel, values, static_cast<cl_ulong>(count), minMax, sums, norms, counts);
+  run.launch(kernel, groups * workGroupSize, "reduce", workGroupSize);
+
+  const auto hostMinMax = downloadPairs(run, minMax, groups);
+  const auto hostSums = downloadPairs(run, sums, groups);
+  const auto hostNorms = downloadPairs(run, norms, groups);
+  std::vector<cl_ulong> hostCounts(groups);
+  run.download(counts, hostCounts.data(), groups, "reduction partials");
+  Statistics result;
+  result.minimum = result.maximum = std::numeric_limits<double>::quiet_NaN();
+  for (std::size_t g = 0; g < groups; ++g)
+  {
+    Statistics partial;
+    partial.count = hostCounts[g];
+    partial.minimum = hostMinMax[g][0];
+    partial.maximum = hostMinMax[g][1];
+    partial.sum = combine(hostSums[g][0], hostSums[g][1]);
+    partial.normScale = hostNorms[g][0];
+    partial.normScaledSquares = hostNorms[g][1];
+    result.merge(partial);
+  }
+  return result;
 }
 } // namespace
 
-Statistics reduceStatistics(
-  DeviceRun& run, const DeviceBuffer<float>& values, std::size_t count, AccessPattern pattern)
+Statistics reduceStatistics(DeviceRun& run, const RealBuffer& values, std::size_t count, AccessPattern pattern)
 {
   if (count > values.size())
   {
     throw Error("reducing " + std::to_string(count) + " values of an array of " +
       std::to_string(values.size()));
   }
-  Statistics result;
-  result.minimum = result.maximum = std::numeric_limits<double>::quiet_NaN();
   if (count == 0)
   {
-    return result;
+    Statistics empty;
+    empty.minimum = empty.maximum = std::numeric_limits<double>::quiet_NaN();
+    return empty;
   }
-  const std::size_t workGroupSize = run.device().workGroupSize(256);
-  const std::size_t groups = groupCount(run.info(), count, workGroupSize);
-  auto minMax = run.allocate<cl_float2>(groups, "reduction min/max partials");
-  auto sums = run.allocate<cl_float4>(groups, "reduction sum partials");
-  auto counts = run.allocate<cl_ulong>(groups, "reduction count partials");
-  const bool contiguous = isContiguous(pattern, run.info().isGPU);
-  const std::string options =
-    "-DWG=" + std::to_string(workGroupSize) + " -DCONTIGUOUS=" + (contiguous ? "1" : "0");
-  cl::Kernel kernel = run.kernel("reduce", "reduce_statistics", options);
-  run.setArguments(kernel, values, static_cast<cl_ulong>(count), minMax, sums, counts);
-  run.launch(kernel, groups * workGroupSize, "reduce", workGroupSize);
-
-  std::vector<cl_float2> hostMinMax(groups);
-  std::vector<cl_float4> hostSums(groups);
-  std::vector<cl_ulong> hostCounts(groups);
-  run.download(minMax, hostMinMax.data(), groups, "reduction partials");
-  run.download(sums, hostSums.data(), groups, "reduction partials");
-  run.download(counts, hostCounts.data(), groups, "reduction partials");
-  for (std::size_t g = 0; g < groups; ++g)
+  // Sums and squares in double wherever the device can.
+  if (run.info().hasDoublePrecision)
   {
-    if (hostCounts[g] == 0)
-    {
-      continue;
-    }
-    const double lo = hostMinMax[g].s[0];
-    const double hi = hostMinMax[g].s[1];
-    result.minimum = result.count ? std::min(result.minimum, lo) : lo;
-    result.maximum = result.count ? std::max(result.maximum, hi) : hi;
-    result.sum += combine(hostSums[g].s[0], hostSums[g].s[1]);
-    result.sumOfSquares += combine(hostSums[g].s[2], hostSums[g].s[3]);
-    result.count += hostCounts[g];
+    return reduceWith<cl_double2>(run, values, count, pattern, "-DACC_DOUBLE=1");
   }
-  return result;
+  return reduceWith<cl_float2>(run, values, count, pattern, "-DACC_DOUBLE=0");
 }
 
 } // namespace gpumesh

@@ -2,26 +2,28 @@
 
 #include "gpumesh/CellEntities.h"
 #include "gpumesh/DeviceMesh.h"
+#include "gpumesh/MeshView.h"
 #include "gpumesh/VertexLinks.h"
 
 #include <cmath>
-#include <sstream>
 
 namespace gpumesh
 {
 
 namespace
 {
-std::string number(double value)
-{
-  std::ostringstream out;
-  out << value;
-  return out.str();
-}
-
 void setArgument(cl::Kernel& kernel, cl_uint index, const cl::Buffer& buffer)
 {
   check(kernel.setArg(index, buffer), "setting a buffer argument of a smoothing kernel");
+}
+
+// The relaxation factor in the run's REAL.
+void setFactor(cl::Kernel& kernel, Precision precision, double factor)
+{
+  const cl_uint last = kernel.getInfo<CL_KERNEL_NUM_ARGS>() - 1;
+  check(precision == Precision::Double ? kernel.setArg(last, cl_double(factor))
+                                       : kernel.setArg(last, cl_float(factor)),
+    "setting the relaxation factor");
 }
 
 struct Launch
@@ -32,10 +34,24 @@ struct Launch
   bool readsBarycentres; // sources are the barycentres rather than the points
 };
 
-void addRelaxLaunches(DeviceRun& run, const VertexTable& table, const DeviceBuffer<cl_int>& roles,
-  VertexRole role, bool readsBarycentres, std::vector<Launch>& out)
+// Arguments bound once; the per-step ones (in, sources, out, factor) are set at each step.
+template <typename... Args>
+void bindAfterSources(DeviceRun& run, cl::Kernel& kernel, bool readsBarycentres,
+  const DeviceBuffer<cl_int>& anchors, const Args&... args)
 {
-  // Arguments 0-2 (in, sources, out) and the last (factor) are set at each step.
+  // Placeholders for the per-step buffers: any valid buffer will do until the first step.
+  const DeviceBuffer<cl_int>& any = anchors;
+  if (readsBarycentres)
+    run.setArguments(kernel, any, any, anchors, any, args...);
+  else
+    run.setArguments(kernel, any, any, any, args...);
+}
+
+void addRelaxLaunches(DeviceRun& run, const DeviceMesh& mesh, const VertexTable& table,
+  const DeviceBuffer<cl_int>& roles, const DeviceBuffer<cl_int>& anchors, VertexRole role,
+  bool readsBarycentres, std::vector<Launch>& out)
+{
+  const std::string sources = readsBarycentres ? " -DCELL_SOURCES=1" : "";
   for (const VertexTableClass& c : table.classes())
   {
     const auto rows = static_cast<cl_int>(c.rows);
@@ -44,18 +60,19 @@ void addRelaxLaunches(DeviceRun& run, const VertexTable& table, const DeviceBuff
     std::string label;
     if (c.width > 0)
     {
-      kernel = run.kernel("smoothing", "relax_rows", "-DWIDTH=" + std::to_string(c.width));
-      run.setArguments(kernel, roles, roles, roles, c.vertices, rows, table.entries(), base, roles,
-        cl_int(role), 0.0f);
+      kernel = run.kernel("smoothing", "relax_rows", "-DWIDTH=" + std::to_string(c.width) + sources);
+      bindAfterSources(run, kernel, readsBarycentres, anchors.empty() ? roles : anchors, mesh.points(),
+        c.vertices, rows, table.entries(), base, roles, cl_int(role));
       label = "relax rows of " + std::to_string(c.width);
     }
     else
     {
-      kernel = run.kernel("smoothing", "relax_overflow");
-      run.setArguments(kernel, roles, roles, roles, c.vertices, rows, table.entries(), base, c.offsets,
-        table.degree(), roles, cl_int(role), 0.0f);
+      kernel = run.kernel("smoothing", "relax_overflow", sources);
+      bindAfterSources(run, kernel, readsBarycentres, anchors.empty() ? roles : anchors, mesh.points(),
+        c.vertices, rows, table.entries(), base, c.offsets, table.degree(), roles, cl_int(role));
       label = "relax overflow rows";
     }
+    setFactor(kernel, run.precision(), 0.0);
     out.push_back({ kernel, c.rows, label, readsBarycentres });
   }
 }
@@ -67,17 +84,21 @@ void SmoothingOptions::validate() const
   {
     throw Error("Iterations must be 0 or more, not " + std::to_string(iterations));
   }
-  if (!std::isfinite(relaxationFactor))
+  // A step moves x to x + lambda (mean - x). The umbrella operator's eigenvalues lie in [0, 2]
+  // (2 for the odd-even mode of a quad grid), which a step scales by 1 - lambda k: above 1 that
+  // mode grows by |1 - 2 lambda| > 1 per step; at 0 or below nothing moves or points move away.
+  if (!(relaxationFactor > 0.0 && relaxationFactor <= 1.0))
   {
-    throw Error("RelaxationFactor must be a finite number, not " + number(relaxationFactor));
+    throw Error("RelaxationFactor must be in (0, 1], not " + formatNumber(relaxationFactor) +
+      ": above 1 a step overshoots the mean of the neighbours and the smoothing can diverge; at 0 "
+      "or below points do not move or move away from it");
   }
-  if (method == SmoothingMethod::Taubin &&
-    !(relaxationFactor > 0.0 && passBand > 0.0 && passBand < 1.0 / relaxationFactor))
+  if (method == SmoothingMethod::Taubin && !(passBand > 0.0 && passBand < 1.0 / relaxationFactor))
   {
-    throw Error("Taubin smoothing needs RelaxationFactor > 0 and 0 < PassBand < 1/RelaxationFactor "
+    throw Error("Taubin smoothing needs 0 < PassBand < 1/RelaxationFactor "
                 "(so that mu = 1/(PassBand - 1/RelaxationFactor) is below -RelaxationFactor); got "
                 "RelaxationFactor " +
-      number(relaxationFactor) + ", PassBand " + number(passBand));
+      formatNumber(relaxationFactor) + ", PassBand " + formatNumber(passBand));
   }
 }
 
@@ -149,23 +170,26 @@ VertexSmoother::VertexSmoother(DeviceRun& run, const DeviceMesh& mesh, const Smo
   if (barycentric)
   {
     Links.emplace(vertexCells(run, mesh, Options.layout));
-    Barycentres = run.allocate<cl_float4>(static_cast<std::size_t>(mesh.cellCount()), "barycentres");
-    // The scatter half: one barycentre per cell, written by its own work-item.
+    BarycentreAnchors = run.allocate<cl_int>(static_cast<std::size_t>(mesh.cellCount()), "barycentre anchors");
+    run.fill(BarycentreAnchors, cl_int(-1), "barycentre anchors");
+    Barycentres = run.allocateReal(4 * static_cast<std::size_t>(mesh.cellCount()), "barycentres");
+    // The scatter half: one barycentre per cell, written by its own work-item. Argument 1 (the
+    // displacements) is set at each step.
     for (const DeviceCellGroup& group : mesh.groups())
     {
       const int vertices = fixedVertexCount(group.kind);
       cl::Kernel kernel;
       if (vertices > 0)
       {
-        kernel = run.kernel("neighbor_distance", "centroid_fixed");
-        run.setArguments(kernel, mesh.points(), group.connectivity, static_cast<cl_int>(vertices),
-          group.cellIds, static_cast<cl_int>(group.count), Barycentres);
+        kernel = run.kernel("smoothing", "barycentre_fixed");
+        run.setArguments(kernel, mesh.points(), Barycentres, group.connectivity, static_cast<cl_int>(vertices),
+          group.cellIds, static_cast<cl_int>(group.count), BarycentreAnchors, Barycentres);
       }
       else
       {
-        kernel = run.kernel("neighbor_distance", "centroid_variable");
-        run.setArguments(kernel, mesh.points(), group.offsets, group.connectivity, group.cellIds,
-          static_cast<cl_int>(group.count), Barycentres);
+        kernel = run.kernel("smoothing", "barycentre_variable");
+        run.setArguments(kernel, mesh.points(), Barycentres, group.offsets, group.connectivity, group.cellIds,
+          static_cast<cl_int>(group.count), BarycentreAnchors, Barycentres);
       }
       Kernels->scatter.push_back({ kernel, group.count, "barycentres", false });
     }
@@ -175,48 +199,47 @@ VertexSmoother::VertexSmoother(DeviceRun& run, const DeviceMesh& mesh, const Smo
     const CellEntities edges(run, mesh, EntityType::Edges);
     Links.emplace(vertexNeighbors(run, mesh, edges, Options.layout));
   }
-  addRelaxLaunches(run, *Links, Roles, Interior, barycentric, Kernels->relax);
+  addRelaxLaunches(run, mesh, *Links, Roles, BarycentreAnchors, Interior, barycentric, Kernels->relax);
   if (BoundaryLinks)
   {
-    addRelaxLaunches(run, *BoundaryLinks, Roles, OnBoundary, false, Kernels->relax);
+    addRelaxLaunches(run, mesh, *BoundaryLinks, Roles, BarycentreAnchors, OnBoundary, false, Kernels->relax);
   }
-  Ping = run.allocate<cl_float4>(points, "points (ping)");
-  Pong = run.allocate<cl_float4>(points, "points (pong)");
+  Ping = run.allocateReal(4 * points, "displacements (ping)");
+  Pong = run.allocateReal(4 * points, "displacements (pong)");
 }
 
 VertexSmoother::~VertexSmoother() = default;
 
-void VertexSmoother::step(DeviceRun& run, const DeviceBuffer<cl_float4>& in, DeviceBuffer<cl_float4>& out, float factor)
+void VertexSmoother::step(DeviceRun& run, const RealBuffer& in, RealBuffer& out, double factor)
 {
   for (auto& launch : Kernels->scatter)
   {
-    setArgument(launch.kernel, 0, in.handle());
+    setArgument(launch.kernel, 1, in.handle());
     run.launch(launch.kernel, launch.size, launch.label);
   }
   for (auto& launch : Kernels->relax)
   {
+    // in, sources[, anchors], out, ...
     setArgument(launch.kernel, 0, in.handle());
     setArgument(launch.kernel, 1, launch.readsBarycentres ? Barycentres.handle() : in.handle());
-    setArgument(launch.kernel, 2, out.handle());
-    const cl_uint last = launch.kernel.getInfo<CL_KERNEL_NUM_ARGS>() - 1;
-    check(launch.kernel.setArg(last, factor), "setting the relaxation factor");
+    setArgument(launch.kernel, launch.readsBarycentres ? 3 : 2, out.handle());
+    setFactor(launch.kernel, run.precision(), factor);
     run.launch(launch.kernel, launch.size, launch.label);
   }
 }
 
-const DeviceBuffer<cl_float4>& VertexSmoother::smooth(DeviceRun& run, const SmoothingStepObserver& observer)
+const RealBuffer& VertexSmoother::smooth(DeviceRun& run, const SmoothingStepObserver& observer)
 {
-  // Both buffers start from the mesh's points: a vertex that no step writes (pinned, or in
-  // no cell) then holds its position in whichever buffer ends up with the result.
-  const auto points = static_cast<std::size_t>(Mesh.pointCount());
-  run.copy(Mesh.points(), Ping, points, "points");
-  run.copy(Mesh.points(), Pong, points, "points");
-  const float lambda = static_cast<float>(Options.relaxationFactor);
-  const float mu = static_cast<float>(Options.mu());
+  // Both buffers start from zero displacement: a vertex that no step writes (pinned, or in
+  // no cell) then keeps its position in whichever buffer ends up with the result.
+  run.fillReal(Ping, 0.0, "displacements");
+  run.fillReal(Pong, 0.0, "displacements");
+  const double lambda = Options.relaxationFactor;
+  const double mu = Options.mu();
   const bool taubin = Options.method == SmoothingMethod::Taubin;
   const int steps = Options.iterations * (taubin ? 2 : 1);
-  DeviceBuffer<cl_float4>* current = &Ping;
-  DeviceBuffer<cl_float4>* next = &Pong;
+  RealBuffer* current = &Ping;
+  RealBuffer* next = &Pong;
   for (int s = 1; s <= steps; ++s)
   {
     step(run, *current, *next, taubin && s % 2 == 0 ? mu : lambda);
@@ -229,15 +252,29 @@ const DeviceBuffer<cl_float4>& VertexSmoother::smooth(DeviceRun& run, const Smoo
   return *current;
 }
 
-std::vector<float> smoothVertices(DeviceRun& run, const HostMesh& host, const SmoothingOptions& options,
+VertexSmoother::Result VertexSmoother::movedPoints(DeviceRun& run, const RealBuffer& displacement) const
+{
+  const auto points = static_cast<std::size_t>(Mesh.pointCount());
+  Result result{ run.allocateReal(3 * points, "smoothed points"), run.allocateReal(3 * points, "displacement") };
+  cl::Kernel kernel = run.kernel("smoothing", "moved_points");
+  run.setArguments(kernel, Mesh.points(), displacement, static_cast<cl_int>(points), result.points, result.displacement);
+  run.launch(kernel, points, "moved points");
+  return result;
+}
+
+std::vector<double> smoothVertices(DeviceRun& run, const MeshView& view, const SmoothingOptions& options,
   const std::vector<std::uint8_t>& pinned, const SmoothingStepObserver& observer)
 {
   options.validate();
-  const DeviceMesh mesh(run, host, 2);
+  const DeviceMesh mesh(run, view, 2);
   VertexSmoother smoother(run, mesh, options, pinned);
-  const DeviceBuffer<cl_float4>& result = smoother.smooth(run, observer);
-  std::vector<float> points(4 * static_cast<std::size_t>(host.pointCount()));
-  run.download(result, reinterpret_cast<cl_float4*>(points.data()), points.size() / 4, "smoothed points");
+  const VertexSmoother::Result moved = smoother.movedPoints(run, smoother.smooth(run, observer));
+  // Input + displacement, added in double: points that do not move come back bit for bit.
+  std::vector<double> points(3 * static_cast<std::size_t>(mesh.pointCount()));
+  run.download(moved.displacement, points.data(), points.size(), "displacement");
+  for (std::size_t i = 0; i < points.size(); ++i)
+    points[i] += view.points.isDouble ? static_cast<const double*>(view.points.xyz)[i]
+                                      : static_cast<const float*>(view.points.xyz)[i];
   return points;
 }
 

@@ -12,7 +12,7 @@ namespace gpumesh
 {
 
 class DeviceMesh;
-class HostMesh;
+struct MeshView;
 
 enum class SmoothingMethod
 {
@@ -47,19 +47,21 @@ struct SmoothingOptions
   double passBand = 0.1;
   VertexTableLayout layout;
 
-  /// Throws gpumesh::Error naming the offending value: negative iterations, a non-finite
-  /// factor, and for Taubin anything but 0 < relaxationFactor and 0 < passBand < 1/lambda.
+  /// Throws gpumesh::Error naming the offending value: negative iterations, a relaxation
+  /// factor outside (0, 1] (above 1 the steps overshoot and diverge), and for Taubin
+  /// anything but 0 < passBand < 1/lambda.
   void validate() const;
   /// Taubin's mu = 1 / (passBand - 1 / relaxationFactor).
   double mu() const;
 };
 
 /// Called after every Jacobi step (one per iteration, two per Taubin iteration) with the step's
-/// result, `step` counted from 1 up to `steps`. It may change `result` in place (a halo
+/// result, the displacement of every point from its input position (4 REALs per point: x, y,
+/// z, 0), `step` counted from 1 up to `steps`. It may change `result` in place (a halo
 /// exchange of the points other processes own); returning false stops the smoothing there
 /// (an abort), leaving `result` as the last iterate.
 using SmoothingStepObserver =
-  std::function<bool(DeviceRun& run, DeviceBuffer<cl_float4>& result, int step, int steps)>;
+  std::function<bool(DeviceRun& run, RealBuffer& result, int step, int steps)>;
 
 /// Vertex roles on the device (one int per vertex).
 enum VertexRole : cl_int
@@ -81,9 +83,19 @@ public:
   ~VertexSmoother();
 
   /// Runs options.iterations from the mesh's points, calling `observer` (when set) after each
-  /// step. Returns the buffer holding the result (relative to the mesh origin), valid until the
-  /// next call or the smoother's end.
-  const DeviceBuffer<cl_float4>& smooth(DeviceRun& run, const SmoothingStepObserver& observer = {});
+  /// step. Returns the displacement of every point (4 REALs per point), valid until the next
+  /// call or the smoother's end. The state is kept as displacements, not positions, so a small
+  /// move of a point far from the origin is not lost to rounding.
+  const RealBuffer& smooth(DeviceRun& run, const SmoothingStepObserver& observer = {});
+
+  /// The moved points (input + displacement) and the displacement as it lands (moved - input),
+  /// 3 REALs per point each, relative to the mesh origin: what an adapter downloads.
+  struct Result
+  {
+    RealBuffer points;
+    RealBuffer displacement;
+  };
+  Result movedPoints(DeviceRun& run, const RealBuffer& displacement) const;
 
   const DeviceBuffer<cl_int>& roles() const { return Roles; }
   /// Neighbours (Laplacian, Taubin) or cells (Barycentric) of each vertex.
@@ -93,23 +105,25 @@ public:
 
 private:
   struct Launches;
-  void step(DeviceRun& run, const DeviceBuffer<cl_float4>& in, DeviceBuffer<cl_float4>& out, float factor);
+  void step(DeviceRun& run, const RealBuffer& in, RealBuffer& out, double factor);
 
   const DeviceMesh& Mesh;
   SmoothingOptions Options;
   DeviceBuffer<cl_int> Roles;
   std::optional<VertexTable> Links;
   std::optional<VertexTable> BoundaryLinks;
-  DeviceBuffer<cl_float4> Barycentres;
-  DeviceBuffer<cl_float4> Ping;
-  DeviceBuffer<cl_float4> Pong;
+  DeviceBuffer<cl_int> BarycentreAnchors;
+  RealBuffer Barycentres;
+  RealBuffer Ping;
+  RealBuffer Pong;
   std::unique_ptr<Launches> Kernels;
 };
 
 /// Uploads the points and the 2D/3D cells of `mesh` once, smooths on the device, downloads the
-/// points once: x, y, z, 0 per point, relative to mesh.origin(). Points used by no 2D or 3D
-/// cell (isolated, or only in vertices and lines) come back unchanged.
-std::vector<float> smoothVertices(DeviceRun& run, const HostMesh& mesh, const SmoothingOptions& options,
+/// displacements once and returns input + displacement (added in double): x, y, z per point.
+/// Points that do not move, among them those of no 2D or 3D cell (isolated, or only in
+/// vertices and lines), come back bit for bit.
+std::vector<double> smoothVertices(DeviceRun& run, const MeshView& mesh, const SmoothingOptions& options,
   const std::vector<std::uint8_t>& pinned = {}, const SmoothingStepObserver& observer = {});
 
 } // namespace gpumesh

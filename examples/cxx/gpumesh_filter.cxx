@@ -276,7 +276,7 @@ int usage(const std::string& problem = "")
   {
     out << "  " << filter.name << " " << filter.usage << "\n";
   }
-  out << "--device: auto (default), an index from --list-devices, or part of a device name\n";
+  out << "--device: auto (default), gpu or cpu (the first of that type), an index from --list-devices, or part of a device name\n";
   return problem.empty() ? 0 : 2;
 }
 

@@ -4,7 +4,6 @@
 #include "vtkDataArray.h"
 #include "vtkDataObject.h"
 #include "vtkFieldData.h"
-#include "vtkFloatArray.h"
 #include "vtkInformationVector.h"
 #include "vtkNew.h"
 #include "vtkObjectFactory.h"
@@ -28,7 +27,7 @@ namespace
 // (empty: nothing to add).
 struct CellQuantity
 {
-  gpumesh::DeviceBuffer<float> values;
+  gpumesh::RealBuffer values;
   std::string arrayName;
   std::string description;
 };
@@ -50,17 +49,16 @@ gpumesh::Measure toMeasure(int quantity)
 
 CellQuantity measureCells(gpumesh::DeviceRun& run, vtkPointSet* input, int quantity)
 {
-  const gpumesh::HostMesh host = vtkGPUMeshAdapter::ToHostMesh(input);
-  const gpumesh::DeviceMesh mesh(run, host);
+  const auto description = vtkGPUMeshAdapter::DescribeMesh(input, run.precision());
+  const gpumesh::DeviceMesh mesh(run, description.view);
   const std::string name = vtkGPUCellReduction::GetQuantityName(quantity);
   return { gpumesh::computeCellMeasures(run, mesh, toMeasure(quantity)), name, name };
 }
 
 CellQuantity arrayValues(gpumesh::DeviceRun& run, vtkDataArray* array)
 {
-  const std::vector<float> values = vtkGPUMeshAdapter::ToFloats(array);
-  const std::string name = array->GetName();
-  gpumesh::DeviceBuffer<float> uploaded = run.upload(values.data(), values.size(), "array " + name);
+  const std::string name = array->GetName() ? array->GetName() : "";
+  gpumesh::RealBuffer uploaded = vtkGPUMeshAdapter::UploadArray(run, array);
   const int components = array->GetNumberOfComponents();
   if (components == 1)
   {
@@ -99,6 +97,7 @@ const char* vtkGPUCellReduction::GetQuantityName(int quantity)
 void vtkGPUCellReduction::ExecuteOnDevice(
   vtkInformationVector** inputVector, vtkPointSet* input, vtkPointSet* output, gpumesh::DeviceRun& run)
 {
+  RequireChoice("Quantity", this->Quantity, ARRAY + 1, &GetQuantityName);
   const vtkIdType cells = input->GetNumberOfCells();
   vtkDataArray* array =
     this->Quantity == ARRAY ? this->GetRequiredCellArray(inputVector, "Input Array (Quantity = Array)") : nullptr;
@@ -112,11 +111,8 @@ void vtkGPUCellReduction::ExecuteOnDevice(
 
   if (!quantity.arrayName.empty())
   {
-    vtkNew<vtkFloatArray> perCell;
-    perCell->SetName(quantity.arrayName.c_str());
-    perCell->SetNumberOfTuples(cells);
-    run.download(quantity.values, perCell->GetPointer(0), static_cast<std::size_t>(cells), quantity.arrayName);
-    output->GetCellData()->AddArray(perCell);
+    output->GetCellData()->AddArray(
+      vtkGPUMeshAdapter::DownloadArray(run, quantity.values, cells, 1, quantity.arrayName.c_str()));
   }
   this->UpdateProgress(0.9);
 

@@ -51,8 +51,9 @@ public:
   /**
    * What is computed per cell and reduced (default SIZE). For ARRAY, choose the cell array
    * with SetInputArrayToProcess(0, 0, 0, vtkDataObject::FIELD_ASSOCIATION_CELLS, name).
+   * Another value is an error.
    */
-  vtkSetClampMacro(Quantity, int, SIZE, ARRAY);
+  vtkSetMacro(Quantity, int);
   vtkGetMacro(Quantity, int);
   ///@}
 

@@ -6,7 +6,11 @@
 #include "vtkDataArray.h"
 #include "vtkDataObject.h"
 #include "vtkFieldData.h"
+#include "vtkDoubleArray.h"
+#include "vtkIdList.h"
 #include "vtkIdTypeArray.h"
+#include "vtkSMPTools.h"
+#include "vtkTypeInt32Array.h"
 #include "vtkNew.h"
 #include "vtkObjectFactory.h"
 #include "vtkPointData.h"
@@ -19,8 +23,7 @@
 
 #include "gpumesh/LongestEdgeRefinement.h"
 
-#include <cmath>
-#include <numeric>
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -28,8 +31,15 @@ vtkStandardNewMacro(vtkGPULongestEdgeRefinement);
 
 namespace
 {
-void requireTriangles(vtkPointSet* input)
+// The first cell that is not a triangle (an error path: a plain loop is fine here).
+void requireTriangles(vtkPointSet* input, const gpumesh::DeviceMesh& mesh)
 {
+  const auto& groups = mesh.groups();
+  if (groups.size() == 1 && groups.front().kind == gpumesh::CellKind::Triangle &&
+    static_cast<vtkIdType>(groups.front().count) == input->GetNumberOfCells())
+  {
+    return;
+  }
   for (vtkIdType c = 0; c < input->GetNumberOfCells(); ++c)
   {
     const int type = input->GetCellType(c);
@@ -42,95 +52,173 @@ void requireTriangles(vtkPointSet* input)
   }
 }
 
-// The cells whose mark (magnitude for vectors) is above the threshold; NaN never marks.
-std::vector<cl_int> markedCells(vtkDataArray* array, double threshold)
+gpumesh::ValueType valueType(vtkDataArray* array)
 {
-  std::vector<cl_int> marked;
-  const int components = array->GetNumberOfComponents();
-  for (vtkIdType c = 0; c < array->GetNumberOfTuples(); ++c)
+  switch (array->GetDataType())
   {
-    double value = 0.0;
-    if (components == 1)
-    {
-      value = array->GetComponent(c, 0);
-    }
-    else
-    {
-      for (int k = 0; k < components; ++k)
-        value += array->GetComponent(c, k) * array->GetComponent(c, k);
-      value = std::sqrt(value);
-    }
-    if (value > threshold)
-      marked.push_back(static_cast<cl_int>(c));
+    case VTK_SIGNED_CHAR:
+    case VTK_CHAR:
+      return gpumesh::ValueType::Int8;
+    case VTK_UNSIGNED_CHAR:
+      return gpumesh::ValueType::UInt8;
+    case VTK_SHORT:
+      return gpumesh::ValueType::Int16;
+    case VTK_UNSIGNED_SHORT:
+      return gpumesh::ValueType::UInt16;
+    case VTK_INT:
+      return gpumesh::ValueType::Int32;
+    case VTK_UNSIGNED_INT:
+      return gpumesh::ValueType::UInt32;
+    case VTK_LONG:
+    case VTK_LONG_LONG:
+    case VTK_ID_TYPE:
+      return sizeof(long) == 8 || array->GetDataType() != VTK_LONG ? gpumesh::ValueType::Int64
+                                                                   : gpumesh::ValueType::Int32;
+    case VTK_UNSIGNED_LONG:
+    case VTK_UNSIGNED_LONG_LONG:
+      return gpumesh::ValueType::UInt64;
+    case VTK_FLOAT:
+      return gpumesh::ValueType::Float32;
+    default:
+      return gpumesh::ValueType::Float64;
   }
-  return marked;
 }
 
-// New points at the exact midpoints of their parents, in the input's precision; point data
-// interpolated there. Parents always have smaller ids, so one pass in order suffices.
-void buildPoints(vtkPointSet* input, vtkPointSet* output, const std::vector<cl_int2>& parents)
+// The marked cells, decided on the device from the array as it is (no host pass over it).
+gpumesh::MarkedCells markedCells(gpumesh::DeviceRun& run, vtkDataArray* array, double threshold)
+{
+  vtkSmartPointer<vtkDataArray> values = array;
+  if (!array->HasStandardMemoryLayout() || array->GetDataType() == VTK_BIT)
+  {
+    values = vtkSmartPointer<vtkDoubleArray>::New();
+    values->DeepCopy(array);
+  }
+  return gpumesh::markCells(run, values->GetVoidPointer(0), valueType(values),
+    static_cast<std::size_t>(values->GetNumberOfTuples()), values->GetNumberOfComponents(), threshold);
+}
+
+// Old points as they are, then the new ones: straight from the device when it computed in the
+// input's type without a shift, else as exact midpoints of their parents in the input's type.
+// Point data is interpolated at the new points (the mean of the two parents).
+void buildPoints(gpumesh::DeviceRun& run, vtkPointSet* input, vtkPointSet* output,
+  const gpumesh::RefinedTriangles& refined, const std::vector<cl_int2>& parents)
 {
   const vtkIdType old = input->GetNumberOfPoints();
-  const vtkIdType total = old + static_cast<vtkIdType>(parents.size());
-  vtkNew<vtkPoints> points;
-  points->SetDataType(input->GetPoints() ? input->GetPoints()->GetDataType() : VTK_FLOAT);
-  points->SetNumberOfPoints(total);
-  for (vtkIdType p = 0; p < old; ++p)
-    points->SetPoint(p, input->GetPoint(p));
-  double a[3], b[3];
-  for (std::size_t k = 0; k < parents.size(); ++k)
+  const auto added = static_cast<vtkIdType>(parents.size());
+  const vtkIdType total = old + added;
+  vtkDataArray* source = input->GetPoints() ? input->GetPoints()->GetData() : nullptr;
+  vtkSmartPointer<vtkDataArray> xyz;
+  const int deviceType = run.precision() == gpumesh::Precision::Double ? VTK_DOUBLE : VTK_FLOAT;
+  const bool shifted = refined.origin[0] != 0.0 || refined.origin[1] != 0.0 || refined.origin[2] != 0.0;
+  if (source && source->GetDataType() == deviceType && !shifted)
   {
-    points->GetPoint(parents[k].s[0], a);
-    points->GetPoint(parents[k].s[1], b);
-    points->SetPoint(old + static_cast<vtkIdType>(k), 0.5 * (a[0] + b[0]), 0.5 * (a[1] + b[1]), 0.5 * (a[2] + b[2]));
+    xyz = vtk::TakeSmartPointer(source->NewInstance());
+    xyz->SetNumberOfComponents(3);
+    xyz->SetNumberOfTuples(total);
+    std::copy_n(static_cast<const char*>(source->GetVoidPointer(0)), 3 * old * source->GetDataTypeSize(),
+      static_cast<char*>(xyz->GetVoidPointer(0)));
+    if (deviceType == VTK_DOUBLE)
+      run.download(refined.newPoints, static_cast<double*>(xyz->GetVoidPointer(3 * old)), 3 * parents.size(), "new points");
+    else
+      run.download(refined.newPoints, static_cast<float*>(xyz->GetVoidPointer(3 * old)), 3 * parents.size(), "new points");
   }
+  else
+  {
+    xyz = vtkSmartPointer<vtkDoubleArray>::New();
+    if (source)
+      xyz = vtk::TakeSmartPointer(source->NewInstance());
+    xyz->SetNumberOfComponents(3);
+    xyz->SetNumberOfTuples(total);
+    for (vtkIdType p = 0; p < old; ++p)
+      xyz->SetTuple(p, source->GetTuple(p));
+    // Parents always have smaller ids, so one pass in order suffices.
+    double a[3], b[3];
+    for (vtkIdType k = 0; k < added; ++k)
+    {
+      xyz->GetTuple(parents[k].s[0], a);
+      xyz->GetTuple(parents[k].s[1], b);
+      const double mid[3] = { 0.5 * (a[0] + b[0]), 0.5 * (a[1] + b[1]), 0.5 * (a[2] + b[2]) };
+      xyz->SetTuple(old + k, mid);
+    }
+  }
+  vtkNew<vtkPoints> points;
+  points->SetData(xyz);
   output->SetPoints(points);
 
   vtkPointData* in = input->GetPointData();
   vtkPointData* out = output->GetPointData();
   for (int i = 0; i < in->GetNumberOfArrays(); ++i)
   {
-    vtkAbstractArray* source = in->GetAbstractArray(i);
-    vtkSmartPointer<vtkAbstractArray> array = vtk::TakeSmartPointer(source->NewInstance());
-    array->DeepCopy(source);
+    vtkAbstractArray* from = in->GetAbstractArray(i);
+    vtkSmartPointer<vtkAbstractArray> array = vtk::TakeSmartPointer(from->NewInstance());
+    array->DeepCopy(from);
     array->Resize(total);
     array->SetNumberOfTuples(total);
-    for (std::size_t k = 0; k < parents.size(); ++k)
-      array->InterpolateTuple(old + static_cast<vtkIdType>(k), parents[k].s[0], array, parents[k].s[1], array, 0.5);
+    for (vtkIdType k = 0; k < added; ++k)
+      array->InterpolateTuple(old + k, parents[k].s[0], array, parents[k].s[1], array, 0.5);
     out->AddArray(array);
   }
-  out->CopyAllOn();
   for (int attribute = 0; attribute < vtkDataSetAttributes::NUM_ATTRIBUTES; ++attribute)
     if (vtkAbstractArray* active = in->GetAbstractAttribute(attribute))
       out->SetActiveAttribute(active->GetName(), attribute);
 }
 
-void buildCells(vtkPointSet* input, vtkPointSet* output, const std::vector<cl_int>& triangles,
-  const std::vector<cl_int>& parent)
+// Triangles straight into a 32-bit vtkCellArray; cell data gathered from the parents.
+void buildCells(gpumesh::DeviceRun& run, vtkPointSet* input, vtkPointSet* output,
+  const gpumesh::RefinedTriangles& refined)
 {
-  const auto count = static_cast<vtkIdType>(parent.size());
-  vtkNew<vtkIdTypeArray> connectivity;
+  const auto count = static_cast<vtkIdType>(refined.triangleCount);
+  const auto kept = static_cast<vtkIdType>(refined.keptCount);
+  vtkNew<vtkTypeInt32Array> connectivity;
   connectivity->SetNumberOfValues(3 * count);
-  for (vtkIdType i = 0; i < 3 * count; ++i)
-    connectivity->SetValue(i, triangles[static_cast<std::size_t>(i)]);
+  run.download(refined.triangles, connectivity->GetPointer(0), 3 * refined.keptCount, "refined triangles");
+  run.download(refined.appended, connectivity->GetPointer(3 * kept), 3 * (refined.triangleCount - refined.keptCount),
+    "appended triangles");
+  vtkNew<vtkTypeInt32Array> offsets;
+  offsets->SetNumberOfValues(count + 1);
+  vtkSMPTools::For(0, count + 1, [&](vtkIdType begin, vtkIdType end) {
+    for (vtkIdType c = begin; c < end; ++c)
+      offsets->SetValue(c, static_cast<vtkTypeInt32>(3 * c));
+  });
   vtkNew<vtkCellArray> cells;
-  cells->SetData(3, connectivity);
+  cells->SetData(offsets, connectivity);
   if (auto* polydata = vtkPolyData::SafeDownCast(output))
     polydata->SetPolys(cells);
   else
     vtkUnstructuredGrid::SafeDownCast(output)->SetCells(VTK_TRIANGLE, cells);
 
-  vtkCellData* in = input->GetCellData();
-  vtkCellData* out = output->GetCellData();
-  out->CopyAllocate(in, count);
+  // Parents: the kept triangles are their own parents in a first pass (keptParent empty).
   vtkNew<vtkIdTypeArray> parentIds;
   parentIds->SetName("ParentCellId");
   parentIds->SetNumberOfValues(count);
-  for (vtkIdType c = 0; c < count; ++c)
+  std::vector<cl_int> parents(refined.triangleCount);
+  if (!refined.keptParent.empty())
+    run.download(refined.keptParent, parents.data(), refined.keptCount, "parents");
+  run.download(refined.appendedParent, parents.data() + kept, refined.triangleCount - refined.keptCount, "parents");
+  const bool identity = refined.keptParent.empty();
+  vtkSMPTools::For(0, count, [&](vtkIdType begin, vtkIdType end) {
+    for (vtkIdType c = begin; c < end; ++c)
+      parentIds->SetValue(c, identity && c < kept ? c : parents[static_cast<std::size_t>(c)]);
+  });
+
+  vtkCellData* in = input->GetCellData();
+  vtkCellData* out = output->GetCellData();
+  vtkNew<vtkIdList> from;
+  from->SetArray(parentIds->GetPointer(0), count);
+  for (int i = 0; i < in->GetNumberOfArrays(); ++i)
   {
-    out->CopyData(in, parent[static_cast<std::size_t>(c)], c);
-    parentIds->SetValue(c, parent[static_cast<std::size_t>(c)]);
+    vtkAbstractArray* source = in->GetAbstractArray(i);
+    vtkSmartPointer<vtkAbstractArray> array = vtk::TakeSmartPointer(source->NewInstance());
+    array->SetName(source->GetName());
+    array->SetNumberOfComponents(source->GetNumberOfComponents());
+    array->SetNumberOfTuples(count);
+    array->InsertTuplesStartingAt(0, from, source);
+    out->AddArray(array);
   }
+  from->Release(); // the ids stay parentIds'
+  for (int attribute = 0; attribute < vtkDataSetAttributes::NUM_ATTRIBUTES; ++attribute)
+    if (vtkAbstractArray* active = in->GetAbstractAttribute(attribute))
+      out->SetActiveAttribute(active->GetName(), attribute);
   out->AddArray(parentIds);
 }
 } // namespace
@@ -148,36 +236,26 @@ void vtkGPULongestEdgeRefinement::ExecuteOnDevice(
   {
     throw gpumesh::Error("Passes must be at least 1 (it is " + std::to_string(this->Passes) + ")");
   }
-  requireTriangles(input);
-  std::vector<cl_int> marked;
-  if (this->RefineAll)
-  {
-    marked.resize(static_cast<std::size_t>(input->GetNumberOfCells()));
-    std::iota(marked.begin(), marked.end(), 0);
-  }
-  else
-  {
-    vtkDataArray* array =
-      this->GetRequiredCellArray(inputVector, "Mark Array (or turn Refine All on)");
-    marked = markedCells(array, this->MarkThreshold);
-  }
-  this->UpdateProgress(0.05);
+  const auto description = vtkGPUMeshAdapter::DescribeMesh(input, run.precision());
+  gpumesh::DeviceMesh mesh(run, description.view);
+  requireTriangles(input, mesh);
+  vtkDataArray* marks =
+    this->RefineAll ? nullptr : this->GetRequiredCellArray(inputVector, "Mark Array (or turn Refine All on)");
+  gpumesh::MarkedCells marked = marks
+    ? markedCells(run, marks, this->MarkThreshold)
+    : gpumesh::allCells(run, static_cast<std::size_t>(input->GetNumberOfCells()));
+  this->UpdateProgress(0.1);
 
-  const gpumesh::HostMesh host = vtkGPUMeshAdapter::ToHostMesh(input);
-  gpumesh::RefinedTriangles refined =
-    gpumesh::refineLongestEdges(run, gpumesh::DeviceMesh(run, host), marked, this->Passes);
+  const gpumesh::RefinedTriangles refined =
+    gpumesh::refineLongestEdges(run, std::move(mesh), std::move(marked), this->Passes);
   this->UpdateProgress(0.6);
 
-  std::vector<cl_int> triangles;
-  std::vector<cl_int> parent;
   std::vector<cl_int2> pointParents(refined.newPointCount);
-  refined.download(run, triangles, parent);
   run.download(refined.pointParents, pointParents.data(), pointParents.size(), "point parents");
-  this->UpdateProgress(0.8);
-
   output->Initialize();
-  buildPoints(input, output, pointParents);
-  buildCells(input, output, triangles, parent);
+  buildPoints(run, input, output, refined, pointParents);
+  this->UpdateProgress(0.8);
+  buildCells(run, input, output, refined);
   output->GetFieldData()->PassData(input->GetFieldData());
   vtkGPUMeshRunReport::SetFieldCount(output->GetFieldData(), "MarkedCells", refined.markedCount);
   vtkGPUMeshRunReport::SetFieldCount(output->GetFieldData(), "CreatedCells",

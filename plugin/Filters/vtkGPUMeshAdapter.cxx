@@ -1,87 +1,72 @@
 #include "vtkGPUMeshAdapter.h"
 
 #include "vtkCellArray.h"
-#include "vtkCellIterator.h"
 #include "vtkCellType.h"
 #include "vtkCellTypes.h"
 #include "vtkDataArray.h"
 #include "vtkDoubleArray.h"
 #include "vtkFloatArray.h"
-#include "vtkIdList.h"
-#include "vtkNew.h"
 #include "vtkPointSet.h"
 #include "vtkPoints.h"
 #include "vtkPolyData.h"
-#include "vtkSmartPointer.h"
+#include "vtkUnsignedCharArray.h"
 #include "vtkUnstructuredGrid.h"
 
 #include "gpumesh/Error.h"
-
-#include <cfloat>
-#include <cmath>
 
 namespace vtkGPUMeshAdapter
 {
 
 namespace
 {
-struct KindAndOrder
+// VTK's cell types as the core's kinds; everything not listed is an error naming the cell.
+const gpumesh::CellTypeTable& vtkCellTypeTable()
 {
-  bool supported = false;
-  bool leftOut = false;
-  gpumesh::CellKind kind = gpumesh::CellKind::Line;
-  std::vector<int> order; // VTK vertex index for each core vertex slot (empty: same order)
-};
-
-KindAndOrder classify(int type)
-{
-  using gpumesh::CellKind;
-  switch (type)
-  {
-    case VTK_EMPTY_CELL:
-    case VTK_VERTEX:
-    case VTK_POLY_VERTEX:
-      return { true, true, CellKind::Line, {} };
-    case VTK_LINE:
-      return { true, false, CellKind::Line, {} };
-    case VTK_POLY_LINE:
-      return { true, false, CellKind::PolyLine, {} };
-    case VTK_TRIANGLE:
-      return { true, false, CellKind::Triangle, {} };
-    case VTK_TRIANGLE_STRIP:
-      return { true, false, CellKind::TriangleStrip, {} };
-    case VTK_QUAD:
-      return { true, false, CellKind::Quad, {} };
-    case VTK_PIXEL: // pixels number their corners in raster order
-      return { true, false, CellKind::Quad, { 0, 1, 3, 2 } };
-    case VTK_POLYGON:
-      return { true, false, CellKind::Polygon, {} };
-    case VTK_TETRA:
-      return { true, false, CellKind::Tetra, {} };
-    case VTK_HEXAHEDRON:
-      return { true, false, CellKind::Hexahedron, {} };
-    case VTK_VOXEL:
-      return { true, false, CellKind::Hexahedron, { 0, 1, 3, 2, 4, 5, 7, 6 } };
-    case VTK_WEDGE:
-      return { true, false, CellKind::Wedge, {} };
-    case VTK_PYRAMID:
-      return { true, false, CellKind::Pyramid, {} };
-    default:
-      return {};
-  }
+  static const gpumesh::CellTypeTable table = [] {
+    using gpumesh::CellKind;
+    gpumesh::CellTypeTable t;
+    for (int code : { VTK_EMPTY_CELL, VTK_VERTEX, VTK_POLY_VERTEX })
+      t.entries[code] = gpumesh::CellTypeTable::leftOut;
+    t.set(VTK_LINE, CellKind::Line);
+    t.set(VTK_POLY_LINE, CellKind::PolyLine);
+    t.set(VTK_TRIANGLE, CellKind::Triangle);
+    t.set(VTK_TRIANGLE_STRIP, CellKind::TriangleStrip);
+    t.set(VTK_QUAD, CellKind::Quad);
+    t.set(VTK_PIXEL, CellKind::Quad, true); // corners in raster order
+    t.set(VTK_POLYGON, CellKind::Polygon);
+    t.set(VTK_TETRA, CellKind::Tetra);
+    t.set(VTK_HEXAHEDRON, CellKind::Hexahedron);
+    t.set(VTK_VOXEL, CellKind::Hexahedron, true);
+    t.set(VTK_WEDGE, CellKind::Wedge);
+    t.set(VTK_PYRAMID, CellKind::Pyramid);
+    t.describe = [](int code) { return CellTypeName(code); };
+    return t;
+  }();
+  return table;
 }
 
-template <typename Real>
-bool copyPointsAs(vtkDataArray* data, gpumesh::HostMesh& mesh)
+gpumesh::CellSection describeCells(vtkCellArray* cells, gpumesh::SectionLayout layout, vtkIdType firstCellId)
 {
-  using ArrayType = std::conditional_t<std::is_same<Real, float>::value, vtkFloatArray, vtkDoubleArray>;
-  auto* typed = ArrayType::FastDownCast(data);
-  if (!typed)
+  gpumesh::CellSection section;
+  section.layout = layout;
+  section.firstCellId = firstCellId;
+  section.cellCount = cells ? cells->GetNumberOfCells() : 0;
+  if (section.cellCount == 0)
   {
-    return false;
+    return section;
   }
-  mesh.setPoints(typed->GetPointer(0), typed->GetNumberOfTuples());
-  return true;
+  section.indices64 = cells->IsStorage64Bit();
+  if (section.indices64)
+  {
+    section.offsets = cells->GetOffsetsArray64()->GetPointer(0);
+    section.connectivity = cells->GetConnectivityArray64()->GetPointer(0);
+  }
+  else
+  {
+    section.offsets = cells->GetOffsetsArray32()->GetPointer(0);
+    section.connectivity = cells->GetConnectivityArray32()->GetPointer(0);
+  }
+  return section;
 }
 } // namespace
 
@@ -91,108 +76,117 @@ std::string CellTypeName(int vtkCellType)
   return name && *name ? name : "cell type " + std::to_string(vtkCellType);
 }
 
-gpumesh::HostMesh ToHostMesh(vtkPointSet* input)
+gpumesh::Precision ResolvePrecision(int property, vtkPointSet* input)
 {
-  gpumesh::HostMesh mesh;
+  if (property < 0 || property > 2)
+  {
+    throw gpumesh::Error("Precision must be 0 (Auto), 1 (Single) or 2 (Double), not " + std::to_string(property));
+  }
+  if (property == 1) // vtkGPUMeshFilter::PRECISION_SINGLE
+    return gpumesh::Precision::Single;
+  if (property == 2) // vtkGPUMeshFilter::PRECISION_DOUBLE
+    return gpumesh::Precision::Double;
+  vtkPoints* points = input->GetPoints();
+  return points && points->GetDataType() == VTK_FLOAT ? gpumesh::Precision::Single : gpumesh::Precision::Double;
+}
+
+MeshDescription DescribeMesh(vtkPointSet* input, gpumesh::Precision precision)
+{
+  MeshDescription description;
+  gpumesh::MeshView& view = description.view;
   vtkPoints* points = input->GetPoints();
   if (points && points->GetNumberOfPoints() > 0)
   {
     vtkDataArray* data = points->GetData();
-    if (!copyPointsAs<float>(data, mesh) && !copyPointsAs<double>(data, mesh))
+    if (!vtkFloatArray::FastDownCast(data) && !vtkDoubleArray::FastDownCast(data))
     {
-      vtkNew<vtkDoubleArray> converted;
-      converted->DeepCopy(data);
-      mesh.setPoints(converted->GetPointer(0), converted->GetNumberOfTuples());
+      description.convertedPoints = vtkSmartPointer<vtkDoubleArray>::New();
+      description.convertedPoints->DeepCopy(data);
+      data = description.convertedPoints;
+    }
+    view.points.count = data->GetNumberOfTuples();
+    view.points.isDouble = data->GetDataType() == VTK_DOUBLE;
+    view.points.xyz = data->GetVoidPointer(0);
+    if (view.points.isDouble && precision == gpumesh::Precision::Single)
+    {
+      // Doubles rounded to float keep more of a distant mesh's shape relative to its centre.
+      double bounds[6];
+      data->GetRange(bounds, 0);
+      data->GetRange(bounds + 2, 1);
+      data->GetRange(bounds + 4, 2);
+      for (int c = 0; c < 3; ++c)
+        view.points.origin[c] = 0.5 * (bounds[2 * c] + bounds[2 * c + 1]);
     }
   }
-  mesh.setCellCount(input->GetNumberOfCells());
 
-  // Walk the cell arrays directly (a vtkCellIterator costs a virtual call and a copy per cell).
-  std::vector<std::int64_t> ids;
-  const auto addCell = [&](vtkIdType cellId, int type, vtkIdType n, const vtkIdType* pointIds) {
-    const KindAndOrder how = classify(type);
-    if (!how.supported)
-    {
-      throw gpumesh::Error("Cell " + std::to_string(cellId) + " is a " + CellTypeName(type) +
-        ", which GPUMesh filters do not handle (supported: lines, polylines, triangles, strips, "
-        "quads, pixels, polygons, tetrahedra, hexahedra, voxels, wedges, pyramids)");
-    }
-    if (how.leftOut)
-    {
-      return;
-    }
-    if (!how.order.empty() && n != static_cast<vtkIdType>(how.order.size()))
-    {
-      throw gpumesh::Error("Cell " + std::to_string(cellId) + " is a " + CellTypeName(type) +
-        " with " + std::to_string(n) + " points");
-    }
-    ids.resize(static_cast<std::size_t>(n));
-    for (vtkIdType k = 0; k < n; ++k)
-    {
-      ids[static_cast<std::size_t>(k)] = pointIds[how.order.empty() ? k : how.order[k]];
-    }
-    mesh.addCell(cellId, how.kind, ids.data(), n);
-  };
-
-  vtkIdType n = 0;
-  const vtkIdType* pointIds = nullptr;
   if (auto* grid = vtkUnstructuredGrid::SafeDownCast(input))
   {
-    vtkCellArray* cells = grid->GetCells();
-    for (vtkIdType c = 0; cells && c < grid->GetNumberOfCells(); ++c)
+    gpumesh::CellSection section = describeCells(grid->GetCells(), gpumesh::SectionLayout::ByTypeCode, 0);
+    if (section.cellCount > 0)
     {
-      cells->GetCellAtId(c, n, pointIds);
-      addCell(c, grid->GetCellType(c), n, pointIds);
+      section.typeCodes = grid->GetCellTypesArray()->GetPointer(0);
+      section.table = &vtkCellTypeTable();
     }
+    view.sections.push_back(section);
   }
   else if (auto* polydata = vtkPolyData::SafeDownCast(input))
   {
     // Cell ids of a vtkPolyData run through its vertices, lines, polygons, then strips.
-    vtkIdType cellId = 0;
-    vtkCellArray* arrays[4] = { polydata->GetVerts(), polydata->GetLines(), polydata->GetPolys(),
-      polydata->GetStrips() };
-    for (int a = 0; a < 4; ++a)
+    const std::pair<vtkCellArray*, gpumesh::SectionLayout> parts[4] = {
+      { polydata->GetVerts(), gpumesh::SectionLayout::LeftOut },
+      { polydata->GetLines(), gpumesh::SectionLayout::Lines },
+      { polydata->GetPolys(), gpumesh::SectionLayout::Polygons },
+      { polydata->GetStrips(), gpumesh::SectionLayout::Strips } };
+    vtkIdType first = 0;
+    for (const auto& [cells, layout] : parts)
     {
-      for (vtkIdType c = 0; arrays[a] && c < arrays[a]->GetNumberOfCells(); ++c, ++cellId)
-      {
-        arrays[a]->GetCellAtId(c, n, pointIds);
-        addCell(cellId, polydata->GetCellType(cellId), n, pointIds);
-      }
+      view.sections.push_back(describeCells(cells, layout, first));
+      first += view.sections.back().cellCount;
     }
   }
   else
   {
-    vtkSmartPointer<vtkCellIterator> cell = vtkSmartPointer<vtkCellIterator>::Take(input->NewCellIterator());
-    for (cell->InitTraversal(); !cell->IsDoneWithTraversal(); cell->GoToNextCell())
-    {
-      addCell(cell->GetCellId(), cell->GetCellType(), cell->GetNumberOfPoints(),
-        cell->GetPointIds()->GetPointer(0));
-    }
+    throw gpumesh::Error(std::string("GPUMesh filters take vtkPolyData or vtkUnstructuredGrid, not ") +
+      input->GetClassName());
   }
-  return mesh;
+  return description;
 }
 
-std::vector<float> ToFloats(vtkDataArray* array)
+gpumesh::RealBuffer UploadArray(gpumesh::DeviceRun& run, vtkDataArray* array)
 {
-  const vtkIdType tuples = array->GetNumberOfTuples();
-  const int components = array->GetNumberOfComponents();
-  std::vector<float> values(static_cast<std::size_t>(tuples) * static_cast<std::size_t>(components));
-  std::size_t next = 0;
-  for (vtkIdType t = 0; t < tuples; ++t)
+  const std::string name = std::string("array '") + (array->GetName() ? array->GetName() : "") + "'";
+  const auto values = static_cast<std::size_t>(array->GetNumberOfValues());
+  if (auto* floats = vtkFloatArray::FastDownCast(array))
+    return run.uploadReal(floats->GetPointer(0), values, name);
+  vtkSmartPointer<vtkDoubleArray> doubles = vtkDoubleArray::FastDownCast(array);
+  if (!doubles)
   {
-    for (int c = 0; c < components; ++c)
-    {
-      const double value = array->GetComponent(t, c);
-      if (std::isfinite(value) && std::abs(value) > FLT_MAX)
-      {
-        throw gpumesh::Error("Array '" + std::string(array->GetName() ? array->GetName() : "") +
-          "' holds " + std::to_string(value) + " at tuple " + std::to_string(t) +
-          ", which does not fit in single precision");
-      }
-      values[next++] = static_cast<float>(value);
-    }
+    doubles = vtkSmartPointer<vtkDoubleArray>::New();
+    doubles->DeepCopy(array);
   }
-  return values;
+  return run.uploadReal(doubles->GetPointer(0), values, name);
+}
+
+vtkSmartPointer<vtkDataArray> DownloadArray(gpumesh::DeviceRun& run, const gpumesh::RealBuffer& values,
+  vtkIdType tuples, int components, const char* name)
+{
+  const auto count = static_cast<std::size_t>(tuples) * static_cast<std::size_t>(components);
+  const std::string what = name ? name : "points";
+  if (run.precision() == gpumesh::Precision::Double)
+  {
+    auto array = vtkSmartPointer<vtkDoubleArray>::New();
+    array->SetName(name);
+    array->SetNumberOfComponents(components);
+    array->SetNumberOfTuples(tuples);
+    run.download(values, array->GetPointer(0), count, what);
+    return array;
+  }
+  auto array = vtkSmartPointer<vtkFloatArray>::New();
+  array->SetName(name);
+  array->SetNumberOfComponents(components);
+  array->SetNumberOfTuples(tuples);
+  run.download(values, array->GetPointer(0), count, what);
+  return array;
 }
 
 } // namespace vtkGPUMeshAdapter

@@ -7,12 +7,14 @@
 #include "vtkPointSet.h"
 #include "vtkStringArray.h"
 
+#include "vtkGPUMeshAdapter.h"
 #include "vtkGPUMeshRunReport.h"
 
 #include "gpumesh/DeviceRun.h"
 
 #include <chrono>
 #include <exception>
+#include <string>
 
 vtkGPUMeshFilter::vtkGPUMeshFilter()
   : AvailableDevices(vtkSmartPointer<vtkStringArray>::New())
@@ -67,6 +69,20 @@ const char* vtkGPUMeshFilter::GetChosenArrayName()
   return request->Has(vtkDataObject::FIELD_NAME()) ? request->Get(vtkDataObject::FIELD_NAME()) : nullptr;
 }
 
+void vtkGPUMeshFilter::RequireChoice(const char* property, int value, int count, const char* (*name)(int))
+{
+  if (value >= 0 && value < count)
+  {
+    return;
+  }
+  std::string choices;
+  for (int i = 0; i < count; ++i)
+  {
+    choices += (i ? ", " : "") + std::to_string(i) + " (" + name(i) + ")";
+  }
+  throw gpumesh::Error(std::string(property) + " " + std::to_string(value) + " is not one of " + choices);
+}
+
 int vtkGPUMeshFilter::RequestData(
   vtkInformation*, vtkInformationVector** inputVector, vtkInformationVector* outputVector)
 {
@@ -77,7 +93,8 @@ int vtkGPUMeshFilter::RequestData(
   try
   {
     this->UpdateProgress(0.0);
-    gpumesh::DeviceRun run(gpumesh::DeviceContext::acquire(this->Device ? this->Device : "auto"));
+    gpumesh::DeviceRun run(gpumesh::DeviceContext::acquire(this->Device ? this->Device : "auto"),
+      vtkGPUMeshAdapter::ResolvePrecision(this->Precision, input));
     this->ExecuteOnDevice(inputVector, input, output, run);
     vtkGPUMeshRunReport::AddToFieldData(run, output->GetFieldData(), start);
     this->UpdateProgress(1.0);
@@ -91,8 +108,22 @@ int vtkGPUMeshFilter::RequestData(
   return 1;
 }
 
+const char* vtkGPUMeshFilter::GetPrecisionName(int precision)
+{
+  switch (precision)
+  {
+    case PRECISION_SINGLE:
+      return "Single";
+    case PRECISION_DOUBLE:
+      return "Double";
+    default:
+      return "Auto";
+  }
+}
+
 void vtkGPUMeshFilter::PrintSelf(ostream& os, vtkIndent indent)
 {
   this->Superclass::PrintSelf(os, indent);
   os << indent << "Device: " << (this->Device ? this->Device : "(none)") << "\n";
+  os << indent << "Precision: " << GetPrecisionName(this->Precision) << "\n";
 }

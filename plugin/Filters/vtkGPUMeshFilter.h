@@ -10,7 +10,13 @@
  * vtkErrorMacro and produces an empty output: never a partial result. Subclasses implement
  * ExecuteOnDevice.
  *
- * Each run adds to the output's field data: `Device` (the device's label), `KernelTimeMs`
+ * The kernels compute in the precision chosen by the Precision property: by default that of
+ * the input's points (double points run double kernels, which NVIDIA's and PoCL's OpenCL
+ * support); geometry is computed relative to a point of each cell, so small cells far from
+ * the origin keep their accuracy.
+ *
+ * Each run adds to the output's field data: `Device` (the device's label), `Precision`
+ * (Single or Double), `KernelTimeMs`
  * (device time of all kernels, from OpenCL profiling events), and one
  * `KernelTimeMs_<kernel>` per kernel (its device time summed over its launches),
  * `HostTimeMs` (the wall time of RequestData minus KernelTimeMs: everything but the kernels,
@@ -41,13 +47,34 @@ public:
    * The OpenCL device. One of:
    * - "auto" (default): the device named by the environment variable GPUMESH_DEVICE if it is
    *   set, else the first GPU, else the first CPU device (PoCL on a machine without a GPU);
+   * - "gpu" or "cpu": the first device of that type;
    * - an index, "1", or an entry of GetAvailableDevices(), "1: NVIDIA H100 (GPU)";
-   * - a substring of a device name, "H100" (case-insensitive).
+   * - a substring of a device name, "H100".
+   * Case does not matter.
    * A spec that matches no device is an error that lists the devices found.
    */
   vtkSetStringMacro(Device);
   vtkGetStringMacro(Device);
   ///@}
+
+  enum PrecisionModes
+  {
+    PRECISION_AUTO = 0,   ///< the input points' precision (double for any type but float)
+    PRECISION_SINGLE = 1, ///< float kernels: any device, half the bytes of double points
+    PRECISION_DOUBLE = 2  ///< double kernels: needs a device with fp64 (an error otherwise)
+  };
+
+  ///@{
+  /**
+   * The precision the kernels compute in (PRECISION_AUTO by default). Single on double
+   * points rounds them to float relative to the centre of their bounds; a value outside
+   * float's range is then an error suggesting Double. Any other value is an error at the
+   * next update (never clamped).
+   */
+  vtkSetMacro(Precision, int);
+  vtkGetMacro(Precision, int);
+  ///@}
+  static const char* GetPrecisionName(int precision);
 
   /**
    * "auto" followed by one "index: name (GPU|CPU)" entry per OpenCL device of every platform
@@ -77,6 +104,10 @@ protected:
   /// active scalars) was chosen instead.
   const char* GetChosenArrayName();
 
+  /// Enumerated properties are not clamped: a value outside [0, count) throws gpumesh::Error
+  /// naming it and the choices, "Method 7 is not one of 0 (Laplacian), 1 (Taubin), ...".
+  static void RequireChoice(const char* property, int value, int count, const char* (*name)(int));
+
   /**
    * The filter's work: `output` starts as a shallow copy of `input`. Report bad input by
    * throwing gpumesh::Error (or any std::exception) with a message naming the problem.
@@ -85,6 +116,7 @@ protected:
     vtkPointSet* output, gpumesh::DeviceRun& run) = 0;
 
   char* Device = nullptr;
+  int Precision = PRECISION_AUTO;
 
 private:
   vtkSmartPointer<vtkStringArray> AvailableDevices;

@@ -38,6 +38,10 @@ void AddToFieldData(
   device->SetName("Device");
   device->InsertNextValue(run.info().label());
   fieldData->AddArray(device);
+  vtkNew<vtkStringArray> precision;
+  precision->SetName("Precision");
+  precision->InsertNextValue(gpumesh::precisionName(run.precision()));
+  fieldData->AddArray(precision);
 
   // One single-value array per kernel label. (ParaView moves field data between processes in
   // the legacy VTK format, whose reader fails on the range information that ParaView attaches

@@ -13,7 +13,7 @@ class vtkFieldData;
 namespace vtkGPUMeshRunReport
 {
 
-/// Adds Device, KernelTimeMs, KernelTimeMs_<kernel>, HostTimeMs (the time since `requestStart`,
+/// Adds Device, Precision, KernelTimeMs, KernelTimeMs_<kernel>, HostTimeMs (the time since `requestStart`,
 /// once the device has finished, minus KernelTimeMs), BytesUploaded, BytesDownloaded and
 /// PeakDeviceMemoryBytes (see vtkGPUMeshFilter) to `fieldData`, replacing arrays of those names.
 void AddToFieldData(

@@ -2,56 +2,52 @@
 
 #include "vtkCellData.h"
 #include "vtkDoubleArray.h"
-#include "vtkFloatArray.h"
 #include "vtkIntArray.h"
 #include "vtkNew.h"
 #include "vtkObjectFactory.h"
 #include "vtkPointSet.h"
 #include "vtkPoints.h"
+#include "vtkSMPTools.h"
 
 #include "vtkGPUMeshAdapter.h"
 
 #include "gpumesh/NeighborDistance.h"
 
-#include <vector>
 
 vtkStandardNewMacro(vtkGPUNeighborDistance);
 
 namespace
 {
-template <typename ArrayType, typename Value>
-void addCellArray(gpumesh::DeviceRun& run, const gpumesh::DeviceBuffer<Value>& values,
-  vtkIdType cells, const char* name, vtkPointSet* output)
+// The neighbour counts straight into the output's array.
+void addCounts(gpumesh::DeviceRun& run, const gpumesh::DeviceBuffer<cl_int>& counts, vtkIdType cells,
+  vtkPointSet* output)
 {
-  vtkNew<ArrayType> array;
-  array->SetName(name);
+  vtkNew<vtkIntArray> array;
+  array->SetName("NeighborCount");
   array->SetNumberOfTuples(cells);
-  run.download(values, array->GetPointer(0), static_cast<std::size_t>(cells), name);
+  run.download(counts, array->GetPointer(0), static_cast<std::size_t>(cells), "NeighborCount");
   output->GetCellData()->AddArray(array);
 }
 
-// Centroids come back relative to the mesh origin, in float; the array adds the origin back
-// in the precision of the input points.
-void addCentroids(gpumesh::DeviceRun& run, const gpumesh::DeviceBuffer<cl_float4>& centroids,
-  const gpumesh::HostMesh& mesh, vtkPointSet* output)
+// Centroids come back relative to the mesh origin (zero unless double points ran in Single
+// precision), which is added back in double.
+void addCentroids(gpumesh::DeviceRun& run, const gpumesh::DeviceMesh& mesh,
+  const gpumesh::Centroids& centroids, vtkPointSet* output)
 {
   const vtkIdType cells = output->GetNumberOfCells();
-  std::vector<cl_float4> host(static_cast<std::size_t>(cells));
-  run.download(centroids, host.data(), host.size(), "centroids");
-  vtkSmartPointer<vtkDataArray> array;
-  if (output->GetPoints() && output->GetPoints()->GetDataType() == VTK_DOUBLE)
-    array = vtkSmartPointer<vtkDoubleArray>::New();
-  else
-    array = vtkSmartPointer<vtkFloatArray>::New();
-  array->SetName("Centroid");
-  array->SetNumberOfComponents(3);
-  array->SetNumberOfTuples(cells);
-  for (vtkIdType c = 0; c < cells; ++c)
+  vtkSmartPointer<vtkDataArray> array = vtkGPUMeshAdapter::DownloadArray(
+    run, gpumesh::centroidCoordinates(run, mesh, centroids), cells, 3, "Centroid");
+  const auto& origin = mesh.origin();
+  if (origin[0] != 0.0 || origin[1] != 0.0 || origin[2] != 0.0)
   {
-    for (int k = 0; k < 3; ++k)
-    {
-      array->SetComponent(c, k, static_cast<double>(host[c].s[k]) + mesh.origin()[k]);
-    }
+    auto shifted = vtkSmartPointer<vtkDoubleArray>::New();
+    shifted->DeepCopy(array);
+    vtkSMPTools::For(0, cells, [&](vtkIdType begin, vtkIdType end) {
+      double* xyz = shifted->GetPointer(3 * begin);
+      for (vtkIdType i = 0; i < 3 * (end - begin); ++i)
+        xyz[i] += origin[i % 3];
+    });
+    array = shifted;
   }
   output->GetCellData()->AddArray(array);
 }
@@ -61,24 +57,25 @@ void vtkGPUNeighborDistance::ExecuteOnDevice(
   vtkInformationVector**, vtkPointSet* input, vtkPointSet* output, gpumesh::DeviceRun& run)
 {
   const vtkIdType cells = input->GetNumberOfCells();
-  const gpumesh::HostMesh host = vtkGPUMeshAdapter::ToHostMesh(input);
+  const auto description = vtkGPUMeshAdapter::DescribeMesh(input, run.precision());
   this->UpdateProgress(0.1);
-  const gpumesh::DeviceMesh mesh(run, host);
+  const gpumesh::DeviceMesh mesh(run, description.view);
   this->UpdateProgress(0.2);
   const gpumesh::CellEntities sides(run, mesh, gpumesh::EntityType::Sides);
   this->UpdateProgress(0.6);
-  const auto centroids = gpumesh::computeCentroids(run, mesh);
+  const gpumesh::Centroids centroids = gpumesh::computeCentroids(run, mesh);
   const gpumesh::NeighborDistances distances =
     gpumesh::computeNeighborDistances(run, mesh, sides, centroids);
   this->UpdateProgress(0.8);
 
-  addCellArray<vtkFloatArray>(run, distances.minimum, cells, "MinNeighborDistance", output);
-  addCellArray<vtkFloatArray>(run, distances.maximum, cells, "MaxNeighborDistance", output);
-  addCellArray<vtkFloatArray>(run, distances.mean, cells, "MeanNeighborDistance", output);
-  addCellArray<vtkIntArray>(run, distances.count, cells, "NeighborCount", output);
+  vtkCellData* cellData = output->GetCellData();
+  cellData->AddArray(vtkGPUMeshAdapter::DownloadArray(run, distances.minimum, cells, 1, "MinNeighborDistance"));
+  cellData->AddArray(vtkGPUMeshAdapter::DownloadArray(run, distances.maximum, cells, 1, "MaxNeighborDistance"));
+  cellData->AddArray(vtkGPUMeshAdapter::DownloadArray(run, distances.mean, cells, 1, "MeanNeighborDistance"));
+  addCounts(run, distances.count, cells, output);
   if (this->ComputeCentroids)
   {
-    addCentroids(run, centroids, host, output);
+    addCentroids(run, mesh, centroids, output);
   }
 }
 

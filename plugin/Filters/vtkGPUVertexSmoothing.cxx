@@ -8,10 +8,12 @@
 #include "vtkPointData.h"
 #include "vtkPointSet.h"
 #include "vtkPoints.h"
+#include "vtkSMPTools.h"
 #include "vtkSmartPointer.h"
 
 #include "vtkGPUMeshAdapter.h"
 
+#include "gpumesh/DeviceMesh.h"
 #include "gpumesh/Smoothing.h"
 
 #include <cstring>
@@ -72,37 +74,38 @@ std::vector<std::uint8_t> pinnedPoints(vtkPointSet* input, const std::string& na
   return pinned;
 }
 
-// Output points = input + displacement, added in double: points that did not move come back
-// bit for bit. `moved` and `before` are the device's float4 points, relative to the origin.
+// Output points = input + displacement, added in double, in the input's type: points that
+// did not move come back bit for bit. For runs whose device points are not the input's own
+// (another precision, or shifted to an origin).
 template <typename Real, typename ArrayType>
-void movePoints(vtkDataArray* input, const std::vector<float>& moved, const std::vector<float>& before,
-  vtkPointSet* output)
+void addDisplacement(vtkDataArray* input, vtkDoubleArray* displacement, vtkPointSet* output)
 {
   const vtkIdType n = input->GetNumberOfTuples();
   vtkNew<ArrayType> coordinates;
   coordinates->SetNumberOfComponents(3);
   coordinates->SetNumberOfTuples(n);
-  vtkNew<ArrayType> displacement;
-  displacement->SetName("Displacement");
-  displacement->SetNumberOfComponents(3);
-  displacement->SetNumberOfTuples(n);
-  Real* out = coordinates->GetPointer(0);
-  Real* delta = displacement->GetPointer(0);
-  for (vtkIdType p = 0; p < n; ++p)
-  {
-    for (int k = 0; k < 3; ++k)
+  vtkNew<ArrayType> landed;
+  landed->SetName("Displacement");
+  landed->SetNumberOfComponents(3);
+  landed->SetNumberOfTuples(n);
+  vtkSMPTools::For(0, n, [&](vtkIdType begin, vtkIdType end) {
+    const double* d = displacement->GetPointer(0);
+    Real* out = coordinates->GetPointer(0);
+    Real* delta = landed->GetPointer(0);
+    for (vtkIdType p = begin; p < end; ++p)
     {
-      const std::size_t device = 4 * static_cast<std::size_t>(p) + k;
-      const double old = input->GetComponent(p, k);
-      const double d = static_cast<double>(moved[device]) - static_cast<double>(before[device]);
-      out[3 * p + k] = static_cast<Real>(old + d);
-      delta[3 * p + k] = static_cast<Real>(static_cast<double>(out[3 * p + k]) - old);
+      for (int k = 0; k < 3; ++k)
+      {
+        const double old = input->GetComponent(p, k);
+        out[3 * p + k] = static_cast<Real>(old + d[3 * p + k]);
+        delta[3 * p + k] = static_cast<Real>(static_cast<double>(out[3 * p + k]) - old);
+      }
     }
-  }
+  });
   vtkNew<vtkPoints> points;
   points->SetData(coordinates);
   output->SetPoints(points);
-  output->GetPointData()->AddArray(displacement);
+  output->GetPointData()->AddArray(landed);
 }
 } // namespace
 
@@ -142,6 +145,8 @@ const char* vtkGPUVertexSmoothing::GetBoundaryName(int boundary)
 void vtkGPUVertexSmoothing::ExecuteOnDevice(
   vtkInformationVector**, vtkPointSet* input, vtkPointSet* output, gpumesh::DeviceRun& run)
 {
+  RequireChoice("Method", this->Method, BARYCENTRIC + 1, &GetMethodName);
+  RequireChoice("Boundary", this->Boundary, SMOOTH + 1, &GetBoundaryName);
   const gpumesh::SmoothingOptions options = toOptions(
     this->Method, this->Boundary, this->Iterations, this->RelaxationFactor, this->PassBand);
   options.validate();
@@ -152,14 +157,9 @@ void vtkGPUVertexSmoothing::ExecuteOnDevice(
     pinned = pinnedPoints(input, fixedName);
   }
 
-  const gpumesh::HostMesh host = vtkGPUMeshAdapter::ToHostMesh(input);
-  this->UpdateProgress(0.1);
-  const std::vector<float> moved = gpumesh::smoothVertices(run, host, options, pinned);
-  this->UpdateProgress(0.9);
-
   vtkPoints* points = input->GetPoints();
   vtkDataArray* coordinates = points ? points->GetData() : nullptr;
-  if (!coordinates)
+  if (!coordinates || coordinates->GetNumberOfTuples() == 0)
   {
     vtkNew<vtkFloatArray> none;
     none->SetName("Displacement");
@@ -167,10 +167,59 @@ void vtkGPUVertexSmoothing::ExecuteOnDevice(
     output->GetPointData()->AddArray(none);
     return;
   }
+  const auto description = vtkGPUMeshAdapter::DescribeMesh(input, run.precision());
+  this->UpdateProgress(0.1);
+  const gpumesh::DeviceMesh mesh(run, description.view, 2);
+  gpumesh::VertexSmoother smoother(run, mesh, options, pinned);
+  // Progress from 0.1 to 0.9 over the steps, reported each time the smoothing has advanced by
+  // 1% (a million steps must not mean a million events); an abort stops between two steps.
+  int reportedPercent = 0;
+  int abortedAt = 0;
+  const auto observeStep = [&](gpumesh::DeviceRun&, auto&, int step, int steps) {
+    const int percent = static_cast<int>(100.0 * step / steps);
+    if (percent > reportedPercent)
+    {
+      reportedPercent = percent;
+      this->UpdateProgress(0.1 + 0.8 * percent / 100.0);
+    }
+    if (this->GetAbortExecute())
+    {
+      abortedAt = step;
+      return false;
+    }
+    return true;
+  };
+  const auto& smoothed = smoother.smooth(run, observeStep);
+  if (abortedAt)
+  {
+    const int perIteration = options.method == gpumesh::SmoothingMethod::Taubin ? 2 : 1;
+    throw gpumesh::Error("Smoothing was aborted after " + std::to_string(abortedAt / perIteration) +
+      " of " + std::to_string(options.iterations) + " iterations; the output is empty");
+  }
+  const gpumesh::VertexSmoother::Result moved = smoother.movedPoints(run, smoothed);
+  this->UpdateProgress(0.9);
+
+  const vtkIdType n = coordinates->GetNumberOfTuples();
+  const auto& origin = mesh.origin();
+  const bool shifted = origin[0] != 0.0 || origin[1] != 0.0 || origin[2] != 0.0;
+  const int deviceType = run.precision() == gpumesh::Precision::Double ? VTK_DOUBLE : VTK_FLOAT;
+  if (!shifted && coordinates->GetDataType() == deviceType)
+  {
+    // The device computed in the points' own type: both arrays come straight down.
+    vtkNew<vtkPoints> result;
+    result->SetData(vtkGPUMeshAdapter::DownloadArray(run, moved.points, n, 3, nullptr));
+    output->SetPoints(result);
+    output->GetPointData()->AddArray(vtkGPUMeshAdapter::DownloadArray(run, moved.displacement, n, 3, "Displacement"));
+    return;
+  }
+  vtkNew<vtkDoubleArray> displacement;
+  displacement->SetNumberOfComponents(3);
+  displacement->SetNumberOfTuples(n);
+  run.download(moved.displacement, displacement->GetPointer(0), static_cast<std::size_t>(3 * n), "displacement");
   if (coordinates->GetDataType() == VTK_FLOAT)
-    movePoints<float, vtkFloatArray>(coordinates, moved, host.points(), output);
+    addDisplacement<float, vtkFloatArray>(coordinates, displacement, output);
   else
-    movePoints<double, vtkDoubleArray>(coordinates, moved, host.points(), output);
+    addDisplacement<double, vtkDoubleArray>(coordinates, displacement, output);
 }
 
 void vtkGPUVertexSmoothing::PrintSelf(ostream& os, vtkIndent indent)

@@ -72,21 +72,25 @@ public:
   };
 
   ///@{
-  /// Number of iterations (default 10; 0 returns the input points). A Taubin iteration is a
-  /// lambda step and a mu step.
-  vtkSetClampMacro(Iterations, int, 0, VTK_INT_MAX);
+  /// Number of iterations (default 10; 0 returns the input points; negative is an error). A
+  /// Taubin iteration is a lambda step and a mu step. Progress is reported as the iterations
+  /// run, and an abort (SetAbortExecute, ParaView's stop button) is honoured between them:
+  /// an aborted run produces an empty output and an error saying where it stopped.
+  vtkSetMacro(Iterations, int);
   vtkGetMacro(Iterations, int);
   ///@}
 
   ///@{
   /// lambda, the fraction of the way to the mean that a vertex moves per step (default 0.5).
+  /// It must lie in (0, 1]: above 1 a step overshoots the mean and the smoothing can diverge,
+  /// at 0 or below points do not move or move away from the mean; other values are an error.
   vtkSetMacro(RelaxationFactor, double);
   vtkGetMacro(RelaxationFactor, double);
   ///@}
 
   ///@{
-  /// LAPLACIAN (default), TAUBIN or BARYCENTRIC.
-  vtkSetClampMacro(Method, int, LAPLACIAN, BARYCENTRIC);
+  /// LAPLACIAN (default), TAUBIN or BARYCENTRIC; another value is an error.
+  vtkSetMacro(Method, int);
   vtkGetMacro(Method, int);
   ///@}
 
@@ -97,8 +101,8 @@ public:
   ///@}
 
   ///@{
-  /// FIXED (default), FREE or SMOOTH.
-  vtkSetClampMacro(Boundary, int, FIXED, SMOOTH);
+  /// FIXED (default), FREE or SMOOTH; another value is an error.
+  vtkSetMacro(Boundary, int);
   vtkGetMacro(Boundary, int);
   ///@}
 

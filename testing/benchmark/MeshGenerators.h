@@ -119,7 +119,9 @@ inline void shuffle(GeneratedMesh& mesh, unsigned seed = 7)
 inline HostMesh toHostMesh(const GeneratedMesh& mesh)
 {
   HostMesh host;
-  host.setPoints(mesh.xyz.data(), static_cast<std::int64_t>(mesh.pointCount()));
+  // Float points, as a Single-precision user has them: they go to the device as they are.
+  const std::vector<float> xyz(mesh.xyz.begin(), mesh.xyz.end());
+  host.setPoints(xyz.data(), static_cast<std::int64_t>(mesh.pointCount()));
   host.setCellCount(static_cast<std::int64_t>(mesh.cellCount()));
   const auto v = static_cast<std::size_t>(mesh.verticesPerCell);
   for (std::size_t c = 0; c < mesh.cellCount(); ++c)

@@ -33,6 +33,12 @@ using namespace gpumesh;
 
 namespace
 {
+// Bytes of a mesh's points on the device (Single precision: 3 floats each).
+std::size_t pointBytes(const HostMesh& host)
+{
+  return static_cast<std::size_t>(host.pointCount()) * 3 * sizeof(float);
+}
+
 struct Options
 {
   std::string device = "auto";
@@ -154,7 +160,7 @@ void benchmarkReduction(const std::shared_ptr<DeviceContext>& context, const Opt
   for (auto& v : host)
     v = distribution(generator); // random data, never zeros
   DeviceRun run(context);
-  DeviceBuffer<float> values = run.upload(host.data(), n, "values");
+  RealBuffer values = run.uploadReal(host.data(), n, "values");
   const double bytes = 4.0 * static_cast<double>(n);
 
   Statistics statistics;
@@ -214,11 +220,11 @@ void benchmarkNeighbors(const std::shared_ptr<DeviceContext>& context, const Opt
   build.bytes = static_cast<double>(generated.connectivity.size()) * 4 + slots * 4;
   results.push_back(build);
   results.push_back(distance);
-  const double transferBytes = static_cast<double>(host.points().size() * 4 + generated.connectivity.size() * 4 * 2) +
+  const double transferBytes = static_cast<double>(pointBytes(host) + generated.connectivity.size() * 4 * 2) +
     static_cast<double>(cells) * 16;
   results.push_back({ name + ": end to end (upload, build, distances, download; wall)", endToEnd.wallMs, transferBytes, {} });
   results.push_back(bareTransfers(context, options.repeat, name + " neighbours",
-    host.points().size() * 4 + generated.connectivity.size() * 4, cells * 16));
+    pointBytes(host) + generated.connectivity.size() * 4, cells * 16));
 
   // A checksum that any device must reproduce: the total neighbour count.
   long long neighbours = 0;
@@ -281,14 +287,14 @@ void benchmarkRefinement(const std::shared_ptr<DeviceContext>& context, const Op
   }
   // Fewest bytes: the steps read the points and triangles and write the refined triangles;
   // the extraction reads the triangles and writes one edge id per triangle side.
-  steps.bytes = static_cast<double>(host.points().size() * 4 + 3 * cells * 4 + connectivity.size() * 4);
+  steps.bytes = static_cast<double>(pointBytes(host) + 3 * cells * 4 + connectivity.size() * 4);
   other.bytes = static_cast<double>(3 * cells * 4 + 3 * cells * 4);
   results.push_back(steps);
   results.push_back(other);
-  const double bytes = static_cast<double>(host.points().size() * 4 + 3 * cells * 4) +
+  const double bytes = static_cast<double>(pointBytes(host) + 3 * cells * 4) +
     static_cast<double>(pointParents.size() * 8 + connectivity.size() * 4 + parent.size() * 4);
   results.push_back({ name + ": end to end (upload, extraction, steps, download; wall)", measured.wallMs, bytes, {} });
-  results.push_back(bareTransfers(context, options.repeat, name, host.points().size() * 4 + 3 * cells * 4,
+  results.push_back(bareTransfers(context, options.repeat, name, pointBytes(host) + 3 * cells * 4,
     pointParents.size() * 8 + connectivity.size() * 4 + (parent.size() - cells) * 4));
   std::printf("%s: %zu marked, %zu triangles out\n", name.c_str(), marked.size(), outCells);
 }
@@ -302,7 +308,7 @@ void benchmarkSmoothing(const std::shared_ptr<DeviceContext>& context, const Opt
   const auto points = static_cast<double>(generated.pointCount());
   const auto cells = static_cast<double>(generated.cellCount());
   const int iterations = options.smoothingIterations;
-  std::vector<float> smoothed(4 * generated.pointCount());
+  std::vector<double> smoothed(3 * generated.pointCount());
   const struct
   {
     SmoothingMethod method;
@@ -326,7 +332,7 @@ void benchmarkSmoothing(const std::shared_ptr<DeviceContext>& context, const Opt
         entries += d;
     }
     const Measured endToEnd = measure(context, options.repeat, [&](DeviceRun& run) {
-      std::vector<float> result = smoothVertices(run, host, smoothing);
+      std::vector<double> result = smoothVertices(run, host, smoothing);
       smoothed.swap(result);
     });
     const std::string prefix = name + ": smoothing " + m.label;
@@ -355,13 +361,12 @@ void benchmarkSmoothing(const std::shared_ptr<DeviceContext>& context, const Opt
       0.0, {} });
   }
   results.push_back(bareTransfers(context, options.repeat, name + " smoothing",
-    host.points().size() * 4 + generated.connectivity.size() * 4, host.points().size() * 4));
+    pointBytes(host) + generated.connectivity.size() * 4, pointBytes(host)));
   // A checksum that any device must reproduce to float rounding: the mean smoothed x.
   double sum = 0.0;
   for (std::size_t p = 0; p < generated.pointCount(); ++p)
-    sum += smoothed[4 * p];
-  std::printf("%s: smoothing checksum (mean x after barycentric) %.6f\n", name.c_str(),
-    sum / points + host.origin()[0]);
+    sum += smoothed[3 * p];
+  std::printf("%s: smoothing checksum (mean x after barycentric) %.6f\n", name.c_str(), sum / points);
 }
 
 Options parse(int argc, char** argv)

@@ -791,6 +791,7 @@ int benchmark(const Options& options)
   if (kind.fan)
     line.count("fan_degree", static_cast<std::uint64_t>(options.fanDegree));
   line.text("device", filter.gpu ? fieldText(output, "Device") : "CPU (VTK)");
+  line.text("precision", filter.gpu ? fieldText(output, "Precision") : options.pointType);
   line.text("smp_backend", vtkSMPTools::GetBackend());
   line.count("smp_threads", static_cast<std::uint64_t>(vtkSMPTools::GetEstimatedNumberOfThreads()));
   line.text("cpu", cpuModel());

@@ -1,5 +1,6 @@
 // Cell measures of hand-made cells with known lengths, areas and volumes.
 #include "gpumesh/CellMeasures.h"
+#include "gpumesh/HostMesh.h"
 
 #include <gtest/gtest.h>
 
@@ -15,7 +16,8 @@ struct Cell
   std::vector<std::int64_t> ids;
 };
 
-std::vector<float> measure(const std::vector<double>& xyz, const std::vector<Cell>& cells, Measure what)
+std::vector<double> measure(const std::vector<double>& xyz, const std::vector<Cell>& cells, Measure what,
+  Precision precision = Precision::Single)
 {
   HostMesh mesh;
   mesh.setPoints(xyz.data(), static_cast<std::int64_t>(xyz.size() / 3));
@@ -29,10 +31,10 @@ std::vector<float> measure(const std::vector<double>& xyz, const std::vector<Cel
     mesh.addCell(static_cast<std::int64_t>(i), cells[i].kind, cells[i].ids.data(),
       static_cast<std::int64_t>(cells[i].ids.size()));
   }
-  DeviceRun run(DeviceContext::acquire("auto"));
+  DeviceRun run(DeviceContext::acquire("auto"), precision);
   DeviceMesh deviceMesh(run, mesh);
-  DeviceBuffer<float> result = computeCellMeasures(run, deviceMesh, what);
-  std::vector<float> host(cells.size());
+  RealBuffer result = computeCellMeasures(run, deviceMesh, what);
+  std::vector<double> host(cells.size());
   run.download(result, host.data(), host.size(), "measures");
   return host;
 }
@@ -142,6 +144,26 @@ TEST(CellMeasures, DegenerateCellsMeasureZero)
   EXPECT_EQ(size[2], 0.0f);
 }
 
+// Cells of 1e-3 at 10^8 from the origin: double kernels, computing relative to a corner of
+// each cell, give their measures to double's own rounding.
+TEST(CellMeasures, SmallCellsFarFromTheOriginInBothPrecisions)
+{
+  const double far = 1e8, h = 1e-3;
+  std::vector<double> xyz;
+  for (double z : { 0.0, h })
+    for (double y : { 0.0, h })
+      for (double x : { 0.0, h })
+        xyz.insert(xyz.end(), { far + x, far + y, far + z });
+  // VTK hexahedron order from the raster order above.
+  const std::vector<Cell> cells = { { CellKind::Hexahedron, { 0, 1, 3, 2, 4, 5, 7, 6 } },
+    { CellKind::Tetra, { 0, 1, 2, 4 } }, { CellKind::Triangle, { 0, 1, 3 } } };
+  const double step = (far + h) - far; // what the points really hold (exact: Sterbenz)
+  const double exact[3] = { step * step * step, step * step * step / 6, step * step / 2 };
+  const auto d = measure(xyz, cells, Measure::Size, Precision::Double);
+  for (int c = 0; c < 3; ++c)
+    EXPECT_NEAR(d[c] / exact[c], 1.0, 1e-9) << c;
+}
+
 TEST(HostMesh, RejectsBadInputNamingIt)
 {
   HostMesh mesh;
@@ -164,7 +186,10 @@ TEST(HostMesh, RejectsBadInputNamingIt)
   const std::vector<double> bad = { 0, 0, 0, NAN, 0, 0 };
   try
   {
-    mesh.setPoints(bad.data(), 2);
+    HostMesh withNaN;
+    withNaN.setPoints(bad.data(), 2);
+    DeviceRun run(DeviceContext::acquire("auto"));
+    DeviceMesh deviceMesh(run, withNaN);
     FAIL();
   }
   catch (const Error& error)

@@ -82,3 +82,24 @@ TEST(DeviceRun, StagedTransfersThroughPinnedChunks)
   }
   context->setStaging(threshold, std::size_t(64) << 20);
 }
+
+// Double precision on a device that lacks fp64 is an error naming the device, not a build
+// failure deep inside a kernel.
+TEST(DeviceRun, DoubleOnADeviceWithoutFp64IsAnErrorNamingIt)
+{
+  const auto real = gpumesh::DeviceContext::acquire("auto");
+  gpumesh::DeviceInfo info = real->info();
+  info.hasDoublePrecision = false;
+  const auto without = std::make_shared<gpumesh::DeviceContext>(info, real->device());
+  try
+  {
+    gpumesh::DeviceRun run(without, gpumesh::Precision::Double);
+    FAIL() << "no error";
+  }
+  catch (const gpumesh::Error& error)
+  {
+    EXPECT_NE(std::string(error.what()).find(info.label()), std::string::npos) << error.what();
+    EXPECT_NE(std::string(error.what()).find("Single"), std::string::npos) << error.what();
+  }
+  EXPECT_NO_THROW(gpumesh::DeviceRun(without, gpumesh::Precision::Single));
+}

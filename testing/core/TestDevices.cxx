@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <thread>
 
@@ -46,6 +47,23 @@ std::string errorOf(const std::string& spec)
     return error.what();
   }
   return {};
+}
+
+// A device of a made-up list: the selection rules do not depend on what the machine has.
+DeviceInfo madeUp(const std::string& name, bool gpu, bool cpu)
+{
+  DeviceInfo device;
+  device.name = name;
+  device.isGPU = gpu;
+  device.isCPU = cpu;
+  return device;
+}
+
+std::vector<DeviceInfo> numbered(std::vector<DeviceInfo> devices)
+{
+  for (std::size_t i = 0; i < devices.size(); ++i)
+    devices[i].index = static_cast<int>(i);
+  return devices;
 }
 } // namespace
 
@@ -101,6 +119,7 @@ TEST(Devices, BadSpecIsAnErrorNamingTheDevices)
 {
   ScopedDeviceVariable none(nullptr);
   const auto devices = listDevices();
+  ASSERT_FALSE(devices.empty());
   for (const std::string spec : { "999", "no-such-device-anywhere", "42: imaginary (GPU)" })
   {
     const std::string message = errorOf(spec);
@@ -109,9 +128,67 @@ TEST(Devices, BadSpecIsAnErrorNamingTheDevices)
   }
 }
 
+TEST(Devices, CpuAndGpuSelectTheFirstDeviceOfThatType)
+{
+  ScopedDeviceVariable none(nullptr);
+  // Device 0's name contains both words: a name match would pick it for either.
+  const auto devices = numbered({ madeUp("FPGA emulating a cpu and a gpu", false, false),
+    madeUp("pthread-cpu", false, true), madeUp("NVIDIA H200", true, false),
+    madeUp("NVIDIA H100", true, false), madeUp("Another CPU", false, true) });
+  for (const std::string spec : { "gpu", "GPU", " Gpu " })
+    EXPECT_EQ(selectDevice(spec, devices).index, 2) << spec;
+  for (const std::string spec : { "cpu", "CPU", "cPu\t" })
+    EXPECT_EQ(selectDevice(spec, devices).index, 1) << spec;
+  EXPECT_EQ(selectDevice("auto", devices).index, 2);
+  EXPECT_EQ(selectDevice("FPGA", devices).index, 0); // other words still match names
+  EXPECT_EQ(devices[0].label(), "0: FPGA emulating a cpu and a gpu (accelerator)");
+  {
+    ScopedDeviceVariable variable("cpu");
+    EXPECT_EQ(selectDevice("auto", devices).index, 1);
+  }
+
+  // Without a GPU, "gpu" is an error listing the devices, and auto falls back to a CPU.
+  const auto cpusOnly = numbered({ madeUp("FPGA", false, false), madeUp("pthread-cpu", false, true) });
+  EXPECT_EQ(selectDevice("auto", cpusOnly).index, 1);
+  try
+  {
+    selectDevice("gpu", cpusOnly);
+    FAIL() << "'gpu' chose a device among CPUs";
+  }
+  catch (const Error& error)
+  {
+    const std::string message = error.what();
+    EXPECT_NE(message.find("No OpenCL device is a GPU"), std::string::npos) << message;
+    EXPECT_NE(message.find("1: pthread-cpu (CPU)"), std::string::npos) << message;
+  }
+}
+
+TEST(Devices, CpuAndGpuOnThisMachine)
+{
+  ScopedDeviceVariable none(nullptr);
+  const auto devices = listDevices();
+  ASSERT_FALSE(devices.empty());
+  for (const bool gpu : { false, true })
+  {
+    const std::string spec = gpu ? "gpu" : "cpu";
+    const auto first = std::find_if(devices.begin(), devices.end(),
+      [gpu](const DeviceInfo& d) { return gpu ? d.isGPU : d.isCPU; });
+    if (first != devices.end())
+    {
+      EXPECT_EQ(selectDevice(spec).index, first->index) << spec;
+      EXPECT_EQ(DeviceContext::acquire(spec)->info().index, first->index) << spec;
+    }
+    else
+    {
+      EXPECT_NE(errorOf(spec).find("No OpenCL device is a"), std::string::npos) << errorOf(spec);
+    }
+  }
+}
+
 TEST(Devices, EnvironmentOverridesAutoOnly)
 {
   const auto devices = listDevices();
+  ASSERT_FALSE(devices.empty());
   {
     ScopedDeviceVariable variable(std::to_string(devices.back().index).c_str());
     EXPECT_EQ(selectDevice("auto").index, devices.back().index);

@@ -23,6 +23,19 @@ foreach(expected
   endif()
 endforeach()
 
+# A project without the C language: find_package(GPUMesh) says that C is needed, instead of
+# failing inside ParaView's lookup of MPI's C bindings.
+file(WRITE "${WORK_DIR}/cxx-only/CMakeLists.txt"
+  "cmake_minimum_required(VERSION 3.16)\nproject(app CXX)\nfind_package(GPUMesh REQUIRED)\n")
+execute_process(COMMAND "${CMAKE_COMMAND}" -S "${WORK_DIR}/cxx-only" -B "${WORK_DIR}/cxx-only/build"
+  "-DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix" RESULT_VARIABLE result OUTPUT_VARIABLE out ERROR_VARIABLE err)
+# CMake wraps long messages: any run of blanks may be a line break.
+if(result EQUAL 0 OR NOT err MATCHES "need[ \n]+the[ \n]+C[ \n]+language"
+    OR NOT err MATCHES "project\\(app[ \n]+C[ \n]+CXX\\)" OR err MATCHES "FindMPI|;")
+  message(FATAL_ERROR "project(app CXX): status ${result}, expected a failure saying that C is needed:\n${out}\n${err}")
+endif()
+message("project(app CXX): ok\n${err}")
+
 run_step("${CMAKE_COMMAND}" -S "${SOURCE_DIR}/examples/cxx" -B "${WORK_DIR}/app" -G Ninja
   "-DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix")
 run_step("${CMAKE_COMMAND}" --build "${WORK_DIR}/app")

@@ -6,7 +6,7 @@ from collections import Counter
 
 import numpy as np
 from paraview import simple
-from vtkmodules.vtkCommonCore import vtkDoubleArray, vtkPoints
+from vtkmodules.vtkCommonCore import VTK_FLOAT, vtkDoubleArray, vtkPoints
 from vtkmodules.vtkCommonDataModel import VTK_QUAD, VTK_TRIANGLE, vtkPolyData, vtkUnstructuredGrid
 
 import gpumesh_testing as gt
@@ -84,18 +84,22 @@ def geometry_set(points, triangles, oriented=True):
 
 
 class LongestEdgeRefinementTest(unittest.TestCase):
-    def compare_with_reference(self, grid, marks, passes=1):
-        result = refine_on_device(grid, marks, Passes=passes)
+    def compare_with_reference(self, grid, marks, passes=1, precision="Auto"):
+        result = refine_on_device(grid, marks, Passes=passes, Precision=precision)
         points, triangles = arrays(grid)
-        ref_points, ref_triangles, ref_parent = leb_reference.refine(points, triangles, np.asarray(marks) > 0, passes)
+        float_points = grid.GetPoints().GetDataType() == VTK_FLOAT
+        single = precision == "Single" or (precision == "Auto" and float_points)
+        ref_points, ref_triangles, ref_parent = leb_reference.refine(
+            points, triangles, np.asarray(marks) > 0, passes, np.float32 if single else np.float64,
+            shift=single and not float_points)
         out_points, out_triangles = arrays(result)
         self.assertEqual(out_triangles, ref_triangles)  # triangle by triangle, index for index
         np.testing.assert_allclose(out_points, ref_points, rtol=0, atol=1e-12)
         np.testing.assert_array_equal(gt.cell_array(result, "ParentCellId"), ref_parent)
         return result
 
-    def check_invariants(self, grid, marks, passes=1):
-        result = self.compare_with_reference(grid, marks, passes)
+    def check_invariants(self, grid, marks, passes=1, precision="Auto"):
+        result = self.compare_with_reference(grid, marks, passes, precision)
         points, triangles = arrays(grid)
         out_points, out_triangles = arrays(result)
         before, after = edge_uses(triangles), edge_uses(out_triangles)
@@ -128,7 +132,9 @@ class LongestEdgeRefinementTest(unittest.TestCase):
     def test_random_marks_on_gmsh_plate(self):
         grid = gt.read_vtu("plate_with_holes.vtu")
         marks = (np.random.default_rng(1).random(grid.GetNumberOfCells()) < 0.1).astype(float)
-        self.check_invariants(grid, marks)
+        for precision in ("Auto", "Single", "Double"):
+            with self.subTest(precision=precision):
+                self.check_invariants(grid, marks, precision=precision)
 
     def test_regional_marks_on_gmsh_plate_two_passes(self):
         grid = gt.read_vtu("plate_with_holes.vtu")

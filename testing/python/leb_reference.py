@@ -1,9 +1,11 @@
 """A double-precision CPU implementation of GPUMesh's longest-edge bisection, written from the
 specification (seed 002 and the filter's documentation), for triangle-by-triangle comparison.
 
-Ranking of edges replicates the device: squared lengths in float32 of the points relative to
-the centre of the bounds (dx*dx + dy*dy + dz*dz, in that order, no fused multiply-add); ties
-go to the smaller (min id, max id) pair. New points are numbered in (min id, max id) order of
+Ranking of edges replicates the device: squared lengths in the run's precision (`dtype`:
+float64 for double points, float32 for float points or Precision Single) of the difference of
+the edge's end points (dx*dx + dy*dy + dz*dz, in that order, no fused multiply-add); double
+points ranked in float32 are first rounded relative to the centre of their bounds, as the
+filter does. Ties go to the smaller (min id, max id) pair. New points are numbered in (min id, max id) order of
 their edges; each refined triangle's first child takes its index and the other children
 are appended in their parents' order, so the output is identical index for index. Coordinates of new points are exact midpoints in double.
 """
@@ -14,17 +16,18 @@ def _key(a, b):
     return (a, b) if a < b else (b, a)
 
 
-def refine(points, triangles, marks, passes=1):
-    """points: (n, 3) float64; triangles: list of (a, b, c); marks: list of bools.
-    Returns (points64, triangles, parent) after `passes` passes."""
+def refine(points, triangles, marks, passes=1, dtype=np.float64, shift=False):
+    """points: (n, 3) float64; triangles: list of (a, b, c); marks: list of bools; dtype: the
+    precision edges are ranked in; shift: rank relative to the centre of the bounds (double
+    points in a float32 run). Returns (points64, triangles, parent) after `passes` passes."""
     points = np.asarray(points, dtype=np.float64)
-    origin = 0.5 * (points.min(axis=0) + points.max(axis=0))
-    p32 = [np.float32(v) for v in (points - origin).astype(np.float32)]
+    origin = 0.5 * (points.min(axis=0) + points.max(axis=0)) if shift else np.zeros(3)
+    p32 = [v for v in (points - origin).astype(dtype)]  # the ranking precision
     p64 = [p for p in points]
     triangles = [tuple(int(v) for v in t) for t in triangles]
     parent = list(range(len(triangles)))
     marks = [bool(m) for m in marks]
-    half = np.float32(0.5)
+    half = dtype(0.5)
     for _ in range(passes):
         length2 = {}
         for t in triangles:
@@ -32,7 +35,7 @@ def refine(points, triangles, marks, passes=1):
                 a, b = _key(t[j], t[(j + 1) % 3])
                 if (a, b) not in length2:
                     d = p32[b] - p32[a]
-                    length2[(a, b)] = np.float32(np.float32(np.float32(d[0] * d[0]) + np.float32(d[1] * d[1])) + np.float32(d[2] * d[2]))
+                    length2[(a, b)] = dtype(dtype(dtype(d[0] * d[0]) + dtype(d[1] * d[1])) + dtype(d[2] * d[2]))
 
         def longer(e, f):
             if length2[e] != length2[f]:
