@@ -12,6 +12,7 @@
 
 #include "gpumesh/DeviceRun.h"
 
+#include <chrono>
 #include <exception>
 #include <string>
 
@@ -85,6 +86,7 @@ void vtkGPUMeshFilter::RequireChoice(const char* property, int value, int count,
 int vtkGPUMeshFilter::RequestData(
   vtkInformation*, vtkInformationVector** inputVector, vtkInformationVector* outputVector)
 {
+  const auto start = std::chrono::steady_clock::now();
   vtkPointSet* input = vtkPointSet::GetData(inputVector[0]);
   vtkPointSet* output = vtkPointSet::GetData(outputVector);
   output->ShallowCopy(input);
@@ -94,7 +96,7 @@ int vtkGPUMeshFilter::RequestData(
     gpumesh::DeviceRun run(gpumesh::DeviceContext::acquire(this->Device ? this->Device : "auto"),
       vtkGPUMeshAdapter::ResolvePrecision(this->Precision, input));
     this->ExecuteOnDevice(inputVector, input, output, run);
-    vtkGPUMeshRunReport::AddToFieldData(run, output->GetFieldData());
+    vtkGPUMeshRunReport::AddToFieldData(run, output->GetFieldData(), start);
     this->UpdateProgress(1.0);
   }
   catch (const std::exception& error)
