@@ -23,7 +23,7 @@ set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 binary="" out="" runs=5 device=auto triangles=2000000 tetrahedra=1000000
-filters="" meshes="" cases="" warmup=full vtk_warmup=none fan_degree=16384 timeout_s=900 dry_run=0 append=0 mesh_cache=""
+point_type=double filters="" meshes="" cases="" warmup=full vtk_warmup=none fan_degree=16384 timeout_s=900 dry_run=0 append=0 mesh_cache=""
 
 usage() { sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | grep '^#' | sed 's/^# \{0,1\}//'; exit "${1:-2}"; }
 while [[ $# -gt 0 ]]; do
@@ -40,6 +40,7 @@ while [[ $# -gt 0 ]]; do
     --warmup) warmup=$2 ;;
     --vtk-warmup) vtk_warmup=$2 ;;
     --fan-degree) fan_degree=$2 ;;
+    --point-type) point_type=$2 ;;
     --mesh-cache) mesh_cache=$2 ;;
     --timeout) timeout_s=$2 ;;
     --dry-run) dry_run=1; shift; continue ;;
@@ -101,7 +102,7 @@ for c in "${selected[@]}"; do
     *) filter_warmup=$warmup ;;
   esac
   command=("$binary" --filter "$filter" --mesh "$mesh" --cells "$cells" --device "$device"
-    --warmup "$filter_warmup" --fan-degree "$fan_degree")
+    --warmup "$filter_warmup" --fan-degree "$fan_degree" --point-type "$point_type")
   [[ -z $mesh_cache ]] || command+=(--mesh-cache "$mesh_cache")
   if [[ $dry_run -eq 1 ]]; then
     echo "${command[*]}   (x$runs)"
