@@ -1,15 +1,17 @@
-// The sides (or edges) of every cell, matched across cells without sorting the whole mesh:
-// each entity is keyed by its sorted vertex ids and owned by its smallest vertex (its
-// bucket). A bucket holds few entities, so one work-item per bucket sorts and matches them.
-// Entities with equal keys are the same side (edge) shared by several cells.
+// The sides (or edges) of every cell, matched across cells: each entity is keyed by its
+// sorted vertex ids and owned by its smallest vertex (its bucket). Nearly every bucket holds
+// few entities, and one work-item sorts it; the few large buckets (a pole, a fan) are sorted
+// together by a device radix sort, so no bucket costs more than linear time. Entities with
+// equal keys are the same side (edge) shared by several cells: runs of equal keys in the
+// sorted order, found in parallel.
 //
 // Vocabulary: a slot is one (cell, local entity) pair; slots of cell c are consecutive from
 // slot_offsets[c]. A key is a uint4 of sorted vertex ids padded with NONE, so an edge, a
 // triangle face and a quad face never compare equal.
 #define NONE 0xffffffffu
-// PRIVATE_BUCKET (build option): buckets up to this size are sorted in private memory, larger
-// ones in place in global memory. GPUs gain from it; CPUs, whose caches already hold the
-// bucket, lose (0 turns it off).
+// Build options: SMALL_BUCKET, the largest bucket sorted by one work-item; PRIVATE_SORT (1:
+// that sort runs on a private copy, which GPUs gain from; 0: in place, better on CPUs, whose
+// caches already hold the bucket).
 
 inline uint4 sorted_key(uint a, uint b, uint c, uint d)
 {
@@ -111,7 +113,7 @@ __kernel void emit_variable(__global const int* offsets, __global const int* con
   }
 }
 
-// Groups the slots by bucket; the order inside a bucket is arbitrary until match_buckets.
+// Groups the slots by bucket; the order inside a bucket is arbitrary until it is sorted.
 __kernel void fill_buckets(__global const uint4* keys, const int slots,
   __global const uint* bucket_offsets, __global uint* cursors, __global int* sorted_slots)
 {
@@ -122,101 +124,161 @@ __kernel void fill_buckets(__global const uint4* keys, const int slots,
   sorted_slots[bucket_offsets[bucket] + atomic_inc(&cursors[bucket])] = slot;
 }
 
-// One work-item per bucket: sorts its slots by (key, slot), which makes every later result
-// independent of the thread schedule, then records for each slot where its run of equal keys
-// starts and how long it is, the first other cell of the run (or -1), and the bucket's number
-// of distinct entities.
-__kernel void match_buckets(__global const uint4* keys, __global const uint* bucket_offsets,
-  const int buckets, __global int* sorted_slots, __global const int* slot_cell,
-  __global int2* slot_run, __global int* neighbor, __global uint* runs_per_bucket)
+// One work-item per small bucket: sorts its slots by (key, slot), which makes every later
+// result independent of the thread schedule. Insertion sort, at most SMALL_BUCKET^2 steps.
+// Large buckets are left to the radix sort: large_sizes gets their sizes (0 for small ones),
+// whose scan says where each one's slots start in the sorted list of all large buckets' slots.
+__kernel void sort_small_buckets(__global const uint4* keys, __global const uint* bucket_offsets,
+  const int buckets, __global int* sorted_slots, __global uint* large_sizes)
 {
   const int b = get_global_id(0);
   if (b >= buckets)
     return;
   const int begin = (int)bucket_offsets[b];
   const int end = (int)bucket_offsets[b + 1];
-#if PRIVATE_BUCKET > 0
-  if (end - begin <= PRIVATE_BUCKET)
+  const int large = end - begin > SMALL_BUCKET;
+  large_sizes[b] = large ? end - begin : 0;
+  if (large)
+    return;
+#if PRIVATE_SORT
+  // Every key of a bucket shares x, so (y, z, w, slot) orders it, and the keys are read from
+  // global memory once.
+  uint4 entry[SMALL_BUCKET]; // (key.y, key.z, key.w, slot)
+  for (int i = begin; i < end; ++i)
   {
-    // Small buckets (nearly all): sort a private copy. Every key of a bucket shares x, so
-    // (y, z, w, slot) orders it, and the keys are read from global memory once.
-    uint4 entry[PRIVATE_BUCKET]; // (key.y, key.z, key.w, slot)
-    for (int i = begin; i < end; ++i)
+    const int slot = sorted_slots[i];
+    const uint4 key = keys[slot];
+    const uint4 e = (uint4)(key.y, key.z, key.w, (uint)slot);
+    int j = i - begin - 1;
+    while (j >= 0 && key_less(e, entry[j]))
     {
-      const int slot = sorted_slots[i];
-      const uint4 key = keys[slot];
-      const uint4 e = (uint4)(key.y, key.z, key.w, (uint)slot);
-      int j = i - begin - 1;
-      while (j >= 0 && key_less(e, entry[j]))
+      entry[j + 1] = entry[j];
+      --j;
+    }
+    entry[j + 1] = e;
+  }
+  for (int i = begin; i < end; ++i)
+    sorted_slots[i] = (int)entry[i - begin].w;
+#else
+  for (int i = begin + 1; i < end; ++i)
+  {
+    const int slot = sorted_slots[i];
+    const uint4 key = keys[slot];
+    int j = i - 1;
+    while (j >= begin)
+    {
+      const int other = sorted_slots[j];
+      const uint4 other_key = keys[other];
+      if (key_less(key, other_key) || (key_equal(key, other_key) && slot < other))
       {
-        entry[j + 1] = entry[j];
+        sorted_slots[j + 1] = other;
         --j;
       }
-      entry[j + 1] = e;
+      else
+        break;
     }
-    for (int i = begin; i < end; ++i)
-      sorted_slots[i] = (int)entry[i - begin].w;
+    sorted_slots[j + 1] = slot;
   }
-  else
 #endif
-  {
-    for (int i = begin + 1; i < end; ++i)
-    {
-      const int slot = sorted_slots[i];
-      const uint4 key = keys[slot];
-      int j = i - 1;
-      while (j >= begin)
-      {
-        const int other = sorted_slots[j];
-        const uint4 other_key = keys[other];
-        if (key_less(key, other_key) || (key_equal(key, other_key) && slot < other))
-        {
-          sorted_slots[j + 1] = other;
-          --j;
-        }
-        else
-          break;
-      }
-      sorted_slots[j + 1] = slot;
-    }
-  }
-  uint runs = 0;
-  for (int start = begin; start < end;)
-  {
-    const uint4 key = keys[sorted_slots[start]];
-    int stop = start + 1;
-    while (stop < end && key_equal(keys[sorted_slots[stop]], key))
-      ++stop;
-    for (int i = start; i < stop; ++i)
-    {
-      const int slot = sorted_slots[i];
-      slot_run[slot] = (int2)(start, stop - start);
-      const int first_other = sorted_slots[i == start ? min(start + 1, stop - 1) : start];
-      neighbor[slot] = stop - start > 1 ? slot_cell[first_other] : -1;
-    }
-    ++runs;
-    start = stop;
-  }
-  runs_per_bucket[b] = runs;
 }
 
-// Numbers the distinct entities bucket by bucket, in key order: the numbering depends only on
-// the mesh, not on the schedule.
-__kernel void number_entities(__global const uint4* keys, __global const uint* bucket_offsets,
-  const int buckets, __global const int* sorted_slots, __global const int2* slot_run,
-  __global const uint* entity_offsets, __global int* slot_entity, __global uint4* entity_keys)
+inline uint bucket_size(__global const uint* bucket_offsets, uint b)
 {
-  const int b = get_global_id(0);
-  if (b >= buckets)
+  return bucket_offsets[b + 1] - bucket_offsets[b];
+}
+
+// 1 for the slots of large buckets: scanned, each one's place in the list of those slots,
+// in slot order, which the stable sort then keeps for equal keys.
+__kernel void flag_large_slots(__global const uint4* keys, const int slots,
+  __global const uint* bucket_offsets, __global uint* flags)
+{
+  const int slot = get_global_id(0);
+  if (slot < slots)
+    flags[slot] = bucket_size(bucket_offsets, keys[slot].x) > SMALL_BUCKET ? 1 : 0;
+}
+
+__kernel void gather_large_slots(const int slots, __global const uint* places,
+  __global uint* large_slots)
+{
+  const int slot = get_global_id(0);
+  if (slot < slots && places[slot + 1] != places[slot])
+    large_slots[places[slot]] = (uint)slot;
+}
+
+// The sort key of components [first, first + count) of each listed slot's key (count 1 or
+// 2), `bits` bits per vertex id; NONE becomes none_id (the point count), above every id, so
+// the packed keys order as the keys do.
+__kernel void pack_keys(__global const uint4* keys, __global const uint* slots, const int count,
+  const int first, const int components, const uint bits, const uint none_id,
+  __global ulong* packed)
+{
+  const int i = get_global_id(0);
+  if (i >= count)
     return;
-  int entity = (int)entity_offsets[b];
-  const int end = (int)bucket_offsets[b + 1];
-  for (int start = (int)bucket_offsets[b]; start < end; ++entity)
+  const uint4 key = keys[slots[i]];
+  const uint ids[4] = { key.x, key.y, key.z, key.w };
+  ulong result = 0;
+  for (int c = first; c < first + components; ++c)
+    result = (result << bits) | (ulong)(ids[c] == NONE ? none_id : ids[c]);
+  packed[i] = result;
+}
+
+// The large buckets' slots, sorted by (key, slot), go back to their buckets' places.
+__kernel void place_large_slots(__global const uint4* keys, __global const uint* sorted_large,
+  const int count, __global const uint* bucket_offsets, __global const uint* large_offsets,
+  __global int* sorted_slots)
+{
+  const int i = get_global_id(0);
+  if (i >= count)
+    return;
+  const uint slot = sorted_large[i];
+  const uint b = keys[slot].x;
+  sorted_slots[bucket_offsets[b] + (uint)i - large_offsets[b]] = (int)slot;
+}
+
+// 1 where a run of equal keys starts in the sorted slots: scanned, the entity numbers.
+__kernel void mark_run_heads(__global const uint4* keys, __global const int* sorted_slots,
+  const int slots, __global uint* heads)
+{
+  const int i = get_global_id(0);
+  if (i < slots)
+    heads[i] = i == 0 || !key_equal(keys[sorted_slots[i]], keys[sorted_slots[i - 1]]);
+}
+
+// entity_offsets[i]: the entities that start before position i, so a head at i starts entity
+// entity_offsets[i]. run_start gets entity_count + 1 entries, the last one `slots`.
+__kernel void record_entities(__global const uint4* keys, __global const int* sorted_slots,
+  const int slots, __global const uint* entity_offsets, __global int* run_start,
+  __global uint4* entity_vertices)
+{
+  const int i = get_global_id(0);
+  if (i >= slots)
+    return;
+  const uint entity = entity_offsets[i];
+  if (entity_offsets[i + 1] != entity)
   {
-    const int length = slot_run[sorted_slots[start]].y;
-    entity_keys[entity] = keys[sorted_slots[start]];
-    for (int i = start; i < start + length; ++i)
-      slot_entity[sorted_slots[i]] = entity;
-    start += length;
+    run_start[entity] = i;
+    entity_vertices[entity] = keys[sorted_slots[i]];
   }
+  if (i == slots - 1)
+    run_start[entity_offsets[slots]] = slots;
+}
+
+// For each slot: its run (where it starts in the sorted slots, how many slots share the
+// entity), its entity, and the first other cell of the run (or -1).
+__kernel void record_runs(__global const int* sorted_slots, const int slots,
+  __global const uint* entity_offsets, __global const int* run_start,
+  __global const int* slot_cell, __global int2* slot_run, __global int* neighbor,
+  __global int* slot_entity)
+{
+  const int i = get_global_id(0);
+  if (i >= slots)
+    return;
+  const int entity = (int)entity_offsets[i + 1] - 1;
+  const int start = run_start[entity];
+  const int length = run_start[entity + 1] - start;
+  const int slot = sorted_slots[i];
+  slot_run[slot] = (int2)(start, length);
+  slot_entity[slot] = entity;
+  neighbor[slot] = length > 1 ? slot_cell[sorted_slots[i == start ? start + 1 : start]] : -1;
 }

@@ -1,7 +1,9 @@
 #include "gpumesh/CellEntities.h"
 
+#include "gpumesh/RadixSort.h"
 #include "gpumesh/Scan.h"
 
+#include <algorithm>
 #include <vector>
 
 namespace gpumesh
@@ -33,6 +35,77 @@ const Table pyramidFaces = { 0, 3, 2, 1, 0, 1, 4, -1, 1, 2, 4, -1, 2, 3, 4, -1, 
 bool variableKindEmits(CellKind kind, EntityType type)
 {
   return kind == CellKind::Polygon || (kind == CellKind::PolyLine && type == EntityType::Edges);
+}
+
+// Buckets up to this size are sorted by one work-item (GPUs: in private memory, as far as it
+// holds them; CPUs: in place, in cache); larger ones by the radix sort.
+std::string buildOptions(DeviceRun& run)
+{
+  return run.info().isGPU ? "-DSMALL_BUCKET=48 -DPRIVATE_SORT=1" : "-DSMALL_BUCKET=64 -DPRIVATE_SORT=0";
+}
+
+// The most vertex ids in one entity of the mesh: 2 (edges), 3 (triangle faces) or 4.
+int keyComponents(const DeviceMesh& mesh, EntityType type)
+{
+  int components = 2;
+  for (const DeviceCellGroup& group : mesh.groups())
+  {
+    if (const Table* table = localEntityTable(group.kind, type))
+    {
+      for (std::size_t e = 0; e < table->size(); e += 4)
+      {
+        components = std::max(components, (*table)[e + 2] < 0 ? 2 : (*table)[e + 3] < 0 ? 3 : 4);
+      }
+    }
+  }
+  return components;
+}
+
+// Sorts the slots of all large buckets by (key, slot) with the device radix sort and puts them
+// back in their buckets' places of sortedSlots. Least significant first: the keys' (z, w) or
+// z, then (x, y); each vertex id (and NONE, as pointCount) in bitWidth(pointCount) bits.
+void sortLargeBuckets(DeviceRun& run, const DeviceBuffer<cl_uint4>& keys, const DeviceBuffer<cl_uint>& bucketOffsets,
+  const DeviceBuffer<cl_uint>& largeOffsets, std::size_t largeCount, std::size_t pointCount, int components,
+  DeviceBuffer<cl_int>& sortedSlots)
+{
+  DeviceRun::ScopedLabel label(run, "sort large buckets");
+  const char* program = "cell_entities";
+  const std::string options = buildOptions(run);
+  const std::size_t slots = keys.size();
+  const auto count = static_cast<cl_int>(largeCount);
+
+  // The large buckets' slots in slot order, which the stable sort keeps for equal keys.
+  DeviceBuffer<cl_uint> flags = run.allocate<cl_uint>(slots, "large slot flags");
+  cl::Kernel flag = run.kernel(program, "flag_large_slots", options);
+  run.setArguments(flag, keys, static_cast<cl_int>(slots), bucketOffsets, flags);
+  run.launch(flag, slots, "flag large slots");
+  DeviceBuffer<cl_uint> places = run.allocate<cl_uint>(slots + 1, "large slot places");
+  exclusiveScan(run, flags, slots, places, "slots of large buckets");
+  flags.release();
+  DeviceBuffer<cl_uint> values = run.allocate<cl_uint>(largeCount, "large slots");
+  cl::Kernel gather = run.kernel(program, "gather_large_slots", options);
+  run.setArguments(gather, static_cast<cl_int>(slots), places, values);
+  run.launch(gather, slots, "gather large slots");
+  places.release();
+
+  const auto bits = bitWidth(pointCount);
+  DeviceBuffer<cl_ulong> packed = run.allocate<cl_ulong>(largeCount, "large slot keys");
+  cl::Kernel pack = run.kernel(program, "pack_keys", options);
+  const auto sortBy = [&](int first, int componentCount) {
+    run.setArguments(pack, keys, values, count, cl_int(first), cl_int(componentCount), cl_uint(bits),
+      static_cast<cl_uint>(pointCount), packed);
+    run.launch(pack, largeCount, "pack keys");
+    sortByKey(run, packed, values, largeCount, bits * static_cast<unsigned>(componentCount), "large bucket slots");
+  };
+  if (components > 2)
+  {
+    sortBy(2, components - 2);
+  }
+  sortBy(0, 2);
+
+  cl::Kernel place = run.kernel(program, "place_large_slots", options);
+  run.setArguments(place, keys, values, count, bucketOffsets, largeOffsets, sortedSlots);
+  run.launch(place, largeCount, "place large slots");
 }
 } // namespace
 
@@ -66,7 +139,7 @@ CellEntities::CellEntities(DeviceRun& run, const DeviceMesh& mesh, EntityType ty
   const auto cells = static_cast<std::size_t>(mesh.cellCount());
   const auto points = static_cast<std::size_t>(mesh.pointCount());
   const char* program = "cell_entities";
-  const std::string options = std::string("-DPRIVATE_BUCKET=") + (run.info().isGPU ? "48" : "0");
+  const std::string options = buildOptions(run);
 
   for (const DeviceCellGroup& group : mesh.groups())
   {
@@ -129,7 +202,7 @@ CellEntities::CellEntities(DeviceRun& run, const DeviceMesh& mesh, EntityType ty
     }
   }
 
-  // 3. Slots grouped by bucket.
+  // 3. Slots grouped by bucket, each small bucket sorted by (key, slot) by one work-item.
   DeviceBuffer<cl_uint> bucketOffsets = run.allocate<cl_uint>(points + 1, "bucket offsets");
   exclusiveScan(run, bucketCounts, points, bucketOffsets, "bucket entries");
   run.fill(bucketCounts, cl_uint(0), "bucket cursors");
@@ -137,25 +210,44 @@ CellEntities::CellEntities(DeviceRun& run, const DeviceMesh& mesh, EntityType ty
   cl::Kernel fill = run.kernel(program, "fill_buckets", options);
   run.setArguments(fill, keys, static_cast<cl_int>(SlotCount), bucketOffsets, bucketCounts, SortedSlots);
   run.launch(fill, SlotCount, "fill buckets");
+  DeviceBuffer<cl_uint>& largeSizes = bucketCounts; // the cursors are no longer needed
+  cl::Kernel sortSmall = run.kernel(program, "sort_small_buckets", options);
+  run.setArguments(sortSmall, keys, bucketOffsets, static_cast<cl_int>(points), SortedSlots, largeSizes);
+  run.launch(sortSmall, points, "sort small buckets");
 
-  // 4. Matching inside each bucket.
+  // 4. The large buckets' slots, sorted together.
+  DeviceBuffer<cl_uint> largeOffsets = run.allocate<cl_uint>(points + 1, "large bucket offsets");
+  const std::size_t largeSlots = exclusiveScan(run, largeSizes, points, largeOffsets, "slots of large buckets");
+  bucketCounts.release();
+  if (largeSlots > 0)
+  {
+    sortLargeBuckets(run, keys, bucketOffsets, largeOffsets, largeSlots, points, keyComponents(mesh, type),
+      SortedSlots);
+  }
+  largeOffsets.release();
+  bucketOffsets.release();
+
+  // 5. Runs of equal keys: entities, numbered in sorted order.
+  DeviceBuffer<cl_uint> heads = run.allocate<cl_uint>(SlotCount, "run heads");
+  cl::Kernel mark = run.kernel(program, "mark_run_heads", options);
+  run.setArguments(mark, keys, SortedSlots, static_cast<cl_int>(SlotCount), heads);
+  run.launch(mark, SlotCount, "mark run heads");
+  DeviceBuffer<cl_uint> entityOffsets = run.allocate<cl_uint>(SlotCount + 1, "entity offsets");
+  EntityCount = exclusiveScan(run, heads, SlotCount, entityOffsets, "distinct sides and edges");
+  heads.release();
+  EntityVertices = run.allocate<cl_uint4>(EntityCount, "entity vertices");
+  DeviceBuffer<cl_int> runStart = run.allocate<cl_int>(EntityCount + 1, "run starts");
+  cl::Kernel record = run.kernel(program, "record_entities", options);
+  run.setArguments(record, keys, SortedSlots, static_cast<cl_int>(SlotCount), entityOffsets, runStart,
+    EntityVertices);
+  run.launch(record, SlotCount, "number entities");
   SlotRun = run.allocate<cl_int2>(SlotCount, "slot runs");
   Neighbor = run.allocate<cl_int>(SlotCount, "neighbours");
-  DeviceBuffer<cl_uint>& runsPerBucket = bucketCounts; // the cursors are no longer needed
-  cl::Kernel match = run.kernel(program, "match_buckets", options);
-  run.setArguments(match, keys, bucketOffsets, static_cast<cl_int>(points), SortedSlots, SlotCell,
-    SlotRun, Neighbor, runsPerBucket);
-  run.launch(match, points, "match buckets");
-
-  // 5. Entity numbers.
-  DeviceBuffer<cl_uint> entityOffsets = run.allocate<cl_uint>(points + 1, "entity offsets");
-  EntityCount = exclusiveScan(run, runsPerBucket, points, entityOffsets, "distinct sides and edges");
   SlotEntity = run.allocate<cl_int>(SlotCount, "slot entities");
-  EntityVertices = run.allocate<cl_uint4>(EntityCount, "entity vertices");
-  cl::Kernel number = run.kernel(program, "number_entities", options);
-  run.setArguments(number, keys, bucketOffsets, static_cast<cl_int>(points), SortedSlots, SlotRun,
-    entityOffsets, SlotEntity, EntityVertices);
-  run.launch(number, points, "number entities");
+  cl::Kernel runs = run.kernel(program, "record_runs", options);
+  run.setArguments(runs, SortedSlots, static_cast<cl_int>(SlotCount), entityOffsets, runStart, SlotCell,
+    SlotRun, Neighbor, SlotEntity);
+  run.launch(runs, SlotCount, "record runs");
 }
 
 } // namespace gpumesh

@@ -16,9 +16,11 @@ enum class EntityType
   Edges
 };
 
-/// Built on the device by bucketing each entity under its smallest vertex and matching
-/// inside the buckets; every result is independent of the thread schedule. Entities are
-/// numbered by (smallest vertex, sorted vertex ids).
+/// Built on the device by bucketing each entity under its smallest vertex, sorting the
+/// buckets (small ones by one work-item each, large ones together by a radix sort, so a vertex
+/// of any degree costs linear time) and finding the runs of equal keys; every result is
+/// independent of the thread schedule. Entities are numbered by (smallest vertex, sorted
+/// vertex ids).
 ///
 /// A slot is one (cell, local entity) pair, in the local order of the cell's type (VTK's
 /// numbering of edges and faces). Triangle strips are an error (triangulate them first).

@@ -209,10 +209,13 @@ void buildCells(gpumesh::DeviceRun& run, vtkPointSet* input, vtkPointSet* output
       parentIds->SetValue(c, identity && c < kept ? c : parents[static_cast<std::size_t>(c)]);
   });
 
+  // Cell data: after a first pass the kept triangles are their own parents, so their values
+  // are one contiguous copy; only the appended children (few, for a few marks) are gathered.
   vtkCellData* in = input->GetCellData();
   vtkCellData* out = output->GetCellData();
+  const vtkIdType gatheredFrom = identity ? kept : 0;
   vtkNew<vtkIdList> from;
-  from->SetArray(parentIds->GetPointer(0), count);
+  from->SetArray(parentIds->GetPointer(gatheredFrom), count - gatheredFrom);
   for (int i = 0; i < in->GetNumberOfArrays(); ++i)
   {
     vtkAbstractArray* source = in->GetAbstractArray(i);
@@ -220,8 +223,10 @@ void buildCells(gpumesh::DeviceRun& run, vtkPointSet* input, vtkPointSet* output
     array->SetName(source->GetName());
     array->SetNumberOfComponents(source->GetNumberOfComponents());
     array->SetNumberOfTuples(count);
-    if (count > 0) // VTK's tuple copy reads the id list's first entry even when it is empty
-      array->InsertTuplesStartingAt(0, from, source);
+    if (gatheredFrom > 0)
+      array->InsertTuples(0, gatheredFrom, 0, source);
+    if (count > gatheredFrom) // VTK's tuple copy reads the id list's first entry even when it is empty
+      array->InsertTuplesStartingAt(gatheredFrom, from, source);
     out->AddArray(array);
   }
   from->Release(); // the ids stay parentIds'

@@ -13,6 +13,7 @@
 
 #include "gpumesh/DeviceRun.h"
 
+#include <chrono>
 #include <exception>
 #include <memory>
 #include <string>
@@ -87,6 +88,7 @@ void vtkGPUMeshFilter::RequireChoice(const char* property, int value, int count,
 int vtkGPUMeshFilter::RequestData(
   vtkInformation*, vtkInformationVector** inputVector, vtkInformationVector* outputVector)
 {
+  const auto start = std::chrono::steady_clock::now();
   vtkPointSet* input = vtkPointSet::GetData(inputVector[0]);
   vtkPointSet* output = vtkPointSet::GetData(outputVector);
   output->ShallowCopy(input);
@@ -105,7 +107,7 @@ int vtkGPUMeshFilter::RequestData(
         precision);
     });
     this->ExecuteOnDevice(inputVector, input, output, *run);
-    vtkGPUMeshRunReport::AddToFieldData(*run, output->GetFieldData());
+    vtkGPUMeshRunReport::AddToFieldData(*run, output->GetFieldData(), start);
     this->UpdateProgress(1.0);
   }
   catch (const std::exception& error)

@@ -18,8 +18,9 @@
  * Each run adds to the output's field data: `Device` (the device's label), `Precision`
  * (Single or Double), `KernelTimeMs`
  * (device time of all kernels, from OpenCL profiling events), and one
- * `KernelTimeMs_<kernel>` per kernel (its device time summed over its launches), `BytesUploaded`, `BytesDownloaded` and
- * `PeakDeviceMemoryBytes`.
+ * `KernelTimeMs_<kernel>` per kernel (its device time summed over its launches),
+ * `HostTimeMs` (the wall time of RequestData minus KernelTimeMs: everything but the kernels,
+ * transfers included), `BytesUploaded`, `BytesDownloaded` and `PeakDeviceMemoryBytes`.
  */
 #ifndef vtkGPUMeshFilter_h
 #define vtkGPUMeshFilter_h

@@ -31,7 +31,8 @@ void SetFieldValue(vtkFieldData* fieldData, const std::string& name, double valu
   fieldData->AddArray(array);
 }
 
-void AddToFieldData(gpumesh::DeviceRun& run, vtkFieldData* fieldData)
+void AddToFieldData(
+  gpumesh::DeviceRun& run, vtkFieldData* fieldData, std::chrono::steady_clock::time_point requestStart)
 {
   vtkNew<vtkStringArray> device;
   device->SetName("Device");
@@ -57,6 +58,10 @@ void AddToFieldData(gpumesh::DeviceRun& run, vtkFieldData* fieldData)
     }
   }
   SetFieldValue(fieldData, "KernelTimeMs", kernelMilliseconds);
+  // timings() waited for the device: what is left of the wall time ran on the host.
+  const double wallMilliseconds =
+    std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - requestStart).count();
+  SetFieldValue(fieldData, "HostTimeMs", wallMilliseconds - kernelMilliseconds);
   SetFieldCount(fieldData, "BytesUploaded", run.bytesUploaded());
   SetFieldCount(fieldData, "BytesDownloaded", run.bytesDownloaded());
   SetFieldCount(fieldData, "PeakDeviceMemoryBytes", run.peakDeviceMemory());

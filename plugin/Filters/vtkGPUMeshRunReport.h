@@ -4,6 +4,7 @@
 
 #include "gpumesh/DeviceRun.h"
 
+#include <chrono>
 #include <cstdint>
 #include <string>
 
@@ -12,9 +13,11 @@ class vtkFieldData;
 namespace vtkGPUMeshRunReport
 {
 
-/// Adds Device, KernelTimeMs, KernelTimeMs_<kernel>, BytesUploaded, BytesDownloaded and
+/// Adds Device, Precision, KernelTimeMs, KernelTimeMs_<kernel>, HostTimeMs (the time since `requestStart`,
+/// once the device has finished, minus KernelTimeMs), BytesUploaded, BytesDownloaded and
 /// PeakDeviceMemoryBytes (see vtkGPUMeshFilter) to `fieldData`, replacing arrays of those names.
-void AddToFieldData(gpumesh::DeviceRun& run, vtkFieldData* fieldData);
+void AddToFieldData(
+  gpumesh::DeviceRun& run, vtkFieldData* fieldData, std::chrono::steady_clock::time_point requestStart);
 
 /// Adds a one-tuple 64-bit integer array `name` holding `value`, replacing an array of that name.
 void SetFieldCount(vtkFieldData* fieldData, const std::string& name, std::uint64_t value);

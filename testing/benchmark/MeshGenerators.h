@@ -92,6 +92,34 @@ inline GeneratedMesh tetrahedronBox(std::size_t cells, unsigned seed = 1)
   return mesh;
 }
 
+/// Appends a triangulated n-gon of `triangles` triangles beside the mesh: its centre has
+/// degree `triangles` (a UV-sphere pole, a CAD fan). Triangle meshes only.
+inline void appendFan(GeneratedMesh& mesh, std::size_t triangles)
+{
+  const auto centre = static_cast<std::int64_t>(mesh.pointCount());
+  mesh.xyz.insert(mesh.xyz.end(), { -2.0, -2.0, 0.0 });
+  for (std::size_t k = 0; k < triangles; ++k)
+  {
+    const double angle = 2.0 * M_PI * static_cast<double>(k) / static_cast<double>(triangles);
+    mesh.xyz.insert(mesh.xyz.end(), { -2.0 + std::cos(angle), -2.0 + std::sin(angle), 0.0 });
+  }
+  const auto n = static_cast<std::int64_t>(triangles);
+  for (std::int64_t k = 0; k < n; ++k)
+    mesh.connectivity.insert(mesh.connectivity.end(), { centre, centre + 1 + k, centre + 1 + (k + 1) % n });
+}
+
+/// Appends a strip of `triangles` triangles (vertex degrees up to 4) beside the mesh, with
+/// one point more than appendFan: the same size without a high-degree vertex.
+inline void appendStrip(GeneratedMesh& mesh, std::size_t triangles)
+{
+  const auto first = static_cast<std::int64_t>(mesh.pointCount());
+  const auto n = static_cast<std::int64_t>(triangles);
+  for (std::int64_t k = 0; k < n + 2; ++k)
+    mesh.xyz.insert(mesh.xyz.end(), { -2.0 - 0.5 * double(k / 2), -2.0 - double(k % 2), 0.0 });
+  for (std::int64_t k = 0; k < n; ++k)
+    mesh.connectivity.insert(mesh.connectivity.end(), { first + k, first + k + 1, first + k + 2 });
+}
+
 /// Renumbers points and cells at random.
 inline void shuffle(GeneratedMesh& mesh, unsigned seed = 7)
 {

@@ -6,6 +6,7 @@
 //                     [--reduce-size N] [--triangles N] [--tetrahedra N] [--shuffle]
 //                     [--refine N1,N2,...] [--refine-fraction F]
 //                     [--smoothing-iterations N]
+//                     [--matching N] [--hub-degree D]
 //   gpumesh-benchmark --list-devices
 #include "MeshGenerators.h"
 
@@ -50,6 +51,8 @@ struct Options
   double refineFraction = 0.001;
   bool shuffle = false;
   int smoothingIterations = 10;
+  std::size_t matching = 0; // triangles for the matching benchmark
+  std::size_t hubDegree = 16384;
   std::string json;
 };
 
@@ -369,6 +372,60 @@ void benchmarkSmoothing(const std::shared_ptr<DeviceContext>& context, const Opt
   std::printf("%s: smoothing checksum (mean x after barycentric) %.6f\n", name.c_str(), sum / points);
 }
 
+// Matching of sides and of edges (unique edges) alone, the topology step of every filter but
+// Cell Reduction: device time and wall time of CellEntities on an uploaded mesh.
+void benchmarkMatching(const std::shared_ptr<DeviceContext>& context, const Options& options,
+  const std::string& name, const benchmark::GeneratedMesh& generated, std::vector<Result>& results)
+{
+  const HostMesh host = benchmark::toHostMesh(generated);
+  DeviceRun uploadRun(context);
+  const DeviceMesh mesh(uploadRun, host);
+  const struct
+  {
+    EntityType type;
+    const char* label;
+  } types[] = { { EntityType::Sides, "sides" }, { EntityType::Edges, "unique edges" } };
+  for (const auto& t : types)
+  {
+    std::size_t entities = 0;
+    const Measured measured = measure(context, options.repeat, [&](DeviceRun& run) {
+      const CellEntities matched(run, mesh, t.type);
+      entities = matched.entityCount();
+    });
+    // Fewest bytes: read the connectivity, write one entity id per slot.
+    const double bytes = static_cast<double>(generated.connectivity.size()) * 4 * 2;
+    results.push_back({ name + ": " + t.label + " (kernels)", measured.kernelMs, bytes, measured.kernels });
+    results.push_back({ name + ": " + t.label + " (wall)", measured.wallMs, 0.0, {} });
+    std::printf("%s: %zu cells, %zu points, %zu %s\n", name.c_str(), generated.cellCount(), generated.pointCount(),
+      entities, t.label);
+  }
+}
+
+// The degree cliff: a triangle grid with a fan of hubDegree triangles beside it (one vertex of
+// degree hubDegree) against the same grid with a strip of as many triangles, in row and random
+// order.
+void benchmarkDegreeCliff(const std::shared_ptr<DeviceContext>& context, const Options& options,
+  std::vector<Result>& results)
+{
+  const std::size_t degree = options.hubDegree;
+  const std::size_t gridCells = options.matching > degree ? options.matching - degree : 0;
+  for (bool shuffled : { false, true })
+    for (bool hub : { false, true })
+    {
+      auto mesh = benchmark::triangleGrid(gridCells);
+      if (hub)
+        benchmark::appendFan(mesh, degree);
+      else
+        benchmark::appendStrip(mesh, degree);
+      if (shuffled)
+        benchmark::shuffle(mesh);
+      const std::string name = "matching " + std::to_string(mesh.cellCount()) + " triangles" +
+        (hub ? ", a vertex of degree " + std::to_string(degree) : ", no high degree") +
+        (shuffled ? " (random order)" : " (row order)");
+      benchmarkMatching(context, options, name, mesh, results);
+    }
+}
+
 Options parse(int argc, char** argv)
 {
   Options options;
@@ -402,6 +459,10 @@ Options parse(int argc, char** argv)
       options.shuffle = true;
     else if (arg == "--smoothing-iterations")
       options.smoothingIterations = std::max(1, std::stoi(next()));
+    else if (arg == "--matching")
+      options.matching = std::stoull(next());
+    else if (arg == "--hub-degree")
+      options.hubDegree = std::stoull(next());
     else if (arg == "--json")
       options.json = next();
     else
@@ -466,6 +527,8 @@ int main(int argc, char** argv)
 
     for (std::size_t triangles : options.refine)
       benchmarkRefinement(context, options, triangles, results);
+    if (options.matching)
+      benchmarkDegreeCliff(context, options, results);
 
     std::printf("device: %s, copy bandwidth %.1f GB/s\n", context->info().label().c_str(), copyGBs);
     std::printf("%-72s %11s %9s %8s\n", "operation", "median ms", "GB/s", "of copy");

@@ -36,6 +36,8 @@ std::vector<std::vector<int>> localEntities(CellKind kind, EntityType type)
         return { { 0, 1, 3 }, { 1, 2, 3 }, { 2, 0, 3 }, { 0, 2, 1 } };
       case CellKind::Hexahedron:
         return { { 0, 4, 7, 3 }, { 1, 2, 6, 5 }, { 0, 1, 5, 4 }, { 3, 7, 6, 2 }, { 0, 3, 2, 1 }, { 4, 5, 6, 7 } };
+      case CellKind::Wedge:
+        return { { 0, 1, 2 }, { 3, 5, 4 }, { 0, 3, 4, 1 }, { 1, 4, 5, 2 }, { 2, 5, 3, 0 } };
       default:
         return {};
     }
@@ -44,8 +46,12 @@ std::vector<std::vector<int>> localEntities(CellKind kind, EntityType type)
   {
     case CellKind::Triangle:
       return { { 0, 1 }, { 1, 2 }, { 2, 0 } };
+    case CellKind::Quad:
+      return { { 0, 1 }, { 1, 2 }, { 2, 3 }, { 3, 0 } };
     case CellKind::Tetra:
       return { { 0, 1 }, { 1, 2 }, { 2, 0 }, { 0, 3 }, { 1, 3 }, { 2, 3 } };
+    case CellKind::Wedge:
+      return { { 0, 1 }, { 1, 2 }, { 2, 0 }, { 3, 4 }, { 4, 5 }, { 5, 3 }, { 0, 3 }, { 1, 4 }, { 2, 5 } };
     default:
       return {};
   }
@@ -117,6 +123,58 @@ TestMesh tetraBox(int n)
         for (const auto& p : paths)
           mesh.cells.push_back({ CellKind::Tetra, { v[0], v[p[0]], v[p[1]], v[6] } });
       }
+  return mesh;
+}
+
+// A triangulated n-gon: n triangles around vertex 0, which has degree n.
+TestMesh fan(int n)
+{
+  TestMesh mesh;
+  mesh.xyz = { 0, 0, 0 };
+  for (int k = 0; k < n; ++k)
+    mesh.xyz.insert(mesh.xyz.end(), { std::cos(2 * M_PI * k / n), std::sin(2 * M_PI * k / n), 0.0 });
+  for (int k = 0; k < n; ++k)
+    mesh.cells.push_back({ CellKind::Triangle, { 0, 1 + k, 1 + (k + 1) % n } });
+  return mesh;
+}
+
+// A UV sphere: `rings` rings of `perRing` points between two poles, quads between the rings
+// and triangle fans around the poles (degree perRing), as sphere sources make them.
+TestMesh uvSphere(int perRing, int rings)
+{
+  TestMesh mesh;
+  mesh.xyz = { 0, 0, 1 };
+  for (int r = 1; r <= rings; ++r)
+    for (int k = 0; k < perRing; ++k)
+    {
+      const double theta = M_PI * r / (rings + 1), phi = 2 * M_PI * k / perRing;
+      mesh.xyz.insert(mesh.xyz.end(), { std::sin(theta) * std::cos(phi), std::sin(theta) * std::sin(phi), std::cos(theta) });
+    }
+  mesh.xyz.insert(mesh.xyz.end(), { 0, 0, -1 });
+  const std::int64_t south = rings * perRing + 1;
+  auto id = [&](int r, int k) { return std::int64_t(1 + (r - 1) * perRing + (k % perRing)); };
+  for (int k = 0; k < perRing; ++k)
+  {
+    mesh.cells.push_back({ CellKind::Triangle, { 0, id(1, k), id(1, k + 1) } });
+    for (int r = 1; r < rings; ++r)
+      mesh.cells.push_back({ CellKind::Quad, { id(r, k), id(r + 1, k), id(r + 1, k + 1), id(r, k + 1) } });
+    mesh.cells.push_back({ CellKind::Triangle, { south, id(rings, k + 1), id(rings, k) } });
+  }
+  return mesh;
+}
+
+// n wedges around the axis from point 0 to point 1: every wedge has the axis as an edge, so
+// both points have degree n + 2, and the quad faces on the axis match across wedges.
+TestMesh wedgeWheel(int n)
+{
+  TestMesh mesh;
+  mesh.xyz = { 0, 0, 0, 0, 0, 1 };
+  for (int k = 0; k < n; ++k)
+    for (double z : { 0.0, 1.0 })
+      mesh.xyz.insert(mesh.xyz.end(), { std::cos(2 * M_PI * k / n), std::sin(2 * M_PI * k / n), z });
+  auto id = [&](int k, int top) { return std::int64_t(2 + 2 * (k % n) + top); };
+  for (int k = 0; k < n; ++k)
+    mesh.cells.push_back({ CellKind::Wedge, { 0, id(k, 0), id(k + 1, 0), 1, id(k, 1), id(k + 1, 1) } });
   return mesh;
 }
 
@@ -261,4 +319,49 @@ TEST(CellEntities, LargeBucketsMatchToo)
   std::shuffle(shuffledFan.cells.begin(), shuffledFan.cells.end(), generator);
   expectMatchesReference(shuffledFan, EntityType::Sides);
   expectMatchesReference(shuffledFan, EntityType::Edges);
+}
+
+// The degree cliff: one vertex of degree 16384 (its bucket holds 32768 slots), in row order
+// and renumbered at random.
+TEST(CellEntities, VertexOfDegree16384)
+{
+  const TestMesh mesh = fan(16384);
+  expectMatchesReference(mesh, EntityType::Sides);
+  expectMatchesReference(mesh, EntityType::Edges);
+  const TestMesh renumbered = shuffled(mesh, 11);
+  expectMatchesReference(renumbered, EntityType::Sides);
+  expectMatchesReference(renumbered, EntityType::Edges);
+}
+
+TEST(CellEntities, UVSphereWith4096PointsPerRing)
+{
+  const TestMesh mesh = uvSphere(4096, 4);
+  expectMatchesReference(mesh, EntityType::Sides);
+  expectMatchesReference(mesh, EntityType::Edges);
+  const Built b = build(mesh, EntityType::Sides);
+  for (cl_int n : b.neighbor) // closed: every side has a neighbour
+    ASSERT_GE(n, 0);
+}
+
+// Random numbering spreads large and small buckets over the whole mesh: a smallest id owns
+// all its edges, so many tetrahedron buckets outgrow the one-work-item sort.
+TEST(CellEntities, RandomlyRenumberedMeshes)
+{
+  const TestMesh triangles = shuffled(triangleGrid(120, 90), 12);
+  expectMatchesReference(triangles, EntityType::Sides);
+  expectMatchesReference(triangles, EntityType::Edges);
+  const TestMesh tetrahedra = shuffled(tetraBox(9), 13);
+  expectMatchesReference(tetrahedra, EntityType::Sides);
+  expectMatchesReference(tetrahedra, EntityType::Edges);
+}
+
+// Quad and triangle faces in one large bucket: the widest keys (4 vertex ids).
+TEST(CellEntities, WedgesAroundAnAxisMatchTriangleAndQuadFaces)
+{
+  TestMesh wheel = wedgeWheel(1500);
+  std::mt19937 generator(17);
+  std::shuffle(wheel.cells.begin(), wheel.cells.end(), generator);
+  expectMatchesReference(wheel, EntityType::Sides);
+  expectMatchesReference(wheel, EntityType::Edges);
+  expectMatchesReference(shuffled(wheel, 18), EntityType::Sides);
 }
