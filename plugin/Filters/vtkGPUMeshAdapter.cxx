@@ -78,10 +78,6 @@ std::string CellTypeName(int vtkCellType)
 
 gpumesh::Precision ResolvePrecision(int property, vtkPointSet* input)
 {
-  if (property < 0 || property > 2)
-  {
-    throw gpumesh::Error("Precision must be 0 (Auto), 1 (Single) or 2 (Double), not " + std::to_string(property));
-  }
   if (property == 1) // vtkGPUMeshFilter::PRECISION_SINGLE
     return gpumesh::Precision::Single;
   if (property == 2) // vtkGPUMeshFilter::PRECISION_DOUBLE

@@ -93,6 +93,7 @@ int vtkGPUMeshFilter::RequestData(
   try
   {
     this->UpdateProgress(0.0);
+    RequireChoice("Precision", this->Precision, PRECISION_DOUBLE + 1, &GetPrecisionName);
     gpumesh::DeviceRun run(gpumesh::DeviceContext::acquire(this->Device ? this->Device : "auto"),
       vtkGPUMeshAdapter::ResolvePrecision(this->Precision, input));
     this->ExecuteOnDevice(inputVector, input, output, run);
