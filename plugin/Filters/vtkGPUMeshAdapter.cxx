@@ -78,10 +78,6 @@ std::string CellTypeName(int vtkCellType)
 
 gpumesh::Precision ResolvePrecision(int property, vtkPointSet* input)
 {
-  if (property < 0 || property > 2)
-  {
-    throw gpumesh::Error("Precision must be 0 (Auto), 1 (Single) or 2 (Double), not " + std::to_string(property));
-  }
   if (property == 1) // vtkGPUMeshFilter::PRECISION_SINGLE
     return gpumesh::Precision::Single;
   if (property == 2) // vtkGPUMeshFilter::PRECISION_DOUBLE
@@ -170,23 +166,17 @@ gpumesh::RealBuffer UploadArray(gpumesh::DeviceRun& run, vtkDataArray* array)
 vtkSmartPointer<vtkDataArray> DownloadArray(gpumesh::DeviceRun& run, const gpumesh::RealBuffer& values,
   vtkIdType tuples, int components, const char* name)
 {
-  const auto count = static_cast<std::size_t>(tuples) * static_cast<std::size_t>(components);
-  const std::string what = name ? name : "points";
-  if (run.precision() == gpumesh::Precision::Double)
-  {
-    auto array = vtkSmartPointer<vtkDoubleArray>::New();
+  const auto fill = [&](auto array) -> vtkSmartPointer<vtkDataArray> {
     array->SetName(name);
     array->SetNumberOfComponents(components);
     array->SetNumberOfTuples(tuples);
-    run.download(values, array->GetPointer(0), count, what);
+    run.download(values, array->GetPointer(0), static_cast<std::size_t>(tuples) * components,
+      name ? name : "points");
     return array;
-  }
-  auto array = vtkSmartPointer<vtkFloatArray>::New();
-  array->SetName(name);
-  array->SetNumberOfComponents(components);
-  array->SetNumberOfTuples(tuples);
-  run.download(values, array->GetPointer(0), count, what);
-  return array;
+  };
+  if (run.precision() == gpumesh::Precision::Double)
+    return fill(vtkSmartPointer<vtkDoubleArray>::New());
+  return fill(vtkSmartPointer<vtkFloatArray>::New());
 }
 
 } // namespace vtkGPUMeshAdapter

@@ -30,7 +30,7 @@ struct MeshDescription
 MeshDescription DescribeMesh(vtkPointSet* input, gpumesh::Precision precision);
 
 /// The precision a filter runs in: Auto (0) is the input points' (double for any type but
-/// float); otherwise the one asked for.
+/// float); otherwise the one asked for (1 Single, 2 Double; the filter checks the value).
 gpumesh::Precision ResolvePrecision(int property, vtkPointSet* input);
 
 /// The tuples of `array` on the device as REAL values: float and double arrays go up as they

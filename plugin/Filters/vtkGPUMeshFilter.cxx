@@ -99,6 +99,7 @@ int vtkGPUMeshFilter::RequestData(
     vtkMultiProcessController* controller = vtkGPUMeshDistributed::GetController();
     std::unique_ptr<gpumesh::DeviceRun> run;
     vtkGPUMeshDistributed::AllSucceed(controller, [&] {
+      RequireChoice("Precision", this->Precision, PRECISION_DOUBLE + 1, &GetPrecisionName);
       const gpumesh::Precision precision =
         vtkGPUMeshDistributed::AgreedPrecision(vtkGPUMeshAdapter::ResolvePrecision(this->Precision, input),
           input->GetNumberOfPoints() > 0, controller);

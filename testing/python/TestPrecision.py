@@ -297,7 +297,7 @@ class Scaled(unittest.TestCase):
         with gt.CapturedErrors() as errors:
             result = gt.fetch(proxy)
         self.assertEqual(result.GetNumberOfCells(), 0)
-        self.assertIn("Precision must be", errors.text)
+        self.assertIn("Precision 7 is not one of", errors.text)
 
 
 if __name__ == "__main__":
