@@ -137,9 +137,10 @@ void buildPoints(gpumesh::DeviceRun& run, vtkPointSet* input, vtkPointSet* outpu
       xyz = vtk::TakeSmartPointer(source->NewInstance());
     xyz->SetNumberOfComponents(3);
     xyz->SetNumberOfTuples(total);
-    for (vtkIdType p = 0; p < old; ++p)
-      xyz->SetTuple(p, source->GetTuple(p));
-    // Parents always have smaller ids, so one pass in order suffices.
+    if (source)
+      xyz->InsertTuples(0, old, 0, source);
+    // Parents always have smaller ids (a later pass's point may have an earlier pass's points
+    // as parents), so one pass in order suffices; it covers the new points only.
     double a[3], b[3];
     for (vtkIdType k = 0; k < added; ++k)
     {

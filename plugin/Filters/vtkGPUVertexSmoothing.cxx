@@ -71,13 +71,15 @@ std::vector<std::uint8_t> pinnedPoints(vtkPointSet* input, const std::string& na
   const vtkIdType points = input->GetNumberOfPoints();
   const int components = array->GetNumberOfComponents();
   std::vector<std::uint8_t> pinned(static_cast<std::size_t>(points), 0);
-  for (vtkIdType p = 0; p < points; ++p)
-  {
-    for (int c = 0; c < components && !pinned[p]; ++c)
+  vtkSMPTools::For(0, points, [&](vtkIdType begin, vtkIdType end) {
+    for (vtkIdType p = begin; p < end; ++p)
     {
-      pinned[p] = array->GetComponent(p, c) != 0.0;
+      for (int c = 0; c < components && !pinned[p]; ++c)
+      {
+        pinned[p] = array->GetComponent(p, c) != 0.0;
+      }
     }
-  }
+  });
   return pinned;
 }
 
