@@ -14,8 +14,12 @@
 //                       point counted once (a cut row belongs to the lower rank)
 //   refinement-marked   0.1% of the cells marked (a hash of the global cell id): triangles out
 //
-//   mpirun -np N gpumesh-mpi-benchmark --filter NAME --triangles T [--runs R] [--device SPEC]
-//       [--point-type float|double]
+// With --tetrahedra instead of --triangles, the mesh is a box of jittered cubes of six
+// tetrahedra each (as MeshGenerators.h's tetrahedronBox), split by layers of cubes, as a
+// vtkUnstructuredGrid; cell-reduction then sums volumes (refinement takes triangles only).
+//
+//   mpirun -np N gpumesh-mpi-benchmark --filter NAME (--triangles T | --tetrahedra T) [--runs R]
+//       [--device SPEC] [--point-type float|double]
 #include "vtkGPUCellReduction.h"
 #include "vtkGPULongestEdgeRefinement.h"
 #include "vtkGPUNeighborDistance.h"
@@ -24,6 +28,7 @@
 #include "vtkCallbackCommand.h"
 #include "vtkCellArray.h"
 #include "vtkCellData.h"
+#include "vtkCellType.h"
 #include "vtkCommand.h"
 #include "vtkCommunicator.h"
 #include "vtkDataArray.h"
@@ -38,6 +43,7 @@
 #include "vtkPolyData.h"
 #include "vtkSmartPointer.h"
 #include "vtkStringArray.h"
+#include "vtkUnstructuredGrid.h"
 
 #include <chrono>
 #include <cmath>
@@ -58,7 +64,8 @@ using Clock = std::chrono::steady_clock;
 struct Options
 {
   std::string filter;
-  long long triangles = 0;
+  long long triangles = 0; // or tetrahedra, when `tetrahedra`
+  bool tetrahedra = false;
   int runs = 1;
   std::string device = "auto";
   bool doublePoints = false;
@@ -84,7 +91,7 @@ double unitInterval(std::uint64_t bits)
 /// [first, last]. The cell array Mark is 1 on 0.1% of the cells.
 struct Piece
 {
-  vtkSmartPointer<vtkPolyData> mesh;
+  vtkSmartPointer<vtkPointSet> mesh;
   long long n = 0;
   long long firstRow = 0, lastRow = 0;
   long long ownedPoints = 0; // the first ownedPoints points (the last rank owns its top row too)
@@ -154,11 +161,90 @@ Piece generatePiece(long long triangles, int rank, int processes, bool doublePoi
   points->SetData(xyz);
   vtkNew<vtkCellArray> cells;
   cells->SetData(offsets, connectivity);
-  piece.mesh = vtkSmartPointer<vtkPolyData>::New();
-  piece.mesh->SetPoints(points);
-  piece.mesh->SetPolys(cells);
-  piece.mesh->GetPointData()->SetGlobalIds(globalIds);
-  piece.mesh->GetCellData()->AddArray(marks);
+  auto polydata = vtkSmartPointer<vtkPolyData>::New();
+  polydata->SetPoints(points);
+  polydata->SetPolys(cells);
+  polydata->GetPointData()->SetGlobalIds(globalIds);
+  polydata->GetCellData()->AddArray(marks);
+  piece.mesh = polydata;
+  return piece;
+}
+
+/// The piece of rank `rank` of an n^3 box of jittered cubes of six tetrahedra: cube layers
+/// [first, last) and point layers [first, last].
+Piece generateTetrahedronPiece(long long tetrahedra, int rank, int processes, bool doublePoints)
+{
+  Piece piece;
+  const long long n = static_cast<long long>(std::ceil(std::cbrt(tetrahedra / 6.0)));
+  piece.n = n;
+  piece.firstRow = n * rank / processes;
+  piece.lastRow = n * (rank + 1) / processes;
+  const long long layerPoints = (n + 1) * (n + 1);
+  const long long pointLayers = piece.lastRow - piece.firstRow + 1;
+  const long long pointCount = pointLayers * layerPoints;
+  piece.ownedPoints = (rank == processes - 1 ? pointLayers : pointLayers - 1) * layerPoints;
+
+  vtkSmartPointer<vtkDataArray> xyz;
+  if (doublePoints)
+    xyz = vtkSmartPointer<vtkDoubleArray>::New();
+  else
+    xyz = vtkSmartPointer<vtkFloatArray>::New();
+  xyz->SetNumberOfComponents(3);
+  xyz->SetNumberOfTuples(pointCount);
+  vtkNew<vtkIdTypeArray> globalIds;
+  globalIds->SetName("GlobalPointIds");
+  globalIds->SetNumberOfTuples(pointCount);
+  vtkIdType local = 0;
+  for (long long k = piece.firstRow; k <= piece.lastRow; ++k)
+    for (long long j = 0; j <= n; ++j)
+      for (long long i = 0; i <= n; ++i, ++local)
+      {
+        const long long id = (k * (n + 1) + j) * (n + 1) + i;
+        const bool inside = i > 0 && j > 0 && k > 0 && i < n && j < n && k < n;
+        const std::uint64_t a = mix(static_cast<std::uint64_t>(id)), b = mix(a), c = mix(b);
+        const auto jitter = [inside](std::uint64_t bits) { return inside ? 0.4 * unitInterval(bits) - 0.2 : 0.0; };
+        xyz->SetTuple3(local, double(i) + jitter(a), double(j) + jitter(b), double(k) + jitter(c));
+        globalIds->SetValue(local, id);
+      }
+
+  const long long cellCount = 6 * n * n * (piece.lastRow - piece.firstRow);
+  vtkNew<vtkIdTypeArray> offsets, connectivity;
+  offsets->SetNumberOfTuples(cellCount + 1);
+  connectivity->SetNumberOfTuples(4 * cellCount);
+  vtkNew<vtkFloatArray> marks; // unused by the tetrahedron filters; kept for a uniform input
+  marks->SetName("Mark");
+  marks->SetNumberOfTuples(cellCount);
+  marks->FillValue(0.0f);
+  const auto id = [&](long long i, long long j, long long k) { return ((k - piece.firstRow) * (n + 1) + j) * (n + 1) + i; };
+  const int paths[6][2] = { { 1, 2 }, { 2, 3 }, { 3, 7 }, { 7, 4 }, { 4, 5 }, { 5, 1 } };
+  vtkIdType* out = connectivity->GetPointer(0);
+  for (long long k = piece.firstRow; k < piece.lastRow; ++k)
+    for (long long j = 0; j < n; ++j)
+      for (long long i = 0; i < n; ++i)
+      {
+        const vtkIdType v[8] = { id(i, j, k), id(i + 1, j, k), id(i + 1, j + 1, k), id(i, j + 1, k),
+          id(i, j, k + 1), id(i + 1, j, k + 1), id(i + 1, j + 1, k + 1), id(i, j + 1, k + 1) };
+        for (const auto& p : paths)
+        {
+          *out++ = v[0];
+          *out++ = v[p[0]];
+          *out++ = v[p[1]];
+          *out++ = v[6];
+        }
+      }
+  for (long long c = 0; c <= cellCount; ++c)
+    offsets->SetValue(c, 4 * c);
+
+  vtkNew<vtkPoints> points;
+  points->SetData(xyz);
+  vtkNew<vtkCellArray> cells;
+  cells->SetData(offsets, connectivity);
+  auto grid = vtkSmartPointer<vtkUnstructuredGrid>::New();
+  grid->SetPoints(points);
+  grid->SetCells(VTK_TETRA, cells);
+  grid->GetPointData()->SetGlobalIds(globalIds);
+  grid->GetCellData()->AddArray(marks);
+  piece.mesh = grid;
   return piece;
 }
 
@@ -168,7 +254,7 @@ vtkSmartPointer<vtkAlgorithm> makeFilter(const Options& options)
   {
     auto filter = vtkSmartPointer<vtkGPUCellReduction>::New();
     filter->SetDevice(options.device.c_str());
-    filter->SetQuantity(vtkGPUCellReduction::AREA);
+    filter->SetQuantity(options.tetrahedra ? vtkGPUCellReduction::VOLUME : vtkGPUCellReduction::AREA);
     return filter;
   }
   if (options.filter == "neighbor-distance")
@@ -274,7 +360,9 @@ int run(const Options& options, vtkMultiProcessController* controller)
   const int rank = controller->GetLocalProcessId();
   const int processes = controller->GetNumberOfProcesses();
   const auto generateStart = Clock::now();
-  const Piece piece = generatePiece(options.triangles, rank, processes, options.doublePoints);
+  const Piece piece = options.tetrahedra
+    ? generateTetrahedronPiece(options.triangles, rank, processes, options.doublePoints)
+    : generatePiece(options.triangles, rank, processes, options.doublePoints);
   const double generateMs = std::chrono::duration<double, std::milli>(Clock::now() - generateStart).count();
 
   for (int r = -1; r < options.runs; ++r) // r = -1: the warm-up
@@ -329,8 +417,9 @@ int run(const Options& options, vtkMultiProcessController* controller)
     {
       std::ostringstream line;
       line << std::setprecision(15) << "{\"filter\": " << jsonString(options.filter)
-           << ", \"processes\": " << processes << ", \"triangles\": " << totalCells
-           << ", \"points\": " << (piece.n + 1) * (piece.n + 1)
+           << ", \"processes\": " << processes << ", \"mesh\": \"" << (options.tetrahedra ? "tetrahedra" : "triangles")
+           << "\", \"cells\": " << totalCells << ", \"points\": "
+           << (piece.n + 1) * (piece.n + 1) * (options.tetrahedra ? piece.n + 1 : 1)
            << ", \"point_type\": \"" << (options.doublePoints ? "double" : "float") << "\""
            << ", \"run\": " << r << ", \"wall_ms\": " << barrierMs << ", \"slowest_process_ms\": " << maxima[0]
            << ", \"kernel_ms_max\": " << maxima[1] << ", \"kernel_ms_sum\": " << sums[1]
@@ -362,8 +451,11 @@ Options parse(int argc, char* argv[])
     };
     if (arg == "--filter")
       options.filter = value();
-    else if (arg == "--triangles")
+    else if (arg == "--triangles" || arg == "--tetrahedra")
+    {
       options.triangles = std::stoll(value());
+      options.tetrahedra = arg == "--tetrahedra";
+    }
     else if (arg == "--runs")
       options.runs = std::stoi(value());
     else if (arg == "--device")
@@ -379,7 +471,7 @@ Options parse(int argc, char* argv[])
       throw std::runtime_error("unknown option " + arg);
   }
   if (options.filter.empty() || options.triangles < 2 || options.runs < 1)
-    throw std::runtime_error("usage: gpumesh-mpi-benchmark --filter NAME --triangles T (at least 2) "
+    throw std::runtime_error("usage: gpumesh-mpi-benchmark --filter NAME (--triangles T | --tetrahedra T) "
                              "[--runs R] [--device SPEC] [--point-type float|double]");
   return options;
 }
@@ -395,9 +487,12 @@ int main(int argc, char* argv[])
   {
     const Options options = parse(argc, argv);
     makeFilter(options); // an unknown filter name fails here, on every process alike
-    const long long rows = static_cast<long long>(std::ceil(std::sqrt(options.triangles / 2.0)));
+    const long long rows = static_cast<long long>(options.tetrahedra ? std::ceil(std::cbrt(options.triangles / 6.0))
+                                                                     : std::ceil(std::sqrt(options.triangles / 2.0)));
     if (rows < controller->GetNumberOfProcesses())
-      throw std::runtime_error("--triangles is too small for one row of squares per process");
+      throw std::runtime_error("the mesh is too small for one row (layer) of squares (cubes) per process");
+    if (options.tetrahedra && options.filter == "refinement-marked")
+      throw std::runtime_error("refinement-marked takes triangles only");
     status = run(options, controller);
   }
   catch (const std::exception& error)

@@ -2,7 +2,7 @@
 # Runs gpumesh-mpi-benchmark on 1 process and on more, for each filter, and checks that every
 # run's checksum equals the 1-process run's (counts exactly, sums within 1e-6 relative):
 #
-#   run_mpi_benchmarks.sh --binary PATH [--triangles T] [--runs R] [--processes "1 2"]
+#   run_mpi_benchmarks.sh --binary PATH [--triangles T | --tetrahedra T] [--runs R] [--processes "1 2"]
 #       [--filters "cell-reduction neighbor-distance vertex-smoothing refinement-marked"]
 #       [--point-type float|double] [--out DIR] [--mpirun "mpirun --allow-run-as-root -x VAR"]
 #
@@ -10,13 +10,14 @@
 # each filter and process count. Exits 1 when a checksum differs or a run fails.
 set -euo pipefail
 
-binary= triangles=1000000 runs=3 processes="1 2" point_type=float out=${OUT:-$PWD}/mpi-benchmarks
+binary= mesh=triangles cells=1000000 runs=3 processes="1 2" point_type=float out=${OUT:-$PWD}/mpi-benchmarks
 filters="cell-reduction neighbor-distance vertex-smoothing refinement-marked"
 mpirun_command="mpirun --allow-run-as-root"
 while [[ $# -gt 0 ]]; do
   case $1 in
     --binary) binary=$2 ;;
-    --triangles) triangles=$2 ;;
+    --triangles) mesh=triangles cells=$2 ;;
+    --tetrahedra) mesh=tetrahedra cells=$2 ;;
     --runs) runs=$2 ;;
     --processes) processes=$2 ;;
     --filters) filters=$2 ;;
@@ -34,9 +35,9 @@ results=$out/mpi-benchmarks.jsonl
 
 for filter in $filters; do
   for np in $processes; do
-    echo "== $filter, $np process(es), $triangles triangles" >&2
+    echo "== $filter, $np process(es), $cells $mesh" >&2
     # shellcheck disable=SC2086 # the mpirun command is words on purpose
-    $mpirun_command -np "$np" "$binary" --filter "$filter" --triangles "$triangles" --runs "$runs" \
+    $mpirun_command -np "$np" "$binary" --filter "$filter" "--$mesh" "$cells" --runs "$runs" \
       --point-type "$point_type" | tee -a "$results"
   done
 done
@@ -48,12 +49,12 @@ groups = {}
 for line in lines:
     groups.setdefault((line["filter"], line["processes"]), []).append(line)
 failures = 0
-print("| filter | processes | triangles | wall ms (median) | kernel ms max | host ms max | halo bytes sum | checksum count | checksum sum | devices |")
+print("| filter | processes | cells | wall ms (median) | kernel ms max | host ms max | halo bytes sum | checksum count | checksum sum | devices |")
 print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
 for (name, np), runs in sorted(groups.items()):
     med = lambda key: statistics.median(r[key] for r in runs)
     first = runs[0]
-    print(f"| {name} | {np} | {first['triangles']} | {med('wall_ms'):.1f} ({len(runs)} runs, "
+    print(f"| {name} | {np} | {first['cells']} {first['mesh']} | {med('wall_ms'):.1f} ({len(runs)} runs, "
           f"{min(r['wall_ms'] for r in runs):.1f}-{max(r['wall_ms'] for r in runs):.1f}) | "
           f"{med('kernel_ms_max'):.1f} | {med('host_ms_max'):.1f} | {med('halo_bytes_sum'):.0f} | "
           f"{first['checksum_count']} | {first['checksum_sum']:.12g} | {'; '.join(first['devices'])} |")
