@@ -5,7 +5,12 @@
 # libgcc_s) and without the OpenCL loader (that machine's own; Debian's is packed apart as a
 # fallback), plus the driver scripts, as one .tar.xz beside a run script:
 #
-#   testing/benchmark/pack_for_gpu_machine.sh [build dir (build)] [destination (.carry/filterbench)]
+#   testing/benchmark/pack_for_gpu_machine.sh [build dir (build)] [destination (.carry/filterbench)] [binary]
+#
+# binary: gpumesh-filter-benchmark (the default) or gpumesh-mpi-benchmark. The MPI program is
+# packed without MPI's libraries (libmpi, Open MPI's runtime, hwloc, libevent, ...), so that it
+# runs with the GPU machine's own Open MPI 4.1 (the same ABI) and its mpirun:
+#   bash .carry/mpibench/run.sh mpi --triangles 30000000     (run_mpi_benchmarks.sh's options)
 #
 # Then, on the GPU machine, from the repository root (the device tool's carry takes .carry/filterbench):
 #   bash .carry/filterbench/run.sh devices                       # the OpenCL devices it sees
@@ -16,8 +21,9 @@ set -euo pipefail
 source_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build=$(cd "${1:-$source_dir/build}" && pwd)
 destination=${2:-$source_dir/.carry/filterbench}
-binary=$build/bin/gpumesh-filter-benchmark
-[[ -x $binary ]] || { echo "build gpumesh-filter-benchmark first: $binary is missing" >&2; exit 2; }
+binary_name=${3:-gpumesh-filter-benchmark}
+binary=$build/bin/$binary_name
+[[ -x $binary ]] || { echo "build $binary_name first: $binary is missing" >&2; exit 2; }
 
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
@@ -25,11 +31,15 @@ package=$stage/gpumesh-filterbench
 mkdir -p "$package/bin" "$package/lib" "$package/opencl"
 cp "$binary" "$package/bin/"
 cp "$source_dir/testing/benchmark/run_filter_benchmarks.sh" \
-  "$source_dir/testing/benchmark/aggregate_filter_benchmarks.py" "$package/bin/"
+  "$source_dir/testing/benchmark/aggregate_filter_benchmarks.py" \
+  "$source_dir/testing/benchmark/run_mpi_benchmarks.sh" "$package/bin/"
 
 # What the GPU machine provides itself: glibc (its parts must all come from one version),
 # the C++ runtime, the OpenCL loader. Everything else the binary loads is packed.
 provided='^(linux-vdso|ld-linux|libc|libm|libmvec|libdl|libpthread|librt|libresolv|libutil|libanl|libnss_[a-z]+|libstdc\+\+|libgcc_s|libOpenCL)\.so'
+if [[ $binary_name == *mpi* ]]; then # MPI's own libraries must be the ones its mpirun goes with
+  provided="${provided%)*}|libmpi[a-z_]*|libopen-rte|libopen-pal|libhwloc|libevent[a-z_-]*|libpmix|libfabric|libuc[pmstx]|libpsm[0-9_a-z]*|libibverbs|librdmacm|libnl-[a-z0-9-]*|libudev|libmunge|libnuma)[.-]"
+fi
 missing=$(ldd "$binary" | grep 'not found' || true)
 [[ -z $missing ]] || { echo "unresolved libraries:" >&2; echo "$missing" >&2; exit 1; }
 count=0

@@ -7,11 +7,13 @@
 #   bash run.sh devices                     # the OpenCL devices the filters see
 #   bash run.sh [run_filter_benchmarks.sh options]   (--out defaults to $OUT/filter-benchmarks,
 #                                                     --mesh-cache to $TMPDIR/gpumesh-filterbench-meshes)
+#   bash run.sh mpi [run_mpi_benchmarks.sh options]  (packed with gpumesh-mpi-benchmark; the
+#                                                     machine's mpirun, the environment sent to every rank)
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 unpacked=${TMPDIR:-/tmp}/gpumesh-filterbench
-if [[ ! -x $unpacked/bin/gpumesh-filter-benchmark || $here/gpumesh-filterbench.tar.xz -nt $unpacked/bin ]]; then
+if [[ ! -d $unpacked/bin || $here/gpumesh-filterbench.tar.xz -nt $unpacked/bin ]]; then
   rm -rf "$unpacked"
   tar -C "$(dirname "$unpacked")" -xJf "$here/gpumesh-filterbench.tar.xz"
 fi
@@ -38,6 +40,17 @@ fi
 export LD_PRELOAD=$loader${LD_PRELOAD:+:$LD_PRELOAD}
 export VTK_SMP_BACKEND_IN_USE=${VTK_SMP_BACKEND_IN_USE:-STDThread}
 
+if [[ ${1:-} == mpi ]]; then
+  shift
+  # The machine's Open MPI (left out of the package): its libraries where mpirun's are.
+  if ! ldconfig -p | grep -q 'libmpi\.so\.40 '; then
+    export LD_LIBRARY_PATH=$LD_LIBRARY_PATH:$(dirname "$(command -v mpirun)")/../lib
+  fi
+  { date -u; uname -srm; nvidia-smi -L 2>/dev/null || true; echo "$(nproc) cores"; mpirun --version | head -1; } | sed 's/^/run.sh: /'
+  exec "$unpacked/bin/run_mpi_benchmarks.sh" --binary "$unpacked/bin/gpumesh-mpi-benchmark" \
+    --mpirun "mpirun --allow-run-as-root -x LD_LIBRARY_PATH -x LD_PRELOAD -x OCL_ICD_VENDORS -x VTK_SMP_BACKEND_IN_USE" \
+    --out "${OUT:-$PWD}/mpi-benchmarks" "$@"
+fi
 if [[ ${1:-} == devices ]]; then
   exec "$unpacked/bin/gpumesh-filter-benchmark" --devices
 fi

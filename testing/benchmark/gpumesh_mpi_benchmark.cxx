@@ -1,0 +1,506 @@
+// One GPUMesh filter under MPI, one device per process, as a distributed application runs it:
+// every process generates its own piece of one global triangle grid (rows of squares split by
+// rank; the points of a cut row are on both processes) with global point ids, so the filters
+// generate none, and runs the filter on it with Device='auto' (the processes of a node take
+// different GPUs). A warm-up run comes first (context creation, kernel compilation), then
+// --runs timed runs, each between barriers. Rank 0 prints one JSON line per timed run: the wall
+// time of the slowest process, the filters' own times and exchange (maximum and sum over
+// processes), every process's device, and a checksum that does not depend on the number of
+// processes, so that runs with 1 and N processes can be compared (run_mpi_benchmarks.sh):
+//
+//   cell-reduction      Count (exact) and Sum of the cell areas (the filter's global results)
+//   neighbor-distance   total NeighborCount (exact), sum of MeanNeighborDistance
+//   vertex-smoothing    10 Laplacian iterations: sum of x + y + z of the smoothed points, each
+//                       point counted once (a cut row belongs to the lower rank)
+//   refinement-marked   0.1% of the cells marked (a hash of the global cell id): triangles out
+//
+// With --tetrahedra instead of --triangles, the mesh is a box of jittered cubes of six
+// tetrahedra each (as MeshGenerators.h's tetrahedronBox), split by layers of cubes, as a
+// vtkUnstructuredGrid; cell-reduction then sums volumes (refinement takes triangles only).
+//
+//   mpirun -np N gpumesh-mpi-benchmark --filter NAME (--triangles T | --tetrahedra T) [--runs R]
+//       [--device SPEC] [--point-type float|double]
+#include "vtkGPUCellReduction.h"
+#include "vtkGPULongestEdgeRefinement.h"
+#include "vtkGPUNeighborDistance.h"
+#include "vtkGPUVertexSmoothing.h"
+
+#include "vtkCallbackCommand.h"
+#include "vtkCellArray.h"
+#include "vtkCellData.h"
+#include "vtkCellType.h"
+#include "vtkCommand.h"
+#include "vtkCommunicator.h"
+#include "vtkDataArray.h"
+#include "vtkDoubleArray.h"
+#include "vtkFieldData.h"
+#include "vtkFloatArray.h"
+#include "vtkIdTypeArray.h"
+#include "vtkMPIController.h"
+#include "vtkNew.h"
+#include "vtkPointData.h"
+#include "vtkPoints.h"
+#include "vtkPolyData.h"
+#include "vtkSmartPointer.h"
+#include "vtkStringArray.h"
+#include "vtkUnstructuredGrid.h"
+
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <iomanip>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace
+{
+using Clock = std::chrono::steady_clock;
+
+struct Options
+{
+  std::string filter;
+  long long triangles = 0; // or tetrahedra, when `tetrahedra`
+  bool tetrahedra = false;
+  int runs = 1;
+  std::string device = "auto";
+  bool doublePoints = false;
+};
+
+// splitmix64: a point's jitter and a cell's mark depend on its global id alone, so every
+// process generates the same values for the same point or cell, whatever the partition.
+std::uint64_t mix(std::uint64_t x)
+{
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+double unitInterval(std::uint64_t bits)
+{
+  return static_cast<double>(bits >> 11) * (1.0 / 9007199254740992.0);
+}
+
+/// The piece of rank `rank` of an n x n grid of jittered squares split along alternating
+/// diagonals (as MeshGenerators.h's triangleGrid): square rows [first, last) and point rows
+/// [first, last]. The cell array Mark is 1 on 0.1% of the cells.
+struct Piece
+{
+  vtkSmartPointer<vtkPointSet> mesh;
+  long long n = 0;
+  long long firstRow = 0, lastRow = 0;
+  long long ownedPoints = 0; // the first ownedPoints points (the last rank owns its top row too)
+};
+
+Piece generatePiece(long long triangles, int rank, int processes, bool doublePoints)
+{
+  Piece piece;
+  const long long n = static_cast<long long>(std::ceil(std::sqrt(triangles / 2.0)));
+  piece.n = n;
+  piece.firstRow = n * rank / processes;
+  piece.lastRow = n * (rank + 1) / processes;
+  const long long pointRows = piece.lastRow - piece.firstRow + 1;
+  const long long pointCount = pointRows * (n + 1);
+  piece.ownedPoints = (rank == processes - 1 ? pointRows : pointRows - 1) * (n + 1);
+
+  vtkSmartPointer<vtkDataArray> xyz;
+  if (doublePoints)
+    xyz = vtkSmartPointer<vtkDoubleArray>::New();
+  else
+    xyz = vtkSmartPointer<vtkFloatArray>::New();
+  xyz->SetNumberOfComponents(3);
+  xyz->SetNumberOfTuples(pointCount);
+  vtkNew<vtkIdTypeArray> globalIds;
+  globalIds->SetName("GlobalPointIds");
+  globalIds->SetNumberOfTuples(pointCount);
+  for (long long j = piece.firstRow, local = 0; j <= piece.lastRow; ++j)
+    for (long long i = 0; i <= n; ++i, ++local)
+    {
+      const long long id = j * (n + 1) + i;
+      const bool inside = i > 0 && j > 0 && i < n && j < n;
+      const std::uint64_t bits = mix(static_cast<std::uint64_t>(id));
+      const double dx = inside ? 0.5 * unitInterval(bits) - 0.25 : 0.0;
+      const double dy = inside ? 0.5 * unitInterval(mix(bits)) - 0.25 : 0.0;
+      xyz->SetTuple3(local, double(i) + dx, double(j) + dy, 0.0);
+      globalIds->SetValue(local, id);
+    }
+
+  const long long cellCount = 2 * n * (piece.lastRow - piece.firstRow);
+  vtkNew<vtkIdTypeArray> offsets, connectivity;
+  offsets->SetNumberOfTuples(cellCount + 1);
+  connectivity->SetNumberOfTuples(3 * cellCount);
+  vtkNew<vtkFloatArray> marks;
+  marks->SetName("Mark");
+  marks->SetNumberOfTuples(cellCount);
+  const auto local = [&](long long i, long long j) { return (j - piece.firstRow) * (n + 1) + i; };
+  vtkIdType* out = connectivity->GetPointer(0);
+  long long c = 0;
+  for (long long j = piece.firstRow; j < piece.lastRow; ++j)
+    for (long long i = 0; i < n; ++i)
+    {
+      const vtkIdType a = local(i, j), b = local(i + 1, j), cc = local(i + 1, j + 1), d = local(i, j + 1);
+      const vtkIdType corners[6] = { a, b, cc, a, cc, d };
+      const vtkIdType other[6] = { a, b, d, b, cc, d };
+      std::memcpy(out, (i + j) % 2 == 0 ? corners : other, sizeof corners);
+      out += 6;
+      for (int t = 0; t < 2; ++t, ++c)
+      {
+        const long long globalCell = 2 * (j * n + i) + t;
+        marks->SetValue(c, mix(static_cast<std::uint64_t>(globalCell) ^ 0x5bd1e995ull) % 1000 == 0 ? 1.0f : 0.0f);
+      }
+    }
+  for (long long k = 0; k <= cellCount; ++k)
+    offsets->SetValue(k, 3 * k);
+
+  vtkNew<vtkPoints> points;
+  points->SetData(xyz);
+  vtkNew<vtkCellArray> cells;
+  cells->SetData(offsets, connectivity);
+  auto polydata = vtkSmartPointer<vtkPolyData>::New();
+  polydata->SetPoints(points);
+  polydata->SetPolys(cells);
+  polydata->GetPointData()->SetGlobalIds(globalIds);
+  polydata->GetCellData()->AddArray(marks);
+  piece.mesh = polydata;
+  return piece;
+}
+
+/// The piece of rank `rank` of an n^3 box of jittered cubes of six tetrahedra: cube layers
+/// [first, last) and point layers [first, last].
+Piece generateTetrahedronPiece(long long tetrahedra, int rank, int processes, bool doublePoints)
+{
+  Piece piece;
+  const long long n = static_cast<long long>(std::ceil(std::cbrt(tetrahedra / 6.0)));
+  piece.n = n;
+  piece.firstRow = n * rank / processes;
+  piece.lastRow = n * (rank + 1) / processes;
+  const long long layerPoints = (n + 1) * (n + 1);
+  const long long pointLayers = piece.lastRow - piece.firstRow + 1;
+  const long long pointCount = pointLayers * layerPoints;
+  piece.ownedPoints = (rank == processes - 1 ? pointLayers : pointLayers - 1) * layerPoints;
+
+  vtkSmartPointer<vtkDataArray> xyz;
+  if (doublePoints)
+    xyz = vtkSmartPointer<vtkDoubleArray>::New();
+  else
+    xyz = vtkSmartPointer<vtkFloatArray>::New();
+  xyz->SetNumberOfComponents(3);
+  xyz->SetNumberOfTuples(pointCount);
+  vtkNew<vtkIdTypeArray> globalIds;
+  globalIds->SetName("GlobalPointIds");
+  globalIds->SetNumberOfTuples(pointCount);
+  vtkIdType local = 0;
+  for (long long k = piece.firstRow; k <= piece.lastRow; ++k)
+    for (long long j = 0; j <= n; ++j)
+      for (long long i = 0; i <= n; ++i, ++local)
+      {
+        const long long id = (k * (n + 1) + j) * (n + 1) + i;
+        const bool inside = i > 0 && j > 0 && k > 0 && i < n && j < n && k < n;
+        const std::uint64_t a = mix(static_cast<std::uint64_t>(id)), b = mix(a), c = mix(b);
+        const auto jitter = [inside](std::uint64_t bits) { return inside ? 0.4 * unitInterval(bits) - 0.2 : 0.0; };
+        xyz->SetTuple3(local, double(i) + jitter(a), double(j) + jitter(b), double(k) + jitter(c));
+        globalIds->SetValue(local, id);
+      }
+
+  const long long cellCount = 6 * n * n * (piece.lastRow - piece.firstRow);
+  vtkNew<vtkIdTypeArray> offsets, connectivity;
+  offsets->SetNumberOfTuples(cellCount + 1);
+  connectivity->SetNumberOfTuples(4 * cellCount);
+  vtkNew<vtkFloatArray> marks; // unused by the tetrahedron filters; kept for a uniform input
+  marks->SetName("Mark");
+  marks->SetNumberOfTuples(cellCount);
+  marks->FillValue(0.0f);
+  const auto id = [&](long long i, long long j, long long k) { return ((k - piece.firstRow) * (n + 1) + j) * (n + 1) + i; };
+  const int paths[6][2] = { { 1, 2 }, { 2, 3 }, { 3, 7 }, { 7, 4 }, { 4, 5 }, { 5, 1 } };
+  vtkIdType* out = connectivity->GetPointer(0);
+  for (long long k = piece.firstRow; k < piece.lastRow; ++k)
+    for (long long j = 0; j < n; ++j)
+      for (long long i = 0; i < n; ++i)
+      {
+        const vtkIdType v[8] = { id(i, j, k), id(i + 1, j, k), id(i + 1, j + 1, k), id(i, j + 1, k),
+          id(i, j, k + 1), id(i + 1, j, k + 1), id(i + 1, j + 1, k + 1), id(i, j + 1, k + 1) };
+        for (const auto& p : paths)
+        {
+          *out++ = v[0];
+          *out++ = v[p[0]];
+          *out++ = v[p[1]];
+          *out++ = v[6];
+        }
+      }
+  for (long long c = 0; c <= cellCount; ++c)
+    offsets->SetValue(c, 4 * c);
+
+  vtkNew<vtkPoints> points;
+  points->SetData(xyz);
+  vtkNew<vtkCellArray> cells;
+  cells->SetData(offsets, connectivity);
+  auto grid = vtkSmartPointer<vtkUnstructuredGrid>::New();
+  grid->SetPoints(points);
+  grid->SetCells(VTK_TETRA, cells);
+  grid->GetPointData()->SetGlobalIds(globalIds);
+  grid->GetCellData()->AddArray(marks);
+  piece.mesh = grid;
+  return piece;
+}
+
+vtkSmartPointer<vtkAlgorithm> makeFilter(const Options& options)
+{
+  if (options.filter == "cell-reduction")
+  {
+    auto filter = vtkSmartPointer<vtkGPUCellReduction>::New();
+    filter->SetDevice(options.device.c_str());
+    filter->SetQuantity(options.tetrahedra ? vtkGPUCellReduction::VOLUME : vtkGPUCellReduction::AREA);
+    return filter;
+  }
+  if (options.filter == "neighbor-distance")
+  {
+    auto filter = vtkSmartPointer<vtkGPUNeighborDistance>::New();
+    filter->SetDevice(options.device.c_str());
+    return filter;
+  }
+  if (options.filter == "vertex-smoothing")
+  {
+    auto filter = vtkSmartPointer<vtkGPUVertexSmoothing>::New();
+    filter->SetDevice(options.device.c_str());
+    filter->SetMethod(vtkGPUVertexSmoothing::LAPLACIAN);
+    filter->SetIterations(10);
+    return filter;
+  }
+  if (options.filter == "refinement-marked")
+  {
+    auto filter = vtkSmartPointer<vtkGPULongestEdgeRefinement>::New();
+    filter->SetDevice(options.device.c_str());
+    filter->SetInputArrayToProcess(0, 0, 0, vtkDataObject::FIELD_ASSOCIATION_CELLS, "Mark");
+    return filter;
+  }
+  throw std::runtime_error("unknown --filter '" + options.filter +
+    "' (cell-reduction, neighbor-distance, vertex-smoothing, refinement-marked)");
+}
+
+void recordError(vtkObject*, unsigned long, void* clientData, void* callData)
+{
+  auto* error = static_cast<std::string*>(clientData);
+  if (error->empty())
+    *error = callData ? static_cast<const char*>(callData) : "unknown VTK error";
+}
+
+double fieldNumber(vtkDataObject* output, const char* name)
+{
+  vtkDataArray* array = output ? output->GetFieldData()->GetArray(name) : nullptr;
+  return array ? array->GetTuple1(0) : 0.0;
+}
+
+std::string fieldText(vtkDataObject* output, const char* name)
+{
+  auto* array = output ? vtkStringArray::SafeDownCast(output->GetFieldData()->GetAbstractArray(name)) : nullptr;
+  return array && array->GetNumberOfValues() ? array->GetValue(0) : std::string();
+}
+
+/// The checksum of this process's part, to be summed over processes (cell-reduction's values
+/// are already global: only rank 0's count). [0] is an exact count, [1] a floating-point sum.
+void pieceChecksum(const Options& options, const Piece& piece, vtkPointSet* output, int rank,
+  long long& count, double& sum)
+{
+  count = 0;
+  sum = 0.0;
+  if (options.filter == "cell-reduction")
+  {
+    if (rank == 0)
+    {
+      count = static_cast<long long>(fieldNumber(output, "Count"));
+      sum = fieldNumber(output, "Sum");
+    }
+  }
+  else if (options.filter == "neighbor-distance")
+  {
+    vtkDataArray* neighbours = output->GetCellData()->GetArray("NeighborCount");
+    vtkDataArray* mean = output->GetCellData()->GetArray("MeanNeighborDistance");
+    if (!neighbours || !mean)
+      throw std::runtime_error("the output has no NeighborCount or MeanNeighborDistance");
+    for (vtkIdType c = 0; c < output->GetNumberOfCells(); ++c)
+    {
+      count += static_cast<long long>(neighbours->GetTuple1(c));
+      const double value = mean->GetTuple1(c);
+      if (std::isfinite(value))
+        sum += value;
+    }
+  }
+  else if (options.filter == "vertex-smoothing")
+  {
+    vtkPoints* points = output->GetPoints();
+    for (vtkIdType p = 0; p < piece.ownedPoints; ++p)
+    {
+      double x[3];
+      points->GetPoint(p, x);
+      sum += x[0] + x[1] + x[2];
+    }
+    count = piece.ownedPoints;
+  }
+  else
+  {
+    count = output->GetNumberOfCells();
+  }
+}
+
+std::string jsonString(const std::string& text)
+{
+  std::string out = "\"";
+  for (const char c : text)
+    out += (c == '"' || c == '\\') ? std::string("\\") + c : std::string(1, c);
+  return out + "\"";
+}
+
+int run(const Options& options, vtkMultiProcessController* controller)
+{
+  const int rank = controller->GetLocalProcessId();
+  const int processes = controller->GetNumberOfProcesses();
+  const auto generateStart = Clock::now();
+  const Piece piece = options.tetrahedra
+    ? generateTetrahedronPiece(options.triangles, rank, processes, options.doublePoints)
+    : generatePiece(options.triangles, rank, processes, options.doublePoints);
+  const double generateMs = std::chrono::duration<double, std::milli>(Clock::now() - generateStart).count();
+
+  for (int r = -1; r < options.runs; ++r) // r = -1: the warm-up
+  {
+    std::string error;
+    vtkNew<vtkCallbackCommand> onError;
+    onError->SetCallback(recordError);
+    onError->SetClientData(&error);
+
+    controller->Barrier();
+    const auto start = Clock::now();
+    vtkSmartPointer<vtkAlgorithm> filter = makeFilter(options);
+    filter->AddObserver(vtkCommand::ErrorEvent, onError);
+    filter->SetInputDataObject(0, piece.mesh);
+    filter->Update();
+    const double localMs = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+    controller->Barrier();
+    const double barrierMs = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+    auto* output = vtkPointSet::SafeDownCast(filter->GetOutputDataObject(0));
+
+    long long failed = (!error.empty() || !output) ? 1 : 0;
+    long long anyFailed = 0;
+    controller->AllReduce(&failed, &anyFailed, 1, vtkCommunicator::SUM_OP);
+    if (anyFailed)
+    {
+      if (!error.empty())
+        std::fprintf(stderr, "rank %d: %s\n", rank, error.c_str());
+      return 1;
+    }
+
+    long long count = 0, totalCount = 0;
+    double sum = 0.0, totalSum = 0.0;
+    pieceChecksum(options, piece, output, rank, count, sum);
+    controller->AllReduce(&count, &totalCount, 1, vtkCommunicator::SUM_OP);
+    controller->AllReduce(&sum, &totalSum, 1, vtkCommunicator::SUM_OP);
+
+    // Per process: wall, kernel, host, halo bytes, bytes up, bytes down.
+    const double mine[6] = { localMs, fieldNumber(output, "KernelTimeMs"), fieldNumber(output, "HostTimeMs"),
+      fieldNumber(output, "HaloBytesExchanged"), fieldNumber(output, "BytesUploaded"),
+      fieldNumber(output, "BytesDownloaded") };
+    double maxima[6], sums[6];
+    controller->AllReduce(mine, maxima, 6, vtkCommunicator::MAX_OP);
+    controller->AllReduce(mine, sums, 6, vtkCommunicator::SUM_OP);
+    char device[128] = {};
+    std::snprintf(device, sizeof device, "%s", fieldText(output, "Device").c_str());
+    std::vector<char> devices(rank == 0 ? sizeof device * processes : 1);
+    controller->Gather(device, devices.data(), sizeof device, 0);
+    long long inputCells = piece.mesh->GetNumberOfCells(), totalCells = 0;
+    controller->AllReduce(&inputCells, &totalCells, 1, vtkCommunicator::SUM_OP);
+
+    if (rank == 0 && r >= 0)
+    {
+      std::ostringstream line;
+      line << std::setprecision(15) << "{\"filter\": " << jsonString(options.filter)
+           << ", \"processes\": " << processes << ", \"mesh\": \"" << (options.tetrahedra ? "tetrahedra" : "triangles")
+           << "\", \"cells\": " << totalCells << ", \"points\": "
+           << (piece.n + 1) * (piece.n + 1) * (options.tetrahedra ? piece.n + 1 : 1)
+           << ", \"point_type\": \"" << (options.doublePoints ? "double" : "float") << "\""
+           << ", \"run\": " << r << ", \"wall_ms\": " << barrierMs << ", \"slowest_process_ms\": " << maxima[0]
+           << ", \"kernel_ms_max\": " << maxima[1] << ", \"kernel_ms_sum\": " << sums[1]
+           << ", \"host_ms_max\": " << maxima[2] << ", \"host_ms_sum\": " << sums[2]
+           << ", \"halo_bytes_max\": " << maxima[3] << ", \"halo_bytes_sum\": " << sums[3]
+           << ", \"bytes_uploaded_sum\": " << sums[4] << ", \"bytes_downloaded_sum\": " << sums[5]
+           << ", \"generate_ms_rank0\": " << generateMs << ", \"checksum_count\": " << totalCount
+           << ", \"checksum_sum\": " << totalSum << ", \"devices\": [";
+      for (int p = 0; p < processes; ++p)
+        line << (p ? ", " : "") << jsonString(std::string(devices.data() + p * sizeof device));
+      line << "]}";
+      std::printf("%s\n", line.str().c_str());
+      std::fflush(stdout);
+    }
+  }
+  return 0;
+}
+
+Options parse(int argc, char* argv[])
+{
+  Options options;
+  for (int a = 1; a < argc; ++a)
+  {
+    const std::string arg = argv[a];
+    const auto value = [&]() -> std::string {
+      if (a + 1 >= argc)
+        throw std::runtime_error(arg + " needs a value");
+      return argv[++a];
+    };
+    if (arg == "--filter")
+      options.filter = value();
+    else if (arg == "--triangles" || arg == "--tetrahedra")
+    {
+      options.triangles = std::stoll(value());
+      options.tetrahedra = arg == "--tetrahedra";
+    }
+    else if (arg == "--runs")
+      options.runs = std::stoi(value());
+    else if (arg == "--device")
+      options.device = value();
+    else if (arg == "--point-type")
+    {
+      const std::string type = value();
+      if (type != "float" && type != "double")
+        throw std::runtime_error("--point-type is float or double, not '" + type + "'");
+      options.doublePoints = type == "double";
+    }
+    else
+      throw std::runtime_error("unknown option " + arg);
+  }
+  if (options.filter.empty() || options.triangles < 2 || options.runs < 1)
+    throw std::runtime_error("usage: gpumesh-mpi-benchmark --filter NAME (--triangles T | --tetrahedra T) "
+                             "[--runs R] [--device SPEC] [--point-type float|double]");
+  return options;
+}
+} // namespace
+
+int main(int argc, char* argv[])
+{
+  vtkNew<vtkMPIController> controller;
+  controller->Initialize(&argc, &argv);
+  vtkMultiProcessController::SetGlobalController(controller);
+  int status = 0;
+  try
+  {
+    const Options options = parse(argc, argv);
+    makeFilter(options); // an unknown filter name fails here, on every process alike
+    const long long rows = static_cast<long long>(options.tetrahedra ? std::ceil(std::cbrt(options.triangles / 6.0))
+                                                                     : std::ceil(std::sqrt(options.triangles / 2.0)));
+    if (rows < controller->GetNumberOfProcesses())
+      throw std::runtime_error("the mesh is too small for one row (layer) of squares (cubes) per process");
+    if (options.tetrahedra && options.filter == "refinement-marked")
+      throw std::runtime_error("refinement-marked takes triangles only");
+    status = run(options, controller);
+  }
+  catch (const std::exception& error)
+  {
+    std::fprintf(stderr, "gpumesh-mpi-benchmark (rank %d): %s\n", controller->GetLocalProcessId(), error.what());
+    status = 2;
+  }
+  vtkMultiProcessController::SetGlobalController(nullptr);
+  controller->Finalize();
+  return status;
+}
