@@ -10,19 +10,19 @@
 namespace gpumesh
 {
 
-namespace
-{
-constexpr std::int64_t maxIndex = std::numeric_limits<std::int32_t>::max();
-constexpr cl_int noCell = std::numeric_limits<cl_int>::max();
-
 void checkIndexSpace(std::int64_t count, const std::string& what)
 {
+  constexpr std::int64_t maxIndex = std::numeric_limits<std::int32_t>::max();
   if (count < 0 || count > maxIndex)
   {
     throw Error("The mesh has " + std::to_string(count) + " " + what +
       ", more than the 2^31-1 that the device's 32-bit indices can address");
   }
 }
+
+namespace
+{
+constexpr cl_int noCell = std::numeric_limits<cl_int>::max();
 
 // Element i of a host array of 32- or 64-bit indices.
 std::int64_t indexAt(const void* values, bool is64, std::int64_t i)

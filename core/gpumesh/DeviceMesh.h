@@ -10,6 +10,9 @@
 namespace gpumesh
 {
 
+/// Throws gpumesh::Error naming `what` unless `count` fits the device's 32-bit indices.
+void checkIndexSpace(std::int64_t count, const std::string& what);
+
 struct DeviceCellGroup
 {
   CellKind kind = CellKind::Line;

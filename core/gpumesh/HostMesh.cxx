@@ -1,5 +1,6 @@
 #include "gpumesh/HostMesh.h"
 
+#include "gpumesh/DeviceMesh.h"
 #include "gpumesh/Error.h"
 
 #include <algorithm>
@@ -11,17 +12,7 @@ namespace gpumesh
 
 namespace
 {
-constexpr std::int64_t maxIndex = std::numeric_limits<std::int32_t>::max();
 constexpr std::uint8_t leftOutCode = 0xff;
-
-void checkIndexSpace(std::int64_t count, const std::string& what)
-{
-  if (count < 0 || count > maxIndex)
-  {
-    throw Error("The mesh has " + std::to_string(count) + " " + what +
-      ", more than the 2^31-1 that the device's 32-bit indices can address");
-  }
-}
 
 // Code k is CellKind k; leftOutCode is a cell that was never added.
 const CellTypeTable& kindCodes()
