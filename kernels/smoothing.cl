@@ -94,11 +94,12 @@ __kernel void relax_overflow(__global const REAL4* in, SOURCE_ARGUMENTS, __globa
   out[v] = (REAL4)(in[v].xyz + factor * (sum / (REAL)n), 0);
 }
 
-// The scatter half of barycentric smoothing: each cell's barycentre as its first point plus
-// the mean of (x0_k - x0_first + d_k) over its vertices.
+// The scatter half of barycentric smoothing: each cell's barycentre as its first point (its
+// anchor, found once: core/gpumesh/NeighborDistance.h's centroids) plus the mean of
+// (x0_k - x0_first + d_k) over its vertices.
 __kernel void barycentre_fixed(__global const REAL* points, __global const REAL4* in,
   __global const int* connectivity, const int vertices_per_cell, __global const int* cell_ids,
-  const int count, __global int* anchors, __global REAL4* barycentres)
+  const int count, __global REAL4* barycentres)
 {
   const int i = get_global_id(0);
   if (i >= count)
@@ -108,13 +109,12 @@ __kernel void barycentre_fixed(__global const REAL* points, __global const REAL4
   REAL3 sum = (REAL3)(0);
   for (int k = 0; k < vertices_per_cell; ++k)
     sum += (point_at(points, v[k]) - origin) + in[v[k]].xyz;
-  anchors[cell_ids[i]] = v[0];
   barycentres[cell_ids[i]] = (REAL4)(sum / (REAL)vertices_per_cell, 0);
 }
 
 __kernel void barycentre_variable(__global const REAL* points, __global const REAL4* in,
   __global const int* offsets, __global const int* connectivity, __global const int* cell_ids,
-  const int count, __global int* anchors, __global REAL4* barycentres)
+  const int count, __global REAL4* barycentres)
 {
   const int i = get_global_id(0);
   if (i >= count)
@@ -125,7 +125,6 @@ __kernel void barycentre_variable(__global const REAL* points, __global const RE
   REAL3 sum = (REAL3)(0);
   for (int k = first; k < first + n; ++k)
     sum += (point_at(points, connectivity[k]) - origin) + in[connectivity[k]].xyz;
-  anchors[cell_ids[i]] = connectivity[first];
   barycentres[cell_ids[i]] = (REAL4)(sum / (REAL)n, 0);
 }
 

@@ -3,6 +3,7 @@
 #include "gpumesh/CellEntities.h"
 #include "gpumesh/DeviceMesh.h"
 #include "gpumesh/MeshView.h"
+#include "gpumesh/NeighborDistance.h"
 #include "gpumesh/VertexLinks.h"
 
 #include <cmath>
@@ -170,8 +171,8 @@ VertexSmoother::VertexSmoother(DeviceRun& run, const DeviceMesh& mesh, const Smo
   if (barycentric)
   {
     Links.emplace(vertexCells(run, mesh, Options.layout));
-    BarycentreAnchors = run.allocate<cl_int>(static_cast<std::size_t>(mesh.cellCount()), "barycentre anchors");
-    run.fill(BarycentreAnchors, cl_int(-1), "barycentre anchors");
+    // A cell's anchor (its first point) does not change from step to step: found once.
+    BarycentreAnchors = std::move(computeCentroids(run, mesh).anchors);
     Barycentres = run.allocateReal(4 * static_cast<std::size_t>(mesh.cellCount()), "barycentres");
     // The scatter half: one barycentre per cell, written by its own work-item. Argument 1 (the
     // displacements) is set at each step.
@@ -183,13 +184,13 @@ VertexSmoother::VertexSmoother(DeviceRun& run, const DeviceMesh& mesh, const Smo
       {
         kernel = run.kernel("smoothing", "barycentre_fixed");
         run.setArguments(kernel, mesh.points(), Barycentres, group.connectivity, static_cast<cl_int>(vertices),
-          group.cellIds, static_cast<cl_int>(group.count), BarycentreAnchors, Barycentres);
+          group.cellIds, static_cast<cl_int>(group.count), Barycentres);
       }
       else
       {
         kernel = run.kernel("smoothing", "barycentre_variable");
         run.setArguments(kernel, mesh.points(), Barycentres, group.offsets, group.connectivity, group.cellIds,
-          static_cast<cl_int>(group.count), BarycentreAnchors, Barycentres);
+          static_cast<cl_int>(group.count), Barycentres);
       }
       Kernels->scatter.push_back({ kernel, group.count, "barycentres", false });
     }
