@@ -112,13 +112,10 @@ void DeviceRun::fillReal(RealBuffer& buffer, double value, const std::string& wh
 {
   if (buffer.empty())
     return;
-  cl::Event event;
-  const std::string doing = "filling " + what + " on device '" + info().label() + "'";
   if (buffer.precision() == Precision::Double)
-    check(Device->queue().enqueueFillBuffer(buffer.handle(), cl_double(value), 0, buffer.bytes(), nullptr, &event), doing);
+    fillBytes(buffer.handle(), cl_double(value), buffer.bytes(), what);
   else
-    check(Device->queue().enqueueFillBuffer(buffer.handle(), cl_float(value), 0, buffer.bytes(), nullptr, &event), doing);
-  record("fill " + what, CommandTiming::Kind::Kernel, event);
+    fillBytes(buffer.handle(), cl_float(value), buffer.bytes(), what);
 }
 
 DeviceRun::~DeviceRun()
@@ -189,8 +186,14 @@ void DeviceRun::copyReal(const RealBuffer& from, RealBuffer& to, std::size_t cou
   if (count == 0)
     return;
   const std::size_t size = realSize(from.precision());
+  copyBytes(from.handle(), to.handle(), toOffset * size, count * size, what);
+}
+
+void DeviceRun::copyBytes(const cl::Buffer& from, const cl::Buffer& to, std::size_t toOffsetBytes,
+  std::size_t bytes, const std::string& what)
+{
   cl::Event event;
-  check(Device->queue().enqueueCopyBuffer(from.handle(), to.handle(), 0, toOffset * size, count * size, nullptr, &event),
+  check(Device->queue().enqueueCopyBuffer(from, to, 0, toOffsetBytes, bytes, nullptr, &event),
     "copying " + what + " on device '" + info().label() + "'");
   record("copy " + what, CommandTiming::Kind::Kernel, event);
 }

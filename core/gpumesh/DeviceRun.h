@@ -175,6 +175,11 @@ private:
   static cl::LocalSpaceArg argument(const LocalMemory& local) { return cl::Local(local.bytes); }
   static const cl::Buffer& argument(const RealBuffer& buffer) { return buffer.handle(); }
 
+  /// The device-side fill and copy every typed and REAL buffer goes through (timed as kernels).
+  template <typename Pattern>
+  void fillBytes(const cl::Buffer& buffer, const Pattern& value, std::size_t bytes, const std::string& what);
+  void copyBytes(const cl::Buffer& from, const cl::Buffer& to, std::size_t toOffsetBytes, std::size_t bytes,
+    const std::string& what);
   template <typename Host>
   void downloadConverted(const RealBuffer& buffer, Host* out, std::size_t count, const std::string& what);
 
@@ -233,10 +238,7 @@ void DeviceRun::fill(DeviceBuffer<T>& buffer, const T& value, const std::string&
   {
     return;
   }
-  cl::Event event;
-  check(Device->queue().enqueueFillBuffer(buffer.handle(), value, 0, buffer.bytes(), nullptr, &event),
-    "filling " + what + " on device '" + info().label() + "'");
-  record("fill " + what, CommandTiming::Kind::Kernel, event);
+  fillBytes(buffer.handle(), value, buffer.bytes(), what);
 }
 
 template <typename T>
@@ -252,11 +254,16 @@ void DeviceRun::copy(const DeviceBuffer<T>& from, DeviceBuffer<T>& to, std::size
   {
     return;
   }
+  copyBytes(from.handle(), to.handle(), toOffset * sizeof(T), count * sizeof(T), what);
+}
+
+template <typename Pattern>
+void DeviceRun::fillBytes(const cl::Buffer& buffer, const Pattern& value, std::size_t bytes, const std::string& what)
+{
   cl::Event event;
-  check(Device->queue().enqueueCopyBuffer(from.handle(), to.handle(), 0, toOffset * sizeof(T),
-          count * sizeof(T), nullptr, &event),
-    "copying " + what + " on device '" + info().label() + "'");
-  record("copy " + what, CommandTiming::Kind::Kernel, event);
+  check(Device->queue().enqueueFillBuffer(buffer, value, 0, bytes, nullptr, &event),
+    "filling " + what + " on device '" + info().label() + "'");
+  record("fill " + what, CommandTiming::Kind::Kernel, event);
 }
 
 template <typename... Args>
