@@ -97,6 +97,52 @@ struct Piece
   long long ownedPoints = 0; // the first ownedPoints points (the last rank owns its top row too)
 };
 
+// The arrays of one generated piece: points (float or double) with their global ids, cells of
+// one size, and the "Mark" cell array; attach() gives them to the piece's dataset.
+struct PieceArrays
+{
+  vtkSmartPointer<vtkDataArray> xyz;
+  vtkNew<vtkIdTypeArray> globalIds;
+  vtkNew<vtkIdTypeArray> offsets;
+  vtkNew<vtkIdTypeArray> connectivity;
+  vtkNew<vtkFloatArray> marks;
+
+  PieceArrays(long long pointCount, bool doublePoints)
+  {
+    if (doublePoints)
+      xyz = vtkSmartPointer<vtkDoubleArray>::New();
+    else
+      xyz = vtkSmartPointer<vtkFloatArray>::New();
+    xyz->SetNumberOfComponents(3);
+    xyz->SetNumberOfTuples(pointCount);
+    globalIds->SetName("GlobalPointIds");
+    globalIds->SetNumberOfTuples(pointCount);
+  }
+
+  void allocateCells(long long cellCount, int verticesPerCell)
+  {
+    offsets->SetNumberOfTuples(cellCount + 1);
+    for (long long c = 0; c <= cellCount; ++c)
+      offsets->SetValue(c, verticesPerCell * c);
+    connectivity->SetNumberOfTuples(verticesPerCell * cellCount);
+    marks->SetName("Mark");
+    marks->SetNumberOfTuples(cellCount);
+  }
+
+  /// Sets the points, global ids and marks on `mesh`; returns the cells for it to take.
+  vtkSmartPointer<vtkCellArray> attach(vtkPointSet* mesh)
+  {
+    vtkNew<vtkPoints> points;
+    points->SetData(xyz);
+    mesh->SetPoints(points);
+    mesh->GetPointData()->SetGlobalIds(globalIds);
+    mesh->GetCellData()->AddArray(marks);
+    auto cells = vtkSmartPointer<vtkCellArray>::New();
+    cells->SetData(offsets, connectivity);
+    return cells;
+  }
+};
+
 Piece generatePiece(long long triangles, int rank, int processes, bool doublePoints)
 {
   Piece piece;
@@ -108,16 +154,9 @@ Piece generatePiece(long long triangles, int rank, int processes, bool doublePoi
   const long long pointCount = pointRows * (n + 1);
   piece.ownedPoints = (rank == processes - 1 ? pointRows : pointRows - 1) * (n + 1);
 
-  vtkSmartPointer<vtkDataArray> xyz;
-  if (doublePoints)
-    xyz = vtkSmartPointer<vtkDoubleArray>::New();
-  else
-    xyz = vtkSmartPointer<vtkFloatArray>::New();
-  xyz->SetNumberOfComponents(3);
-  xyz->SetNumberOfTuples(pointCount);
-  vtkNew<vtkIdTypeArray> globalIds;
-  globalIds->SetName("GlobalPointIds");
-  globalIds->SetNumberOfTuples(pointCount);
+  PieceArrays arrays(pointCount, doublePoints);
+  vtkDataArray* xyz = arrays.xyz;
+  vtkIdTypeArray* globalIds = arrays.globalIds;
   for (long long j = piece.firstRow, local = 0; j <= piece.lastRow; ++j)
     for (long long i = 0; i <= n; ++i, ++local)
     {
@@ -131,14 +170,10 @@ Piece generatePiece(long long triangles, int rank, int processes, bool doublePoi
     }
 
   const long long cellCount = 2 * n * (piece.lastRow - piece.firstRow);
-  vtkNew<vtkIdTypeArray> offsets, connectivity;
-  offsets->SetNumberOfTuples(cellCount + 1);
-  connectivity->SetNumberOfTuples(3 * cellCount);
-  vtkNew<vtkFloatArray> marks;
-  marks->SetName("Mark");
-  marks->SetNumberOfTuples(cellCount);
+  arrays.allocateCells(cellCount, 3);
+  vtkFloatArray* marks = arrays.marks;
   const auto local = [&](long long i, long long j) { return (j - piece.firstRow) * (n + 1) + i; };
-  vtkIdType* out = connectivity->GetPointer(0);
+  vtkIdType* out = arrays.connectivity->GetPointer(0);
   long long c = 0;
   for (long long j = piece.firstRow; j < piece.lastRow; ++j)
     for (long long i = 0; i < n; ++i)
@@ -154,18 +189,8 @@ Piece generatePiece(long long triangles, int rank, int processes, bool doublePoi
         marks->SetValue(c, mix(static_cast<std::uint64_t>(globalCell) ^ 0x5bd1e995ull) % 1000 == 0 ? 1.0f : 0.0f);
       }
     }
-  for (long long k = 0; k <= cellCount; ++k)
-    offsets->SetValue(k, 3 * k);
-
-  vtkNew<vtkPoints> points;
-  points->SetData(xyz);
-  vtkNew<vtkCellArray> cells;
-  cells->SetData(offsets, connectivity);
   auto polydata = vtkSmartPointer<vtkPolyData>::New();
-  polydata->SetPoints(points);
-  polydata->SetPolys(cells);
-  polydata->GetPointData()->SetGlobalIds(globalIds);
-  polydata->GetCellData()->AddArray(marks);
+  polydata->SetPolys(arrays.attach(polydata));
   piece.mesh = polydata;
   return piece;
 }
@@ -184,16 +209,9 @@ Piece generateTetrahedronPiece(long long tetrahedra, int rank, int processes, bo
   const long long pointCount = pointLayers * layerPoints;
   piece.ownedPoints = (rank == processes - 1 ? pointLayers : pointLayers - 1) * layerPoints;
 
-  vtkSmartPointer<vtkDataArray> xyz;
-  if (doublePoints)
-    xyz = vtkSmartPointer<vtkDoubleArray>::New();
-  else
-    xyz = vtkSmartPointer<vtkFloatArray>::New();
-  xyz->SetNumberOfComponents(3);
-  xyz->SetNumberOfTuples(pointCount);
-  vtkNew<vtkIdTypeArray> globalIds;
-  globalIds->SetName("GlobalPointIds");
-  globalIds->SetNumberOfTuples(pointCount);
+  PieceArrays arrays(pointCount, doublePoints);
+  vtkDataArray* xyz = arrays.xyz;
+  vtkIdTypeArray* globalIds = arrays.globalIds;
   vtkIdType local = 0;
   for (long long k = piece.firstRow; k <= piece.lastRow; ++k)
     for (long long j = 0; j <= n; ++j)
@@ -208,16 +226,11 @@ Piece generateTetrahedronPiece(long long tetrahedra, int rank, int processes, bo
       }
 
   const long long cellCount = 6 * n * n * (piece.lastRow - piece.firstRow);
-  vtkNew<vtkIdTypeArray> offsets, connectivity;
-  offsets->SetNumberOfTuples(cellCount + 1);
-  connectivity->SetNumberOfTuples(4 * cellCount);
-  vtkNew<vtkFloatArray> marks; // unused by the tetrahedron filters; kept for a uniform input
-  marks->SetName("Mark");
-  marks->SetNumberOfTuples(cellCount);
-  marks->FillValue(0.0f);
+  arrays.allocateCells(cellCount, 4);
+  arrays.marks->FillValue(0.0f); // unused by the tetrahedron filters; kept for a uniform input
   const auto id = [&](long long i, long long j, long long k) { return ((k - piece.firstRow) * (n + 1) + j) * (n + 1) + i; };
   const int paths[6][2] = { { 1, 2 }, { 2, 3 }, { 3, 7 }, { 7, 4 }, { 4, 5 }, { 5, 1 } };
-  vtkIdType* out = connectivity->GetPointer(0);
+  vtkIdType* out = arrays.connectivity->GetPointer(0);
   for (long long k = piece.firstRow; k < piece.lastRow; ++k)
     for (long long j = 0; j < n; ++j)
       for (long long i = 0; i < n; ++i)
@@ -232,18 +245,8 @@ Piece generateTetrahedronPiece(long long tetrahedra, int rank, int processes, bo
           *out++ = v[6];
         }
       }
-  for (long long c = 0; c <= cellCount; ++c)
-    offsets->SetValue(c, 4 * c);
-
-  vtkNew<vtkPoints> points;
-  points->SetData(xyz);
-  vtkNew<vtkCellArray> cells;
-  cells->SetData(offsets, connectivity);
   auto grid = vtkSmartPointer<vtkUnstructuredGrid>::New();
-  grid->SetPoints(points);
-  grid->SetCells(VTK_TETRA, cells);
-  grid->GetPointData()->SetGlobalIds(globalIds);
-  grid->GetCellData()->AddArray(marks);
+  grid->SetCells(VTK_TETRA, arrays.attach(grid));
   piece.mesh = grid;
   return piece;
 }
