@@ -34,3 +34,14 @@ inline int representable(REAL magnitude)
   return magnitude == (REAL)0 ||
     (magnitude >= REAL_MIN_NORMAL / REAL_EPSILON && magnitude <= REAL_MAX * REAL_EPSILON);
 }
+
+// The cells of one group, as every per-cell kernel receives them (CellArgs in
+// core/gpumesh/DeviceCellGroup.h): the group's connectivity, its offsets (variable-size kinds),
+// per_cell (the fixed vertex count, 0 for variable-size kinds), the cells' ids in the mesh and
+// their number. cell_start/cell_size give cell i's first entry in connectivity and its length.
+#define CELL_ARGS                                                                              \
+  __global const int *connectivity, __global const int *offsets, const int per_cell,          \
+    __global const int *cell_ids, const int count
+
+#define cell_start(i) (per_cell > 0 ? (i) * per_cell : offsets[(i)])
+#define cell_size(i) (per_cell > 0 ? per_cell : offsets[(i) + 1] - offsets[(i)])

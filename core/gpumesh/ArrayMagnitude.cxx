@@ -11,9 +11,8 @@ RealBuffer tupleMagnitudes(DeviceRun& run, const RealBuffer& values, std::size_t
       std::to_string(tuples) + " tuples of " + std::to_string(components) + " components");
   }
   RealBuffer magnitude = run.allocateReal(tuples, "tuple magnitudes");
-  cl::Kernel kernel = run.kernel("array_magnitude", "tuple_magnitude");
-  run.setArguments(kernel, values, static_cast<cl_int>(components), static_cast<cl_ulong>(tuples), magnitude);
-  run.launch(kernel, tuples, "magnitude");
+  run.call({ "array_magnitude", "tuple_magnitude" }, tuples, "magnitude", values,
+    static_cast<cl_int>(components), static_cast<cl_ulong>(tuples), magnitude);
   return magnitude;
 }
 

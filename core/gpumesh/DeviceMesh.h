@@ -13,15 +13,6 @@ namespace gpumesh
 /// Throws gpumesh::Error naming `what` unless `count` fits the device's 32-bit indices.
 void checkIndexSpace(std::int64_t count, const std::string& what);
 
-struct DeviceCellGroup
-{
-  CellKind kind = CellKind::Line;
-  std::size_t count = 0;
-  DeviceBuffer<cl_int> connectivity;
-  DeviceBuffer<cl_int> offsets; ///< variable-size kinds only
-  DeviceBuffer<cl_int> cellIds;
-};
-
 class DeviceMesh
 {
 public:

@@ -1,6 +1,7 @@
 // One execution of an algorithm on one device: its buffers, launches, transfers and timings.
 #pragma once
 #include "gpumesh/DeviceBuffer.h"
+#include "gpumesh/DeviceCellGroup.h"
 #include "gpumesh/DeviceContext.h"
 #include "gpumesh/Error.h"
 #include "gpumesh/Precision.h"
@@ -18,6 +19,35 @@ namespace gpumesh
 struct LocalMemory
 {
   std::size_t bytes;
+};
+
+/// A kernel of kernels/<program>.cl, with the build options it needs beyond the run's precision.
+struct KernelName
+{
+  std::string program;
+  std::string function;
+  std::string options = {};
+};
+
+/// The work-items of one launch: `global` of them, in work-groups of `local` (0: see
+/// DeviceRun::launch). Converts from a plain count.
+struct LaunchRange
+{
+  LaunchRange(std::size_t globalSize, std::size_t localSize = 0)
+    : global(globalSize)
+    , local(localSize)
+  {
+  }
+  std::size_t global;
+  std::size_t local;
+};
+
+/// A kernel launched again and again (iterations, rounds): its trailing arguments stay bound,
+/// its first `stepArguments` are given at each DeviceRun::call.
+struct BoundKernel
+{
+  cl::Kernel kernel;
+  cl_uint stepArguments = 0;
 };
 
 /// Device time of the commands that share a label, summed over their launches.
@@ -91,16 +121,53 @@ public:
   void copy(const DeviceBuffer<T>& from, DeviceBuffer<T>& to, std::size_t count, const std::string& what,
     std::size_t toOffset = 0);
 
+  /// Creates kernel `name`, sets `args` in order and enqueues it over `range`: the one call
+  /// every launch goes through. Arguments: DeviceBuffer<T>, RealBuffer, LocalMemory, CellArgs
+  /// (five arguments, see DeviceCellGroup.h) or plain values. `label` names it in timings/errors.
+  template <typename... Args>
+  void call(const KernelName& name, LaunchRange range, const std::string& label, const Args&... args)
+  {
+    cl::Kernel created = kernel(name.program, name.function, name.options);
+    setArgumentsFrom(created, 0, args...);
+    launch(created, range.global, label, range.local);
+  }
+
+  /// Creates kernel `name` and binds `fixed` from argument index `stepArguments` on; the
+  /// kernel's first `stepArguments` arguments are the ones that change between launches.
+  template <typename... Fixed>
+  BoundKernel bind(const KernelName& name, cl_uint stepArguments, const Fixed&... fixed)
+  {
+    BoundKernel bound{ kernel(name.program, name.function, name.options), stepArguments };
+    setArgumentsFrom(bound.kernel, stepArguments, fixed...);
+    return bound;
+  }
+
+  /// Sets the bound kernel's step arguments (indices 0..) and enqueues it over `range`.
+  template <typename... Step>
+  void call(BoundKernel& bound, LaunchRange range, const std::string& label, const Step&... step)
+  {
+    if (sizeof...(Step) != bound.stepArguments)
+    {
+      throw Error("kernel '" + bound.kernel.getInfo<CL_KERNEL_FUNCTION_NAME>() + "' takes " +
+        std::to_string(bound.stepArguments) + " step arguments, given " + std::to_string(sizeof...(Step)));
+    }
+    setArgumentsFrom(bound.kernel, 0, step...);
+    launch(bound.kernel, range.global, label, range.local);
+  }
+
+  /// Sets the kernel's arguments in order (being replaced by call()/bind()).
+  template <typename... Args>
+  void setArguments(cl::Kernel& kernel, const Args&... args)
+  {
+    setArgumentsFrom(kernel, 0, args...);
+  }
+
   /// A kernel object of kernels/<program>.cl built for the run's precision (fresh per call:
   /// kernel arguments are per-object state, so sharing one across threads would race).
   cl::Kernel kernel(const std::string& program, const std::string& name,
     const std::string& options = {});
 
-  /// Sets the kernel's arguments in order: DeviceBuffer<T>, LocalMemory or plain values.
-  template <typename... Args>
-  void setArguments(cl::Kernel& kernel, const Args&... args);
-
-  /// Enqueues `kernel` over `globalSize` work-items (nothing for 0). With `localSize` 0, on
+  /// Enqueues `kernel` (arguments set) over `globalSize` work-items (nothing for 0). With `localSize` 0, on
   /// GPUs the range is rounded up to whole work-groups of up to 256, so every kernel must
   /// ignore the work-items at or beyond its element count; CPU runtimes choose for themselves.
   /// Otherwise globalSize must be a multiple of localSize. `label` names the launch in timings and errors.
@@ -161,6 +228,13 @@ private:
   void record(const std::string& label, CommandTiming::Kind kind, const cl::Event& event);
   /// Waits for the oldest `count` pending events and adds their times to Totals.
   void fold(std::size_t count);
+
+  /// Sets `args` as arguments first, first + 1, ...; a CellArgs counts for five.
+  template <typename... Args>
+  static void setArgumentsFrom(cl::Kernel& kernel, cl_uint first, const Args&... args);
+  static void setArgument(cl::Kernel& kernel, cl_uint& index, const CellArgs& cells);
+  template <typename T>
+  static void setArgument(cl::Kernel& kernel, cl_uint& index, const T& value);
 
   template <typename T>
   static const T& argument(const T& value)
@@ -266,21 +340,35 @@ void DeviceRun::fillBytes(const cl::Buffer& buffer, const Pattern& value, std::s
   record("fill " + what, CommandTiming::Kind::Kernel, event);
 }
 
-template <typename... Args>
-void DeviceRun::setArguments(cl::Kernel& kernel, const Args&... args)
+template <typename T>
+void DeviceRun::setArgument(cl::Kernel& kernel, cl_uint& index, const T& value)
 {
-  cl_uint index = 0;
-  const auto set = [&](const auto& value) {
-    const cl_int status = kernel.setArg(index, argument(value));
-    if (status != CL_SUCCESS)
-    {
-      throw Error("setting argument " + std::to_string(index) + " of kernel '" +
-          kernel.getInfo<CL_KERNEL_FUNCTION_NAME>() + "'",
-        status);
-    }
-    ++index;
-  };
-  (set(args), ...);
+  const cl_int status = kernel.setArg(index, argument(value));
+  if (status != CL_SUCCESS)
+  {
+    throw Error("setting argument " + std::to_string(index) + " of kernel '" +
+        kernel.getInfo<CL_KERNEL_FUNCTION_NAME>() + "'",
+      status);
+  }
+  ++index;
+}
+
+inline void DeviceRun::setArgument(cl::Kernel& kernel, cl_uint& index, const CellArgs& cells)
+{
+  const DeviceCellGroup& group = cells.group;
+  const int perCell = fixedVertexCount(group.kind);
+  setArgument(kernel, index, group.connectivity);
+  setArgument(kernel, index, perCell > 0 ? group.connectivity : group.offsets);
+  setArgument(kernel, index, cl_int(perCell > 0 ? perCell : 0));
+  setArgument(kernel, index, group.cellIds);
+  setArgument(kernel, index, static_cast<cl_int>(group.count));
+}
+
+template <typename... Args>
+void DeviceRun::setArgumentsFrom(cl::Kernel& kernel, cl_uint first, const Args&... args)
+{
+  cl_uint index = first;
+  (setArgument(kernel, index, args), ...);
 }
 
 } // namespace gpumesh

@@ -1,0 +1,27 @@
+// The cells of one kind on the device, and how a per-cell kernel receives them.
+#pragma once
+#include "gpumesh/CellKind.h"
+#include "gpumesh/DeviceBuffer.h"
+
+namespace gpumesh
+{
+
+struct DeviceCellGroup
+{
+  CellKind kind = CellKind::Line;
+  std::size_t count = 0;
+  DeviceBuffer<cl_int> connectivity;
+  DeviceBuffer<cl_int> offsets; ///< variable-size kinds only
+  DeviceBuffer<cl_int> cellIds;
+};
+
+/// A group passed to a kernel as the five arguments CELL_ARGS declares (kernels/common.cl):
+/// connectivity, offsets, per_cell (the kind's fixed vertex count, 0 for variable-size kinds),
+/// cell_ids, count. One signature serves fixed and variable kinds alike; for a fixed kind the
+/// offsets argument is the connectivity again, never read (cell_start() uses per_cell).
+struct CellArgs
+{
+  const DeviceCellGroup& group;
+};
+
+} // namespace gpumesh
