@@ -1,7 +1,12 @@
-// Exclusive prefix sum in tiles of WG * ITEMS elements: tile_sums adds up each tile, the tile
-// sums are scanned (recursively, by the same kernels), and tile_scan scans each tile and adds
-// its tile's offset. Build options: WG, ITEMS, IN_T (input element), SUM_T (accumulator and
-// tile sums), OUT_T (output element), STAGED (1: through local memory).
+// Exclusive prefix sums, two ways, each in three steps: add up each piece, scan the pieces'
+// sums (recursively, by the same kernels), scan each piece from its offset. Build options:
+// IN_T (input element), SUM_T (accumulator and piece sums), OUT_T (output element).
+//
+// GPUs: tiles of WG * ITEMS elements, one work-group each, through local memory so that loads
+// and stores are coalesced (tile_sums, tile_scan; build options WG, ITEMS).
+// CPUs: chunks of consecutive elements, one work-item each, with no local memory and no
+// barriers, which CPU runtimes execute far faster (chunk_sums, chunk_scan).
+#ifdef WG
 #define TILE (WG * ITEMS)
 
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
@@ -29,14 +34,11 @@ void tile_sums(__global const IN_T* values, const ulong count, __global SUM_T* s
     sums[get_group_id(0)] = scratch[0];
 }
 
-// Each work-item scans ITEMS consecutive elements of the tile. With STAGED (GPUs) loads and
-// stores go through local memory so that both are coalesced; without (CPUs, where a
-// work-item's consecutive elements share cache lines) they go straight to global memory.
+// Each work-item scans ITEMS consecutive elements of the tile, staged in local memory.
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void tile_scan(__global const IN_T* values, const ulong count, __global const SUM_T* tile_offsets,
   __global OUT_T* out)
 {
-#if STAGED
   __local SUM_T tile[TILE];
   __local SUM_T scratch[WG];
   const size_t lid = get_local_id(0);
@@ -49,15 +51,6 @@ void tile_scan(__global const IN_T* values, const ulong count, __global const SU
   }
   barrier(CLK_LOCAL_MEM_FENCE);
 #define ELEMENT(k) tile[lid * ITEMS + (k)]
-#else
-  __local SUM_T scratch[WG];
-  const size_t lid = get_local_id(0);
-  const ulong first = (ulong)get_group_id(0) * TILE + (ulong)lid * ITEMS;
-  SUM_T mine[ITEMS];
-  for (int k = 0; k < ITEMS; ++k)
-    mine[k] = first + k < count ? (SUM_T)values[first + k] : (SUM_T)0;
-#define ELEMENT(k) mine[k]
-#endif
   SUM_T total = 0;
   for (int k = 0; k < ITEMS; ++k)
     total += ELEMENT(k);
@@ -78,7 +71,6 @@ void tile_scan(__global const IN_T* values, const ulong count, __global const SU
     ELEMENT(k) = running;
     running += value;
   }
-#if STAGED
   barrier(CLK_LOCAL_MEM_FENCE);
   for (int k = 0; k < ITEMS; ++k)
   {
@@ -87,10 +79,36 @@ void tile_scan(__global const IN_T* values, const ulong count, __global const SU
     if (i < count)
       out[i] = (OUT_T)tile[local_index];
   }
-#else
-  for (int k = 0; k < ITEMS; ++k)
-    if (first + k < count)
-      out[first + k] = (OUT_T)mine[k];
-#endif
 #undef ELEMENT
+}
+#endif
+
+// Chunk i: elements [i * chunk, min((i + 1) * chunk, count)).
+__kernel void chunk_sums(__global const IN_T* values, const ulong count, const ulong chunk,
+  const ulong chunks, __global SUM_T* sums)
+{
+  const ulong i = get_global_id(0);
+  if (i >= chunks)
+    return;
+  const ulong end = min(count, (i + 1) * chunk);
+  SUM_T sum = 0;
+  for (ulong k = i * chunk; k < end; ++k)
+    sum += values[k];
+  sums[i] = sum;
+}
+
+__kernel void chunk_scan(__global const IN_T* values, const ulong count, const ulong chunk,
+  const ulong chunks, __global const SUM_T* chunk_offsets, __global OUT_T* out)
+{
+  const ulong i = get_global_id(0);
+  if (i >= chunks)
+    return;
+  const ulong end = min(count, (i + 1) * chunk);
+  SUM_T running = chunk_offsets[i];
+  for (ulong k = i * chunk; k < end; ++k)
+  {
+    const SUM_T value = values[k];
+    out[k] = (OUT_T)running;
+    running += value;
+  }
 }

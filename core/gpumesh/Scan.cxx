@@ -8,45 +8,62 @@ namespace gpumesh
 namespace
 {
 constexpr std::size_t items = 8;
+// CPUs: elements per work-item, enough to make a work-item's loop long and few enough
+// work-items to keep every core busy.
+constexpr std::size_t chunkElements = 16384;
 
-std::string options(std::size_t workGroupSize, const char* in, const char* out, bool staged)
+std::string typeOptions(const char* in, const char* out)
 {
-  return "-DWG=" + std::to_string(workGroupSize) + " -DITEMS=" + std::to_string(items) +
-    " -DIN_T=" + in + " -DSUM_T=ulong -DOUT_T=" + out + " -DSTAGED=" + (staged ? "1" : "0");
+  return std::string(" -DIN_T=") + in + " -DSUM_T=ulong -DOUT_T=" + out;
 }
 
-// Scans `values` (n elements of type `in`) into `out` and returns the total. Tile sums are
-// scanned recursively as ulong until one tile remains.
+// Scans `values` (n elements of type `in`) into `out` and returns the total. The pieces' sums
+// are scanned recursively as ulong until one piece remains.
 template <typename In, typename Out>
 std::uint64_t scanLevel(DeviceRun& run, const DeviceBuffer<In>& values, std::size_t n,
-  DeviceBuffer<Out>& out, const char* inType, const char* outType, bool staged)
+  DeviceBuffer<Out>& out, const char* inType, const char* outType, bool contiguous)
 {
   const std::size_t workGroupSize = run.device().workGroupSize(256);
-  const std::size_t tile = workGroupSize * items;
-  const std::size_t tiles = (n + tile - 1) / tile;
-  const std::string buildOptions = options(workGroupSize, inType, outType, staged);
+  const std::size_t piece = contiguous ? chunkElements : workGroupSize * items;
+  const std::size_t pieces = (n + piece - 1) / piece;
+  const std::string options = contiguous ? typeOptions(inType, outType)
+                                         : "-DWG=" + std::to_string(workGroupSize) +
+      " -DITEMS=" + std::to_string(items) + typeOptions(inType, outType);
 
-  DeviceBuffer<cl_ulong> sums = run.allocate<cl_ulong>(tiles, "scan tile sums");
-  cl::Kernel sumKernel = run.kernel("scan", "tile_sums", buildOptions);
-  run.setArguments(sumKernel, values, static_cast<cl_ulong>(n), sums);
-  run.launch(sumKernel, tiles * workGroupSize, "scan", workGroupSize);
-
-  DeviceBuffer<cl_ulong> tileOffsets = run.allocate<cl_ulong>(tiles, "scan tile offsets");
-  std::uint64_t total = 0;
-  if (tiles == 1)
+  DeviceBuffer<cl_ulong> sums = run.allocate<cl_ulong>(pieces, "scan piece sums");
+  if (contiguous)
   {
-    run.download(sums, &total, 1, "scan total");
-    const cl_ulong zero = 0;
-    run.fill(tileOffsets, zero, "scan tile offsets");
+    run.call({ "scan", "chunk_sums", options }, pieces, "scan", values, cl_ulong(n), cl_ulong(piece),
+      cl_ulong(pieces), sums);
   }
   else
   {
-    total = scanLevel<cl_ulong, cl_ulong>(run, sums, tiles, tileOffsets, "ulong", "ulong", staged);
+    run.call({ "scan", "tile_sums", options }, { pieces * workGroupSize, workGroupSize }, "scan", values,
+      cl_ulong(n), sums);
   }
 
-  cl::Kernel scanKernel = run.kernel("scan", "tile_scan", buildOptions);
-  run.setArguments(scanKernel, values, static_cast<cl_ulong>(n), tileOffsets, out);
-  run.launch(scanKernel, tiles * workGroupSize, "scan", workGroupSize);
+  DeviceBuffer<cl_ulong> pieceOffsets = run.allocate<cl_ulong>(pieces, "scan piece offsets");
+  std::uint64_t total = 0;
+  if (pieces == 1)
+  {
+    run.download(sums, &total, 1, "scan total");
+    run.fill(pieceOffsets, cl_ulong(0), "scan piece offsets");
+  }
+  else
+  {
+    total = scanLevel<cl_ulong, cl_ulong>(run, sums, pieces, pieceOffsets, "ulong", "ulong", contiguous);
+  }
+
+  if (contiguous)
+  {
+    run.call({ "scan", "chunk_scan", options }, pieces, "scan", values, cl_ulong(n), cl_ulong(piece),
+      cl_ulong(pieces), pieceOffsets, out);
+  }
+  else
+  {
+    run.call({ "scan", "tile_scan", options }, { pieces * workGroupSize, workGroupSize }, "scan", values,
+      cl_ulong(n), pieceOffsets, out);
+  }
   return total;
 }
 } // namespace
@@ -62,8 +79,8 @@ std::uint64_t exclusiveScan(DeviceRun& run, const DeviceBuffer<cl_uint>& counts,
   std::uint64_t total = 0;
   if (n > 0)
   {
-    const bool staged = !isContiguous(pattern, run.info().isGPU);
-    total = scanLevel<cl_uint, cl_uint>(run, counts, n, offsets, "uint", "uint", staged);
+    total = scanLevel<cl_uint, cl_uint>(run, counts, n, offsets, "uint", "uint",
+      isContiguous(pattern, run.info().isGPU));
   }
   if (total > static_cast<std::uint64_t>(std::numeric_limits<cl_int>::max()))
   {

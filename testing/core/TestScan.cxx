@@ -36,13 +36,14 @@ TEST_P(ScanLength, MatchesCpuPrefixSum)
   EXPECT_EQ(total, expected);
 }
 
-// 1 tile, exactly 1 tile (2048 with 256-wide groups), 2 levels, 3 levels of recursion.
+// Tiles (Strided, 2048 elements with 256-wide groups): 1 tile, exactly 1, 2 levels, 3 levels of
+// recursion. Chunks (Contiguous, 16384 elements): 1 chunk, exactly 1, one more, 2 levels.
 INSTANTIATE_TEST_SUITE_P(Lengths, ScanLength,
-  ::testing::Combine(::testing::Values(0, 1, 2, 255, 2047, 2048, 2049, 100003, 5000011),
+  ::testing::Combine(::testing::Values(0, 1, 2, 255, 2047, 2048, 2049, 16384, 16385, 100003, 5000011),
     ::testing::Values(AccessPattern::Contiguous, AccessPattern::Strided)),
   [](const auto& info) {
     return "n" + std::to_string(std::get<0>(info.param)) +
-      (std::get<1>(info.param) == AccessPattern::Contiguous ? "_direct" : "_staged");
+      (std::get<1>(info.param) == AccessPattern::Contiguous ? "_chunked" : "_tiled");
   });
 
 TEST(Scan, TotalBeyondInt32IsAnError)
