@@ -42,74 +42,44 @@ inline int key_equal(uint4 a, uint4 b)
   return all(a == b);
 }
 
-__kernel void count_fixed(__global const int* cell_ids, const int count, const uint per_cell,
-  __global uint* slot_counts)
+// Slot e of a cell is row e % rows of its kind's table (4 local vertex indices, -1 padding
+// edges and triangles) turned e / rows places around the cell: fixed-size kinds have a row per
+// side or edge and no turn; polygons and polylines one row, the edge (0, 1), turned to each of
+// their edges (e, e + 1). Closed cells (polygons) have as many edges as vertices, open ones
+// (polylines) one fewer.
+__kernel void count_entities(CELL_ARGS, const int rows, const int open, __global uint* slot_counts)
 {
   const int i = get_global_id(0);
   if (i < count)
-    slot_counts[cell_ids[i]] = per_cell;
+    slot_counts[cell_ids[i]] = per_cell > 0 ? rows : cell_size(i) - open;
 }
 
-// Closed cells (polygons) have as many edges as vertices; open ones (polylines) one fewer.
-__kernel void count_variable(__global const int* offsets, __global const int* cell_ids,
-  const int count, const int closed, __global uint* slot_counts)
+inline uint local_vertex(__global const int* v, int n, int corner, int turn)
 {
-  const int i = get_global_id(0);
-  if (i < count)
-  {
-    const int n = offsets[i + 1] - offsets[i];
-    slot_counts[cell_ids[i]] = closed ? n : n - 1;
-  }
+  return corner < 0 ? NONE : (uint)v[(corner + turn) % n];
 }
 
-inline void emit(uint4 key, int slot, int cell, __global uint4* keys, __global int* slot_cell,
-  __global uint* bucket_counts)
-{
-  keys[slot] = key;
-  slot_cell[slot] = cell;
-  atomic_inc(&bucket_counts[key.x]);
-}
-
-// table: per_cell rows of 4 local vertex indices (-1 pads edges and triangles).
-__kernel void emit_fixed(__global const int* connectivity, const int vertices_per_cell,
-  __global const int* cell_ids, const int count, __global const int* table, const int per_cell,
+__kernel void emit_entities(CELL_ARGS, __global const int* table, const int rows,
   __global const uint* slot_offsets, __global uint4* keys, __global int* slot_cell,
   __global uint* bucket_counts)
 {
   const int i = get_global_id(0);
   if (i >= count)
     return;
-  __global const int* v = connectivity + (size_t)i * vertices_per_cell;
+  __global const int* v = connectivity + cell_start(i);
+  const int n = cell_size(i);
   const int cell = cell_ids[i];
   const int first = (int)slot_offsets[cell];
-  for (int e = 0; e < per_cell; ++e)
+  const int entities = (int)slot_offsets[cell + 1] - first;
+  for (int e = 0; e < entities; ++e)
   {
-    __global const int* row = table + 4 * e;
-    const uint4 key = sorted_key((uint)v[row[0]], (uint)v[row[1]],
-      row[2] < 0 ? NONE : (uint)v[row[2]], row[3] < 0 ? NONE : (uint)v[row[3]]);
-    emit(key, first + e, cell, keys, slot_cell, bucket_counts);
-  }
-}
-
-// Edges (i, i+1) of polygons (closed) and polylines (open).
-__kernel void emit_variable(__global const int* offsets, __global const int* connectivity,
-  __global const int* cell_ids, const int count, const int closed,
-  __global const uint* slot_offsets, __global uint4* keys, __global int* slot_cell,
-  __global uint* bucket_counts)
-{
-  const int i = get_global_id(0);
-  if (i >= count)
-    return;
-  const int begin = offsets[i];
-  const int n = offsets[i + 1] - begin;
-  const int cell = cell_ids[i];
-  const int first = (int)slot_offsets[cell];
-  const int edges = closed ? n : n - 1;
-  for (int e = 0; e < edges; ++e)
-  {
-    const uint4 key = sorted_key((uint)connectivity[begin + e],
-      (uint)connectivity[begin + (e + 1) % n], NONE, NONE);
-    emit(key, first + e, cell, keys, slot_cell, bucket_counts);
+    __global const int* row = table + 4 * (e % rows);
+    const int turn = e / rows;
+    const uint4 key = sorted_key(local_vertex(v, n, row[0], turn), local_vertex(v, n, row[1], turn),
+      local_vertex(v, n, row[2], turn), local_vertex(v, n, row[3], turn));
+    keys[first + e] = key;
+    slot_cell[first + e] = cell;
+    atomic_inc(&bucket_counts[key.x]);
   }
 }
 

@@ -1,6 +1,6 @@
 // Per-cell measures: length of lines, area of 2D cells, signed volume of 3D cells, in REAL.
-// One kernel per cell kind; cell i of a kind writes measure[cell_ids[i]], the id of the cell in
-// the input mesh. Every cell id appears once, so no two work-items write the same element.
+// One kernel per kind of geometry, all with the same arguments (MEASURE_ARGS); cell i of a
+// group writes measure[cell_ids[i]], the id of the cell in the input mesh. Every cell id appears once, so no two work-items write the same element.
 //
 // Geometry is computed relative to the cell's first point (its local origin): differences of
 // nearby points are exact, so a small cell far from the mesh centre keeps its accuracy. A cell
@@ -89,95 +89,71 @@ inline REAL polygon_area(__global const REAL* points, __global const int* ids, i
   return (REAL)0.5 * length(vector_area);
 }
 
-__kernel void line_length(__global const REAL* points, __global const int* connectivity,
-  __global const int* cell_ids, const int count, __global REAL* measure, __global int* out_of_range)
+// Every measure kernel takes the same arguments; v is cell i's vertex ids, n their number.
+#define MEASURE_ARGS                                                                           \
+  CELL_ARGS, __global const REAL *points, __global REAL *measure, __global int *out_of_range
+#define MEASURED_CELL                                                                          \
+  const int i = get_global_id(0);                                                              \
+  if (i >= count)                                                                              \
+    return;                                                                                    \
+  __global const int* v = connectivity + cell_start(i);                                        \
+  const int n = cell_size(i)
+
+__kernel void line_length(MEASURE_ARGS)
 {
-  const int i = get_global_id(0);
-  if (i >= count)
-    return;
-  __global const int* v = connectivity + 2 * i;
+  MEASURED_CELL;
   const REAL3 d = point_at(points, v[1]) - point_at(points, v[0]);
   store(measure, out_of_range, cell_ids[i], length(d), extent_of(d, 0), 1);
 }
 
-__kernel void polyline_length(__global const REAL* points, __global const int* offsets,
-  __global const int* connectivity, __global const int* cell_ids, const int count,
-  __global REAL* measure, __global int* out_of_range)
+__kernel void polyline_length(MEASURE_ARGS)
 {
-  const int i = get_global_id(0);
-  if (i >= count)
-    return;
+  MEASURED_CELL;
   REAL total = 0, e = 0;
-  for (int k = offsets[i]; k + 1 < offsets[i + 1]; ++k)
+  for (int k = 0; k + 1 < n; ++k)
   {
-    const REAL3 d = point_at(points, connectivity[k + 1]) - point_at(points, connectivity[k]);
+    const REAL3 d = point_at(points, v[k + 1]) - point_at(points, v[k]);
     total += length(d);
     e = extent_of(d, e);
   }
   store(measure, out_of_range, cell_ids[i], total, e, 1);
 }
 
-__kernel void triangle_area_kernel(__global const REAL* points, __global const int* connectivity,
-  __global const int* cell_ids, const int count, __global REAL* measure, __global int* out_of_range)
+__kernel void triangle_area_kernel(MEASURE_ARGS)
 {
-  const int i = get_global_id(0);
-  if (i >= count)
-    return;
-  __global const int* v = connectivity + 3 * i;
+  MEASURED_CELL;
   const REAL3 a = point_at(points, v[0]);
   const REAL3 ab = point_at(points, v[1]) - a, ac = point_at(points, v[2]) - a;
   store(measure, out_of_range, cell_ids[i], triangle_area(ab, ac), extent_of(ac, extent_of(ab, 0)), 2);
 }
 
-__kernel void triangle_strip_area(__global const REAL* points, __global const int* offsets,
-  __global const int* connectivity, __global const int* cell_ids, const int count,
-  __global REAL* measure, __global int* out_of_range)
+__kernel void triangle_strip_area(MEASURE_ARGS)
 {
-  const int i = get_global_id(0);
-  if (i >= count)
-    return;
+  MEASURED_CELL;
   REAL total = 0, e = 0;
-  for (int k = offsets[i]; k + 2 < offsets[i + 1]; ++k)
+  for (int k = 0; k + 2 < n; ++k)
   {
-    const REAL3 a = point_at(points, connectivity[k]);
-    const REAL3 ab = point_at(points, connectivity[k + 1]) - a;
-    const REAL3 ac = point_at(points, connectivity[k + 2]) - a;
+    const REAL3 a = point_at(points, v[k]);
+    const REAL3 ab = point_at(points, v[k + 1]) - a;
+    const REAL3 ac = point_at(points, v[k + 2]) - a;
     total += triangle_area(ab, ac);
     e = extent_of(ac, extent_of(ab, e));
   }
   store(measure, out_of_range, cell_ids[i], total, e, 2);
 }
 
-__kernel void quad_area(__global const REAL* points, __global const int* connectivity,
-  __global const int* cell_ids, const int count, __global REAL* measure, __global int* out_of_range)
+// Quads and polygons alike.
+__kernel void polygon_area_kernel(MEASURE_ARGS)
 {
-  const int i = get_global_id(0);
-  if (i >= count)
-    return;
+  MEASURED_CELL;
   REAL e;
-  const REAL area = polygon_area(points, connectivity + 4 * i, 4, &e);
+  const REAL area = polygon_area(points, v, n, &e);
   store(measure, out_of_range, cell_ids[i], area, e, 2);
 }
 
-__kernel void polygon_area_kernel(__global const REAL* points, __global const int* offsets,
-  __global const int* connectivity, __global const int* cell_ids, const int count,
-  __global REAL* measure, __global int* out_of_range)
+__kernel void tetra_volume_kernel(MEASURE_ARGS)
 {
-  const int i = get_global_id(0);
-  if (i >= count)
-    return;
-  REAL e;
-  const REAL area = polygon_area(points, connectivity + offsets[i], offsets[i + 1] - offsets[i], &e);
-  store(measure, out_of_range, cell_ids[i], area, e, 2);
-}
-
-__kernel void tetra_volume_kernel(__global const REAL* points, __global const int* connectivity,
-  __global const int* cell_ids, const int count, __global REAL* measure, __global int* out_of_range)
-{
-  const int i = get_global_id(0);
-  if (i >= count)
-    return;
-  __global const int* v = connectivity + 4 * i;
+  MEASURED_CELL;
   const REAL3 a = point_at(points, v[0]);
   const REAL3 ab = point_at(points, v[1]) - a, ac = point_at(points, v[2]) - a, ad = point_at(points, v[3]) - a;
   store(measure, out_of_range, cell_ids[i], tetra_volume(ab, ac, ad),
@@ -199,37 +175,27 @@ inline void volume_as_hexahedron(__global const REAL* points, __global const int
   store(measure, out_of_range, cell, hexahedron_volume(p), e, 3);
 }
 
-__kernel void hexahedron_volume_kernel(__global const REAL* points,
-  __global const int* connectivity, __global const int* cell_ids, const int count,
-  __global REAL* measure, __global int* out_of_range)
+__kernel void hexahedron_volume_kernel(MEASURE_ARGS)
 {
-  const int i = get_global_id(0);
-  if (i >= count)
-    return;
+  MEASURED_CELL;
   const int corner[8] = { 0, 1, 2, 3, 4, 5, 6, 7 };
-  volume_as_hexahedron(points, connectivity + 8 * i, corner, cell_ids[i], measure, out_of_range);
+  volume_as_hexahedron(points, v, corner, cell_ids[i], measure, out_of_range);
 }
 
 // A VTK wedge's base 0-1-2 has its right-hand normal pointing away from 3-4-5: as a hexahedron
 // with collapsed edges it is 0-2-1-1 / 3-5-4-4.
-__kernel void wedge_volume(__global const REAL* points, __global const int* connectivity,
-  __global const int* cell_ids, const int count, __global REAL* measure, __global int* out_of_range)
+__kernel void wedge_volume(MEASURE_ARGS)
 {
-  const int i = get_global_id(0);
-  if (i >= count)
-    return;
+  MEASURED_CELL;
   const int corner[8] = { 0, 2, 1, 1, 3, 5, 4, 4 };
-  volume_as_hexahedron(points, connectivity + 6 * i, corner, cell_ids[i], measure, out_of_range);
+  volume_as_hexahedron(points, v, corner, cell_ids[i], measure, out_of_range);
 }
 
 // A VTK pyramid's base 0-1-2-3 has its right-hand normal pointing to the apex 4: a hexahedron
 // whose top face collapsed to the apex (the cone over the bilinear base).
-__kernel void pyramid_volume(__global const REAL* points, __global const int* connectivity,
-  __global const int* cell_ids, const int count, __global REAL* measure, __global int* out_of_range)
+__kernel void pyramid_volume(MEASURE_ARGS)
 {
-  const int i = get_global_id(0);
-  if (i >= count)
-    return;
+  MEASURED_CELL;
   const int corner[8] = { 0, 1, 2, 3, 4, 4, 4, 4 };
-  volume_as_hexahedron(points, connectivity + 5 * i, corner, cell_ids[i], measure, out_of_range);
+  volume_as_hexahedron(points, v, corner, cell_ids[i], measure, out_of_range);
 }

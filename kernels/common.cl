@@ -43,5 +43,5 @@ inline int representable(REAL magnitude)
   __global const int *connectivity, __global const int *offsets, const int per_cell,          \
     __global const int *cell_ids, const int count
 
-#define cell_start(i) (per_cell > 0 ? (i) * per_cell : offsets[(i)])
+#define cell_start(i) (per_cell > 0 ? (size_t)(i) * per_cell : (size_t)offsets[(i)])
 #define cell_size(i) (per_cell > 0 ? per_cell : offsets[(i) + 1] - offsets[(i)])

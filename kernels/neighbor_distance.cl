@@ -5,37 +5,20 @@
 // distance between two nearby centroids is then (anchor_a - anchor_b) + (offset_a - offset_b),
 // differences of nearby values that lose nothing to the distance from the mesh origin.
 
-__kernel void centroid_fixed(__global const REAL* points, __global const int* connectivity,
-  const int vertices_per_cell, __global const int* cell_ids, const int count,
-  __global int* anchors, __global REAL4* offsets)
+__kernel void centroid(CELL_ARGS, __global const REAL* points, __global int* anchors,
+  __global REAL4* centroid_offsets)
 {
   const int i = get_global_id(0);
   if (i >= count)
     return;
-  __global const int* v = connectivity + (size_t)i * vertices_per_cell;
+  __global const int* v = connectivity + cell_start(i);
+  const int n = cell_size(i);
   const REAL3 origin = point_at(points, v[0]);
   REAL3 sum = (REAL3)(0);
-  for (int k = 1; k < vertices_per_cell; ++k)
+  for (int k = 1; k < n; ++k)
     sum += point_at(points, v[k]) - origin;
   anchors[cell_ids[i]] = v[0];
-  offsets[cell_ids[i]] = (REAL4)(sum / (REAL)vertices_per_cell, 0);
-}
-
-__kernel void centroid_variable(__global const REAL* points, __global const int* offsets_in,
-  __global const int* connectivity, __global const int* cell_ids, const int count,
-  __global int* anchors, __global REAL4* offsets)
-{
-  const int i = get_global_id(0);
-  if (i >= count)
-    return;
-  const int first = offsets_in[i];
-  const int n = offsets_in[i + 1] - first;
-  const REAL3 origin = point_at(points, connectivity[first]);
-  REAL3 sum = (REAL3)(0);
-  for (int k = first + 1; k < first + n; ++k)
-    sum += point_at(points, connectivity[k]) - origin;
-  anchors[cell_ids[i]] = connectivity[first];
-  offsets[cell_ids[i]] = (REAL4)(sum / (REAL)n, 0);
+  centroid_offsets[cell_ids[i]] = (REAL4)(sum / (REAL)n, 0);
 }
 
 // The centroids as coordinates (3 per cell; NaN for cells without one).

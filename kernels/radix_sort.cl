@@ -16,8 +16,8 @@ inline uint digit_of(ulong key, uint shift, uint mask)
 // work-item counts in its own column of a local table, whose rows are then summed: no
 // atomics, which CPU runtimes make slow.
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void count_digits(__global const ulong* keys, const uint count, const uint shift,
-  const uint mask, __global uint* counts)
+void count_digits(__global const ulong* keys, const uint shift, const uint mask,
+  const uint count, __global uint* counts)
 {
   __local uint table[BINS * WG]; // table[bin * WG + lid]
   const uint lid = get_local_id(0);
@@ -49,9 +49,9 @@ void count_digits(__global const ulong* keys, const uint count, const uint shift
 // in local memory, then written out in order, so that neighbouring work-items write
 // neighbouring addresses.
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void scatter_digits(__global const ulong* keys, __global const uint* values, const uint count,
-  const uint shift, const uint mask, __global const uint* offsets, __global ulong* keys_out,
-  __global uint* values_out)
+void scatter_digits(__global const ulong* keys, __global const uint* values,
+  __global ulong* keys_out, __global uint* values_out, const uint shift, const uint mask,
+  const uint count, __global const uint* offsets)
 {
   __local uint rank[BINS * WG]; // rank[bin * WG + lid]
   __local uint totals[WG];

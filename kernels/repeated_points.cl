@@ -21,20 +21,9 @@ inline void report(const int cell, const int point, const int named_cell, __glob
     found[1] = point;
 }
 
-__kernel void repeated_points_fixed(__global const int* connectivity, const int vertices_per_cell,
-  __global const int* cell_ids, const int count, const int named_cell, __global int* found)
+__kernel void repeated_points(CELL_ARGS, const int named_cell, __global int* found)
 {
   const int i = get_global_id(0);
   if (i < count)
-    report(cell_ids[i], repeated_point(connectivity + (size_t)i * vertices_per_cell, vertices_per_cell),
-      named_cell, found);
-}
-
-__kernel void repeated_points_variable(__global const int* offsets, __global const int* connectivity,
-  __global const int* cell_ids, const int count, const int named_cell, __global int* found)
-{
-  const int i = get_global_id(0);
-  if (i < count)
-    report(cell_ids[i], repeated_point(connectivity + offsets[i], offsets[i + 1] - offsets[i]),
-      named_cell, found);
+    report(cell_ids[i], repeated_point(connectivity + cell_start(i), cell_size(i)), named_cell, found);
 }

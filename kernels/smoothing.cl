@@ -22,35 +22,33 @@
 #define INTERIOR 2
 #define NONE_ID 0xffffffffu
 
+// The relax kernels' last arguments: the barycentres and their anchors, or nothing (the
+// sources are the vertices of `in`).
 #if CELL_SOURCES
-#define SOURCE_ARGUMENTS __global const REAL4* sources, __global const int* anchors
+#define SOURCE_ARGUMENTS , __global const REAL4 *sources, __global const int *anchors
+#define SOURCES , sources, anchors
 // Barycentre of cell s minus x_v.
-inline REAL3 towards(__global const REAL* points, __global const REAL4* in, SOURCE_ARGUMENTS, int v,
-  REAL3 x0, int s)
+inline REAL3 towards(__global const REAL* points, __global const REAL4* in, int v, REAL3 x0, int s
+  SOURCE_ARGUMENTS)
 {
   return (point_at(points, anchors[s]) - x0) + (sources[s].xyz - in[v].xyz);
 }
 #else
-#define SOURCE_ARGUMENTS __global const REAL4* sources
-// Vertex s minus vertex v (sources is `in`).
-inline REAL3 towards(__global const REAL* points, __global const REAL4* in, SOURCE_ARGUMENTS, int v,
-  REAL3 x0, int s)
+#define SOURCE_ARGUMENTS
+#define SOURCES
+// Vertex s minus vertex v.
+inline REAL3 towards(__global const REAL* points, __global const REAL4* in, int v, REAL3 x0, int s)
 {
-  return (point_at(points, s) - x0) + (sources[s].xyz - in[v].xyz);
+  return (point_at(points, s) - x0) + (in[s].xyz - in[v].xyz);
 }
 #endif
 
-#if CELL_SOURCES
-#define SOURCES sources, anchors
-#else
-#define SOURCES sources
-#endif
-
 // One row of a fixed-width table per work-item; rows end at their first -1.
-__kernel void relax_rows(__global const REAL4* in, SOURCE_ARGUMENTS, __global REAL4* out,
+// Per step: in, out, factor; the rest is bound once.
+__kernel void relax_rows(__global const REAL4* in, __global REAL4* out, const REAL factor,
   __global const REAL* points, __global const int* row_vertex, const int rows,
-  __global const int* entries, const uint base, __global const int* roles, const int role,
-  const REAL factor)
+  __global const int* entries, const uint base, __global const int* roles,
+  const int role SOURCE_ARGUMENTS)
 {
   const int r = get_global_id(0);
   if (r >= rows)
@@ -67,17 +65,17 @@ __kernel void relax_rows(__global const REAL4* in, SOURCE_ARGUMENTS, __global RE
     const int s = row[k];
     if (s < 0)
       break;
-    sum += towards(points, in, SOURCES, v, x0, s);
+    sum += towards(points, in, v, x0, s SOURCES);
     ++n;
   }
   out[v] = (REAL4)(in[v].xyz + factor * (sum / (REAL)n), 0);
 }
 
 // The overflow table: rows of any length, offsets[r] from base, degree[v] values.
-__kernel void relax_overflow(__global const REAL4* in, SOURCE_ARGUMENTS, __global REAL4* out,
+__kernel void relax_overflow(__global const REAL4* in, __global REAL4* out, const REAL factor,
   __global const REAL* points, __global const int* row_vertex, const int rows,
   __global const int* entries, const uint base, __global const uint* offsets,
-  __global const int* degree, __global const int* roles, const int role, const REAL factor)
+  __global const int* degree, __global const int* roles, const int role SOURCE_ARGUMENTS)
 {
   const int r = get_global_id(0);
   if (r >= rows)
@@ -90,41 +88,26 @@ __kernel void relax_overflow(__global const REAL4* in, SOURCE_ARGUMENTS, __globa
   const REAL3 x0 = point_at(points, v);
   REAL3 sum = (REAL3)(0);
   for (int k = 0; k < n; ++k)
-    sum += towards(points, in, SOURCES, v, x0, row[k]);
+    sum += towards(points, in, v, x0, row[k] SOURCES);
   out[v] = (REAL4)(in[v].xyz + factor * (sum / (REAL)n), 0);
 }
 
 // The scatter half of barycentric smoothing: each cell's barycentre as its first point (its
 // anchor, found once: core/gpumesh/NeighborDistance.h's centroids) plus the mean of
 // (x0_k - x0_first + d_k) over its vertices.
-__kernel void barycentre_fixed(__global const REAL* points, __global const REAL4* in,
-  __global const int* connectivity, const int vertices_per_cell, __global const int* cell_ids,
-  const int count, __global REAL4* barycentres)
+// Per step: in; the rest is bound once.
+__kernel void barycentre(__global const REAL4* in, CELL_ARGS, __global const REAL* points,
+  __global REAL4* barycentres)
 {
   const int i = get_global_id(0);
   if (i >= count)
     return;
-  __global const int* v = connectivity + (size_t)i * vertices_per_cell;
+  __global const int* v = connectivity + cell_start(i);
+  const int n = cell_size(i);
   const REAL3 origin = point_at(points, v[0]);
   REAL3 sum = (REAL3)(0);
-  for (int k = 0; k < vertices_per_cell; ++k)
+  for (int k = 0; k < n; ++k)
     sum += (point_at(points, v[k]) - origin) + in[v[k]].xyz;
-  barycentres[cell_ids[i]] = (REAL4)(sum / (REAL)vertices_per_cell, 0);
-}
-
-__kernel void barycentre_variable(__global const REAL* points, __global const REAL4* in,
-  __global const int* offsets, __global const int* connectivity, __global const int* cell_ids,
-  const int count, __global REAL4* barycentres)
-{
-  const int i = get_global_id(0);
-  if (i >= count)
-    return;
-  const int first = offsets[i];
-  const int n = offsets[i + 1] - first;
-  const REAL3 origin = point_at(points, connectivity[first]);
-  REAL3 sum = (REAL3)(0);
-  for (int k = first; k < first + n; ++k)
-    sum += (point_at(points, connectivity[k]) - origin) + in[connectivity[k]].xyz;
   barycentres[cell_ids[i]] = (REAL4)(sum / (REAL)n, 0);
 }
 

@@ -16,25 +16,15 @@ __kernel void edge_pairs(__global const uint4* entity_vertices, const int edges,
 }
 
 // (vertex, cell) for every vertex of every cell: pairs[first + connectivity position].
-__kernel void cell_pairs_fixed(__global const int* connectivity, const int vertices_per_cell,
-  __global const int* cell_ids, const int count, const uint first, __global int2* pairs)
+__kernel void cell_pairs(CELL_ARGS, const uint first, __global int2* pairs)
 {
   const int i = get_global_id(0);
   if (i >= count)
     return;
-  const size_t at = (size_t)i * vertices_per_cell;
-  for (int k = 0; k < vertices_per_cell; ++k)
-    pairs[first + at + k] = (int2)(connectivity[at + k], cell_ids[i]);
-}
-
-__kernel void cell_pairs_variable(__global const int* offsets, __global const int* connectivity,
-  __global const int* cell_ids, const int count, const uint first, __global int2* pairs)
-{
-  const int i = get_global_id(0);
-  if (i >= count)
-    return;
-  for (int k = offsets[i]; k < offsets[i + 1]; ++k)
-    pairs[first + k] = (int2)(connectivity[k], cell_ids[i]);
+  const size_t begin = cell_start(i);
+  const int n = cell_size(i);
+  for (int k = 0; k < n; ++k)
+    pairs[first + begin + k] = (int2)(connectivity[begin + k], cell_ids[i]);
 }
 
 inline void edge_both_ways(int a, int b, __global int2* out)
@@ -45,15 +35,14 @@ inline void edge_both_ways(int a, int b, __global int2* out)
 
 // Per cell, 8 pairs per side: the (up to 4) edges of each side used by this cell only. A side
 // of a 2D cell is itself an edge; a face's edges join consecutive vertices of its table row.
-__kernel void boundary_pairs_fixed(__global const int* connectivity, const int vertices_per_cell,
-  __global const int* cell_ids, const int count, __global const int* table,
-  const int sides_per_cell, __global const uint* slot_offsets, __global const int2* slot_run,
-  const uint first, __global int2* pairs)
+__kernel void boundary_pairs_fixed(CELL_ARGS, __global const uint* slot_offsets,
+  __global const int2* slot_run, const uint first, __global int2* pairs, __global const int* table,
+  const int sides_per_cell)
 {
   const int i = get_global_id(0);
   if (i >= count)
     return;
-  __global const int* v = connectivity + (size_t)i * vertices_per_cell;
+  __global const int* v = connectivity + cell_start(i);
   const uint slot = slot_offsets[cell_ids[i]];
   for (int f = 0; f < sides_per_cell; ++f)
   {
@@ -72,15 +61,14 @@ __kernel void boundary_pairs_fixed(__global const int* connectivity, const int v
 }
 
 // Polygons: side e is the edge (e, e+1); 2 pairs per polygon vertex.
-__kernel void boundary_pairs_polygon(__global const int* offsets, __global const int* connectivity,
-  __global const int* cell_ids, const int count, __global const uint* slot_offsets,
+__kernel void boundary_pairs_polygon(CELL_ARGS, __global const uint* slot_offsets,
   __global const int2* slot_run, const uint first, __global int2* pairs)
 {
   const int i = get_global_id(0);
   if (i >= count)
     return;
-  const int begin = offsets[i];
-  const int n = offsets[i + 1] - begin;
+  const int begin = (int)cell_start(i);
+  const int n = cell_size(i);
   const uint slot = slot_offsets[cell_ids[i]];
   for (int e = 0; e < n; ++e)
   {

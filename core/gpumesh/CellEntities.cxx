@@ -76,25 +76,21 @@ void sortLargeBuckets(DeviceRun& run, const DeviceBuffer<cl_uint4>& keys, const 
 
   // The large buckets' slots in slot order, which the stable sort keeps for equal keys.
   DeviceBuffer<cl_uint> flags = run.allocate<cl_uint>(slots, "large slot flags");
-  cl::Kernel flag = run.kernel(program, "flag_large_slots", options);
-  run.setArguments(flag, keys, static_cast<cl_int>(slots), bucketOffsets, flags);
-  run.launch(flag, slots, "flag large slots");
+  run.call({ program, "flag_large_slots", options }, slots, "flag large slots", keys,
+    static_cast<cl_int>(slots), bucketOffsets, flags);
   DeviceBuffer<cl_uint> places = run.allocate<cl_uint>(slots + 1, "large slot places");
   exclusiveScan(run, flags, slots, places, "slots of large buckets");
   flags.release();
   DeviceBuffer<cl_uint> values = run.allocate<cl_uint>(largeCount, "large slots");
-  cl::Kernel gather = run.kernel(program, "gather_large_slots", options);
-  run.setArguments(gather, static_cast<cl_int>(slots), places, values);
-  run.launch(gather, slots, "gather large slots");
+  run.call({ program, "gather_large_slots", options }, slots, "gather large slots",
+    static_cast<cl_int>(slots), places, values);
   places.release();
 
   const auto bits = bitWidth(pointCount);
   DeviceBuffer<cl_ulong> packed = run.allocate<cl_ulong>(largeCount, "large slot keys");
-  cl::Kernel pack = run.kernel(program, "pack_keys", options);
   const auto sortBy = [&](int first, int componentCount) {
-    run.setArguments(pack, keys, values, count, cl_int(first), cl_int(componentCount), cl_uint(bits),
-      static_cast<cl_uint>(pointCount), packed);
-    run.launch(pack, largeCount, "pack keys");
+    run.call({ program, "pack_keys", options }, largeCount, "pack keys", keys, values, count, cl_int(first),
+      cl_int(componentCount), cl_uint(bits), static_cast<cl_uint>(pointCount), packed);
     sortByKey(run, packed, values, largeCount, bits * static_cast<unsigned>(componentCount), "large bucket slots");
   };
   if (components > 2)
@@ -103,9 +99,8 @@ void sortLargeBuckets(DeviceRun& run, const DeviceBuffer<cl_uint4>& keys, const 
   }
   sortBy(0, 2);
 
-  cl::Kernel place = run.kernel(program, "place_large_slots", options);
-  run.setArguments(place, keys, values, count, bucketOffsets, largeOffsets, sortedSlots);
-  run.launch(place, largeCount, "place large slots");
+  run.call({ program, "place_large_slots", options }, largeCount, "place large slots", keys, values, count,
+    bucketOffsets, largeOffsets, sortedSlots);
 }
 } // namespace
 
@@ -150,26 +145,23 @@ CellEntities::CellEntities(DeviceRun& run, const DeviceMesh& mesh, EntityType ty
     }
   }
 
+  // The kinds that have sides (edges) of this type, and the table each one emits them by.
+  std::vector<std::pair<const DeviceCellGroup*, const Table*>> emitting;
+  for (const DeviceCellGroup& group : mesh.groups())
+  {
+    if (const Table* table = localEntityTable(group.kind, type))
+      emitting.emplace_back(&group, table);
+    else if (variableKindEmits(group.kind, type))
+      emitting.emplace_back(&group, &lineEdges);
+  }
+
   // 1. How many slots each cell has, and where they start.
   DeviceBuffer<cl_uint> counts = run.allocate<cl_uint>(cells, "entity counts");
   run.fill(counts, cl_uint(0), "entity counts");
-  std::vector<DeviceBuffer<cl_int>> tables;
-  for (const DeviceCellGroup& group : mesh.groups())
+  for (const auto& [group, table] : emitting)
   {
-    const auto count = static_cast<cl_int>(group.count);
-    if (const Table* table = localEntityTable(group.kind, type))
-    {
-      cl::Kernel kernel = run.kernel(program, "count_fixed", options);
-      run.setArguments(kernel, group.cellIds, count, static_cast<cl_uint>(table->size() / 4), counts);
-      run.launch(kernel, group.count, "count entities");
-    }
-    else if (variableKindEmits(group.kind, type))
-    {
-      cl::Kernel kernel = run.kernel(program, "count_variable", options);
-      run.setArguments(kernel, group.offsets, group.cellIds, count,
-        static_cast<cl_int>(group.kind == CellKind::Polygon), counts);
-      run.launch(kernel, group.count, "count entities");
-    }
+    run.call({ program, "count_entities", options }, group->count, "count entities", CellArgs{ *group },
+      static_cast<cl_int>(table->size() / 4), cl_int(group->kind == CellKind::PolyLine), counts);
   }
   SlotOffsets = run.allocate<cl_uint>(cells + 1, "slot offsets");
   SlotCount = exclusiveScan(run, counts, cells, SlotOffsets, "cell sides and edges");
@@ -180,26 +172,12 @@ CellEntities::CellEntities(DeviceRun& run, const DeviceMesh& mesh, EntityType ty
   SlotCell = run.allocate<cl_int>(SlotCount, "slot cells");
   DeviceBuffer<cl_uint> bucketCounts = run.allocate<cl_uint>(points, "bucket counts");
   run.fill(bucketCounts, cl_uint(0), "bucket counts");
-  for (const DeviceCellGroup& group : mesh.groups())
+  std::vector<DeviceBuffer<cl_int>> tables;
+  for (const auto& [group, table] : emitting)
   {
-    const auto count = static_cast<cl_int>(group.count);
-    if (const Table* table = localEntityTable(group.kind, type))
-    {
-      tables.push_back(run.upload(table->data(), table->size(), "entity table"));
-      cl::Kernel kernel = run.kernel(program, "emit_fixed", options);
-      run.setArguments(kernel, group.connectivity, static_cast<cl_int>(fixedVertexCount(group.kind)),
-        group.cellIds, count, tables.back(), static_cast<cl_int>(table->size() / 4), SlotOffsets,
-        keys, SlotCell, bucketCounts);
-      run.launch(kernel, group.count, "emit entities");
-    }
-    else if (variableKindEmits(group.kind, type))
-    {
-      cl::Kernel kernel = run.kernel(program, "emit_variable", options);
-      run.setArguments(kernel, group.offsets, group.connectivity, group.cellIds, count,
-        static_cast<cl_int>(group.kind == CellKind::Polygon), SlotOffsets, keys, SlotCell,
-        bucketCounts);
-      run.launch(kernel, group.count, "emit entities");
-    }
+    tables.push_back(run.upload(table->data(), table->size(), "entity table"));
+    run.call({ program, "emit_entities", options }, group->count, "emit entities", CellArgs{ *group },
+      tables.back(), static_cast<cl_int>(table->size() / 4), SlotOffsets, keys, SlotCell, bucketCounts);
   }
 
   // 3. Slots grouped by bucket, each small bucket sorted by (key, slot) by one work-item.
@@ -207,13 +185,11 @@ CellEntities::CellEntities(DeviceRun& run, const DeviceMesh& mesh, EntityType ty
   exclusiveScan(run, bucketCounts, points, bucketOffsets, "bucket entries");
   run.fill(bucketCounts, cl_uint(0), "bucket cursors");
   SortedSlots = run.allocate<cl_int>(SlotCount, "sorted slots");
-  cl::Kernel fill = run.kernel(program, "fill_buckets", options);
-  run.setArguments(fill, keys, static_cast<cl_int>(SlotCount), bucketOffsets, bucketCounts, SortedSlots);
-  run.launch(fill, SlotCount, "fill buckets");
+  run.call({ program, "fill_buckets", options }, SlotCount, "fill buckets", keys,
+    static_cast<cl_int>(SlotCount), bucketOffsets, bucketCounts, SortedSlots);
   DeviceBuffer<cl_uint>& largeSizes = bucketCounts; // the cursors are no longer needed
-  cl::Kernel sortSmall = run.kernel(program, "sort_small_buckets", options);
-  run.setArguments(sortSmall, keys, bucketOffsets, static_cast<cl_int>(points), SortedSlots, largeSizes);
-  run.launch(sortSmall, points, "sort small buckets");
+  run.call({ program, "sort_small_buckets", options }, points, "sort small buckets", keys, bucketOffsets,
+    static_cast<cl_int>(points), SortedSlots, largeSizes);
 
   // 4. The large buckets' slots, sorted together.
   DeviceBuffer<cl_uint> largeOffsets = run.allocate<cl_uint>(points + 1, "large bucket offsets");
@@ -229,25 +205,20 @@ CellEntities::CellEntities(DeviceRun& run, const DeviceMesh& mesh, EntityType ty
 
   // 5. Runs of equal keys: entities, numbered in sorted order.
   DeviceBuffer<cl_uint> heads = run.allocate<cl_uint>(SlotCount, "run heads");
-  cl::Kernel mark = run.kernel(program, "mark_run_heads", options);
-  run.setArguments(mark, keys, SortedSlots, static_cast<cl_int>(SlotCount), heads);
-  run.launch(mark, SlotCount, "mark run heads");
+  run.call({ program, "mark_run_heads", options }, SlotCount, "mark run heads", keys, SortedSlots,
+    static_cast<cl_int>(SlotCount), heads);
   DeviceBuffer<cl_uint> entityOffsets = run.allocate<cl_uint>(SlotCount + 1, "entity offsets");
   EntityCount = exclusiveScan(run, heads, SlotCount, entityOffsets, "distinct sides and edges");
   heads.release();
   EntityVertices = run.allocate<cl_uint4>(EntityCount, "entity vertices");
   DeviceBuffer<cl_int> runStart = run.allocate<cl_int>(EntityCount + 1, "run starts");
-  cl::Kernel record = run.kernel(program, "record_entities", options);
-  run.setArguments(record, keys, SortedSlots, static_cast<cl_int>(SlotCount), entityOffsets, runStart,
-    EntityVertices);
-  run.launch(record, SlotCount, "number entities");
+  run.call({ program, "record_entities", options }, SlotCount, "number entities", keys, SortedSlots,
+    static_cast<cl_int>(SlotCount), entityOffsets, runStart, EntityVertices);
   SlotRun = run.allocate<cl_int2>(SlotCount, "slot runs");
   Neighbor = run.allocate<cl_int>(SlotCount, "neighbours");
   SlotEntity = run.allocate<cl_int>(SlotCount, "slot entities");
-  cl::Kernel runs = run.kernel(program, "record_runs", options);
-  run.setArguments(runs, SortedSlots, static_cast<cl_int>(SlotCount), entityOffsets, runStart, SlotCell,
-    SlotRun, Neighbor, SlotEntity);
-  run.launch(runs, SlotCount, "record runs");
+  run.call({ program, "record_runs", options }, SlotCount, "record runs", SortedSlots,
+    static_cast<cl_int>(SlotCount), entityOffsets, runStart, SlotCell, SlotRun, Neighbor, SlotEntity);
 }
 
 } // namespace gpumesh

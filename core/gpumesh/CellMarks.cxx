@@ -76,27 +76,25 @@ MarkedCells markCells(DeviceRun& run, const void* values, ValueType type, std::s
   DeviceBuffer<cl_uint> flags = run.allocate<cl_uint>(tuples, "mark flags");
   const std::string options =
     std::string("-DVALUE=") + info.openclName + " -DCOMPARE_DOUBLE=" + (inDouble ? "1" : "0");
-  cl::Kernel flag = run.kernel("cell_marks", "mark_flags", options);
+  const KernelName flag{ "cell_marks", "mark_flags", options };
   if (inDouble)
-    run.setArguments(flag, raw, cl_int(components), static_cast<cl_int>(tuples), cl_double(threshold), flags);
+    run.call(flag, tuples, "mark cells", raw, cl_int(components), static_cast<cl_int>(tuples), cl_double(threshold),
+      flags);
   else
-    run.setArguments(flag, raw, cl_int(components), static_cast<cl_int>(tuples), cl_float(floatBelow(threshold)), flags);
-  run.launch(flag, tuples, "mark cells");
+    run.call(flag, tuples, "mark cells", raw, cl_int(components), static_cast<cl_int>(tuples),
+      cl_float(floatBelow(threshold)), flags);
   DeviceBuffer<cl_uint> positions = run.allocate<cl_uint>(tuples + 1, "mark positions");
   marked.count = exclusiveScan(run, flags, tuples, positions, "marked cells");
   marked.ids = run.allocate<cl_int>(marked.count, "marked cells");
-  cl::Kernel compact = run.kernel("cell_marks", "compact_marks", options);
-  run.setArguments(compact, flags, positions, static_cast<cl_int>(tuples), marked.ids);
-  run.launch(compact, tuples, "mark cells");
+  run.call({ "cell_marks", "compact_marks", options }, tuples, "mark cells", flags, positions,
+    static_cast<cl_int>(tuples), marked.ids);
   return marked;
 }
 
 MarkedCells allCells(DeviceRun& run, std::size_t count)
 {
   MarkedCells marked{ run.allocate<cl_int>(count, "marked cells"), count };
-  cl::Kernel iota = run.kernel("sequence", "iota");
-  run.setArguments(iota, cl_int(0), static_cast<cl_int>(count), marked.ids);
-  run.launch(iota, count, "mark cells");
+  run.call({ "sequence", "iota" }, count, "mark cells", cl_int(0), static_cast<cl_int>(count), marked.ids);
   return marked;
 }
 

@@ -21,7 +21,6 @@ const char* kernelFor(CellKind kind)
     case CellKind::TriangleStrip:
       return "triangle_strip_area";
     case CellKind::Quad:
-      return "quad_area";
     case CellKind::Polygon:
       return "polygon_area_kernel";
     case CellKind::Tetra:
@@ -69,18 +68,8 @@ RealBuffer computeCellMeasures(DeviceRun& run, const DeviceMesh& mesh, Measure m
     {
       continue;
     }
-    cl::Kernel kernel = run.kernel("cell_measures", kernelFor(group.kind));
-    const auto count = static_cast<cl_int>(group.count);
-    if (fixedVertexCount(group.kind) > 0)
-    {
-      run.setArguments(kernel, mesh.points(), group.connectivity, group.cellIds, count, result, outOfRange);
-    }
-    else
-    {
-      run.setArguments(kernel, mesh.points(), group.offsets, group.connectivity, group.cellIds,
-        count, result, outOfRange);
-    }
-    run.launch(kernel, group.count, std::string(cellKindName(group.kind)) + " measure");
+    run.call({ "cell_measures", kernelFor(group.kind) }, group.count,
+      std::string(cellKindName(group.kind)) + " measure", CellArgs{ group }, mesh.points(), result, outOfRange);
   }
   cl_int bad = none;
   run.download(outOfRange, &bad, 1, "measure range check");

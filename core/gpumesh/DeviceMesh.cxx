@@ -125,9 +125,8 @@ void DeviceMesh::uploadPoints(DeviceRun& run, const PointsView& view)
   }
   auto firstBad = run.allocate<cl_int>(1, "point check");
   run.fill(firstBad, noCell, "point check");
-  cl::Kernel check = run.kernel("mesh_import", "check_points");
-  run.setArguments(check, Points, static_cast<cl_int>(view.count), firstBad);
-  run.launch(check, static_cast<std::size_t>(view.count), "check points");
+  run.call({ "mesh_import", "check_points" }, static_cast<std::size_t>(view.count), "check points", Points,
+    static_cast<cl_int>(view.count), firstBad);
   cl_int bad = noCell;
   run.download(firstBad, &bad, 1, "point check");
   if (bad != noCell)
@@ -193,12 +192,11 @@ void DeviceMesh::importSection(DeviceRun& run, const CellSection& section, int m
   DeviceBuffer<cl_int> firstBad = run.allocate<cl_int>(3, "cell checks");
   run.fill(kindCounts, cl_uint(0), "cell kind counts");
   run.fill(firstBad, noCell, "cell checks");
-  cl::Kernel classify = run.kernel("mesh_import", "classify_cells", options);
-  run.setArguments(classify, offsets, connectivity, codes, table, cl_int(layoutCode(section.layout)),
-    static_cast<cl_int>(n), static_cast<cl_long>(PointCount), kinds, kindCounts, firstBad);
   // Whole work-groups: the histogram's barriers need every work-item of a group.
   const std::size_t group = run.device().workGroupSize(64);
-  run.launch(classify, (n + group - 1) / group * group, "classify cells", group);
+  run.call({ "mesh_import", "classify_cells", options }, { (n + group - 1) / group * group, group },
+    "classify cells", offsets, connectivity, codes, table, cl_int(layoutCode(section.layout)),
+    static_cast<cl_int>(n), static_cast<cl_long>(PointCount), kinds, kindCounts, firstBad);
 
   std::array<cl_int, 3> bad{};
   run.download(firstBad, bad.data(), 3, "cell checks");
@@ -242,18 +240,16 @@ void DeviceMesh::importSection(DeviceRun& run, const CellSection& section, int m
       if (section.indices64)
       {
         cellGroup.connectivity = run.allocate<cl_int>(ids, name + " connectivity");
-        cl::Kernel narrow = run.kernel("mesh_import", "narrow_ids", options);
-        run.setArguments(narrow, connectivity64, static_cast<cl_ulong>(ids), cellGroup.connectivity);
-        run.launch(narrow, ids, "narrow ids");
+        run.call({ "mesh_import", "narrow_ids", options }, ids, "narrow ids", connectivity64,
+          static_cast<cl_ulong>(ids), cellGroup.connectivity);
       }
       else
       {
         cellGroup.connectivity = std::move(connectivity32);
       }
       cellGroup.cellIds = run.allocate<cl_int>(n, name + " cell ids");
-      cl::Kernel iota = run.kernel("sequence", "iota");
-      run.setArguments(iota, static_cast<cl_int>(section.firstCellId), static_cast<cl_int>(n), cellGroup.cellIds);
-      run.launch(iota, n, "cell ids");
+      run.call({ "sequence", "iota" }, n, "cell ids", static_cast<cl_int>(section.firstCellId),
+        static_cast<cl_int>(n), cellGroup.cellIds);
       Groups.push_back(std::move(cellGroup));
       continue;
     }
@@ -261,9 +257,8 @@ void DeviceMesh::importSection(DeviceRun& run, const CellSection& section, int m
     // prefix sums, then one gather.
     DeviceBuffer<cl_uint> membership = run.allocate<cl_uint>(n, "group membership");
     DeviceBuffer<cl_uint> sizes = run.allocate<cl_uint>(n, "group sizes");
-    cl::Kernel member = run.kernel("mesh_import", "kind_membership", options);
-    run.setArguments(member, offsets, kinds, cl_int(k), static_cast<cl_int>(n), membership, sizes);
-    run.launch(member, n, "group membership");
+    run.call({ "mesh_import", "kind_membership", options }, n, "group membership", offsets, kinds, cl_int(k),
+      static_cast<cl_int>(n), membership, sizes);
     DeviceBuffer<cl_uint> positions = run.allocate<cl_uint>(n + 1, "group positions");
     DeviceBuffer<cl_uint> sizeOffsets = run.allocate<cl_uint>(n + 1, "group offsets");
     exclusiveScan(run, membership, n, positions, name + " cells");
@@ -271,11 +266,9 @@ void DeviceMesh::importSection(DeviceRun& run, const CellSection& section, int m
     cellGroup.connectivity = run.allocate<cl_int>(groupIds, name + " connectivity");
     cellGroup.offsets = run.allocate<cl_int>(fixed > 0 ? 0 : cellGroup.count + 1, name + " offsets");
     cellGroup.cellIds = run.allocate<cl_int>(cellGroup.count, name + " cell ids");
-    cl::Kernel gather = run.kernel("mesh_import", "gather_kind", options);
-    run.setArguments(gather, offsets, connectivity, kinds, cl_int(k), static_cast<cl_int>(n),
-      static_cast<cl_int>(section.firstCellId), positions, sizeOffsets, static_cast<cl_int>(cellGroup.count),
-      cellGroup.connectivity, cellGroup.offsets, cellGroup.cellIds);
-    run.launch(gather, n, "gather cells");
+    run.call({ "mesh_import", "gather_kind", options }, n, "gather cells", offsets, connectivity, kinds,
+      cl_int(k), static_cast<cl_int>(n), static_cast<cl_int>(section.firstCellId), positions, sizeOffsets,
+      static_cast<cl_int>(cellGroup.count), cellGroup.connectivity, cellGroup.offsets, cellGroup.cellIds);
     Groups.push_back(std::move(cellGroup));
   }
 }
@@ -297,9 +290,8 @@ DeviceMesh::DeviceMesh(DeviceRun& run, RealBuffer points, std::size_t pointCount
   group.count = cellCount;
   group.connectivity = std::move(connectivity);
   group.cellIds = run.allocate<cl_int>(cellCount, "cell ids");
-  cl::Kernel iota = run.kernel("sequence", "iota");
-  run.setArguments(iota, cl_int(0), static_cast<cl_int>(cellCount), group.cellIds);
-  run.launch(iota, cellCount, "cell ids");
+  run.call({ "sequence", "iota" }, cellCount, "cell ids", cl_int(0), static_cast<cl_int>(cellCount),
+    group.cellIds);
   Groups.push_back(std::move(group));
 }
 

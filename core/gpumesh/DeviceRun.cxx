@@ -39,9 +39,7 @@ RealBuffer DeviceRun::uploadReal(const float* data, std::size_t count, const std
   // Widening is exact: do it where the values already are, after the smaller upload.
   DeviceBuffer<float> narrow = upload(data, count, what + " (float)");
   RealBuffer buffer = allocateReal(count, what);
-  cl::Kernel widen = kernel("convert", "float_to_real");
-  setArguments(widen, narrow, static_cast<cl_ulong>(count), buffer);
-  launch(widen, count, "widen " + what);
+  call({ "convert", "float_to_real" }, count, "widen " + what, narrow, static_cast<cl_ulong>(count), buffer);
   return buffer;
 }
 

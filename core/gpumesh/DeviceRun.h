@@ -42,6 +42,13 @@ struct LaunchRange
   std::size_t local;
 };
 
+/// A REAL kernel argument: `value` in the run's precision (made by DeviceRun::real).
+struct RealValue
+{
+  double value;
+  Precision precision;
+};
+
 /// A kernel launched again and again (iterations, rounds): its trailing arguments stay bound,
 /// its first `stepArguments` are given at each DeviceRun::call.
 struct BoundKernel
@@ -155,24 +162,8 @@ public:
     launch(bound.kernel, range.global, label, range.local);
   }
 
-  /// Sets the kernel's arguments in order (being replaced by call()/bind()).
-  template <typename... Args>
-  void setArguments(cl::Kernel& kernel, const Args&... args)
-  {
-    setArgumentsFrom(kernel, 0, args...);
-  }
-
-  /// A kernel object of kernels/<program>.cl built for the run's precision (fresh per call:
-  /// kernel arguments are per-object state, so sharing one across threads would race).
-  cl::Kernel kernel(const std::string& program, const std::string& name,
-    const std::string& options = {});
-
-  /// Enqueues `kernel` (arguments set) over `globalSize` work-items (nothing for 0). With `localSize` 0, on
-  /// GPUs the range is rounded up to whole work-groups of up to 256, so every kernel must
-  /// ignore the work-items at or beyond its element count; CPU runtimes choose for themselves.
-  /// Otherwise globalSize must be a multiple of localSize. `label` names the launch in timings and errors.
-  void launch(cl::Kernel& kernel, std::size_t globalSize, const std::string& label,
-    std::size_t localSize = 0);
+  /// `value` as a REAL kernel argument (float or double, as the run's precision).
+  RealValue real(double value) const { return { value, Real }; }
 
   /// Waits for every command of the shared queue.
   void finish();
@@ -229,10 +220,23 @@ private:
   /// Waits for the oldest `count` pending events and adds their times to Totals.
   void fold(std::size_t count);
 
+  /// A kernel object of kernels/<program>.cl built for the run's precision (fresh per call:
+  /// kernel arguments are per-object state, so sharing one across threads would race).
+  cl::Kernel kernel(const std::string& program, const std::string& name,
+    const std::string& options = {});
+
+  /// Enqueues `kernel` (arguments set) over `globalSize` work-items (nothing for 0). With `localSize` 0, on
+  /// GPUs the range is rounded up to whole work-groups of up to 256, so every kernel must
+  /// ignore the work-items at or beyond its element count; CPU runtimes choose for themselves.
+  /// Otherwise globalSize must be a multiple of localSize. `label` names the launch in timings and errors.
+  void launch(cl::Kernel& kernel, std::size_t globalSize, const std::string& label,
+    std::size_t localSize = 0);
+
   /// Sets `args` as arguments first, first + 1, ...; a CellArgs counts for five.
   template <typename... Args>
   static void setArgumentsFrom(cl::Kernel& kernel, cl_uint first, const Args&... args);
   static void setArgument(cl::Kernel& kernel, cl_uint& index, const CellArgs& cells);
+  static void setArgument(cl::Kernel& kernel, cl_uint& index, const RealValue& real);
   template <typename T>
   static void setArgument(cl::Kernel& kernel, cl_uint& index, const T& value);
 
@@ -362,6 +366,14 @@ inline void DeviceRun::setArgument(cl::Kernel& kernel, cl_uint& index, const Cel
   setArgument(kernel, index, cl_int(perCell > 0 ? perCell : 0));
   setArgument(kernel, index, group.cellIds);
   setArgument(kernel, index, static_cast<cl_int>(group.count));
+}
+
+inline void DeviceRun::setArgument(cl::Kernel& kernel, cl_uint& index, const RealValue& real)
+{
+  if (real.precision == Precision::Double)
+    setArgument(kernel, index, cl_double(real.value));
+  else
+    setArgument(kernel, index, static_cast<cl_float>(real.value));
 }
 
 template <typename... Args>

@@ -37,9 +37,8 @@ std::vector<double> gather(DeviceRun& run, const RealBuffer& values, int width,
   }
   const DeviceBuffer<cl_int> where = checkedIndices(run, indices, values.size() / width, what);
   RealBuffer compact = run.allocateReal(gathered.size(), what);
-  cl::Kernel kernel = run.kernel("indexed_copy", "gather_real");
-  run.setArguments(kernel, values, static_cast<cl_int>(width), where, static_cast<cl_int>(indices.size()), compact);
-  run.launch(kernel, indices.size(), "gather " + what);
+  run.call({ "indexed_copy", "gather_real" }, indices.size(), "gather " + what, values,
+    static_cast<cl_int>(width), where, static_cast<cl_int>(indices.size()), compact);
   run.download(compact, gathered.data(), gathered.size(), what);
   return gathered;
 }
@@ -58,9 +57,8 @@ void scatter(DeviceRun& run, RealBuffer& values, int width, const std::vector<st
   }
   const DeviceBuffer<cl_int> where = checkedIndices(run, indices, values.size() / width, what);
   const RealBuffer compact = run.uploadReal(scattered.data(), scattered.size(), what);
-  cl::Kernel kernel = run.kernel("indexed_copy", "scatter_real");
-  run.setArguments(kernel, values, static_cast<cl_int>(width), where, static_cast<cl_int>(indices.size()), compact);
-  run.launch(kernel, indices.size(), "scatter " + what);
+  run.call({ "indexed_copy", "scatter_real" }, indices.size(), "scatter " + what, values,
+    static_cast<cl_int>(width), where, static_cast<cl_int>(indices.size()), compact);
 }
 
 void fillAt(DeviceRun& run, RealBuffer& values, const std::vector<std::int32_t>& indices, double value,
@@ -71,16 +69,8 @@ void fillAt(DeviceRun& run, RealBuffer& values, const std::vector<std::int32_t>&
     return;
   }
   const DeviceBuffer<cl_int> where = checkedIndices(run, indices, values.size(), what);
-  cl::Kernel kernel = run.kernel("indexed_copy", "fill_real_at");
-  if (run.precision() == Precision::Double)
-  {
-    run.setArguments(kernel, values, where, static_cast<cl_int>(indices.size()), static_cast<cl_double>(value));
-  }
-  else
-  {
-    run.setArguments(kernel, values, where, static_cast<cl_int>(indices.size()), static_cast<cl_float>(value));
-  }
-  run.launch(kernel, indices.size(), "fill " + what);
+  run.call({ "indexed_copy", "fill_real_at" }, indices.size(), "fill " + what, values, where,
+    static_cast<cl_int>(indices.size()), run.real(value));
 }
 
 } // namespace gpumesh

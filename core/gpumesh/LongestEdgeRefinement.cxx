@@ -52,10 +52,8 @@ void checkSeams(DeviceRun& run, const DeviceMesh& mesh, const DeviceCellGroup& t
     auto deviceList = run.allocate<cl_int>(capacity, "boundary points");
     auto size = run.allocate<cl_int>(1, "boundary point count");
     run.fill(size, cl_int(0), "boundary point count");
-    cl::Kernel kernel = run.kernel(program, "boundary_points");
-    run.setArguments(kernel, triangles.connectivity, edges.slotRun(), count,
-      static_cast<cl_int>(capacity), deviceList, size);
-    run.launch(kernel, triangles.count, "boundary points");
+    run.call({ program, "boundary_points" }, triangles.count, "boundary points", triangles.connectivity,
+      edges.slotRun(), count, static_cast<cl_int>(capacity), deviceList, size);
     cl_int found = 0;
     run.download(size, &found, 1, "boundary point count");
     if (static_cast<std::size_t>(found) <= capacity)
@@ -75,9 +73,8 @@ void checkSeams(DeviceRun& run, const DeviceMesh& mesh, const DeviceCellGroup& t
   // Only the boundary points' coordinates come back to the host.
   auto ids = run.upload(list.data(), list.size(), "boundary points");
   auto gathered = run.allocateReal(3 * list.size(), "boundary coordinates");
-  cl::Kernel gather = run.kernel(program, "gather_points");
-  run.setArguments(gather, mesh.points(), ids, static_cast<cl_int>(list.size()), gathered);
-  run.launch(gather, list.size(), "gather points");
+  run.call({ program, "gather_points" }, list.size(), "gather points", mesh.points(), ids,
+    static_cast<cl_int>(list.size()), gathered);
   std::vector<double> xyz(3 * list.size());
   run.download(gathered, xyz.data(), xyz.size(), "boundary coordinates");
   std::vector<std::size_t> order(list.size());
@@ -122,10 +119,9 @@ cl_int crossProcesses(DeviceRun& run, const DistributedRefinement& distributed, 
       continue;
     }
     const DeviceBuffer<cl_int> slots = run.upload(forced.data(), forced.size(), "forced edges");
-    cl::Kernel kernel = run.kernel(program, "force_edges");
-    run.setArguments(kernel, slots, static_cast<cl_int>(forced.size()), edges.neighbor(),
-      edges.slotEntity(), longest, dividedBits, divided, dividedCounter);
-    run.launch(kernel, forced.size(), "force edges");
+    run.call({ program, "force_edges" }, forced.size(), "force edges", slots,
+      static_cast<cl_int>(forced.size()), edges.neighbor(), edges.slotEntity(), longest, dividedBits, divided,
+      dividedCounter);
     run.download(dividedCounter, &dividedCount, 1, "divided edges");
   }
 }
@@ -151,17 +147,15 @@ Pass refinePass(DeviceRun& run, DeviceMesh& mesh, const DeviceBuffer<cl_int>& ma
   RealBuffer length2 = run.allocateReal(edgeCount, "edge lengths");
   {
     const Label label(run, "step 1 edge lengths");
-    cl::Kernel kernel = run.kernel(program, "edge_lengths");
-    run.setArguments(kernel, mesh.points(), edges->entityVertices(), e, length2);
-    run.launch(kernel, edgeCount, "edge lengths");
+    run.call({ program, "edge_lengths" }, edgeCount, "edge lengths", mesh.points(), edges->entityVertices(),
+      e, length2);
   }
   {
     const Label label(run, "validation");
     auto flags = run.allocate<cl_int>(4, "validation flags");
     run.fill(flags, std::numeric_limits<cl_int>::max(), "validation flags");
-    cl::Kernel kernel = run.kernel(program, "validate_triangles");
-    run.setArguments(kernel, mesh.points(), triangles.connectivity, slotEdge, edges->slotRun(), length2, n, flags);
-    run.launch(kernel, count, "validate");
+    run.call({ program, "validate_triangles" }, count, "validate", mesh.points(), triangles.connectivity,
+      slotEdge, edges->slotRun(), length2, n, flags);
     const auto bad = downloadFlags(run, flags);
     if (bad[1] != std::numeric_limits<cl_int>::max())
     {
@@ -200,10 +194,8 @@ Pass refinePass(DeviceRun& run, DeviceMesh& mesh, const DeviceBuffer<cl_int>& ma
     const DeviceBuffer<cl_long> tieIds = useTieIds
       ? run.upload(distributed->tieIds.data(), oldPoints, "tie ids")
       : run.upload(&noTieIds, 1, "tie ids");
-    cl::Kernel kernel = run.kernel(program, "longest_edges");
-    run.setArguments(kernel, slotEdge, length2, edges->entityVertices(), tieIds,
-      static_cast<cl_int>(useTieIds), n, longest);
-    run.launch(kernel, count, "longest edges");
+    run.call({ program, "longest_edges" }, count, "longest edges", slotEdge, length2, edges->entityVertices(),
+      tieIds, static_cast<cl_int>(useTieIds), n, longest);
   }
 
   // Steps 3-5 and 7 touch only the marked triangles and what their refinement reaches; the
@@ -225,19 +217,16 @@ Pass refinePass(DeviceRun& run, DeviceMesh& mesh, const DeviceBuffer<cl_int>& ma
     run.fill(dividedCounter, cl_int(0), "counters");
     run.fill(affectedCounter, cl_int(0), "counters");
     run.fill(markedCounter, cl_int(0), "counters");
-    cl::Kernel kernel = run.kernel(program, "dependency_roots");
-    run.setArguments(kernel, marked, static_cast<cl_int>(markedCount), slotEdge, longest,
-      dividedBits, divided, dividedCounter, markedBits);
-    run.launch(kernel, markedCount, "dependency roots");
+    run.call({ program, "dependency_roots" }, markedCount, "dependency roots", marked,
+      static_cast<cl_int>(markedCount), slotEdge, longest, dividedBits, divided, dividedCounter, markedBits);
   }
   cl_int dividedCount = 0;
   {
     const Label label(run, "step 4 propagation");
     cl_int roots = 0;
     run.download(dividedCounter, &roots, 1, "roots");
-    cl::Kernel kernel = run.kernel(program, "propagate");
-    run.setArguments(kernel, roots, edges->neighbor(), slotEdge, longest, dividedBits, divided, dividedCounter);
-    run.launch(kernel, static_cast<std::size_t>(roots), "propagate");
+    run.call({ program, "propagate" }, static_cast<std::size_t>(roots), "propagate", roots, edges->neighbor(),
+      slotEdge, longest, dividedBits, divided, dividedCounter);
     run.download(dividedCounter, &dividedCount, 1, "divided edges");
     if (distributed)
     {
@@ -252,9 +241,8 @@ Pass refinePass(DeviceRun& run, DeviceMesh& mesh, const DeviceBuffer<cl_int>& ma
   {
     const Label label(run, "step 5 counts");
     run.fill(packedChildren, cl_uint(0), "children counts");
-    cl::Kernel kernel = run.kernel(program, "count_children");
-    run.setArguments(kernel, divided, dividedCount, edges->neighbor(), packedChildren, affected, affectedCounter);
-    run.launch(kernel, static_cast<std::size_t>(dividedCount), "count children");
+    run.call({ program, "count_children" }, static_cast<std::size_t>(dividedCount), "count children", divided,
+      dividedCount, edges->neighbor(), packedChildren, affected, affectedCounter);
   }
 
   Pass pass;
@@ -263,13 +251,11 @@ Pass refinePass(DeviceRun& run, DeviceMesh& mesh, const DeviceBuffer<cl_int>& ma
   {
     const Label label(run, "step 6 prefix sums");
     DeviceBuffer<cl_uint> totals = run.allocate<cl_uint>(std::max(edgeWords, childWords), "word totals");
-    cl::Kernel bits = run.kernel(program, "word_bit_counts");
-    run.setArguments(bits, dividedBits, static_cast<cl_int>(edgeWords), totals);
-    run.launch(bits, edgeWords, "word counts");
+    run.call({ program, "word_bit_counts" }, edgeWords, "word counts", dividedBits,
+      static_cast<cl_int>(edgeWords), totals);
     pass.newPointCount = exclusiveScan(run, totals, edgeWords, pointWordOffsets, "new points");
-    cl::Kernel fields = run.kernel(program, "word_field_sums");
-    run.setArguments(fields, packedChildren, static_cast<cl_int>(childWords), totals);
-    run.launch(fields, childWords, "word counts");
+    run.call({ program, "word_field_sums" }, childWords, "word counts", packedChildren,
+      static_cast<cl_int>(childWords), totals);
     pass.appendedCount = exclusiveScan(run, totals, childWords, childWordOffsets, "refined triangles");
   }
   pass.keptCount = count;
@@ -290,22 +276,19 @@ Pass refinePass(DeviceRun& run, DeviceMesh& mesh, const DeviceBuffer<cl_int>& ma
   pass.marked = run.allocate<cl_int>(4 * markedCount, "next marks");
   {
     const Label label(run, "step 7 templates");
-    cl::Kernel points = run.kernel(program, "new_points");
-    run.setArguments(points, mesh.points(), edges->entityVertices(), divided, dividedCount, slotEdge,
-      dividedBits, pointWordOffsets, pass.newPoints, pass.pointParents);
-    run.launch(points, static_cast<std::size_t>(dividedCount), "new points");
+    run.call({ program, "new_points" }, static_cast<std::size_t>(dividedCount), "new points", mesh.points(),
+      edges->entityVertices(), divided, dividedCount, slotEdge, dividedBits, pointWordOffsets, pass.newPoints,
+      pass.pointParents);
 
     cl_int affectedCount = 0;
     run.download(affectedCounter, &affectedCount, 1, "affected triangles");
     auto flags = run.allocate<cl_int>(4, "template flags");
     run.fill(flags, std::numeric_limits<cl_int>::max(), "template flags");
     pass.kept = mesh.takeConnectivity(); // refined in place: each triangle becomes its first child
-    cl::Kernel templates = run.kernel(program, "apply_templates");
-    run.setArguments(templates, affected, affectedCount, pass.kept, slotEdge, longest, dividedBits,
-      pointWordOffsets, packedChildren, childWordOffsets, markedBits, parentIn,
-      static_cast<cl_int>(parentIn.empty()), n, static_cast<cl_int>(oldPoints), pass.appended,
-      pass.appendedParent, pass.marked, markedCounter, flags);
-    run.launch(templates, static_cast<std::size_t>(affectedCount), "templates");
+    run.call({ program, "apply_templates" }, static_cast<std::size_t>(affectedCount), "templates", affected,
+      affectedCount, pass.kept, slotEdge, longest, dividedBits, pointWordOffsets, packedChildren,
+      childWordOffsets, markedBits, parentIn, static_cast<cl_int>(parentIn.empty()), n,
+      static_cast<cl_int>(oldPoints), pass.appended, pass.appendedParent, pass.marked, markedCounter, flags);
     const auto bad = downloadFlags(run, flags);
     if (bad[2] != std::numeric_limits<cl_int>::max())
     {
@@ -470,9 +453,8 @@ RefinedTriangles refineOnThisProcess(DeviceRun& run, DeviceMesh mesh, MarkedCell
     auto joinedParent = run.allocate<cl_int>(triangles, "parent cells");
     if (parent.empty())
     {
-      cl::Kernel iota = run.kernel("sequence", "iota");
-      run.setArguments(iota, cl_int(0), static_cast<cl_int>(pass.keptCount), joinedParent);
-      run.launch(iota, pass.keptCount, "parent cells");
+      run.call({ "sequence", "iota" }, pass.keptCount, "parent cells", cl_int(0),
+        static_cast<cl_int>(pass.keptCount), joinedParent);
     }
     else
     {

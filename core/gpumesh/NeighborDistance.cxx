@@ -15,22 +15,8 @@ Centroids computeCentroids(DeviceRun& run, const DeviceMesh& mesh)
   run.fillReal(centroids.offsets, std::numeric_limits<double>::quiet_NaN(), "centroids");
   for (const DeviceCellGroup& group : mesh.groups())
   {
-    const auto count = static_cast<cl_int>(group.count);
-    const int vertices = fixedVertexCount(group.kind);
-    cl::Kernel kernel;
-    if (vertices > 0)
-    {
-      kernel = run.kernel("neighbor_distance", "centroid_fixed");
-      run.setArguments(kernel, mesh.points(), group.connectivity, static_cast<cl_int>(vertices),
-        group.cellIds, count, centroids.anchors, centroids.offsets);
-    }
-    else
-    {
-      kernel = run.kernel("neighbor_distance", "centroid_variable");
-      run.setArguments(kernel, mesh.points(), group.offsets, group.connectivity, group.cellIds,
-        count, centroids.anchors, centroids.offsets);
-    }
-    run.launch(kernel, group.count, "centroids");
+    run.call({ "neighbor_distance", "centroid" }, group.count, "centroids", CellArgs{ group }, mesh.points(),
+      centroids.anchors, centroids.offsets);
   }
   return centroids;
 }
@@ -39,9 +25,8 @@ RealBuffer centroidCoordinates(DeviceRun& run, const DeviceMesh& mesh, const Cen
 {
   const auto cells = static_cast<std::size_t>(mesh.cellCount());
   RealBuffer xyz = run.allocateReal(3 * cells, "centroid coordinates");
-  cl::Kernel kernel = run.kernel("neighbor_distance", "centroid_coordinates");
-  run.setArguments(kernel, mesh.points(), centroids.anchors, centroids.offsets, static_cast<cl_int>(cells), xyz);
-  run.launch(kernel, cells, "centroid coordinates");
+  run.call({ "neighbor_distance", "centroid_coordinates" }, cells, "centroid coordinates", mesh.points(),
+    centroids.anchors, centroids.offsets, static_cast<cl_int>(cells), xyz);
   return xyz;
 }
 
@@ -59,11 +44,9 @@ NeighborDistances computeNeighborDistances(DeviceRun& run, const DeviceMesh& mes
     run.allocateReal(cells, "maximum neighbour distance"),
     run.allocateReal(cells, "mean neighbour distance"),
     run.allocate<cl_int>(cells, "neighbour count") };
-  cl::Kernel kernel = run.kernel("neighbor_distance", "neighbor_distance");
-  run.setArguments(kernel, mesh.points(), centroids.anchors, centroids.offsets, static_cast<cl_int>(cells),
-    sides.slotOffsets(), sides.slotRun(), sides.sortedSlots(), sides.slotCell(), result.minimum,
-    result.maximum, result.mean, result.count);
-  run.launch(kernel, cells, "neighbour distance");
+  run.call({ "neighbor_distance", "neighbor_distance" }, cells, "neighbour distance", mesh.points(),
+    centroids.anchors, centroids.offsets, static_cast<cl_int>(cells), sides.slotOffsets(), sides.slotRun(),
+    sides.sortedSlots(), sides.slotCell(), result.minimum, result.maximum, result.mean, result.count);
   return result;
 }
 

@@ -61,17 +61,17 @@ void sortByKey(DeviceRun& run, DeviceBuffer<cl_ulong>& keys, DeviceBuffer<cl_uin
   DeviceBuffer<cl_uint> valuesOut = run.allocate<cl_uint>(count, what + " values (sort buffer)");
   DeviceBuffer<cl_uint> counts = run.allocate<cl_uint>(bins * groups, what + " digit counts");
   DeviceBuffer<cl_uint> offsets = run.allocate<cl_uint>(bins * groups + 1, what + " digit offsets");
-  cl::Kernel countKernel = run.kernel("radix_sort", "count_digits", options);
-  cl::Kernel scatterKernel = run.kernel("radix_sort", "scatter_digits", options);
   const auto n = static_cast<cl_uint>(count);
+  // Per pass: the keys (and values) ping-pong, the digit's shift and mask change.
+  BoundKernel countDigits = run.bind({ "radix_sort", "count_digits", options }, 3, n, counts);
+  BoundKernel scatterDigits = run.bind({ "radix_sort", "scatter_digits", options }, 6, n, offsets);
+  const LaunchRange range{ groups * workGroupSize, workGroupSize };
   for (unsigned shift = 0; shift < keyBits; shift += digitBits)
   {
     const cl_uint mask = (1u << std::min(digitBits, keyBits - shift)) - 1;
-    run.setArguments(countKernel, keys, n, cl_uint(shift), mask, counts);
-    run.launch(countKernel, groups * workGroupSize, "radix sort count", workGroupSize);
+    run.call(countDigits, range, "radix sort count", keys, cl_uint(shift), mask);
     exclusiveScan(run, counts, bins * groups, offsets, what);
-    run.setArguments(scatterKernel, keys, values, n, cl_uint(shift), mask, offsets, keysOut, valuesOut);
-    run.launch(scatterKernel, groups * workGroupSize, "radix sort scatter", workGroupSize);
+    run.call(scatterDigits, range, "radix sort scatter", keys, values, keysOut, valuesOut, cl_uint(shift), mask);
     std::swap(keys, keysOut);
     std::swap(values, valuesOut);
   }

@@ -84,9 +84,8 @@ Statistics reduceWith(DeviceRun& run, const RealBuffer& values, std::size_t coun
   const bool contiguous = isContiguous(pattern, run.info().isGPU);
   const std::string options = "-DWG=" + std::to_string(workGroupSize) +
     " -DCONTIGUOUS=" + (contiguous ? "1" : "0") + " " + accumulator;
-  cl::Kernel kernel = run.kernel("reduce", "reduce_statistics", options);
-  run.setArguments(kernel, values, static_cast<cl_ulong>(count), minMax, sums, norms, counts);
-  run.launch(kernel, groups * workGroupSize, "reduce", workGroupSize);
+  run.call({ "reduce", "reduce_statistics", options }, { groups * workGroupSize, workGroupSize }, "reduce",
+    values, static_cast<cl_ulong>(count), minMax, sums, norms, counts);
 
   const auto hostMinMax = downloadPairs(run, minMax, groups);
   const auto hostSums = downloadPairs(run, sums, groups);

@@ -21,20 +21,8 @@ std::array<cl_int, 2> findRepeatedPoint(DeviceRun& run, const DeviceMesh& mesh, 
     {
       continue;
     }
-    const auto count = static_cast<cl_int>(group.count);
-    const int vertices = fixedVertexCount(group.kind);
-    cl::Kernel kernel;
-    if (vertices > 0)
-    {
-      kernel = run.kernel("repeated_points", "repeated_points_fixed");
-      run.setArguments(kernel, group.connectivity, cl_int(vertices), group.cellIds, count, namedCell, found);
-    }
-    else
-    {
-      kernel = run.kernel("repeated_points", "repeated_points_variable");
-      run.setArguments(kernel, group.offsets, group.connectivity, group.cellIds, count, namedCell, found);
-    }
-    run.launch(kernel, group.count, "repeated points");
+    run.call({ "repeated_points", "repeated_points" }, group.count, "repeated points", CellArgs{ group },
+      namedCell, found);
   }
   std::array<cl_int, 2> host{};
   run.download(found, host.data(), 2, "repeated point");

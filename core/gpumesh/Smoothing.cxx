@@ -13,68 +13,47 @@ namespace gpumesh
 
 namespace
 {
-void setArgument(cl::Kernel& kernel, cl_uint index, const cl::Buffer& buffer)
-{
-  check(kernel.setArg(index, buffer), "setting a buffer argument of a smoothing kernel");
-}
-
-// The relaxation factor in the run's REAL.
-void setFactor(cl::Kernel& kernel, Precision precision, double factor)
-{
-  const cl_uint last = kernel.getInfo<CL_KERNEL_NUM_ARGS>() - 1;
-  check(precision == Precision::Double ? kernel.setArg(last, cl_double(factor))
-                                       : kernel.setArg(last, cl_float(factor)),
-    "setting the relaxation factor");
-}
-
 struct Launch
 {
-  cl::Kernel kernel;
+  BoundKernel kernel;
   std::size_t size;
   std::string label;
-  bool readsBarycentres; // sources are the barycentres rather than the points
 };
 
-// Arguments bound once; the per-step ones (in, sources, out, factor) are set at each step.
-template <typename... Args>
-void bindAfterSources(DeviceRun& run, cl::Kernel& kernel, bool readsBarycentres,
-  const DeviceBuffer<cl_int>& anchors, const Args&... args)
+// A relax kernel, its step arguments (in, out, factor) left free; with barycentres, these and
+// their anchors are its last arguments (SOURCE_ARGUMENTS in kernels/smoothing.cl).
+template <typename... Fixed>
+BoundKernel bindRelax(DeviceRun& run, const KernelName& name, const RealBuffer* barycentres,
+  const DeviceBuffer<cl_int>& anchors, const Fixed&... fixed)
 {
-  // Placeholders for the per-step buffers: any valid buffer will do until the first step.
-  const DeviceBuffer<cl_int>& any = anchors;
-  if (readsBarycentres)
-    run.setArguments(kernel, any, any, anchors, any, args...);
-  else
-    run.setArguments(kernel, any, any, any, args...);
+  if (barycentres)
+    return run.bind(name, 3, fixed..., *barycentres, anchors);
+  return run.bind(name, 3, fixed...);
 }
 
 void addRelaxLaunches(DeviceRun& run, const DeviceMesh& mesh, const VertexTable& table,
-  const DeviceBuffer<cl_int>& roles, const DeviceBuffer<cl_int>& anchors, VertexRole role,
-  bool readsBarycentres, std::vector<Launch>& out)
+  const DeviceBuffer<cl_int>& roles, VertexRole role, const RealBuffer* barycentres,
+  const DeviceBuffer<cl_int>& anchors, std::vector<Launch>& out)
 {
-  const std::string sources = readsBarycentres ? " -DCELL_SOURCES=1" : "";
+  const std::string sources = barycentres ? " -DCELL_SOURCES=1" : "";
   for (const VertexTableClass& c : table.classes())
   {
     const auto rows = static_cast<cl_int>(c.rows);
     const auto base = static_cast<cl_uint>(c.base);
-    cl::Kernel kernel;
-    std::string label;
     if (c.width > 0)
     {
-      kernel = run.kernel("smoothing", "relax_rows", "-DWIDTH=" + std::to_string(c.width) + sources);
-      bindAfterSources(run, kernel, readsBarycentres, anchors.empty() ? roles : anchors, mesh.points(),
-        c.vertices, rows, table.entries(), base, roles, cl_int(role));
-      label = "relax rows of " + std::to_string(c.width);
+      out.push_back({ bindRelax(run, { "smoothing", "relax_rows", "-DWIDTH=" + std::to_string(c.width) + sources },
+                        barycentres, anchors, mesh.points(), c.vertices, rows, table.entries(), base, roles,
+                        cl_int(role)),
+        c.rows, "relax rows of " + std::to_string(c.width) });
     }
     else
     {
-      kernel = run.kernel("smoothing", "relax_overflow", sources);
-      bindAfterSources(run, kernel, readsBarycentres, anchors.empty() ? roles : anchors, mesh.points(),
-        c.vertices, rows, table.entries(), base, c.offsets, table.degree(), roles, cl_int(role));
-      label = "relax overflow rows";
+      out.push_back({ bindRelax(run, { "smoothing", "relax_overflow", sources }, barycentres, anchors,
+                        mesh.points(), c.vertices, rows, table.entries(), base, c.offsets, table.degree(), roles,
+                        cl_int(role)),
+        c.rows, "relax overflow rows" });
     }
-    setFactor(kernel, run.precision(), 0.0);
-    out.push_back({ kernel, c.rows, label, readsBarycentres });
   }
 }
 } // namespace
@@ -149,11 +128,9 @@ VertexSmoother::VertexSmoother(DeviceRun& run, const DeviceMesh& mesh, const Smo
   if (Options.boundary != SmoothingBoundary::Free)
   {
     const CellEntities sides(run, mesh, EntityType::Sides);
-    cl::Kernel mark = run.kernel(program, "mark_sides");
     const cl_int boundaryRole = Options.boundary == SmoothingBoundary::Fixed ? Pinned : OnBoundary;
-    run.setArguments(mark, sides.slotRun(), sides.slotEntity(), sides.entityVertices(),
-      static_cast<cl_int>(sides.slotCount()), boundaryRole, Roles);
-    run.launch(mark, sides.slotCount(), "vertex roles");
+    run.call({ program, "mark_sides" }, sides.slotCount(), "vertex roles", sides.slotRun(), sides.slotEntity(),
+      sides.entityVertices(), static_cast<cl_int>(sides.slotCount()), boundaryRole, Roles);
     if (Options.boundary == SmoothingBoundary::Smooth)
     {
       BoundaryLinks.emplace(boundaryNeighbors(run, mesh, sides, Options.layout));
@@ -162,9 +139,7 @@ VertexSmoother::VertexSmoother(DeviceRun& run, const DeviceMesh& mesh, const Smo
   if (!pinned.empty())
   {
     DeviceBuffer<cl_uchar> flags = run.upload(pinned.data(), pinned.size(), "pinned vertices");
-    cl::Kernel pin = run.kernel(program, "pin_vertices");
-    run.setArguments(pin, flags, static_cast<cl_int>(points), Roles);
-    run.launch(pin, points, "vertex roles");
+    run.call({ program, "pin_vertices" }, points, "vertex roles", flags, static_cast<cl_int>(points), Roles);
   }
 
   const bool barycentric = Options.method == SmoothingMethod::Barycentric;
@@ -174,25 +149,13 @@ VertexSmoother::VertexSmoother(DeviceRun& run, const DeviceMesh& mesh, const Smo
     // A cell's anchor (its first point) does not change from step to step: found once.
     BarycentreAnchors = std::move(computeCentroids(run, mesh).anchors);
     Barycentres = run.allocateReal(4 * static_cast<std::size_t>(mesh.cellCount()), "barycentres");
-    // The scatter half: one barycentre per cell, written by its own work-item. Argument 1 (the
-    // displacements) is set at each step.
+    // The scatter half: one barycentre per cell, written by its own work-item; the
+    // displacements are the step argument.
     for (const DeviceCellGroup& group : mesh.groups())
     {
-      const int vertices = fixedVertexCount(group.kind);
-      cl::Kernel kernel;
-      if (vertices > 0)
-      {
-        kernel = run.kernel("smoothing", "barycentre_fixed");
-        run.setArguments(kernel, mesh.points(), Barycentres, group.connectivity, static_cast<cl_int>(vertices),
-          group.cellIds, static_cast<cl_int>(group.count), Barycentres);
-      }
-      else
-      {
-        kernel = run.kernel("smoothing", "barycentre_variable");
-        run.setArguments(kernel, mesh.points(), Barycentres, group.offsets, group.connectivity, group.cellIds,
-          static_cast<cl_int>(group.count), Barycentres);
-      }
-      Kernels->scatter.push_back({ kernel, group.count, "barycentres", false });
+      Kernels->scatter.push_back({ run.bind({ "smoothing", "barycentre" }, 1, CellArgs{ group }, mesh.points(),
+                                     Barycentres),
+        group.count, "barycentres" });
     }
   }
   else
@@ -200,10 +163,11 @@ VertexSmoother::VertexSmoother(DeviceRun& run, const DeviceMesh& mesh, const Smo
     const CellEntities edges(run, mesh, EntityType::Edges);
     Links.emplace(vertexNeighbors(run, mesh, edges, Options.layout));
   }
-  addRelaxLaunches(run, mesh, *Links, Roles, BarycentreAnchors, Interior, barycentric, Kernels->relax);
+  addRelaxLaunches(run, mesh, *Links, Roles, Interior, barycentric ? &Barycentres : nullptr, BarycentreAnchors,
+    Kernels->relax);
   if (BoundaryLinks)
   {
-    addRelaxLaunches(run, mesh, *BoundaryLinks, Roles, BarycentreAnchors, OnBoundary, false, Kernels->relax);
+    addRelaxLaunches(run, mesh, *BoundaryLinks, Roles, OnBoundary, nullptr, BarycentreAnchors, Kernels->relax);
   }
   Ping = run.allocateReal(4 * points, "displacements (ping)");
   Pong = run.allocateReal(4 * points, "displacements (pong)");
@@ -215,17 +179,11 @@ void VertexSmoother::step(DeviceRun& run, const RealBuffer& in, RealBuffer& out,
 {
   for (auto& launch : Kernels->scatter)
   {
-    setArgument(launch.kernel, 1, in.handle());
-    run.launch(launch.kernel, launch.size, launch.label);
+    run.call(launch.kernel, launch.size, launch.label, in);
   }
   for (auto& launch : Kernels->relax)
   {
-    // in, sources[, anchors], out, ...
-    setArgument(launch.kernel, 0, in.handle());
-    setArgument(launch.kernel, 1, launch.readsBarycentres ? Barycentres.handle() : in.handle());
-    setArgument(launch.kernel, launch.readsBarycentres ? 3 : 2, out.handle());
-    setFactor(launch.kernel, run.precision(), factor);
-    run.launch(launch.kernel, launch.size, launch.label);
+    run.call(launch.kernel, launch.size, launch.label, in, out, run.real(factor));
   }
 }
 
@@ -257,9 +215,8 @@ VertexSmoother::Result VertexSmoother::movedPoints(DeviceRun& run, const RealBuf
 {
   const auto points = static_cast<std::size_t>(Mesh.pointCount());
   Result result{ run.allocateReal(3 * points, "smoothed points"), run.allocateReal(3 * points, "displacement") };
-  cl::Kernel kernel = run.kernel("smoothing", "moved_points");
-  run.setArguments(kernel, Mesh.points(), displacement, static_cast<cl_int>(points), result.points, result.displacement);
-  run.launch(kernel, points, "moved points");
+  run.call({ "smoothing", "moved_points" }, points, "moved points", Mesh.points(), displacement,
+    static_cast<cl_int>(points), result.points, result.displacement);
   return result;
 }
 

@@ -29,9 +29,8 @@ VertexTable vertexNeighbors(DeviceRun& run, const DeviceMesh& mesh, const CellEn
   }
   const std::size_t count = checkedPairs(2 * static_cast<std::uint64_t>(edges.entityCount()), "edge ends");
   DeviceBuffer<cl_int2> pairs = run.allocate<cl_int2>(count, "edge pairs");
-  cl::Kernel kernel = run.kernel(program, "edge_pairs");
-  run.setArguments(kernel, edges.entityVertices(), static_cast<cl_int>(edges.entityCount()), pairs);
-  run.launch(kernel, edges.entityCount(), "vertex link pairs");
+  run.call({ program, "edge_pairs" }, edges.entityCount(), "vertex link pairs", edges.entityVertices(),
+    static_cast<cl_int>(edges.entityCount()), pairs);
   return VertexTable(run, static_cast<std::size_t>(mesh.pointCount()), pairs, count, layout);
 }
 
@@ -48,21 +47,7 @@ VertexTable vertexCells(DeviceRun& run, const DeviceMesh& mesh, const VertexTabl
   cl_uint first = 0;
   for (const DeviceCellGroup& group : mesh.groups())
   {
-    const int vertices = fixedVertexCount(group.kind);
-    cl::Kernel kernel;
-    if (vertices > 0)
-    {
-      kernel = run.kernel(program, "cell_pairs_fixed");
-      run.setArguments(kernel, group.connectivity, static_cast<cl_int>(vertices), group.cellIds,
-        static_cast<cl_int>(group.count), first, pairs);
-    }
-    else
-    {
-      kernel = run.kernel(program, "cell_pairs_variable");
-      run.setArguments(kernel, group.offsets, group.connectivity, group.cellIds,
-        static_cast<cl_int>(group.count), first, pairs);
-    }
-    run.launch(kernel, group.count, "vertex link pairs");
+    run.call({ program, "cell_pairs" }, group.count, "vertex link pairs", CellArgs{ group }, first, pairs);
     first += static_cast<cl_uint>(group.connectivity.size());
   }
   return VertexTable(run, static_cast<std::size_t>(mesh.pointCount()), pairs, count, layout);
@@ -91,24 +76,18 @@ VertexTable boundaryNeighbors(DeviceRun& run, const DeviceMesh& mesh, const Cell
   std::uint64_t first = 0;
   for (const DeviceCellGroup& group : mesh.groups())
   {
-    const auto cells = static_cast<cl_int>(group.count);
     if (const std::vector<cl_int>* table = localEntityTable(group.kind, EntityType::Sides))
     {
       const auto perCell = static_cast<cl_int>(table->size() / 4);
       tables.push_back(run.upload(table->data(), table->size(), "side table"));
-      cl::Kernel kernel = run.kernel(program, "boundary_pairs_fixed");
-      run.setArguments(kernel, group.connectivity, static_cast<cl_int>(fixedVertexCount(group.kind)),
-        group.cellIds, cells, tables.back(), perCell, sides.slotOffsets(), sides.slotRun(),
-        static_cast<cl_uint>(first), pairs);
-      run.launch(kernel, group.count, "vertex link pairs");
+      run.call({ program, "boundary_pairs_fixed" }, group.count, "vertex link pairs", CellArgs{ group },
+        sides.slotOffsets(), sides.slotRun(), static_cast<cl_uint>(first), pairs, tables.back(), perCell);
       first += static_cast<std::uint64_t>(group.count) * static_cast<std::uint64_t>(perCell) * 8;
     }
     else if (group.kind == CellKind::Polygon)
     {
-      cl::Kernel kernel = run.kernel(program, "boundary_pairs_polygon");
-      run.setArguments(kernel, group.offsets, group.connectivity, group.cellIds, cells,
+      run.call({ program, "boundary_pairs_polygon" }, group.count, "vertex link pairs", CellArgs{ group },
         sides.slotOffsets(), sides.slotRun(), static_cast<cl_uint>(first), pairs);
-      run.launch(kernel, group.count, "vertex link pairs");
       first += 2 * static_cast<std::uint64_t>(group.connectivity.size());
     }
   }

@@ -42,9 +42,7 @@ VertexTable::VertexTable(DeviceRun& run, std::size_t vertexCount, const DeviceBu
 
   DeviceBuffer<cl_uint> lengths = run.allocate<cl_uint>(vertexCount, "vertex row lengths");
   run.fill(lengths, cl_uint(0), "vertex row lengths");
-  cl::Kernel countPairs = run.kernel(program, "count_pairs");
-  run.setArguments(countPairs, pairs, count, lengths);
-  run.launch(countPairs, pairCount, "vertex table count");
+  run.call({ program, "count_pairs" }, pairCount, "vertex table count", pairs, count, lengths);
 
   RowStart = run.allocate<cl_uint>(vertexCount, "vertex row starts");
   run.fill(RowStart, cl_uint(0), "vertex row starts");
@@ -59,9 +57,8 @@ VertexTable::VertexTable(DeviceRun& run, std::size_t vertexCount, const DeviceBu
   for (unsigned width : widths)
   {
     const cl_uint high = width ? width : std::numeric_limits<cl_uint>::max();
-    cl::Kernel select = run.kernel(program, "select_rows");
-    run.setArguments(select, lengths, vertices, low, high, selected);
-    run.launch(select, vertexCount, "vertex table layout");
+    run.call({ program, "select_rows" }, vertexCount, "vertex table layout", lengths, vertices, low, high,
+      selected);
     const std::uint64_t rows = exclusiveScan(run, selected, vertexCount, positions, "vertex table rows");
     if (rows > 0)
     {
@@ -71,19 +68,16 @@ VertexTable::VertexTable(DeviceRun& run, std::size_t vertexCount, const DeviceBu
       table.base = static_cast<std::size_t>(base);
       table.vertices = run.allocate<cl_int>(table.rows, "vertex table rows");
       DeviceBuffer<cl_uint> capacity = run.allocate<cl_uint>(width ? 0 : table.rows, "overflow capacity");
-      cl::Kernel place = run.kernel(program, "place_rows");
-      run.setArguments(place, lengths, vertices, low, high, positions, static_cast<cl_uint>(base),
-        static_cast<cl_uint>(width), table.vertices, RowStart, capacity);
-      run.launch(place, vertexCount, "vertex table layout");
+      run.call({ program, "place_rows" }, vertexCount, "vertex table layout", lengths, vertices, low, high,
+        positions, static_cast<cl_uint>(base), static_cast<cl_uint>(width), table.vertices, RowStart,
+        capacity);
       std::uint64_t entries = rows * width;
       if (width == 0)
       {
         table.offsets = run.allocate<cl_uint>(table.rows + 1, "overflow offsets");
         entries = exclusiveScan(run, capacity, table.rows, table.offsets, "overflow entries");
-        cl::Kernel finish = run.kernel(program, "place_overflow");
-        run.setArguments(finish, table.vertices, static_cast<cl_int>(table.rows), table.offsets,
-          static_cast<cl_uint>(base), RowStart);
-        run.launch(finish, table.rows, "vertex table layout");
+        run.call({ program, "place_overflow" }, table.rows, "vertex table layout", table.vertices,
+          static_cast<cl_int>(table.rows), table.offsets, static_cast<cl_uint>(base), RowStart);
       }
       base += entries;
       if (base > maxEntries)
@@ -101,14 +95,12 @@ VertexTable::VertexTable(DeviceRun& run, std::size_t vertexCount, const DeviceBu
   run.fill(Entries, cl_int(-1), "vertex table entries");
   DeviceBuffer<cl_uint>& cursors = selected; // the selection is no longer needed
   run.fill(cursors, cl_uint(0), "vertex row cursors");
-  cl::Kernel fill = run.kernel(program, "fill_rows");
-  run.setArguments(fill, pairs, count, RowStart, cursors, Entries);
-  run.launch(fill, pairCount, "vertex table fill");
+  run.call({ program, "fill_rows" }, pairCount, "vertex table fill", pairs, count, RowStart, cursors,
+    Entries);
 
   Degree = run.allocate<cl_int>(vertexCount, "vertex degrees");
-  cl::Kernel sort = run.kernel(program, "sort_rows");
-  run.setArguments(sort, RowStart, lengths, vertices, Entries, Degree);
-  run.launch(sort, vertexCount, "vertex table sort");
+  run.call({ program, "sort_rows" }, vertexCount, "vertex table sort", RowStart, lengths, vertices, Entries,
+    Degree);
 }
 
 std::vector<std::vector<int>> VertexTable::rows(DeviceRun& run) const
