@@ -100,6 +100,9 @@ cl_int crossProcesses(DeviceRun& run, const DistributedRefinement& distributed, 
   const DeviceBuffer<cl_uchar>& longest, DeviceBuffer<cl_uint>& dividedBits, DeviceBuffer<cl_int>& divided,
   DeviceBuffer<cl_int>& dividedCounter, cl_int dividedCount, bool& closureOver)
 {
+  // Per round: the forced slots and their number.
+  BoundKernel forceEdges = run.bind({ program, "force_edges" }, 2, edges.neighbor(), edges.slotEntity(), longest,
+    dividedBits, divided, dividedCounter);
   cl_int reported = 0;
   std::vector<cl_int> all, forced;
   for (;;)
@@ -119,145 +122,230 @@ cl_int crossProcesses(DeviceRun& run, const DistributedRefinement& distributed, 
       continue;
     }
     const DeviceBuffer<cl_int> slots = run.upload(forced.data(), forced.size(), "forced edges");
-    run.call({ program, "force_edges" }, forced.size(), "force edges", slots,
-      static_cast<cl_int>(forced.size()), edges.neighbor(), edges.slotEntity(), longest, dividedBits, divided,
-      dividedCounter);
+    run.call(forceEdges, forced.size(), "force edges", slots, static_cast<cl_int>(forced.size()));
     run.download(dividedCounter, &dividedCount, 1, "divided edges");
   }
+}
+
+// The triangles and edges one pass works on.
+struct PassInput
+{
+  const DeviceMesh& mesh;
+  const DeviceCellGroup& triangles;
+  const CellEntities& edges;
+  std::size_t count() const { return triangles.count; }
+  const DeviceBuffer<cl_int>& slotEdge() const { return edges.slotEntity(); }
+};
+
+// Which edges are divided and which triangles are marked, as bit sets, and the counters that
+// kernels append to (each read back once).
+struct Divisions
+{
+  Divisions(DeviceRun& run, std::size_t edgeCount, std::size_t triangleCount)
+    : dividedBits(run.allocate<cl_uint>((edgeCount + 31) / 32, "division marks"))
+    , markedBits(run.allocate<cl_uint>((triangleCount + 31) / 32, "marked flags"))
+    , divided(run.allocate<cl_int>(edgeCount, "divided edges"))
+    , dividedCounter(run.allocate<cl_int>(1, "divided edge count"))
+    , affectedCounter(run.allocate<cl_int>(1, "affected triangle count"))
+    , markedCounter(run.allocate<cl_int>(1, "next mark count"))
+  {
+  }
+  DeviceBuffer<cl_uint> dividedBits;
+  DeviceBuffer<cl_uint> markedBits;
+  DeviceBuffer<cl_int> divided; ///< the divided edges' slots, dividedCount of them
+  DeviceBuffer<cl_int> dividedCounter;
+  DeviceBuffer<cl_int> affectedCounter;
+  DeviceBuffer<cl_int> markedCounter;
+  cl_int dividedCount = 0;
+};
+
+// Step 1: every edge's squared length.
+RealBuffer edgeLengths(DeviceRun& run, const PassInput& in)
+{
+  const Label label(run, "step 1 edge lengths");
+  const std::size_t edgeCount = in.edges.entityCount();
+  RealBuffer length2 = run.allocateReal(edgeCount, "edge lengths");
+  run.call({ program, "edge_lengths" }, edgeCount, "edge lengths", in.mesh.points(), in.edges.entityVertices(),
+    static_cast<cl_int>(edgeCount), length2);
+  return length2;
+}
+
+// Non-manifold edges, edge lengths REAL cannot compare, degenerate triangles and seams are errors.
+void validate(DeviceRun& run, const PassInput& in, const RealBuffer& length2, bool checkForSeams)
+{
+  const Label label(run, "validation");
+  auto flags = run.allocate<cl_int>(4, "validation flags");
+  run.fill(flags, std::numeric_limits<cl_int>::max(), "validation flags");
+  run.call({ program, "validate_triangles" }, in.count(), "validate", in.mesh.points(), in.triangles.connectivity,
+    in.slotEdge(), in.edges.slotRun(), length2, static_cast<cl_int>(in.count()), flags);
+  const auto bad = downloadFlags(run, flags);
+  if (bad[1] != std::numeric_limits<cl_int>::max())
+  {
+    throw Error("Cell " + std::to_string(bad[1]) +
+      " has an edge shared by more than two triangles (non-manifold): longest-edge "
+      "bisection needs a manifold surface");
+  }
+  if (bad[3] != std::numeric_limits<cl_int>::max())
+  {
+    throw Error("Cell " + std::to_string(bad[3]) + " has an edge whose squared length is outside the range of " +
+      (run.precision() == Precision::Single
+          ? std::string("single precision (it would compare as 0 or infinity): set Precision to Double")
+          : std::string("double precision (it would compare as 0 or infinity): rescale the mesh")));
+  }
+  if (bad[0] != std::numeric_limits<cl_int>::max())
+  {
+    throw Error("Cell " + std::to_string(bad[0]) +
+      " is degenerate (a zero-length edge or zero area): remove or repair it before refining");
+  }
+  if (checkForSeams)
+  {
+    checkSeams(run, in.mesh, in.triangles, in.edges);
+  }
+}
+
+// Step 2: each triangle's longest edge (ties broken by the tie ids when distributed).
+DeviceBuffer<cl_uchar> longestEdges(DeviceRun& run, const PassInput& in, const RealBuffer& length2,
+  const DistributedRefinement* distributed)
+{
+  const Label label(run, "step 2 longest edges");
+  const auto oldPoints = static_cast<std::size_t>(in.mesh.pointCount());
+  DeviceBuffer<cl_uchar> longest = run.allocate<cl_uchar>(in.count(), "longest edges");
+  const cl_long noTieIds = 0;
+  const bool useTieIds = distributed && !distributed->tieIds.empty();
+  if (useTieIds && distributed->tieIds.size() != oldPoints)
+  {
+    throw Error("Refinement got " + std::to_string(distributed->tieIds.size()) + " tie ids for " +
+      std::to_string(oldPoints) + " points");
+  }
+  const DeviceBuffer<cl_long> tieIds = useTieIds ? run.upload(distributed->tieIds.data(), oldPoints, "tie ids")
+                                                 : run.upload(&noTieIds, 1, "tie ids");
+  run.call({ program, "longest_edges" }, in.count(), "longest edges", in.slotEdge(), length2,
+    in.edges.entityVertices(), tieIds, static_cast<cl_int>(useTieIds), static_cast<cl_int>(in.count()), longest);
+  return longest;
+}
+
+// Step 3: the marked triangles' longest edges, the roots of the dependency forest.
+void dependencyForest(DeviceRun& run, const PassInput& in, const DeviceBuffer<cl_int>& marked,
+  std::size_t markedCount, const DeviceBuffer<cl_uchar>& longest, Divisions& d)
+{
+  const Label label(run, "step 3 dependency forest");
+  run.fill(d.dividedBits, cl_uint(0), "division marks");
+  run.fill(d.markedBits, cl_uint(0), "marked flags");
+  run.fill(d.dividedCounter, cl_int(0), "counters");
+  run.fill(d.affectedCounter, cl_int(0), "counters");
+  run.fill(d.markedCounter, cl_int(0), "counters");
+  run.call({ program, "dependency_roots" }, markedCount, "dependency roots", marked,
+    static_cast<cl_int>(markedCount), in.slotEdge(), longest, d.dividedBits, d.divided, d.dividedCounter,
+    d.markedBits);
+}
+
+// Step 4: from the roots along the longest-edge chains (and across processes when distributed).
+void propagation(DeviceRun& run, const PassInput& in, const DeviceBuffer<cl_uchar>& longest,
+  const DistributedRefinement* distributed, Divisions& d, bool& closureOver)
+{
+  const Label label(run, "step 4 propagation");
+  cl_int roots = 0;
+  run.download(d.dividedCounter, &roots, 1, "roots");
+  run.call({ program, "propagate" }, static_cast<std::size_t>(roots), "propagate", roots, in.edges.neighbor(),
+    in.slotEdge(), longest, d.dividedBits, d.divided, d.dividedCounter);
+  run.download(d.dividedCounter, &d.dividedCount, 1, "divided edges");
+  if (distributed)
+  {
+    d.dividedCount = crossProcesses(run, *distributed, in.edges, longest, d.dividedBits, d.divided,
+      d.dividedCounter, d.dividedCount, closureOver);
+  }
+}
+
+// Step 5: how many children each triangle gets (packed 2-bit counters), and which are affected.
+void countChildren(DeviceRun& run, const PassInput& in, Divisions& d, DeviceBuffer<cl_uint>& packedChildren,
+  DeviceBuffer<cl_int>& affected)
+{
+  const Label label(run, "step 5 counts");
+  run.fill(packedChildren, cl_uint(0), "children counts");
+  run.call({ program, "count_children" }, static_cast<std::size_t>(d.dividedCount), "count children", d.divided,
+    d.dividedCount, in.edges.neighbor(), packedChildren, affected, d.affectedCounter);
+}
+
+// Step 6: where each word of new points and of appended triangles starts.
+void prefixSums(DeviceRun& run, const Divisions& d, const DeviceBuffer<cl_uint>& packedChildren,
+  DeviceBuffer<cl_uint>& pointWordOffsets, DeviceBuffer<cl_uint>& childWordOffsets, Pass& pass)
+{
+  const Label label(run, "step 6 prefix sums");
+  const std::size_t edgeWords = d.dividedBits.size();
+  const std::size_t childWords = packedChildren.size();
+  DeviceBuffer<cl_uint> totals = run.allocate<cl_uint>(std::max(edgeWords, childWords), "word totals");
+  run.call({ program, "word_bit_counts" }, edgeWords, "word counts", d.dividedBits, static_cast<cl_int>(edgeWords),
+    totals);
+  pass.newPointCount = exclusiveScan(run, totals, edgeWords, pointWordOffsets, "new points");
+  run.call({ program, "word_field_sums" }, childWords, "word counts", packedChildren,
+    static_cast<cl_int>(childWords), totals);
+  pass.appendedCount = exclusiveScan(run, totals, childWords, childWordOffsets, "refined triangles");
+}
+
+// Step 7: the new points, and every affected triangle replaced by its children.
+void applyTemplates(DeviceRun& run, DeviceMesh& mesh, const PassInput& in, const DeviceBuffer<cl_uchar>& longest,
+  Divisions& d, const DeviceBuffer<cl_uint>& packedChildren, const DeviceBuffer<cl_uint>& pointWordOffsets,
+  const DeviceBuffer<cl_uint>& childWordOffsets, const DeviceBuffer<cl_int>& affected,
+  const DeviceBuffer<cl_int>& parentIn, Pass& pass)
+{
+  const Label label(run, "step 7 templates");
+  run.call({ program, "new_points" }, static_cast<std::size_t>(d.dividedCount), "new points", mesh.points(),
+    in.edges.entityVertices(), d.divided, d.dividedCount, in.slotEdge(), d.dividedBits, pointWordOffsets,
+    pass.newPoints, pass.pointParents);
+
+  cl_int affectedCount = 0;
+  run.download(d.affectedCounter, &affectedCount, 1, "affected triangles");
+  auto flags = run.allocate<cl_int>(4, "template flags");
+  run.fill(flags, std::numeric_limits<cl_int>::max(), "template flags");
+  const auto n = static_cast<cl_int>(in.count());
+  const auto oldPoints = static_cast<cl_int>(mesh.pointCount());
+  pass.kept = mesh.takeConnectivity(); // refined in place: each triangle becomes its first child
+  run.call({ program, "apply_templates" }, static_cast<std::size_t>(affectedCount), "templates", affected,
+    affectedCount, pass.kept, in.slotEdge(), longest, d.dividedBits, pointWordOffsets, packedChildren,
+    childWordOffsets, d.markedBits, parentIn, static_cast<cl_int>(parentIn.empty()), n, oldPoints,
+    pass.appended, pass.appendedParent, pass.marked, d.markedCounter, flags);
+  const auto bad = downloadFlags(run, flags);
+  if (bad[2] != std::numeric_limits<cl_int>::max())
+  {
+    throw Error("Internal error: cell " + std::to_string(bad[2]) +
+      " has a bisected edge but an intact longest edge; no mesh was written");
+  }
+  cl_int nextMarked = 0;
+  run.download(d.markedCounter, &nextMarked, 1, "next marks");
+  pass.markedCount = static_cast<std::size_t>(nextMarked);
 }
 
 Pass refinePass(DeviceRun& run, DeviceMesh& mesh, const DeviceBuffer<cl_int>& marked,
   std::size_t markedCount, const DeviceBuffer<cl_int>& parentIn, bool checkForSeams,
   const DistributedRefinement* distributed, bool& closureOver)
 {
-  const DeviceCellGroup& triangles = mesh.groups().front();
-  const std::size_t count = triangles.count;
-  const auto n = static_cast<cl_int>(count);
-  const auto oldPoints = static_cast<std::size_t>(mesh.pointCount());
-
   std::optional<CellEntities> edges;
   {
     const Label label(run, "edge extraction");
     edges.emplace(run, mesh, EntityType::Sides);
   }
-  const std::size_t edgeCount = edges->entityCount();
-  const auto e = static_cast<cl_int>(edgeCount);
-  const DeviceBuffer<cl_int>& slotEdge = edges->slotEntity();
+  const PassInput in{ mesh, mesh.groups().front(), *edges };
+  const std::size_t count = in.count();
+  const auto oldPoints = static_cast<std::size_t>(mesh.pointCount());
 
-  RealBuffer length2 = run.allocateReal(edgeCount, "edge lengths");
-  {
-    const Label label(run, "step 1 edge lengths");
-    run.call({ program, "edge_lengths" }, edgeCount, "edge lengths", mesh.points(), edges->entityVertices(),
-      e, length2);
-  }
-  {
-    const Label label(run, "validation");
-    auto flags = run.allocate<cl_int>(4, "validation flags");
-    run.fill(flags, std::numeric_limits<cl_int>::max(), "validation flags");
-    run.call({ program, "validate_triangles" }, count, "validate", mesh.points(), triangles.connectivity,
-      slotEdge, edges->slotRun(), length2, n, flags);
-    const auto bad = downloadFlags(run, flags);
-    if (bad[1] != std::numeric_limits<cl_int>::max())
-    {
-      throw Error("Cell " + std::to_string(bad[1]) +
-        " has an edge shared by more than two triangles (non-manifold): longest-edge "
-        "bisection needs a manifold surface");
-    }
-    if (bad[3] != std::numeric_limits<cl_int>::max())
-    {
-      throw Error("Cell " + std::to_string(bad[3]) + " has an edge whose squared length is outside the range of " +
-        (run.precision() == Precision::Single
-            ? std::string("single precision (it would compare as 0 or infinity): set Precision to Double")
-            : std::string("double precision (it would compare as 0 or infinity): rescale the mesh")));
-    }
-    if (bad[0] != std::numeric_limits<cl_int>::max())
-    {
-      throw Error("Cell " + std::to_string(bad[0]) +
-        " is degenerate (a zero-length edge or zero area): remove or repair it before refining");
-    }
-    if (checkForSeams)
-    {
-      checkSeams(run, mesh, triangles, *edges);
-    }
-  }
+  const RealBuffer length2 = edgeLengths(run, in);
+  validate(run, in, length2, checkForSeams);
+  const DeviceBuffer<cl_uchar> longest = longestEdges(run, in, length2, distributed);
 
-  DeviceBuffer<cl_uchar> longest = run.allocate<cl_uchar>(count, "longest edges");
-  {
-    const Label label(run, "step 2 longest edges");
-    const cl_long noTieIds = 0;
-    const bool useTieIds = distributed && !distributed->tieIds.empty();
-    if (useTieIds && distributed->tieIds.size() != oldPoints)
-    {
-      throw Error("Refinement got " + std::to_string(distributed->tieIds.size()) + " tie ids for " +
-        std::to_string(oldPoints) + " points");
-    }
-    const DeviceBuffer<cl_long> tieIds = useTieIds
-      ? run.upload(distributed->tieIds.data(), oldPoints, "tie ids")
-      : run.upload(&noTieIds, 1, "tie ids");
-    run.call({ program, "longest_edges" }, count, "longest edges", slotEdge, length2, edges->entityVertices(),
-      tieIds, static_cast<cl_int>(useTieIds), n, longest);
-  }
-
-  // Steps 3-5 and 7 touch only the marked triangles and what their refinement reaches; the
-  // flags and counters they share are bit sets and packed 2-bit counters.
-  const std::size_t edgeWords = (edgeCount + 31) / 32;
-  const std::size_t markWords = (count + 31) / 32;
+  // Steps 3-5 and 7 touch only the marked triangles and what their refinement reaches.
+  Divisions d(run, edges->entityCount(), count);
+  dependencyForest(run, in, marked, markedCount, longest, d);
+  propagation(run, in, longest, distributed, d, closureOver);
   const std::size_t childWords = (count + 15) / 16;
-  DeviceBuffer<cl_uint> dividedBits = run.allocate<cl_uint>(edgeWords, "division marks");
-  DeviceBuffer<cl_uint> markedBits = run.allocate<cl_uint>(markWords, "marked flags");
-  DeviceBuffer<cl_int> divided = run.allocate<cl_int>(edgeCount, "divided edges");
-  // Counts that kernels append to, each read back once.
-  DeviceBuffer<cl_int> dividedCounter = run.allocate<cl_int>(1, "divided edge count");
-  DeviceBuffer<cl_int> affectedCounter = run.allocate<cl_int>(1, "affected triangle count");
-  DeviceBuffer<cl_int> markedCounter = run.allocate<cl_int>(1, "next mark count");
-  {
-    const Label label(run, "step 3 dependency forest");
-    run.fill(dividedBits, cl_uint(0), "division marks");
-    run.fill(markedBits, cl_uint(0), "marked flags");
-    run.fill(dividedCounter, cl_int(0), "counters");
-    run.fill(affectedCounter, cl_int(0), "counters");
-    run.fill(markedCounter, cl_int(0), "counters");
-    run.call({ program, "dependency_roots" }, markedCount, "dependency roots", marked,
-      static_cast<cl_int>(markedCount), slotEdge, longest, dividedBits, divided, dividedCounter, markedBits);
-  }
-  cl_int dividedCount = 0;
-  {
-    const Label label(run, "step 4 propagation");
-    cl_int roots = 0;
-    run.download(dividedCounter, &roots, 1, "roots");
-    run.call({ program, "propagate" }, static_cast<std::size_t>(roots), "propagate", roots, edges->neighbor(),
-      slotEdge, longest, dividedBits, divided, dividedCounter);
-    run.download(dividedCounter, &dividedCount, 1, "divided edges");
-    if (distributed)
-    {
-      dividedCount =
-        crossProcesses(run, *distributed, *edges, longest, dividedBits, divided, dividedCounter, dividedCount,
-          closureOver);
-    }
-  }
   DeviceBuffer<cl_uint> packedChildren = run.allocate<cl_uint>(childWords, "children counts");
-  DeviceBuffer<cl_int> affected =
-    run.allocate<cl_int>(std::min<std::size_t>(count, 2 * static_cast<std::size_t>(dividedCount)), "affected triangles");
-  {
-    const Label label(run, "step 5 counts");
-    run.fill(packedChildren, cl_uint(0), "children counts");
-    run.call({ program, "count_children" }, static_cast<std::size_t>(dividedCount), "count children", divided,
-      dividedCount, edges->neighbor(), packedChildren, affected, affectedCounter);
-  }
+  DeviceBuffer<cl_int> affected = run.allocate<cl_int>(
+    std::min<std::size_t>(count, 2 * static_cast<std::size_t>(d.dividedCount)), "affected triangles");
+  countChildren(run, in, d, packedChildren, affected);
 
   Pass pass;
-  DeviceBuffer<cl_uint> pointWordOffsets = run.allocate<cl_uint>(edgeWords + 1, "new point offsets");
+  DeviceBuffer<cl_uint> pointWordOffsets = run.allocate<cl_uint>(d.dividedBits.size() + 1, "new point offsets");
   DeviceBuffer<cl_uint> childWordOffsets = run.allocate<cl_uint>(childWords + 1, "child offsets");
-  {
-    const Label label(run, "step 6 prefix sums");
-    DeviceBuffer<cl_uint> totals = run.allocate<cl_uint>(std::max(edgeWords, childWords), "word totals");
-    run.call({ program, "word_bit_counts" }, edgeWords, "word counts", dividedBits,
-      static_cast<cl_int>(edgeWords), totals);
-    pass.newPointCount = exclusiveScan(run, totals, edgeWords, pointWordOffsets, "new points");
-    run.call({ program, "word_field_sums" }, childWords, "word counts", packedChildren,
-      static_cast<cl_int>(childWords), totals);
-    pass.appendedCount = exclusiveScan(run, totals, childWords, childWordOffsets, "refined triangles");
-  }
+  prefixSums(run, d, packedChildren, pointWordOffsets, childWordOffsets, pass);
   pass.keptCount = count;
   pass.pointCount = oldPoints + pass.newPointCount;
   const std::size_t triangleCount = count + pass.appendedCount;
@@ -274,31 +362,8 @@ Pass refinePass(DeviceRun& run, DeviceMesh& mesh, const DeviceBuffer<cl_int>& ma
   pass.appended = run.allocate<cl_int>(3 * pass.appendedCount, "appended triangles");
   pass.appendedParent = run.allocate<cl_int>(pass.appendedCount, "appended parents");
   pass.marked = run.allocate<cl_int>(4 * markedCount, "next marks");
-  {
-    const Label label(run, "step 7 templates");
-    run.call({ program, "new_points" }, static_cast<std::size_t>(dividedCount), "new points", mesh.points(),
-      edges->entityVertices(), divided, dividedCount, slotEdge, dividedBits, pointWordOffsets, pass.newPoints,
-      pass.pointParents);
-
-    cl_int affectedCount = 0;
-    run.download(affectedCounter, &affectedCount, 1, "affected triangles");
-    auto flags = run.allocate<cl_int>(4, "template flags");
-    run.fill(flags, std::numeric_limits<cl_int>::max(), "template flags");
-    pass.kept = mesh.takeConnectivity(); // refined in place: each triangle becomes its first child
-    run.call({ program, "apply_templates" }, static_cast<std::size_t>(affectedCount), "templates", affected,
-      affectedCount, pass.kept, slotEdge, longest, dividedBits, pointWordOffsets, packedChildren,
-      childWordOffsets, markedBits, parentIn, static_cast<cl_int>(parentIn.empty()), n,
-      static_cast<cl_int>(oldPoints), pass.appended, pass.appendedParent, pass.marked, markedCounter, flags);
-    const auto bad = downloadFlags(run, flags);
-    if (bad[2] != std::numeric_limits<cl_int>::max())
-    {
-      throw Error("Internal error: cell " + std::to_string(bad[2]) +
-        " has a bisected edge but an intact longest edge; no mesh was written");
-    }
-    cl_int nextMarked = 0;
-    run.download(markedCounter, &nextMarked, 1, "next marks");
-    pass.markedCount = static_cast<std::size_t>(nextMarked);
-  }
+  applyTemplates(run, mesh, in, longest, d, packedChildren, pointWordOffsets, childWordOffsets, affected,
+    parentIn, pass);
   return pass;
 }
 } // namespace
