@@ -42,11 +42,8 @@ inline int key_equal(uint4 a, uint4 b)
   return all(a == b);
 }
 
-// Slot e of a cell is row e % rows of its kind's table (4 local vertex indices, -1 padding
-// edges and triangles) turned e / rows places around the cell: fixed-size kinds have a row per
-// side or edge and no turn; polygons and polylines one row, the edge (0, 1), turned to each of
-// their edges (e, e + 1). Closed cells (polygons) have as many edges as vertices, open ones
-// (polylines) one fewer.
+// Slot e of a cell: entity_vertex (kernels/common.cl) says which vertices it has. Closed cells
+// (polygons) have as many edges as vertices, open ones (polylines) one fewer.
 __kernel void count_entities(CELL_ARGS, const int rows, const int open, __global uint* slot_counts)
 {
   const int i = get_global_id(0);
@@ -54,9 +51,10 @@ __kernel void count_entities(CELL_ARGS, const int rows, const int open, __global
     slot_counts[cell_ids[i]] = per_cell > 0 ? rows : cell_size(i) - open;
 }
 
-inline uint local_vertex(__global const int* v, int n, int corner, int turn)
+// An entity_vertex as a key component (padding: NONE).
+inline uint key_vertex(__global const int* v, int n, int corner, int turn)
 {
-  return corner < 0 ? NONE : (uint)v[(corner + turn) % n];
+  return corner < 0 ? NONE : (uint)entity_vertex(v, n, corner, turn);
 }
 
 __kernel void emit_entities(CELL_ARGS, __global const int* table, const int rows,
@@ -75,8 +73,8 @@ __kernel void emit_entities(CELL_ARGS, __global const int* table, const int rows
   {
     __global const int* row = table + 4 * (e % rows);
     const int turn = e / rows;
-    const uint4 key = sorted_key(local_vertex(v, n, row[0], turn), local_vertex(v, n, row[1], turn),
-      local_vertex(v, n, row[2], turn), local_vertex(v, n, row[3], turn));
+    const uint4 key = sorted_key(key_vertex(v, n, row[0], turn), key_vertex(v, n, row[1], turn),
+      key_vertex(v, n, row[2], turn), key_vertex(v, n, row[3], turn));
     keys[first + e] = key;
     slot_cell[first + e] = cell;
     atomic_inc(&bucket_counts[key.x]);

@@ -45,3 +45,13 @@ inline int representable(REAL magnitude)
 
 #define cell_start(i) (per_cell > 0 ? (size_t)(i) * per_cell : (size_t)offsets[(i)])
 #define cell_size(i) (per_cell > 0 ? per_cell : offsets[(i) + 1] - offsets[(i)])
+
+// Entity (side or edge) e of a cell is row e % rows of its kind's table (4 local vertex
+// indices, -1 padding edges and triangles; localEntityTable in core/gpumesh/CellEntities.h)
+// turned e / rows places around the cell: fixed-size kinds have a row per entity and no turn;
+// polygons and polylines one row, the edge (0, 1), turned to each of their edges (e, e + 1).
+// The vertex id at `corner` of such a row of cell v (n vertices), or -1 for padding.
+inline int entity_vertex(__global const int* v, int n, int corner, int turn)
+{
+  return corner < 0 ? -1 : v[(corner + turn) % n];
+}

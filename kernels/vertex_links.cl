@@ -33,49 +33,33 @@ inline void edge_both_ways(int a, int b, __global int2* out)
   out[1] = a == b ? NO_PAIR : (int2)(b, a);
 }
 
-// Per cell, 8 pairs per side: the (up to 4) edges of each side used by this cell only. A side
-// of a 2D cell is itself an edge; a face's edges join consecutive vertices of its table row.
-__kernel void boundary_pairs_fixed(CELL_ARGS, __global const uint* slot_offsets,
-  __global const int2* slot_run, const uint first, __global int2* pairs, __global const int* table,
-  const int sides_per_cell)
+// 8 pairs per side (slot s writes pairs[8 s ...]): the (up to 4) edges of each side used by
+// this cell only. A side of a 2D cell is itself an edge; a face's edges join consecutive
+// vertices of its row (entity_vertex in kernels/common.cl).
+__kernel void boundary_pairs(CELL_ARGS, __global const int* table, const int rows,
+  __global const uint* slot_offsets, __global const int2* slot_run, __global int2* pairs)
 {
   const int i = get_global_id(0);
   if (i >= count)
     return;
   __global const int* v = connectivity + cell_start(i);
-  const uint slot = slot_offsets[cell_ids[i]];
-  for (int f = 0; f < sides_per_cell; ++f)
+  const int n = cell_size(i);
+  const uint first = slot_offsets[cell_ids[i]];
+  const int sides = (int)(slot_offsets[cell_ids[i] + 1] - first);
+  for (int f = 0; f < sides; ++f)
   {
-    __global const int* row = table + 4 * f;
-    __global int2* out = pairs + first + ((size_t)i * sides_per_cell + f) * 8;
+    __global const int* row = table + 4 * (f % rows);
+    const int turn = f / rows;
+    __global int2* out = pairs + 8 * (size_t)(first + f);
     const int corners = row[3] >= 0 ? 4 : (row[2] >= 0 ? 3 : 2);
-    const int edges = slot_run[slot + f].y == 1 ? (corners == 2 ? 1 : corners) : 0;
+    const int edges = slot_run[first + f].y == 1 ? (corners == 2 ? 1 : corners) : 0;
     for (int e = 0; e < 4; ++e)
     {
       if (e < edges)
-        edge_both_ways(v[row[e]], v[row[(e + 1) % corners]], out + 2 * e);
+        edge_both_ways(entity_vertex(v, n, row[e], turn), entity_vertex(v, n, row[(e + 1) % corners], turn),
+          out + 2 * e);
       else
         out[2 * e] = out[2 * e + 1] = NO_PAIR;
     }
-  }
-}
-
-// Polygons: side e is the edge (e, e+1); 2 pairs per polygon vertex.
-__kernel void boundary_pairs_polygon(CELL_ARGS, __global const uint* slot_offsets,
-  __global const int2* slot_run, const uint first, __global int2* pairs)
-{
-  const int i = get_global_id(0);
-  if (i >= count)
-    return;
-  const int begin = (int)cell_start(i);
-  const int n = cell_size(i);
-  const uint slot = slot_offsets[cell_ids[i]];
-  for (int e = 0; e < n; ++e)
-  {
-    __global int2* out = pairs + first + 2 * (size_t)(begin + e);
-    if (slot_run[slot + e].y == 1)
-      edge_both_ways(connectivity[begin + e], connectivity[begin + (e + 1) % n], out);
-    else
-      out[0] = out[1] = NO_PAIR;
   }
 }

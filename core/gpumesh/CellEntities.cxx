@@ -32,11 +32,6 @@ const Table hexahedronFaces = { 0, 4, 7, 3, 1, 2, 6, 5, 0, 1, 5, 4, 3, 7, 6, 2, 
 const Table wedgeFaces = { 0, 1, 2, -1, 3, 5, 4, -1, 0, 3, 4, 1, 1, 4, 5, 2, 2, 5, 3, 0 };
 const Table pyramidFaces = { 0, 3, 2, 1, 0, 1, 4, -1, 1, 2, 4, -1, 2, 3, 4, -1, 3, 0, 4, -1 };
 
-bool variableKindEmits(CellKind kind, EntityType type)
-{
-  return kind == CellKind::Polygon || (kind == CellKind::PolyLine && type == EntityType::Edges);
-}
-
 // Buckets up to this size are sorted by one work-item (GPUs: in private memory, as far as it
 // holds them; CPUs: in place, in cache); larger ones by the radix sort.
 std::string buildOptions(DeviceRun& run)
@@ -111,6 +106,10 @@ const std::vector<cl_int>* localEntityTable(CellKind kind, EntityType type)
   {
     case CellKind::Line:
       return sides ? nullptr : &lineEdges;
+    case CellKind::PolyLine:
+      return sides ? nullptr : &lineEdges; // turned to each edge
+    case CellKind::Polygon:
+      return &lineEdges; // turned to each edge
     case CellKind::Triangle:
       return &triangleEdges;
     case CellKind::Quad:
@@ -151,8 +150,6 @@ CellEntities::CellEntities(DeviceRun& run, const DeviceMesh& mesh, EntityType ty
   {
     if (const Table* table = localEntityTable(group.kind, type))
       emitting.emplace_back(&group, table);
-    else if (variableKindEmits(group.kind, type))
-      emitting.emplace_back(&group, &lineEdges);
   }
 
   // 1. How many slots each cell has, and where they start.

@@ -24,9 +24,11 @@ enum class EntityType
 ///
 /// A slot is one (cell, local entity) pair, in the local order of the cell's type (VTK's
 /// numbering of edges and faces). Triangle strips are an error (triangulate them first).
-/// Local vertex indices of each entity (edge or side) of a cell of a fixed-size kind, in VTK's
-/// order: 4 per entity, -1 padded (edges use 2, triangle faces 3). nullptr when the kind has
-/// no such entities (sides of lines) or is of variable size (polygons: edge e is (e, e+1)).
+/// Local vertex indices of each entity (edge or side) of a cell of `kind`, in VTK's order: 4
+/// per entity, -1 padded (edges use 2, triangle faces 3). Polygons and polylines have one row,
+/// the edge (0, 1), that entity e turns e places around the cell (entity_vertex in
+/// kernels/common.cl). nullptr when the kind has no such entities (sides of lines and
+/// polylines, triangle strips).
 const std::vector<cl_int>* localEntityTable(CellKind kind, EntityType type);
 
 class CellEntities

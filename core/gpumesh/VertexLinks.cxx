@@ -60,35 +60,17 @@ VertexTable boundaryNeighbors(DeviceRun& run, const DeviceMesh& mesh, const Cell
   {
     throw Error("boundary neighbours need the cells' sides, not their edges");
   }
-  // Room for 8 pairs per side of a fixed-size cell (up to 4 edges, both ways) and 2 per
-  // polygon edge; what a cell does not use is (-1, -1).
-  std::uint64_t total = 0;
-  for (const DeviceCellGroup& group : mesh.groups())
-  {
-    if (const std::vector<cl_int>* table = localEntityTable(group.kind, EntityType::Sides))
-      total += static_cast<std::uint64_t>(group.count) * (table->size() / 4) * 8;
-    else if (group.kind == CellKind::Polygon)
-      total += 2 * static_cast<std::uint64_t>(group.connectivity.size());
-  }
-  const std::size_t count = checkedPairs(total, "boundary edge ends");
+  // Room for 8 pairs per side (up to 4 edges, both ways); what a side does not use is (-1, -1).
+  const std::size_t count = checkedPairs(8 * static_cast<std::uint64_t>(sides.slotCount()), "boundary edge ends");
   DeviceBuffer<cl_int2> pairs = run.allocate<cl_int2>(count, "boundary pairs");
   std::vector<DeviceBuffer<cl_int>> tables;
-  std::uint64_t first = 0;
   for (const DeviceCellGroup& group : mesh.groups())
   {
     if (const std::vector<cl_int>* table = localEntityTable(group.kind, EntityType::Sides))
     {
-      const auto perCell = static_cast<cl_int>(table->size() / 4);
       tables.push_back(run.upload(table->data(), table->size(), "side table"));
-      run.call({ program, "boundary_pairs_fixed" }, group.count, "vertex link pairs", CellArgs{ group },
-        sides.slotOffsets(), sides.slotRun(), static_cast<cl_uint>(first), pairs, tables.back(), perCell);
-      first += static_cast<std::uint64_t>(group.count) * static_cast<std::uint64_t>(perCell) * 8;
-    }
-    else if (group.kind == CellKind::Polygon)
-    {
-      run.call({ program, "boundary_pairs_polygon" }, group.count, "vertex link pairs", CellArgs{ group },
-        sides.slotOffsets(), sides.slotRun(), static_cast<cl_uint>(first), pairs);
-      first += 2 * static_cast<std::uint64_t>(group.connectivity.size());
+      run.call({ program, "boundary_pairs" }, group.count, "vertex link pairs", CellArgs{ group }, tables.back(),
+        static_cast<cl_int>(table->size() / 4), sides.slotOffsets(), sides.slotRun(), pairs);
     }
   }
   return VertexTable(run, static_cast<std::size_t>(mesh.pointCount()), pairs, count, layout);
