@@ -11,6 +11,7 @@
 #include "MeshGenerators.h"
 
 #include "gpumesh/CellEntities.h"
+#include "gpumesh/CellMeasures.h"
 #include "gpumesh/LongestEdgeRefinement.h"
 #include "gpumesh/NeighborDistance.h"
 #include "gpumesh/Reduce.h"
@@ -228,6 +229,17 @@ void benchmarkNeighbors(const std::shared_ptr<DeviceContext>& context, const Opt
   results.push_back({ name + ": end to end (upload, build, distances, download; wall)", endToEnd.wallMs, transferBytes, {} });
   results.push_back(bareTransfers(context, options.repeat, name + " neighbours",
     pointBytes(host) + generated.connectivity.size() * 4, cells * 16));
+
+  // The per-cell measure kernel as GPU Cell Measures runs it, on a mesh uploaded once. Fewest
+  // bytes: read the connectivity and each corner's point, write one value per cell.
+  DeviceRun uploadRun(context);
+  const DeviceMesh uploaded(uploadRun, host);
+  const Measured measures = measure(context, options.repeat, [&](DeviceRun& run) {
+    computeCellMeasures(run, uploaded, Measure::Size);
+  });
+  results.push_back({ name + ": cell measures (kernels)", measures.kernelMs,
+    static_cast<double>(generated.connectivity.size()) * (4 + 12) + static_cast<double>(cells) * 4,
+    measures.kernels });
 
   // A checksum that any device must reproduce: the total neighbour count.
   long long neighbours = 0;
