@@ -48,7 +48,7 @@ __kernel void count_entities(CELL_ARGS, const int rows, const int open, __global
 {
   const int i = get_global_id(0);
   if (i < count)
-    slot_counts[cell_ids[i]] = per_cell > 0 ? rows : cell_size(i) - open;
+    slot_counts[cell_ids[i]] = cells_fixed ? rows : cell_size(i) - open;
 }
 
 // An entity_vertex as a key component (padding: NONE).
@@ -71,8 +71,8 @@ __kernel void emit_entities(CELL_ARGS, __global const int* table, const int rows
   const int entities = (int)slot_offsets[cell + 1] - first;
   for (int e = 0; e < entities; ++e)
   {
-    __global const int* row = table + 4 * (e % rows);
-    const int turn = e / rows;
+    __global const int* row = table + 4 * (cells_fixed ? e : e % rows);
+    const int turn = cells_fixed ? 0 : e / rows;
     const uint4 key = sorted_key(key_vertex(v, n, row[0], turn), key_vertex(v, n, row[1], turn),
       key_vertex(v, n, row[2], turn), key_vertex(v, n, row[3], turn));
     keys[first + e] = key;

@@ -43,8 +43,18 @@ inline int representable(REAL magnitude)
   __global const int *connectivity, __global const int *offsets, const int per_cell,          \
     __global const int *cell_ids, const int count
 
+// Hot kernels may be built for one fixed-size kind (cellKindOptions in DeviceCellGroup.h:
+// -DPER_CELL=n), which makes the strides compile-time constants; cells_fixed says whether the
+// group's kind has a fixed size.
+#ifdef PER_CELL
+#define cells_fixed 1
+#define cell_start(i) ((size_t)(i) * PER_CELL)
+#define cell_size(i) (PER_CELL)
+#else
+#define cells_fixed (per_cell > 0)
 #define cell_start(i) (per_cell > 0 ? (size_t)(i) * per_cell : (size_t)offsets[(i)])
 #define cell_size(i) (per_cell > 0 ? per_cell : offsets[(i) + 1] - offsets[(i)])
+#endif
 
 // Entity (side or edge) e of a cell is row e % rows of its kind's table (4 local vertex
 // indices, -1 padding edges and triangles; localEntityTable in core/gpumesh/CellEntities.h)

@@ -48,8 +48,8 @@ __kernel void boundary_pairs(CELL_ARGS, __global const int* table, const int row
   const int sides = (int)(slot_offsets[cell_ids[i] + 1] - first);
   for (int f = 0; f < sides; ++f)
   {
-    __global const int* row = table + 4 * (f % rows);
-    const int turn = f / rows;
+    __global const int* row = table + 4 * (cells_fixed ? f : f % rows);
+    const int turn = cells_fixed ? 0 : f / rows;
     __global int2* out = pairs + 8 * (size_t)(first + f);
     const int corners = row[3] >= 0 ? 4 : (row[2] >= 0 ? 3 : 2);
     const int edges = slot_run[first + f].y == 1 ? (corners == 2 ? 1 : corners) : 0;

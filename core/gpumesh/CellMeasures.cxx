@@ -68,7 +68,7 @@ RealBuffer computeCellMeasures(DeviceRun& run, const DeviceMesh& mesh, Measure m
     {
       continue;
     }
-    run.call({ "cell_measures", kernelFor(group.kind) }, group.count,
+    run.call({ "cell_measures", kernelFor(group.kind), cellKindOptions(group) }, group.count,
       std::string(cellKindName(group.kind)) + " measure", CellArgs{ group }, mesh.points(), result, outOfRange);
   }
   cl_int bad = none;

@@ -3,6 +3,8 @@
 #include "gpumesh/CellKind.h"
 #include "gpumesh/DeviceBuffer.h"
 
+#include <string>
+
 namespace gpumesh
 {
 
@@ -14,6 +16,15 @@ struct DeviceCellGroup
   DeviceBuffer<cl_int> offsets; ///< variable-size kinds only
   DeviceBuffer<cl_int> cellIds;
 };
+
+/// The build option that specialises a per-cell kernel for the group's kind: "-DPER_CELL=n"
+/// for a fixed-size kind (constant strides in cell_start/cell_size, kernels/common.cl), empty
+/// for variable-size kinds. For hot kernels; each option is one more program build.
+inline std::string cellKindOptions(const DeviceCellGroup& group)
+{
+  const int perCell = fixedVertexCount(group.kind);
+  return perCell > 0 ? "-DPER_CELL=" + std::to_string(perCell) : std::string();
+}
 
 /// A group passed to a kernel as the five arguments CELL_ARGS declares (kernels/common.cl):
 /// connectivity, offsets, per_cell (the kind's fixed vertex count, 0 for variable-size kinds),
