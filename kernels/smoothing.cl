@@ -1,19 +1,34 @@
 // Jacobi vertex smoothing (core/gpumesh/Smoothing.h). The state is each vertex's displacement
 // d from its input position x0 (REAL4 per vertex), so a small move of a point far from the
 // mesh origin is not lost to rounding: x = x0 + d. A step reads the previous iterate `in` and
-// writes `out`: d_v += factor * mean over the row's sources s of (s - x_v), where (s - x_v)
-// is formed from differences of nearby values only. The sources are the neighbour vertices
-// (umbrella operator) or, with CELL_SOURCES, the barycentres of the vertex's cells, kept as
-// an anchor point plus an offset (gathered after the per-cell scatter). Rows are sorted, so
-// each vertex sums in one fixed order: results are identical run to run. A vertex whose role
+// writes `out`: d_v += factor * mean over the row's sources s of (s - x_v). The sources are
+// the neighbour vertices (umbrella operator) or, with CELL_SOURCES, the barycentres of the
+// vertex's cells, each an anchor point (the cell's first point) plus an offset that the
+// per-cell scatter writes at every step. So that a step reads only the sources' current
+// values, the mean splits into a part fixed by the input positions, found once per vertex
+// (source_offsets, into fixed_part: the mean of x0_s - x0_v, or of anchor_s - x0_v), and the mean of the
+// sources' state: mean(s - x_v) = fixed_part_v + mean(d_s) - d_v (barycentres: their offsets
+// instead of d_s). Every term is a difference of nearby values. Rows are sorted, so each
+// vertex sums in one fixed order: results are identical run to run. A vertex whose role
 // differs from `role` is not written; it keeps, in both ping-pong buffers, its displacement.
-// Build options: WIDTH, the row width of the fixed-width table relax_rows reads (a
-// compile-time constant so the loop over a row unrolls); CELL_SOURCES (0 or 1).
-#ifndef WIDTH
-#define WIDTH 1
-#endif
+//
+// Build options: WIDTH, the width of a fixed-width table's rows, which end at their first -1
+// (a compile-time constant so the loop over a row unrolls), or OVERFLOW_ROWS=1 for the table of
+// rows of any length (row r from offsets[r], degree[v] entries); CELL_SOURCES (0 or 1).
 #ifndef CELL_SOURCES
 #define CELL_SOURCES 0
+#endif
+#if OVERFLOW_ROWS
+#define ROW_TABLE , __global const uint *offsets, __global const int *degree
+#define ROW_START(r) ((size_t)offsets[r])
+#define ROW_CAPACITY(v) degree[v]
+#else
+#ifndef WIDTH
+#define WIDTH 1 // programs built for the other kernels of this file
+#endif
+#define ROW_TABLE
+#define ROW_START(r) ((size_t)(r) * WIDTH)
+#define ROW_CAPACITY(v) WIDTH
 #endif
 
 // Vertex roles; a smaller role wins where several sides disagree (atomic_min).
@@ -22,33 +37,39 @@
 #define INTERIOR 2
 #define NONE_ID 0xffffffffu
 
-// The relax kernels' last arguments: the barycentres and their anchors, or nothing (the
-// sources are the vertices of `in`).
+// Where source s sits in the input (its anchor for a cell), and its state at this step.
 #if CELL_SOURCES
-#define SOURCE_ARGUMENTS , __global const REAL4 *sources, __global const int *anchors
-#define SOURCES , sources, anchors
-// Barycentre of cell s minus x_v.
-inline REAL3 towards(__global const REAL* points, __global const REAL4* in, int v, REAL3 x0, int s
-  SOURCE_ARGUMENTS)
+#define ANCHOR_ARGUMENTS , __global const int *anchors
+#define ANCHORS , anchors
+#define STATE_ARGUMENTS , __global const REAL4 *sources
+#define STATE , sources
+inline REAL3 source_position(__global const REAL* points, int s, __global const int* anchors)
 {
-  return (point_at(points, anchors[s]) - x0) + (sources[s].xyz - in[v].xyz);
+  return point_at(points, anchors[s]);
+}
+inline REAL3 source_state(__global const REAL4* in, int s, __global const REAL4* sources)
+{
+  return sources[s].xyz;
 }
 #else
-#define SOURCE_ARGUMENTS
-#define SOURCES
-// Vertex s minus vertex v.
-inline REAL3 towards(__global const REAL* points, __global const REAL4* in, int v, REAL3 x0, int s)
+#define ANCHOR_ARGUMENTS
+#define ANCHORS
+#define STATE_ARGUMENTS
+#define STATE
+inline REAL3 source_position(__global const REAL* points, int s)
 {
-  return (point_at(points, s) - x0) + (in[s].xyz - in[v].xyz);
+  return point_at(points, s);
+}
+inline REAL3 source_state(__global const REAL4* in, int s)
+{
+  return in[s].xyz;
 }
 #endif
 
-// One row of a fixed-width table per work-item; rows end at their first -1.
-// Per step: in, out, factor; the rest is bound once.
-__kernel void relax_rows(__global const REAL4* in, __global REAL4* out, const REAL factor,
-  __global const REAL* points, __global const int* row_vertex, const int rows,
-  __global const int* entries, const uint base, __global const int* roles,
-  const int role SOURCE_ARGUMENTS)
+// Once per vertex of `role`: the mean over its row of (source position - x0_v).
+__kernel void source_offsets(__global const REAL* points, __global const int* row_vertex,
+  const int rows, __global const int* entries, const uint base ROW_TABLE,
+  __global const int* roles, const int role, __global REAL4* fixed_part ANCHOR_ARGUMENTS)
 {
   const int r = get_global_id(0);
   if (r >= rows)
@@ -56,26 +77,26 @@ __kernel void relax_rows(__global const REAL4* in, __global REAL4* out, const RE
   const int v = row_vertex[r];
   if (roles[v] != role)
     return;
-  __global const int* row = entries + base + (size_t)r * WIDTH;
+  __global const int* row = entries + base + ROW_START(r);
   const REAL3 x0 = point_at(points, v);
   REAL3 sum = (REAL3)(0);
   int n = 0;
-  for (int k = 0; k < WIDTH; ++k)
+  for (int k = 0; k < ROW_CAPACITY(v); ++k)
   {
     const int s = row[k];
     if (s < 0)
       break;
-    sum += towards(points, in, v, x0, s SOURCES);
+    sum += source_position(points, s ANCHORS) - x0;
     ++n;
   }
-  out[v] = (REAL4)(in[v].xyz + factor * (sum / (REAL)n), 0);
+  fixed_part[v] = (REAL4)(sum / (REAL)n, 0);
 }
 
-// The overflow table: rows of any length, offsets[r] from base, degree[v] values.
-__kernel void relax_overflow(__global const REAL4* in, __global REAL4* out, const REAL factor,
-  __global const REAL* points, __global const int* row_vertex, const int rows,
-  __global const int* entries, const uint base, __global const uint* offsets,
-  __global const int* degree, __global const int* roles, const int role SOURCE_ARGUMENTS)
+// One row per work-item. Per step: in, out, factor; the rest is bound once.
+__kernel void relax(__global const REAL4* in, __global REAL4* out, const REAL factor,
+  __global const int* row_vertex, const int rows, __global const int* entries,
+  const uint base ROW_TABLE, __global const int* roles, const int role,
+  __global const REAL4* fixed_part STATE_ARGUMENTS)
 {
   const int r = get_global_id(0);
   if (r >= rows)
@@ -83,13 +104,19 @@ __kernel void relax_overflow(__global const REAL4* in, __global REAL4* out, cons
   const int v = row_vertex[r];
   if (roles[v] != role)
     return;
-  __global const int* row = entries + base + offsets[r];
-  const int n = degree[v];
-  const REAL3 x0 = point_at(points, v);
+  __global const int* row = entries + base + ROW_START(r);
   REAL3 sum = (REAL3)(0);
-  for (int k = 0; k < n; ++k)
-    sum += towards(points, in, v, x0, row[k] SOURCES);
-  out[v] = (REAL4)(in[v].xyz + factor * (sum / (REAL)n), 0);
+  int n = 0;
+  for (int k = 0; k < ROW_CAPACITY(v); ++k)
+  {
+    const int s = row[k];
+    if (s < 0)
+      break;
+    sum += source_state(in, s STATE);
+    ++n;
+  }
+  const REAL3 d = in[v].xyz;
+  out[v] = (REAL4)(d + factor * (fixed_part[v].xyz + (sum / (REAL)n - d)), 0);
 }
 
 // The scatter half of barycentric smoothing: each cell's barycentre as its first point (its

@@ -20,39 +20,44 @@ struct Launch
   std::string label;
 };
 
-// A relax kernel, its step arguments (in, out, factor) left free; with barycentres, these and
-// their anchors are its last arguments (SOURCE_ARGUMENTS in kernels/smoothing.cl).
-template <typename... Fixed>
-BoundKernel bindRelax(DeviceRun& run, const KernelName& name, const RealBuffer* barycentres,
-  const DeviceBuffer<cl_int>& anchors, const Fixed&... fixed)
-{
-  if (barycentres)
-    return run.bind(name, 3, fixed..., *barycentres, anchors);
-  return run.bind(name, 3, fixed...);
-}
-
+// For each class of the table: the vertices of `role` get their fixed part of a step in
+// `offsets` (source_offsets in kernels/smoothing.cl, run now), and a relax kernel is bound,
+// its step arguments (in, out, factor) left free. With barycentres, their anchors place the
+// sources and the barycentres are the sources' state.
 void addRelaxLaunches(DeviceRun& run, const DeviceMesh& mesh, const VertexTable& table,
   const DeviceBuffer<cl_int>& roles, VertexRole role, const RealBuffer* barycentres,
-  const DeviceBuffer<cl_int>& anchors, std::vector<Launch>& out)
+  const DeviceBuffer<cl_int>& anchors, RealBuffer& offsets, std::vector<Launch>& out)
 {
   const std::string sources = barycentres ? " -DCELL_SOURCES=1" : "";
   for (const VertexTableClass& c : table.classes())
   {
     const auto rows = static_cast<cl_int>(c.rows);
     const auto base = static_cast<cl_uint>(c.base);
-    if (c.width > 0)
+    const bool overflow = c.width == 0;
+    const std::string layout = overflow ? "-DOVERFLOW_ROWS=1" : "-DWIDTH=" + std::to_string(c.width);
+    const KernelName offsetsKernel{ "smoothing", "source_offsets", layout + sources };
+    const KernelName relaxKernel{ "smoothing", "relax", layout + sources };
+    const std::string label = overflow ? "relax overflow rows" : "relax rows of " + std::to_string(c.width);
+    const auto bindRelax = [&](const auto&... table) {
+      return barycentres ? run.bind(relaxKernel, 3, table..., roles, cl_int(role), offsets, *barycentres)
+                         : run.bind(relaxKernel, 3, table..., roles, cl_int(role), offsets);
+    };
+    const auto findOffsets = [&](const auto&... table) {
+      if (barycentres)
+        run.call(offsetsKernel, c.rows, "source offsets", mesh.points(), table..., roles, cl_int(role), offsets,
+          anchors);
+      else
+        run.call(offsetsKernel, c.rows, "source offsets", mesh.points(), table..., roles, cl_int(role), offsets);
+    };
+    if (overflow)
     {
-      out.push_back({ bindRelax(run, { "smoothing", "relax_rows", "-DWIDTH=" + std::to_string(c.width) + sources },
-                        barycentres, anchors, mesh.points(), c.vertices, rows, table.entries(), base, roles,
-                        cl_int(role)),
-        c.rows, "relax rows of " + std::to_string(c.width) });
+      findOffsets(c.vertices, rows, table.entries(), base, c.offsets, table.degree());
+      out.push_back({ bindRelax(c.vertices, rows, table.entries(), base, c.offsets, table.degree()), c.rows, label });
     }
     else
     {
-      out.push_back({ bindRelax(run, { "smoothing", "relax_overflow", sources }, barycentres, anchors,
-                        mesh.points(), c.vertices, rows, table.entries(), base, c.offsets, table.degree(), roles,
-                        cl_int(role)),
-        c.rows, "relax overflow rows" });
+      findOffsets(c.vertices, rows, table.entries(), base);
+      out.push_back({ bindRelax(c.vertices, rows, table.entries(), base), c.rows, label });
     }
   }
 }
@@ -163,11 +168,14 @@ VertexSmoother::VertexSmoother(DeviceRun& run, const DeviceMesh& mesh, const Smo
     const CellEntities edges(run, mesh, EntityType::Edges);
     Links.emplace(vertexNeighbors(run, mesh, edges, Options.layout));
   }
+  SourceOffsets = run.allocateReal(4 * points, "source offsets");
+  run.fillReal(SourceOffsets, 0.0, "source offsets");
   addRelaxLaunches(run, mesh, *Links, Roles, Interior, barycentric ? &Barycentres : nullptr, BarycentreAnchors,
-    Kernels->relax);
+    SourceOffsets, Kernels->relax);
   if (BoundaryLinks)
   {
-    addRelaxLaunches(run, mesh, *BoundaryLinks, Roles, OnBoundary, nullptr, BarycentreAnchors, Kernels->relax);
+    addRelaxLaunches(run, mesh, *BoundaryLinks, Roles, OnBoundary, nullptr, BarycentreAnchors, SourceOffsets,
+      Kernels->relax);
   }
   Ping = run.allocateReal(4 * points, "displacements (ping)");
   Pong = run.allocateReal(4 * points, "displacements (pong)");

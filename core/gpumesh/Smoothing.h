@@ -114,6 +114,8 @@ private:
   std::optional<VertexTable> BoundaryLinks;
   DeviceBuffer<cl_int> BarycentreAnchors;
   RealBuffer Barycentres;
+  /// Per vertex, the part of every step fixed by the input positions (kernels/smoothing.cl).
+  RealBuffer SourceOffsets;
   RealBuffer Ping;
   RealBuffer Pong;
   std::unique_ptr<Launches> Kernels;
