@@ -20,6 +20,7 @@
 
 #include "vtkGPUMeshAdapter.h"
 #include "vtkGPUMeshDistributed.h"
+#include "vtkGPUMeshOutputArrays.h"
 #include "vtkGPUMeshRunReport.h"
 
 #include "vtkCommunicator.h"
@@ -107,31 +108,38 @@ gpumesh::MarkedCells markedCells(gpumesh::DeviceRun& run, vtkDataArray* array, d
 
 // Old points as they are, then the new ones: straight from the device when it computed in the
 // input's type without a shift, else as exact midpoints of their parents in the input's type.
-// Point data is interpolated at the new points (the mean of the two parents).
+// Point data is interpolated at the new points (the mean of the two parents). The parents come
+// down from the device only when something needs them.
 void buildPoints(gpumesh::DeviceRun& run, vtkPointSet* input, vtkPointSet* output,
-  const gpumesh::RefinedTriangles& refined, const std::vector<cl_int2>& parents)
+  const gpumesh::RefinedTriangles& refined)
 {
   const vtkIdType old = input->GetNumberOfPoints();
-  const auto added = static_cast<vtkIdType>(parents.size());
+  const auto added = static_cast<vtkIdType>(refined.newPointCount);
   const vtkIdType total = old + added;
+  std::vector<cl_int2> parents;
+  const auto downloadParents = [&] {
+    if (parents.empty() && added > 0)
+    {
+      parents.resize(refined.newPointCount);
+      run.download(refined.pointParents, parents.data(), parents.size(), "point parents");
+    }
+  };
   vtkDataArray* source = input->GetPoints() ? input->GetPoints()->GetData() : nullptr;
   vtkSmartPointer<vtkDataArray> xyz;
   const int deviceType = run.precision() == gpumesh::Precision::Double ? VTK_DOUBLE : VTK_FLOAT;
   const bool shifted = refined.origin[0] != 0.0 || refined.origin[1] != 0.0 || refined.origin[2] != 0.0;
-  if (source && source->GetDataType() == deviceType && !shifted)
+  if (source && source->GetDataType() == deviceType && source->HasStandardMemoryLayout() && !shifted)
   {
-    xyz = vtk::TakeSmartPointer(source->NewInstance());
-    xyz->SetNumberOfComponents(3);
-    xyz->SetNumberOfTuples(total);
-    std::copy_n(static_cast<const char*>(source->GetVoidPointer(0)), 3 * old * source->GetDataTypeSize(),
-      static_cast<char*>(xyz->GetVoidPointer(0)));
+    xyz = vtkGPUMeshOutputArrays::NewLike(source, total);
+    vtkGPUMeshOutputArrays::CopyTuples(xyz, source, old);
     if (deviceType == VTK_DOUBLE)
-      run.download(refined.newPoints, static_cast<double*>(xyz->GetVoidPointer(3 * old)), 3 * parents.size(), "new points");
+      run.download(refined.newPoints, static_cast<double*>(xyz->GetVoidPointer(3 * old)), 3 * refined.newPointCount, "new points");
     else
-      run.download(refined.newPoints, static_cast<float*>(xyz->GetVoidPointer(3 * old)), 3 * parents.size(), "new points");
+      run.download(refined.newPoints, static_cast<float*>(xyz->GetVoidPointer(3 * old)), 3 * refined.newPointCount, "new points");
   }
   else
   {
+    downloadParents();
     xyz = vtkSmartPointer<vtkDoubleArray>::New();
     if (source)
       xyz = vtk::TakeSmartPointer(source->NewInstance());
@@ -158,6 +166,7 @@ void buildPoints(gpumesh::DeviceRun& run, vtkPointSet* input, vtkPointSet* outpu
   vtkPointData* out = output->GetPointData();
   for (int i = 0; i < in->GetNumberOfArrays(); ++i)
   {
+    downloadParents();
     vtkAbstractArray* from = in->GetAbstractArray(i);
     vtkSmartPointer<vtkAbstractArray> array = vtk::TakeSmartPointer(from->NewInstance());
     array->DeepCopy(from);
@@ -176,18 +185,19 @@ void buildPoints(gpumesh::DeviceRun& run, vtkPointSet* input, vtkPointSet* outpu
 void buildCells(gpumesh::DeviceRun& run, vtkPointSet* input, vtkPointSet* output,
   const gpumesh::RefinedTriangles& refined)
 {
+  using vtkGPUMeshOutputArrays::New;
   const auto count = static_cast<vtkIdType>(refined.triangleCount);
   const auto kept = static_cast<vtkIdType>(refined.keptCount);
-  vtkNew<vtkTypeInt32Array> connectivity;
-  connectivity->SetNumberOfValues(3 * count);
+  const vtkIdType appended = count - kept;
+  auto connectivity = New<vtkTypeInt32Array>(3 * count);
   run.download(refined.triangles, connectivity->GetPointer(0), 3 * refined.keptCount, "refined triangles");
   run.download(refined.appended, connectivity->GetPointer(3 * kept), 3 * (refined.triangleCount - refined.keptCount),
     "appended triangles");
-  vtkNew<vtkTypeInt32Array> offsets;
-  offsets->SetNumberOfValues(count + 1);
+  auto offsets = New<vtkTypeInt32Array>(count + 1);
+  vtkTypeInt32* offset = offsets->GetPointer(0);
   vtkSMPTools::For(0, count + 1, [&](vtkIdType begin, vtkIdType end) {
     for (vtkIdType c = begin; c < end; ++c)
-      offsets->SetValue(c, static_cast<vtkTypeInt32>(3 * c));
+      offset[c] = static_cast<vtkTypeInt32>(3 * c);
   });
   vtkNew<vtkCellArray> cells;
   cells->SetData(offsets, connectivity);
@@ -196,22 +206,28 @@ void buildCells(gpumesh::DeviceRun& run, vtkPointSet* input, vtkPointSet* output
   else
     vtkUnstructuredGrid::SafeDownCast(output)->SetCells(VTK_TRIANGLE, cells);
 
-  // Parents: the kept triangles are their own parents in a first pass (keptParent empty).
-  vtkNew<vtkIdTypeArray> parentIds;
+  // Parents: the kept triangles are their own parents in a first pass (keptParent empty); the
+  // device's 32-bit ids are widened to vtkIdType in parallel.
+  auto parentIds = New<vtkIdTypeArray>(count);
   parentIds->SetName("ParentCellId");
-  parentIds->SetNumberOfValues(count);
-  std::vector<cl_int> parents(refined.triangleCount);
-  if (!refined.keptParent.empty())
-    run.download(refined.keptParent, parents.data(), refined.keptCount, "parents");
-  run.download(refined.appendedParent, parents.data() + kept, refined.triangleCount - refined.keptCount, "parents");
+  vtkIdType* parentId = parentIds->GetPointer(0);
   const bool identity = refined.keptParent.empty();
+  const vtkIdType downloadedFrom = identity ? kept : 0;
+  auto downloaded = New<vtkTypeInt32Array>(count - downloadedFrom);
+  if (!identity)
+    run.download(refined.keptParent, downloaded->GetPointer(0), refined.keptCount, "parents");
+  run.download(refined.appendedParent, downloaded->GetPointer(kept - downloadedFrom), static_cast<std::size_t>(appended),
+    "parents");
+  const vtkTypeInt32* fromDevice = downloaded->GetPointer(0);
   vtkSMPTools::For(0, count, [&](vtkIdType begin, vtkIdType end) {
     for (vtkIdType c = begin; c < end; ++c)
-      parentIds->SetValue(c, identity && c < kept ? c : parents[static_cast<std::size_t>(c)]);
+      parentId[c] = c < downloadedFrom ? c : fromDevice[c - downloadedFrom];
   });
+  downloaded = nullptr;
 
   // Cell data: after a first pass the kept triangles are their own parents, so their values
-  // are one contiguous copy; only the appended children (few, for a few marks) are gathered.
+  // are one contiguous (parallel) copy; only the appended children (few, for a few marks) are
+  // gathered.
   vtkCellData* in = input->GetCellData();
   vtkCellData* out = output->GetCellData();
   const vtkIdType gatheredFrom = identity ? kept : 0;
@@ -220,12 +236,19 @@ void buildCells(gpumesh::DeviceRun& run, vtkPointSet* input, vtkPointSet* output
   for (int i = 0; i < in->GetNumberOfArrays(); ++i)
   {
     vtkAbstractArray* source = in->GetAbstractArray(i);
-    vtkSmartPointer<vtkAbstractArray> array = vtk::TakeSmartPointer(source->NewInstance());
+    vtkSmartPointer<vtkAbstractArray> array;
+    if (auto* values = vtkDataArray::SafeDownCast(source))
+    {
+      array = vtkGPUMeshOutputArrays::NewLike(values, count);
+    }
+    else
+    {
+      array = vtk::TakeSmartPointer(source->NewInstance());
+      array->SetNumberOfComponents(source->GetNumberOfComponents());
+      array->SetNumberOfTuples(count);
+    }
     array->SetName(source->GetName());
-    array->SetNumberOfComponents(source->GetNumberOfComponents());
-    array->SetNumberOfTuples(count);
-    if (gatheredFrom > 0)
-      array->InsertTuples(0, gatheredFrom, 0, source);
+    vtkGPUMeshOutputArrays::CopyTuples(array, source, gatheredFrom);
     if (count > gatheredFrom) // VTK's tuple copy reads the id list's first entry even when it is empty
       array->InsertTuplesStartingAt(gatheredFrom, from, source);
     out->AddArray(array);
@@ -428,12 +451,14 @@ void vtkGPULongestEdgeRefinement::ExecuteOnDevice(
   }
   this->UpdateProgress(0.6);
 
-  std::vector<cl_int2> pointParents(refined.newPointCount);
-  run.download(refined.pointParents, pointParents.data(), pointParents.size(), "point parents");
   output->Initialize();
-  buildPoints(run, input, output, refined, pointParents);
+  {
+  buildPoints(run, input, output, refined);
+  }
   this->UpdateProgress(0.8);
+  {
   buildCells(run, input, output, refined);
+  }
   output->GetFieldData()->PassData(input->GetFieldData());
   vtkGPUMeshRunReport::SetFieldCount(output->GetFieldData(), "MarkedCells", refined.markedCount);
   vtkGPUMeshRunReport::SetFieldCount(output->GetFieldData(), "CreatedCells",
