@@ -26,10 +26,12 @@
 #include "vtkCommunicator.h"
 #include "vtkMultiProcessController.h"
 
+#include "gpumesh/IndexedCopy.h"
 #include "gpumesh/LongestEdgeRefinement.h"
 
 #include <algorithm>
 #include <array>
+#include <future>
 #include <map>
 #include <optional>
 #include <string>
@@ -40,6 +42,9 @@ vtkStandardNewMacro(vtkGPULongestEdgeRefinement);
 
 namespace
 {
+// Below one marked triangle in this many, the output's triangles are built from the input's.
+constexpr std::size_t fewMarks = 8;
+
 // The first cell that is not a triangle (an error path: a plain loop is fine here).
 void requireTriangles(vtkPointSet* input, const gpumesh::DeviceMesh& mesh)
 {
@@ -181,17 +186,78 @@ void buildPoints(gpumesh::DeviceRun& run, vtkPointSet* input, vtkPointSet* outpu
       out->SetActiveAttribute(active->GetName(), attribute);
 }
 
+// The input's triangles (3 ids each, in cell order) narrowed to 32 bits, in parallel. The ids
+// were checked when the device mesh was built.
+vtkSmartPointer<vtkTypeInt32Array> narrowedTriangles(vtkPointSet* input)
+{
+  auto* polydata = vtkPolyData::SafeDownCast(input);
+  vtkCellArray* cells = polydata ? polydata->GetPolys() : vtkUnstructuredGrid::SafeDownCast(input)->GetCells();
+  const vtkIdType ids = cells->GetNumberOfConnectivityIds();
+  auto narrowed = vtkGPUMeshOutputArrays::New<vtkTypeInt32Array>(ids);
+  vtkTypeInt32* out = narrowed->GetPointer(0);
+  if (cells->IsStorage64Bit())
+  {
+    const vtkTypeInt64* in = cells->GetConnectivityArray64()->GetPointer(0);
+    vtkSMPTools::For(0, ids, [&](vtkIdType begin, vtkIdType end) {
+      for (vtkIdType i = begin; i < end; ++i)
+        out[i] = static_cast<vtkTypeInt32>(in[i]);
+    });
+  }
+  else
+  {
+    vtkGPUMeshOutputArrays::CopyTuples(narrowed, cells->GetConnectivityArray32(), ids);
+  }
+  return narrowed;
+}
+
 // Triangles straight into a 32-bit vtkCellArray; cell data gathered from the parents.
+// `inputTriangles` (one pass only): the input's triangles narrowed while the device refined;
+// only the kept triangles that changed (the parents of the appended ones, each replaced by its
+// first child) then come down, instead of all of them.
 void buildCells(gpumesh::DeviceRun& run, vtkPointSet* input, vtkPointSet* output,
-  const gpumesh::RefinedTriangles& refined)
+  const gpumesh::RefinedTriangles& refined, std::future<vtkSmartPointer<vtkTypeInt32Array>>& inputTriangles)
 {
   using vtkGPUMeshOutputArrays::New;
   const auto count = static_cast<vtkIdType>(refined.triangleCount);
   const auto kept = static_cast<vtkIdType>(refined.keptCount);
   const vtkIdType appended = count - kept;
-  auto connectivity = New<vtkTypeInt32Array>(3 * count);
-  run.download(refined.triangles, connectivity->GetPointer(0), 3 * refined.keptCount, "refined triangles");
-  run.download(refined.appended, connectivity->GetPointer(3 * kept), 3 * (refined.triangleCount - refined.keptCount),
+  const bool identity = refined.keptParent.empty();
+
+  // Parents first: the appended triangles' parents are the kept triangles that changed.
+  auto parentIds = New<vtkIdTypeArray>(count);
+  parentIds->SetName("ParentCellId");
+  vtkIdType* parentId = parentIds->GetPointer(0);
+  const vtkIdType downloadedFrom = identity ? kept : 0;
+  auto downloaded = New<vtkTypeInt32Array>(count - downloadedFrom);
+  if (!identity)
+    run.download(refined.keptParent, downloaded->GetPointer(0), refined.keptCount, "parents");
+  run.download(refined.appendedParent, downloaded->GetPointer(kept - downloadedFrom), static_cast<std::size_t>(appended),
+    "parents");
+  const vtkTypeInt32* fromDevice = downloaded->GetPointer(0);
+  vtkSMPTools::For(0, count, [&](vtkIdType begin, vtkIdType end) {
+    for (vtkIdType c = begin; c < end; ++c)
+      parentId[c] = c < downloadedFrom ? c : fromDevice[c - downloadedFrom];
+  });
+
+  vtkSmartPointer<vtkTypeInt32Array> connectivity;
+  if (inputTriangles.valid() && identity)
+  {
+    connectivity = inputTriangles.get();
+    connectivity->SetNumberOfValues(3 * count); // grows in place (realloc), keeping the input's
+    std::vector<std::int32_t> changed(fromDevice + (kept - downloadedFrom), fromDevice + (count - downloadedFrom));
+    changed.erase(std::unique(changed.begin(), changed.end()), changed.end());
+    const std::vector<cl_int> firstChildren = gpumesh::gather(run, refined.triangles, 3, changed, "refined triangles");
+    vtkTypeInt32* corners = connectivity->GetPointer(0);
+    for (std::size_t i = 0; i < changed.size(); ++i)
+      std::copy_n(&firstChildren[3 * i], 3, corners + 3 * static_cast<vtkIdType>(changed[i]));
+  }
+  else
+  {
+    connectivity = New<vtkTypeInt32Array>(3 * count);
+    run.download(refined.triangles, connectivity->GetPointer(0), 3 * refined.keptCount, "refined triangles");
+  }
+  downloaded = nullptr;
+  run.download(refined.appended, connectivity->GetPointer(3 * kept), 3 * static_cast<std::size_t>(appended),
     "appended triangles");
   auto offsets = New<vtkTypeInt32Array>(count + 1);
   vtkTypeInt32* offset = offsets->GetPointer(0);
@@ -205,25 +271,6 @@ void buildCells(gpumesh::DeviceRun& run, vtkPointSet* input, vtkPointSet* output
     polydata->SetPolys(cells);
   else
     vtkUnstructuredGrid::SafeDownCast(output)->SetCells(VTK_TRIANGLE, cells);
-
-  // Parents: the kept triangles are their own parents in a first pass (keptParent empty); the
-  // device's 32-bit ids are widened to vtkIdType in parallel.
-  auto parentIds = New<vtkIdTypeArray>(count);
-  parentIds->SetName("ParentCellId");
-  vtkIdType* parentId = parentIds->GetPointer(0);
-  const bool identity = refined.keptParent.empty();
-  const vtkIdType downloadedFrom = identity ? kept : 0;
-  auto downloaded = New<vtkTypeInt32Array>(count - downloadedFrom);
-  if (!identity)
-    run.download(refined.keptParent, downloaded->GetPointer(0), refined.keptCount, "parents");
-  run.download(refined.appendedParent, downloaded->GetPointer(kept - downloadedFrom), static_cast<std::size_t>(appended),
-    "parents");
-  const vtkTypeInt32* fromDevice = downloaded->GetPointer(0);
-  vtkSMPTools::For(0, count, [&](vtkIdType begin, vtkIdType end) {
-    for (vtkIdType c = begin; c < end; ++c)
-      parentId[c] = c < downloadedFrom ? c : fromDevice[c - downloadedFrom];
-  });
-  downloaded = nullptr;
 
   // Cell data: after a first pass the kept triangles are their own parents, so their values
   // are one contiguous (parallel) copy; only the appended children (few, for a few marks) are
@@ -428,6 +475,15 @@ void vtkGPULongestEdgeRefinement::ExecuteOnDevice(
   });
   this->UpdateProgress(0.1);
 
+  // One pass with few marks leaves most triangles as they are: narrow the input's own while the
+  // device refines (see buildCells).
+  std::future<vtkSmartPointer<vtkTypeInt32Array>> inputTriangles;
+  if (this->Passes == 1 && !this->RefineAll && input->GetNumberOfCells() > 0 &&
+    marked.count * fewMarks < static_cast<std::size_t>(input->GetNumberOfCells()))
+  {
+    inputTriangles = std::async(std::launch::async, narrowedTriangles, input);
+  }
+
   gpumesh::RefinedTriangles refined;
   if (controller)
   {
@@ -457,7 +513,7 @@ void vtkGPULongestEdgeRefinement::ExecuteOnDevice(
   }
   this->UpdateProgress(0.8);
   {
-  buildCells(run, input, output, refined);
+  buildCells(run, input, output, refined, inputTriangles);
   }
   output->GetFieldData()->PassData(input->GetFieldData());
   vtkGPUMeshRunReport::SetFieldCount(output->GetFieldData(), "MarkedCells", refined.markedCount);
