@@ -186,15 +186,24 @@ void buildPoints(gpumesh::DeviceRun& run, vtkPointSet* input, vtkPointSet* outpu
       out->SetActiveAttribute(active->GetName(), attribute);
 }
 
-// The input's triangles (3 ids each, in cell order) narrowed to 32 bits, in parallel. The ids
-// were checked when the device mesh was built.
-vtkSmartPointer<vtkTypeInt32Array> narrowedTriangles(vtkPointSet* input)
+// The input's triangles (3 ids each, in cell order) narrowed to 32 bits, in parallel, at the
+// start of memory reserved for twice as many (the appended triangles follow them there). The
+// ids were checked when the device mesh was built.
+struct NarrowedTriangles
+{
+  vtkGPUMeshOutputArrays::Reservation ids{ nullptr, &std::free };
+  vtkIdType capacity = 0; ///< triangles
+};
+
+NarrowedTriangles narrowedTriangles(vtkPointSet* input)
 {
   auto* polydata = vtkPolyData::SafeDownCast(input);
   vtkCellArray* cells = polydata ? polydata->GetPolys() : vtkUnstructuredGrid::SafeDownCast(input)->GetCells();
   const vtkIdType ids = cells->GetNumberOfConnectivityIds();
-  auto narrowed = vtkGPUMeshOutputArrays::New<vtkTypeInt32Array>(ids);
-  vtkTypeInt32* out = narrowed->GetPointer(0);
+  NarrowedTriangles narrowed;
+  narrowed.capacity = 2 * input->GetNumberOfCells();
+  narrowed.ids = vtkGPUMeshOutputArrays::Reserve(3 * static_cast<std::size_t>(narrowed.capacity) * sizeof(vtkTypeInt32));
+  auto* out = static_cast<vtkTypeInt32*>(narrowed.ids.get());
   if (cells->IsStorage64Bit())
   {
     const vtkTypeInt64* in = cells->GetConnectivityArray64()->GetPointer(0);
@@ -205,7 +214,7 @@ vtkSmartPointer<vtkTypeInt32Array> narrowedTriangles(vtkPointSet* input)
   }
   else
   {
-    vtkGPUMeshOutputArrays::CopyTuples(narrowed, cells->GetConnectivityArray32(), ids);
+    vtkGPUMeshOutputArrays::Copy(out, cells->GetConnectivityArray32()->GetPointer(0), ids * sizeof(vtkTypeInt32));
   }
   return narrowed;
 }
@@ -215,7 +224,7 @@ vtkSmartPointer<vtkTypeInt32Array> narrowedTriangles(vtkPointSet* input)
 // only the kept triangles that changed (the parents of the appended ones, each replaced by its
 // first child) then come down, instead of all of them.
 void buildCells(gpumesh::DeviceRun& run, vtkPointSet* input, vtkPointSet* output,
-  const gpumesh::RefinedTriangles& refined, std::future<vtkSmartPointer<vtkTypeInt32Array>>& inputTriangles)
+  const gpumesh::RefinedTriangles& refined, std::future<NarrowedTriangles>& inputTriangles)
 {
   using vtkGPUMeshOutputArrays::New;
   const auto count = static_cast<vtkIdType>(refined.triangleCount);
@@ -239,11 +248,13 @@ void buildCells(gpumesh::DeviceRun& run, vtkPointSet* input, vtkPointSet* output
       parentId[c] = c < downloadedFrom ? c : fromDevice[c - downloadedFrom];
   });
 
-  vtkSmartPointer<vtkTypeInt32Array> connectivity;
-  if (inputTriangles.valid() && identity)
+  auto connectivity = vtkSmartPointer<vtkTypeInt32Array>::New();
+  NarrowedTriangles narrowed;
+  if (inputTriangles.valid())
+    narrowed = inputTriangles.get();
+  if (narrowed.ids && identity && count <= narrowed.capacity)
   {
-    connectivity = inputTriangles.get();
-    connectivity->SetNumberOfValues(3 * count); // grows in place (realloc), keeping the input's
+    vtkGPUMeshOutputArrays::Adopt(connectivity, std::move(narrowed.ids), 3 * count);
     std::vector<std::int32_t> changed(fromDevice + (kept - downloadedFrom), fromDevice + (count - downloadedFrom));
     changed.erase(std::unique(changed.begin(), changed.end()), changed.end());
     const std::vector<cl_int> firstChildren = gpumesh::gather(run, refined.triangles, 3, changed, "refined triangles");
@@ -253,7 +264,7 @@ void buildCells(gpumesh::DeviceRun& run, vtkPointSet* input, vtkPointSet* output
   }
   else
   {
-    connectivity = New<vtkTypeInt32Array>(3 * count);
+    vtkGPUMeshOutputArrays::Allocate(connectivity, 3 * count);
     run.download(refined.triangles, connectivity->GetPointer(0), 3 * refined.keptCount, "refined triangles");
   }
   downloaded = nullptr;
@@ -477,7 +488,7 @@ void vtkGPULongestEdgeRefinement::ExecuteOnDevice(
 
   // One pass with few marks leaves most triangles as they are: narrow the input's own while the
   // device refines (see buildCells).
-  std::future<vtkSmartPointer<vtkTypeInt32Array>> inputTriangles;
+  std::future<NarrowedTriangles> inputTriangles;
   if (this->Passes == 1 && !this->RefineAll && input->GetNumberOfCells() > 0 &&
     marked.count * fewMarks < static_cast<std::size_t>(input->GetNumberOfCells()))
   {

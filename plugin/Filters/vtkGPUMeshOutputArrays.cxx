@@ -71,6 +71,22 @@ void Allocate(vtkDataArray* array, vtkIdType tuples)
   array->SetVoidArray(memory, values, 0, vtkAbstractArray::VTK_DATA_ARRAY_FREE);
 }
 
+Reservation Reserve(std::size_t bytes)
+{
+  Reservation reserved(allocateBytes(bytes), &std::free);
+  if (!reserved)
+  {
+    throw gpumesh::Error("Out of host memory: an output array needs " + std::to_string(bytes) + " bytes");
+  }
+  return reserved;
+}
+
+void Adopt(vtkDataArray* array, Reservation reserved, vtkIdType tuples)
+{
+  array->SetVoidArray(reserved.release(), tuples * array->GetNumberOfComponents(), 0,
+    vtkAbstractArray::VTK_DATA_ARRAY_FREE);
+}
+
 vtkSmartPointer<vtkDataArray> NewLike(vtkDataArray* like, vtkIdType tuples)
 {
   auto array = vtk::TakeSmartPointer(like->NewInstance());

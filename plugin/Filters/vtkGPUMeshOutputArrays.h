@@ -13,6 +13,7 @@
 #include "vtkSmartPointer.h"
 
 #include <cstddef>
+#include <memory>
 
 class vtkAbstractArray;
 
@@ -37,6 +38,17 @@ vtkSmartPointer<ArrayType> New(vtkIdType tuples, int components = 1)
   Allocate(array, tuples);
   return array;
 }
+
+/// Uninitialized memory for an array whose final size is known only after it is filled:
+/// reserve generously (pages never written cost nothing) and let the array Adopt it. Growing an
+/// array that holds huge pages instead would move them (VTK's Resize over-allocates, and the
+/// realloc then moves the mapping: 0.35 s for 48 MB on the 2-core machine).
+using Reservation = std::unique_ptr<void, void (*)(void*)>;
+Reservation Reserve(std::size_t bytes);
+
+/// Gives `reserved` (of at least `tuples` tuples of `array`'s type and components) to `array`,
+/// which frees it.
+void Adopt(vtkDataArray* array, Reservation reserved, vtkIdType tuples);
 
 /// memcpy on all threads: the first write of fresh pages is paid in parallel.
 void Copy(void* to, const void* from, std::size_t bytes);
