@@ -115,8 +115,8 @@ gpumesh::MarkedCells markedCells(gpumesh::DeviceRun& run, vtkDataArray* array, d
 // input's type without a shift, else as exact midpoints of their parents in the input's type.
 // Point data is interpolated at the new points (the mean of the two parents). The parents come
 // down from the device only when something needs them.
-void buildPoints(gpumesh::DeviceRun& run, vtkPointSet* input, vtkPointSet* output,
-  const gpumesh::RefinedTriangles& refined)
+template <typename Refined> // the points of any refinement (gpumesh::RefinedTriangles, ...)
+void buildPoints(gpumesh::DeviceRun& run, vtkPointSet* input, vtkPointSet* output, const Refined& refined)
 {
   const vtkIdType old = input->GetNumberOfPoints();
   const auto added = static_cast<vtkIdType>(refined.newPointCount);
@@ -519,13 +519,9 @@ void vtkGPULongestEdgeRefinement::ExecuteOnDevice(
   this->UpdateProgress(0.6);
 
   output->Initialize();
-  {
   buildPoints(run, input, output, refined);
-  }
   this->UpdateProgress(0.8);
-  {
   buildCells(run, input, output, refined, inputTriangles);
-  }
   output->GetFieldData()->PassData(input->GetFieldData());
   vtkGPUMeshRunReport::SetFieldCount(output->GetFieldData(), "MarkedCells", refined.markedCount);
   vtkGPUMeshRunReport::SetFieldCount(output->GetFieldData(), "CreatedCells",
