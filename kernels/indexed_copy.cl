@@ -30,3 +30,14 @@ __kernel void fill_real_at(__global REAL* values, __global const int* indices, c
     return;
   values[indices[i]] = value;
 }
+
+// Elements of `width` ints (the corners of selected cells).
+__kernel void gather_int(__global const int* values, const int width, __global const int* indices,
+  const int count, __global int* gathered)
+{
+  const int i = get_global_id(0);
+  if (i >= count)
+    return;
+  for (int k = 0; k < width; ++k)
+    gathered[(long)width * i + k] = values[(long)width * indices[i] + k];
+}

@@ -157,23 +157,32 @@ void DeviceMesh::importSection(DeviceRun& run, const CellSection& section, int m
   checkIndexSpace(idCount, "point ids in one section of cells");
   const auto n = static_cast<std::size_t>(cells);
   const auto ids = static_cast<std::size_t>(idCount);
-  const std::string options = section.indices64 ? "-DINDEX=long" : "-DINDEX=int";
-
-  // The arrays go up as they are; everything else happens where they are.
+  // The arrays go up as they are, except 64-bit ones that go through pinned staging (to a
+  // GPU): those are narrowed to 32 bits while staged, halving the bytes on the bus (values
+  // outside the 32-bit range saturate, and the checks below report them as before).
+  // Everything else happens where they are.
+  const bool narrowedWhileStaged = section.indices64 && run.staged(ids * sizeof(cl_int));
+  const bool ids64 = section.indices64 && !narrowedWhileStaged;
+  const std::string options = ids64 ? "-DINDEX=long" : "-DINDEX=int";
   DeviceBuffer<cl_long> offsets64, connectivity64;
   DeviceBuffer<cl_int> offsets32, connectivity32;
-  if (section.indices64)
+  if (ids64)
   {
     offsets64 = run.upload(static_cast<const cl_long*>(section.offsets), n + 1, "cell offsets");
     connectivity64 = run.upload(static_cast<const cl_long*>(section.connectivity), ids, "cell connectivity");
+  }
+  else if (narrowedWhileStaged)
+  {
+    offsets32 = run.uploadNarrowed(static_cast<const cl_long*>(section.offsets), n + 1, "cell offsets");
+    connectivity32 = run.uploadNarrowed(static_cast<const cl_long*>(section.connectivity), ids, "cell connectivity");
   }
   else
   {
     offsets32 = run.upload(static_cast<const cl_int*>(section.offsets), n + 1, "cell offsets");
     connectivity32 = run.upload(static_cast<const cl_int*>(section.connectivity), ids, "cell connectivity");
   }
-  const cl::Buffer& offsets = section.indices64 ? offsets64.handle() : offsets32.handle();
-  const cl::Buffer& connectivity = section.indices64 ? connectivity64.handle() : connectivity32.handle();
+  const cl::Buffer& offsets = ids64 ? offsets64.handle() : offsets32.handle();
+  const cl::Buffer& connectivity = ids64 ? connectivity64.handle() : connectivity32.handle();
 
   DeviceBuffer<cl_uchar> codes;
   DeviceBuffer<cl_int> table;
@@ -237,7 +246,7 @@ void DeviceMesh::importSection(DeviceRun& run, const CellSection& section, int m
     {
       // The whole section is of this kind (the common case): its ids as they are, narrowed to
       // 32 bits where they came as 64, and consecutive cell ids.
-      if (section.indices64)
+      if (ids64)
       {
         cellGroup.connectivity = run.allocate<cl_int>(ids, name + " connectivity");
         run.call({ "mesh_import", "narrow_ids", options }, ids, "narrow ids", connectivity64,

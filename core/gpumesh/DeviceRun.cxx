@@ -173,6 +173,42 @@ void DeviceRun::transfer(const cl::Buffer& buffer, void* host, std::size_t bytes
   (toDevice ? Device->counters()->uploaded(bytes) : Device->counters()->downloaded(bytes));
 }
 
+bool DeviceRun::staged(std::size_t bytes) const
+{
+  return bytes >= Device->stagingThreshold();
+}
+
+DeviceBuffer<cl_int> DeviceRun::uploadNarrowed(const cl_long* data, std::size_t count, const std::string& what)
+{
+  const std::size_t bytes = count * sizeof(cl_int);
+  if (!staged(bytes))
+  {
+    constexpr cl_long low = std::numeric_limits<cl_int>::min();
+    constexpr cl_long high = std::numeric_limits<cl_int>::max();
+    std::vector<cl_int> narrowed(count);
+    for (std::size_t i = 0; i < count; ++i)
+      narrowed[i] = static_cast<cl_int>(std::min(high, std::max(low, data[i])));
+    return upload(narrowed.data(), count, what);
+  }
+  DeviceBuffer<cl_int> buffer = allocate<cl_int>(count, what);
+  std::vector<cl::Event> events;
+  try
+  {
+    events = Device->staging().uploadNarrowed(buffer.handle(), data, count);
+  }
+  catch (const Error& error)
+  {
+    throw Error("uploading " + what + " to device '" + info().label() + "': " + error.what());
+  }
+  for (const auto& event : events)
+  {
+    record("upload " + what, CommandTiming::Kind::Upload, event);
+  }
+  Counters->uploaded(bytes);
+  Device->counters()->uploaded(bytes);
+  return buffer;
+}
+
 void DeviceRun::copyReal(const RealBuffer& from, RealBuffer& to, std::size_t count, const std::string& what,
   std::size_t toOffset)
 {

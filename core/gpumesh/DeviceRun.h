@@ -97,6 +97,15 @@ public:
   template <typename T>
   DeviceBuffer<T> upload(const T* data, std::size_t count, const std::string& what);
 
+  /// Whether a host<->device copy of `bytes` goes through pinned staging (large copies to a GPU).
+  bool staged(std::size_t bytes) const;
+
+  /// allocate + blocking copy of `count` 64-bit integers as 32-bit ones, narrowed on the host:
+  /// while staged when the copy is (half the bytes on the bus), else through a host copy.
+  /// Values outside the 32-bit range saturate (to INT32_MIN or INT32_MAX), so the range checks
+  /// that follow on the device still see them.
+  DeviceBuffer<cl_int> uploadNarrowed(const cl_long* data, std::size_t count, const std::string& what);
+
   /// Blocking copy of the first `count` elements of `buffer` to host memory.
   template <typename T>
   void download(const DeviceBuffer<T>& buffer, T* out, std::size_t count, const std::string& what);

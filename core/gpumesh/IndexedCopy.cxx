@@ -43,6 +43,22 @@ std::vector<double> gather(DeviceRun& run, const RealBuffer& values, int width,
   return gathered;
 }
 
+std::vector<cl_int> gather(DeviceRun& run, const DeviceBuffer<cl_int>& values, int width,
+  const std::vector<std::int32_t>& indices, const std::string& what)
+{
+  std::vector<cl_int> gathered(static_cast<std::size_t>(width) * indices.size());
+  if (indices.empty())
+  {
+    return gathered;
+  }
+  const DeviceBuffer<cl_int> where = checkedIndices(run, indices, values.size() / width, what);
+  DeviceBuffer<cl_int> compact = run.allocate<cl_int>(gathered.size(), what);
+  run.call({ "indexed_copy", "gather_int" }, indices.size(), "gather " + what, values,
+    static_cast<cl_int>(width), where, static_cast<cl_int>(indices.size()), compact);
+  run.download(compact, gathered.data(), gathered.size(), what);
+  return gathered;
+}
+
 void scatter(DeviceRun& run, RealBuffer& values, int width, const std::vector<std::int32_t>& indices,
   const std::vector<double>& scattered, const std::string& what)
 {

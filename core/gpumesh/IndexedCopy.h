@@ -15,6 +15,10 @@ namespace gpumesh
 std::vector<double> gather(DeviceRun& run, const RealBuffer& values, int width,
   const std::vector<std::int32_t>& indices, const std::string& what);
 
+/// The same for 32-bit integers (e.g. the corners of selected cells).
+std::vector<cl_int> gather(DeviceRun& run, const DeviceBuffer<cl_int>& values, int width,
+  const std::vector<std::int32_t>& indices, const std::string& what);
+
 /// values[width * indices[i] + k] = scattered[width * i + k]. The indices must be distinct; a
 /// value outside the run's precision is an error (DeviceRun::uploadReal).
 void scatter(DeviceRun& run, RealBuffer& values, int width, const std::vector<std::int32_t>& indices,

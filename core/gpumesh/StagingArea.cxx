@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
+#include <string>
 #include <thread>
 
 namespace gpumesh
@@ -11,22 +13,38 @@ namespace gpumesh
 
 namespace
 {
-// memcpy split over a few threads: one core cannot keep up with the bus.
-void parallelCopy(char* to, const char* from, std::size_t bytes)
+// work(first, n) over [0, count) split over a few threads: one core cannot keep up with the bus.
+template <typename Work>
+void inParallel(std::size_t count, Work work)
 {
   const std::size_t threads =
     std::min<std::size_t>(8, std::max(1u, std::thread::hardware_concurrency()));
-  const std::size_t slice = (bytes + threads - 1) / threads;
+  const std::size_t slice = (count + threads - 1) / threads;
   std::vector<std::thread> workers;
-  for (std::size_t t = 1; t < threads && t * slice < bytes; ++t)
+  for (std::size_t t = 1; t < threads && t * slice < count; ++t)
   {
-    workers.emplace_back([=] { std::memcpy(to + t * slice, from + t * slice, std::min(slice, bytes - t * slice)); });
+    workers.emplace_back([=] { work(t * slice, std::min(slice, count - t * slice)); });
   }
-  std::memcpy(to, from, std::min(slice, bytes));
+  work(0, std::min(slice, count));
   for (auto& worker : workers)
   {
     worker.join();
   }
+}
+
+void parallelCopy(char* to, const char* from, std::size_t bytes)
+{
+  inParallel(bytes, [=](std::size_t first, std::size_t n) { std::memcpy(to + first, from + first, n); });
+}
+
+void parallelNarrow(std::int32_t* to, const std::int64_t* from, std::size_t count)
+{
+  inParallel(count, [=](std::size_t first, std::size_t n) {
+    constexpr std::int64_t low = std::numeric_limits<std::int32_t>::min();
+    constexpr std::int64_t high = std::numeric_limits<std::int32_t>::max();
+    for (std::size_t i = first; i < first + n; ++i)
+      to[i] = static_cast<std::int32_t>(std::min(high, std::max(low, from[i])));
+  });
 }
 } // namespace
 
@@ -55,13 +73,13 @@ void StagingArea::allocate()
   }
 }
 
-std::vector<cl::Event> StagingArea::upload(const cl::Buffer& target, std::size_t offset, const void* data, std::size_t bytes)
+template <typename Fill>
+std::vector<cl::Event> StagingArea::uploadChunks(const cl::Buffer& target, std::size_t offset, std::size_t bytes, Fill fill)
 {
   std::lock_guard<std::mutex> lock(Mutex);
   allocate();
   std::vector<cl::Event> events;
   cl::Event pending[2];
-  const char* source = static_cast<const char*>(data);
   for (std::size_t done = 0, chunk = 0; done < bytes; done += ChunkBytes, ++chunk)
   {
     const int i = static_cast<int>(chunk % 2);
@@ -70,7 +88,7 @@ std::vector<cl::Event> StagingArea::upload(const cl::Buffer& target, std::size_t
       check(pending[i].wait(), "waiting for a staged upload");
     }
     const std::size_t n = std::min(ChunkBytes, bytes - done);
-    parallelCopy(Mapped[i], source + done, n);
+    fill(Mapped[i], done, n);
     check(Queue.enqueueWriteBuffer(target, CL_FALSE, offset + done, n, Mapped[i], nullptr, &pending[i]),
       "uploading through pinned memory");
     events.push_back(pending[i]);
@@ -83,6 +101,27 @@ std::vector<cl::Event> StagingArea::upload(const cl::Buffer& target, std::size_t
     }
   }
   return events;
+}
+
+std::vector<cl::Event> StagingArea::upload(const cl::Buffer& target, std::size_t offset, const void* data, std::size_t bytes)
+{
+  const char* source = static_cast<const char*>(data);
+  return uploadChunks(target, offset, bytes,
+    [source](char* chunk, std::size_t first, std::size_t n) { parallelCopy(chunk, source + first, n); });
+}
+
+std::vector<cl::Event> StagingArea::uploadNarrowed(const cl::Buffer& target, const std::int64_t* data, std::size_t count)
+{
+  // Each chunk must hold whole 32-bit values.
+  if (ChunkBytes % sizeof(std::int32_t) != 0)
+  {
+    throw Error("staging chunks of " + std::to_string(ChunkBytes) + " bytes cannot hold whole 32-bit values");
+  }
+  return uploadChunks(target, 0, count * sizeof(std::int32_t),
+    [data](char* chunk, std::size_t first, std::size_t n) {
+      parallelNarrow(reinterpret_cast<std::int32_t*>(chunk), data + first / sizeof(std::int32_t),
+        n / sizeof(std::int32_t));
+    });
 }
 
 std::vector<cl::Event> StagingArea::download(const cl::Buffer& source, std::size_t offset, void* data, std::size_t bytes)

@@ -20,15 +20,18 @@
 
 #include "vtkGPUMeshAdapter.h"
 #include "vtkGPUMeshDistributed.h"
+#include "vtkGPUMeshOutputArrays.h"
 #include "vtkGPUMeshRunReport.h"
 
 #include "vtkCommunicator.h"
 #include "vtkMultiProcessController.h"
 
+#include "gpumesh/IndexedCopy.h"
 #include "gpumesh/LongestEdgeRefinement.h"
 
 #include <algorithm>
 #include <array>
+#include <future>
 #include <map>
 #include <optional>
 #include <string>
@@ -39,6 +42,9 @@ vtkStandardNewMacro(vtkGPULongestEdgeRefinement);
 
 namespace
 {
+// Below one marked triangle in this many, the output's triangles are built from the input's.
+constexpr std::size_t fewMarks = 8;
+
 // The first cell that is not a triangle (an error path: a plain loop is fine here).
 void requireTriangles(vtkPointSet* input, const gpumesh::DeviceMesh& mesh)
 {
@@ -107,31 +113,38 @@ gpumesh::MarkedCells markedCells(gpumesh::DeviceRun& run, vtkDataArray* array, d
 
 // Old points as they are, then the new ones: straight from the device when it computed in the
 // input's type without a shift, else as exact midpoints of their parents in the input's type.
-// Point data is interpolated at the new points (the mean of the two parents).
-void buildPoints(gpumesh::DeviceRun& run, vtkPointSet* input, vtkPointSet* output,
-  const gpumesh::RefinedTriangles& refined, const std::vector<cl_int2>& parents)
+// Point data is interpolated at the new points (the mean of the two parents). The parents come
+// down from the device only when something needs them.
+template <typename Refined> // the points of any refinement (gpumesh::RefinedTriangles, ...)
+void buildPoints(gpumesh::DeviceRun& run, vtkPointSet* input, vtkPointSet* output, const Refined& refined)
 {
   const vtkIdType old = input->GetNumberOfPoints();
-  const auto added = static_cast<vtkIdType>(parents.size());
+  const auto added = static_cast<vtkIdType>(refined.newPointCount);
   const vtkIdType total = old + added;
+  std::vector<cl_int2> parents;
+  const auto downloadParents = [&] {
+    if (parents.empty() && added > 0)
+    {
+      parents.resize(refined.newPointCount);
+      run.download(refined.pointParents, parents.data(), parents.size(), "point parents");
+    }
+  };
   vtkDataArray* source = input->GetPoints() ? input->GetPoints()->GetData() : nullptr;
   vtkSmartPointer<vtkDataArray> xyz;
   const int deviceType = run.precision() == gpumesh::Precision::Double ? VTK_DOUBLE : VTK_FLOAT;
   const bool shifted = refined.origin[0] != 0.0 || refined.origin[1] != 0.0 || refined.origin[2] != 0.0;
-  if (source && source->GetDataType() == deviceType && !shifted)
+  if (source && source->GetDataType() == deviceType && source->HasStandardMemoryLayout() && !shifted)
   {
-    xyz = vtk::TakeSmartPointer(source->NewInstance());
-    xyz->SetNumberOfComponents(3);
-    xyz->SetNumberOfTuples(total);
-    std::copy_n(static_cast<const char*>(source->GetVoidPointer(0)), 3 * old * source->GetDataTypeSize(),
-      static_cast<char*>(xyz->GetVoidPointer(0)));
+    xyz = vtkGPUMeshOutputArrays::NewLike(source, total);
+    vtkGPUMeshOutputArrays::CopyTuples(xyz, source, old);
     if (deviceType == VTK_DOUBLE)
-      run.download(refined.newPoints, static_cast<double*>(xyz->GetVoidPointer(3 * old)), 3 * parents.size(), "new points");
+      run.download(refined.newPoints, static_cast<double*>(xyz->GetVoidPointer(3 * old)), 3 * refined.newPointCount, "new points");
     else
-      run.download(refined.newPoints, static_cast<float*>(xyz->GetVoidPointer(3 * old)), 3 * parents.size(), "new points");
+      run.download(refined.newPoints, static_cast<float*>(xyz->GetVoidPointer(3 * old)), 3 * refined.newPointCount, "new points");
   }
   else
   {
+    downloadParents();
     xyz = vtkSmartPointer<vtkDoubleArray>::New();
     if (source)
       xyz = vtk::TakeSmartPointer(source->NewInstance());
@@ -158,6 +171,7 @@ void buildPoints(gpumesh::DeviceRun& run, vtkPointSet* input, vtkPointSet* outpu
   vtkPointData* out = output->GetPointData();
   for (int i = 0; i < in->GetNumberOfArrays(); ++i)
   {
+    downloadParents();
     vtkAbstractArray* from = in->GetAbstractArray(i);
     vtkSmartPointer<vtkAbstractArray> array = vtk::TakeSmartPointer(from->NewInstance());
     array->DeepCopy(from);
@@ -172,22 +186,95 @@ void buildPoints(gpumesh::DeviceRun& run, vtkPointSet* input, vtkPointSet* outpu
       out->SetActiveAttribute(active->GetName(), attribute);
 }
 
-// Triangles straight into a 32-bit vtkCellArray; cell data gathered from the parents.
-void buildCells(gpumesh::DeviceRun& run, vtkPointSet* input, vtkPointSet* output,
-  const gpumesh::RefinedTriangles& refined)
+// The input's triangles (3 ids each, in cell order) narrowed to 32 bits, in parallel, at the
+// start of memory reserved for twice as many (the appended triangles follow them there). The
+// ids were checked when the device mesh was built.
+struct NarrowedTriangles
 {
+  vtkGPUMeshOutputArrays::Reservation ids{ nullptr, &std::free };
+  vtkIdType capacity = 0; ///< triangles
+};
+
+NarrowedTriangles narrowedTriangles(vtkPointSet* input)
+{
+  auto* polydata = vtkPolyData::SafeDownCast(input);
+  vtkCellArray* cells = polydata ? polydata->GetPolys() : vtkUnstructuredGrid::SafeDownCast(input)->GetCells();
+  const vtkIdType ids = cells->GetNumberOfConnectivityIds();
+  NarrowedTriangles narrowed;
+  narrowed.capacity = 2 * input->GetNumberOfCells();
+  narrowed.ids = vtkGPUMeshOutputArrays::Reserve(3 * static_cast<std::size_t>(narrowed.capacity) * sizeof(vtkTypeInt32));
+  auto* out = static_cast<vtkTypeInt32*>(narrowed.ids.get());
+  if (cells->IsStorage64Bit())
+  {
+    const vtkTypeInt64* in = cells->GetConnectivityArray64()->GetPointer(0);
+    vtkSMPTools::For(0, ids, [&](vtkIdType begin, vtkIdType end) {
+      for (vtkIdType i = begin; i < end; ++i)
+        out[i] = static_cast<vtkTypeInt32>(in[i]);
+    });
+  }
+  else
+  {
+    vtkGPUMeshOutputArrays::Copy(out, cells->GetConnectivityArray32()->GetPointer(0), ids * sizeof(vtkTypeInt32));
+  }
+  return narrowed;
+}
+
+// Triangles straight into a 32-bit vtkCellArray; cell data gathered from the parents.
+// `inputTriangles` (one pass only): the input's triangles narrowed while the device refined;
+// only the kept triangles that changed (the parents of the appended ones, each replaced by its
+// first child) then come down, instead of all of them.
+void buildCells(gpumesh::DeviceRun& run, vtkPointSet* input, vtkPointSet* output,
+  const gpumesh::RefinedTriangles& refined, std::future<NarrowedTriangles>& inputTriangles)
+{
+  using vtkGPUMeshOutputArrays::New;
   const auto count = static_cast<vtkIdType>(refined.triangleCount);
   const auto kept = static_cast<vtkIdType>(refined.keptCount);
-  vtkNew<vtkTypeInt32Array> connectivity;
-  connectivity->SetNumberOfValues(3 * count);
-  run.download(refined.triangles, connectivity->GetPointer(0), 3 * refined.keptCount, "refined triangles");
-  run.download(refined.appended, connectivity->GetPointer(3 * kept), 3 * (refined.triangleCount - refined.keptCount),
+  const vtkIdType appended = count - kept;
+  const bool identity = refined.keptParent.empty();
+
+  // Parents first: the appended triangles' parents are the kept triangles that changed.
+  auto parentIds = New<vtkIdTypeArray>(count);
+  parentIds->SetName("ParentCellId");
+  vtkIdType* parentId = parentIds->GetPointer(0);
+  const vtkIdType downloadedFrom = identity ? kept : 0;
+  auto downloaded = New<vtkTypeInt32Array>(count - downloadedFrom);
+  if (!identity)
+    run.download(refined.keptParent, downloaded->GetPointer(0), refined.keptCount, "parents");
+  run.download(refined.appendedParent, downloaded->GetPointer(kept - downloadedFrom), static_cast<std::size_t>(appended),
+    "parents");
+  const vtkTypeInt32* fromDevice = downloaded->GetPointer(0);
+  vtkSMPTools::For(0, count, [&](vtkIdType begin, vtkIdType end) {
+    for (vtkIdType c = begin; c < end; ++c)
+      parentId[c] = c < downloadedFrom ? c : fromDevice[c - downloadedFrom];
+  });
+
+  auto connectivity = vtkSmartPointer<vtkTypeInt32Array>::New();
+  NarrowedTriangles narrowed;
+  if (inputTriangles.valid())
+    narrowed = inputTriangles.get();
+  if (narrowed.ids && identity && count <= narrowed.capacity)
+  {
+    vtkGPUMeshOutputArrays::Adopt(connectivity, std::move(narrowed.ids), 3 * count);
+    std::vector<std::int32_t> changed(fromDevice + (kept - downloadedFrom), fromDevice + (count - downloadedFrom));
+    changed.erase(std::unique(changed.begin(), changed.end()), changed.end());
+    const std::vector<cl_int> firstChildren = gpumesh::gather(run, refined.triangles, 3, changed, "refined triangles");
+    vtkTypeInt32* corners = connectivity->GetPointer(0);
+    for (std::size_t i = 0; i < changed.size(); ++i)
+      std::copy_n(&firstChildren[3 * i], 3, corners + 3 * static_cast<vtkIdType>(changed[i]));
+  }
+  else
+  {
+    vtkGPUMeshOutputArrays::Allocate(connectivity, 3 * count);
+    run.download(refined.triangles, connectivity->GetPointer(0), 3 * refined.keptCount, "refined triangles");
+  }
+  downloaded = nullptr;
+  run.download(refined.appended, connectivity->GetPointer(3 * kept), 3 * static_cast<std::size_t>(appended),
     "appended triangles");
-  vtkNew<vtkTypeInt32Array> offsets;
-  offsets->SetNumberOfValues(count + 1);
+  auto offsets = New<vtkTypeInt32Array>(count + 1);
+  vtkTypeInt32* offset = offsets->GetPointer(0);
   vtkSMPTools::For(0, count + 1, [&](vtkIdType begin, vtkIdType end) {
     for (vtkIdType c = begin; c < end; ++c)
-      offsets->SetValue(c, static_cast<vtkTypeInt32>(3 * c));
+      offset[c] = static_cast<vtkTypeInt32>(3 * c);
   });
   vtkNew<vtkCellArray> cells;
   cells->SetData(offsets, connectivity);
@@ -196,22 +283,9 @@ void buildCells(gpumesh::DeviceRun& run, vtkPointSet* input, vtkPointSet* output
   else
     vtkUnstructuredGrid::SafeDownCast(output)->SetCells(VTK_TRIANGLE, cells);
 
-  // Parents: the kept triangles are their own parents in a first pass (keptParent empty).
-  vtkNew<vtkIdTypeArray> parentIds;
-  parentIds->SetName("ParentCellId");
-  parentIds->SetNumberOfValues(count);
-  std::vector<cl_int> parents(refined.triangleCount);
-  if (!refined.keptParent.empty())
-    run.download(refined.keptParent, parents.data(), refined.keptCount, "parents");
-  run.download(refined.appendedParent, parents.data() + kept, refined.triangleCount - refined.keptCount, "parents");
-  const bool identity = refined.keptParent.empty();
-  vtkSMPTools::For(0, count, [&](vtkIdType begin, vtkIdType end) {
-    for (vtkIdType c = begin; c < end; ++c)
-      parentIds->SetValue(c, identity && c < kept ? c : parents[static_cast<std::size_t>(c)]);
-  });
-
   // Cell data: after a first pass the kept triangles are their own parents, so their values
-  // are one contiguous copy; only the appended children (few, for a few marks) are gathered.
+  // are one contiguous (parallel) copy; only the appended children (few, for a few marks) are
+  // gathered.
   vtkCellData* in = input->GetCellData();
   vtkCellData* out = output->GetCellData();
   const vtkIdType gatheredFrom = identity ? kept : 0;
@@ -220,12 +294,19 @@ void buildCells(gpumesh::DeviceRun& run, vtkPointSet* input, vtkPointSet* output
   for (int i = 0; i < in->GetNumberOfArrays(); ++i)
   {
     vtkAbstractArray* source = in->GetAbstractArray(i);
-    vtkSmartPointer<vtkAbstractArray> array = vtk::TakeSmartPointer(source->NewInstance());
+    vtkSmartPointer<vtkAbstractArray> array;
+    if (auto* values = vtkDataArray::SafeDownCast(source))
+    {
+      array = vtkGPUMeshOutputArrays::NewLike(values, count);
+    }
+    else
+    {
+      array = vtk::TakeSmartPointer(source->NewInstance());
+      array->SetNumberOfComponents(source->GetNumberOfComponents());
+      array->SetNumberOfTuples(count);
+    }
     array->SetName(source->GetName());
-    array->SetNumberOfComponents(source->GetNumberOfComponents());
-    array->SetNumberOfTuples(count);
-    if (gatheredFrom > 0)
-      array->InsertTuples(0, gatheredFrom, 0, source);
+    vtkGPUMeshOutputArrays::CopyTuples(array, source, gatheredFrom);
     if (count > gatheredFrom) // VTK's tuple copy reads the id list's first entry even when it is empty
       array->InsertTuplesStartingAt(gatheredFrom, from, source);
     out->AddArray(array);
@@ -405,6 +486,15 @@ void vtkGPULongestEdgeRefinement::ExecuteOnDevice(
   });
   this->UpdateProgress(0.1);
 
+  // One pass with few marks leaves most triangles as they are: narrow the input's own while the
+  // device refines (see buildCells).
+  std::future<NarrowedTriangles> inputTriangles;
+  if (this->Passes == 1 && !this->RefineAll && input->GetNumberOfCells() > 0 &&
+    marked.count * fewMarks < static_cast<std::size_t>(input->GetNumberOfCells()))
+  {
+    inputTriangles = std::async(std::launch::async, narrowedTriangles, input);
+  }
+
   gpumesh::RefinedTriangles refined;
   if (controller)
   {
@@ -428,12 +518,10 @@ void vtkGPULongestEdgeRefinement::ExecuteOnDevice(
   }
   this->UpdateProgress(0.6);
 
-  std::vector<cl_int2> pointParents(refined.newPointCount);
-  run.download(refined.pointParents, pointParents.data(), pointParents.size(), "point parents");
   output->Initialize();
-  buildPoints(run, input, output, refined, pointParents);
+  buildPoints(run, input, output, refined);
   this->UpdateProgress(0.8);
-  buildCells(run, input, output, refined);
+  buildCells(run, input, output, refined, inputTriangles);
   output->GetFieldData()->PassData(input->GetFieldData());
   vtkGPUMeshRunReport::SetFieldCount(output->GetFieldData(), "MarkedCells", refined.markedCount);
   vtkGPUMeshRunReport::SetFieldCount(output->GetFieldData(), "CreatedCells",

@@ -1,4 +1,5 @@
 #include "vtkGPUMeshAdapter.h"
+#include "vtkGPUMeshOutputArrays.h"
 
 #include "vtkCellArray.h"
 #include "vtkCellType.h"
@@ -169,7 +170,7 @@ vtkSmartPointer<vtkDataArray> DownloadArray(gpumesh::DeviceRun& run, const gpume
   const auto fill = [&](auto array) -> vtkSmartPointer<vtkDataArray> {
     array->SetName(name);
     array->SetNumberOfComponents(components);
-    array->SetNumberOfTuples(tuples);
+    vtkGPUMeshOutputArrays::Allocate(array, tuples);
     run.download(values, array->GetPointer(0), static_cast<std::size_t>(tuples) * components,
       name ? name : "points");
     return array;

@@ -12,6 +12,7 @@
 
 #include "vtkGPUMeshAdapter.h"
 #include "vtkGPUMeshDistributed.h"
+#include "vtkGPUMeshOutputArrays.h"
 
 #include "gpumesh/NeighborDistance.h"
 
@@ -31,7 +32,7 @@ void addCounts(gpumesh::DeviceRun& run, const gpumesh::DeviceBuffer<cl_int>& cou
 {
   vtkNew<vtkIntArray> array;
   array->SetName("NeighborCount");
-  array->SetNumberOfTuples(cells);
+  vtkGPUMeshOutputArrays::Allocate(array, cells);
   run.download(counts, array->GetPointer(0), static_cast<std::size_t>(cells), "NeighborCount");
   cellData->AddArray(array);
 }

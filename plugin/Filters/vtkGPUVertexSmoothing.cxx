@@ -15,6 +15,7 @@
 
 #include "vtkGPUMeshAdapter.h"
 #include "vtkGPUMeshDistributed.h"
+#include "vtkGPUMeshOutputArrays.h"
 #include "vtkGPUMeshPointHalo.h"
 #include "vtkGPUMeshRunReport.h"
 
@@ -92,11 +93,11 @@ void addDisplacement(vtkDataArray* input, vtkDoubleArray* displacement, vtkPoint
   const vtkIdType n = input->GetNumberOfTuples();
   vtkNew<ArrayType> coordinates;
   coordinates->SetNumberOfComponents(3);
-  coordinates->SetNumberOfTuples(n);
+  vtkGPUMeshOutputArrays::Allocate(coordinates, n);
   vtkNew<ArrayType> landed;
   landed->SetName("Displacement");
   landed->SetNumberOfComponents(3);
-  landed->SetNumberOfTuples(n);
+  vtkGPUMeshOutputArrays::Allocate(landed, n);
   vtkSMPTools::For(0, n, [&](vtkIdType begin, vtkIdType end) {
     const double* d = displacement->GetPointer(0);
     Real* out = coordinates->GetPointer(0);
@@ -332,7 +333,7 @@ void vtkGPUVertexSmoothing::ExecuteOnDevice(
   }
   vtkNew<vtkDoubleArray> displacement;
   displacement->SetNumberOfComponents(3);
-  displacement->SetNumberOfTuples(n);
+  vtkGPUMeshOutputArrays::Allocate(displacement, n);
   run.download(moved.displacement, displacement->GetPointer(0), static_cast<std::size_t>(3 * n), "displacement");
   if (coordinates->GetDataType() == VTK_FLOAT)
     addDisplacement<float, vtkFloatArray>(coordinates, displacement, output);

@@ -91,3 +91,21 @@ INSTANTIATE_TEST_SUITE_P(Precisions, IndexedCopy, ::testing::Values(Precision::S
   [](const ::testing::TestParamInfo<Precision>& info) {
     return info.param == Precision::Double ? "Double" : "Single";
   });
+
+TEST(IndexedCopyOfIntegers, GatherReturnsTheIndexedRowsAndRejectsIndicesOutside)
+{
+  DeviceRun run(DeviceContext::acquire("auto"));
+  std::vector<cl_int> host(3 * 1000);
+  for (std::size_t i = 0; i < host.size(); ++i)
+    host[i] = static_cast<cl_int>(7 * i + 1);
+  const DeviceBuffer<cl_int> rows = run.upload(host.data(), host.size(), "triangles");
+  const std::vector<std::int32_t> picked = { 999, 0, 500, 500, 3 };
+  const std::vector<cl_int> gathered = gather(run, rows, 3, picked, "triangles");
+  ASSERT_EQ(gathered.size(), 3 * picked.size());
+  for (std::size_t i = 0; i < picked.size(); ++i)
+    for (int k = 0; k < 3; ++k)
+      EXPECT_EQ(gathered[3 * i + k], host[3 * picked[i] + k]) << "row " << picked[i];
+  EXPECT_THROW(gather(run, rows, 3, { 1000 }, "triangles"), Error);
+  EXPECT_THROW(gather(run, rows, 3, { -1 }, "triangles"), Error);
+  EXPECT_TRUE(gather(run, rows, 3, {}, "triangles").empty());
+}

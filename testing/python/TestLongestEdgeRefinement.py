@@ -6,8 +6,9 @@ from collections import Counter
 
 import numpy as np
 from paraview import simple
+from vtkmodules.util import numpy_support as ns
 from vtkmodules.vtkCommonCore import VTK_FLOAT, vtkDoubleArray, vtkPoints
-from vtkmodules.vtkCommonDataModel import VTK_QUAD, VTK_TRIANGLE, vtkPolyData, vtkUnstructuredGrid
+from vtkmodules.vtkCommonDataModel import VTK_QUAD, VTK_TRIANGLE, vtkCellArray, vtkPolyData, vtkUnstructuredGrid
 
 import gpumesh_testing as gt
 import leb_reference
@@ -191,6 +192,33 @@ class LongestEdgeRefinementTest(unittest.TestCase):
         np.testing.assert_allclose(out_x, [result.GetPoint(i)[0] for i in range(result.GetNumberOfPoints())], atol=1e-12)
         np.testing.assert_array_equal(gt.cell_array(result, "CellTag"), gt.cell_array(result, "ParentCellId"))
 
+    def test_large_arrays_keep_the_input_where_nothing_changed(self):
+        # Output arrays of more than 8 MiB take the filter's huge-page, parallel-copy path.
+        for point_type, passes in ((np.float32, 1), (np.float64, 2)):
+            grid, xyz, triangles = large_triangle_grid(650, point_type)  # 845,000 triangles
+            n = len(triangles)
+            marks = (np.random.default_rng(6).random(n) < 0.002).astype(float)
+            result = refine_on_device(grid, marks, Passes=passes)
+            out_xyz = ns.vtk_to_numpy(result.GetPoints().GetData())
+            self.assertEqual(out_xyz.dtype, point_type)
+            np.testing.assert_array_equal(out_xyz[: len(xyz)], xyz)
+            parent = gt.cell_array(result, "ParentCellId").astype(np.int64)
+            np.testing.assert_array_equal(gt.cell_array(result, "CellTag"), parent)
+            pair = ns.vtk_to_numpy(result.GetCellData().GetArray("Pair"))
+            np.testing.assert_array_equal(pair, np.stack([parent, -parent], 1))
+            position = ns.vtk_to_numpy(result.GetPointData().GetArray("Position"))
+            np.testing.assert_allclose(position, out_xyz, rtol=1e-6 if point_type == np.float32 else 0)
+            out_triangles = ns.vtk_to_numpy(result.GetPolys().GetConnectivityArray()).reshape(-1, 3)
+            areas = np.linalg.norm(triangle_area_vectors(out_xyz.astype(float), out_triangles), axis=1)
+            np.testing.assert_allclose(np.bincount(parent, weights=areas, minlength=n),
+                np.linalg.norm(triangle_area_vectors(xyz.astype(float), triangles), axis=1),
+                rtol=1e-3 if point_type == np.float32 else 1e-9)  # float midpoints at |x| ~ 650
+            if passes == 1:
+                # Kept triangles are the input's, except the refined ones (their first child).
+                changed = np.flatnonzero((out_triangles[:n] != triangles).any(axis=1))
+                np.testing.assert_array_equal(changed, np.unique(parent[n:]))
+                np.testing.assert_array_equal(parent[:n], np.arange(n))
+
     def test_nan_marks_nothing_and_threshold_applies(self):
         grid = gt.read_vtu("plate_with_holes.vtu")
         marks = np.full(grid.GetNumberOfCells(), np.nan)
@@ -216,6 +244,35 @@ class LongestEdgeRefinementTest(unittest.TestCase):
         seam = make_grid([(0, 0, 0), (1, 0, 0), (0, 1, 0), (1, 0, 0), (0, 1, 0), (1, 1, 0)], [(0, 1, 2), (3, 5, 4)])
         self.expect_error(seam, "unmerged duplicate points", RefineAll=1)
         self.expect_error(gt.read_vtu("plate_with_holes.vtu"), "no cell array named 'Missing' to use as Mark Array", MarkArray=["CELLS", "Missing"])
+
+
+def large_triangle_grid(n, point_type):
+    """A jittered n x n grid of squares split into triangles as vtkPolyData with VTK's default
+    64-bit cell arrays, a cell array CellTag (the cell id), a two-component cell array Pair
+    (id, -id) and a point array Position (the coordinates as doubles)."""
+    rng = np.random.default_rng(7)
+    x, y = np.meshgrid(np.arange(n + 1.0), np.arange(n + 1.0))
+    xyz = np.stack([x.ravel() + 0.3 * rng.random(x.size), y.ravel() + 0.3 * rng.random(x.size),
+        0.1 * rng.random(x.size)], 1).astype(point_type)
+    i, j = np.meshgrid(np.arange(n), np.arange(n))
+    a = (j * (n + 1) + i).ravel()
+    triangles = np.concatenate([np.stack([a, a + 1, a + n + 2], 1), np.stack([a, a + n + 2, a + n + 1], 1)])
+    polydata = vtkPolyData()
+    points = vtkPoints()
+    points.SetData(ns.numpy_to_vtk(xyz, deep=1))
+    polydata.SetPoints(points)
+    cells = vtkCellArray()
+    cells.SetData(ns.numpy_to_vtkIdTypeArray(np.arange(0, 3 * len(triangles) + 1, 3), deep=1),
+        ns.numpy_to_vtkIdTypeArray(triangles.ravel().astype(np.int64), deep=1))
+    polydata.SetPolys(cells)
+    for name, values, data in (("CellTag", np.arange(len(triangles), dtype=float), polydata.GetCellData()),
+            ("Pair", np.stack([np.arange(len(triangles)), -np.arange(len(triangles))], 1).astype(np.int32),
+                polydata.GetCellData()),
+            ("Position", xyz.astype(float), polydata.GetPointData())):
+        array = ns.numpy_to_vtk(values, deep=1)
+        array.SetName(name)
+        data.AddArray(array)
+    return polydata, xyz, triangles
 
 
 def tall_lattice(n):

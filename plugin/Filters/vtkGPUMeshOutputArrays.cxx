@@ -1,0 +1,123 @@
+#include "vtkGPUMeshOutputArrays.h"
+
+#include "vtkAbstractArray.h"
+#include "vtkSMPTools.h"
+
+#include "gpumesh/Error.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
+namespace vtkGPUMeshOutputArrays
+{
+
+namespace
+{
+constexpr std::size_t hugePage = std::size_t(2) << 20;
+// Below this, 4 KiB pages cost little and a 2 MiB alignment would waste more than it saves.
+constexpr std::size_t hugePageThreshold = std::size_t(8) << 20;
+// Each thread copies blocks of this size (a multiple of the huge page: no page is shared).
+constexpr std::size_t copyBlock = std::size_t(4) << 20;
+
+// Memory that free() releases (the array's VTK_DATA_ARRAY_FREE), huge pages advised when large.
+void* allocateBytes(std::size_t bytes)
+{
+  void* memory = nullptr;
+#if defined(__linux__)
+  if (bytes >= hugePageThreshold)
+  {
+    if (posix_memalign(&memory, hugePage, bytes) != 0)
+      memory = nullptr;
+    else
+      madvise(memory, bytes, MADV_HUGEPAGE); // advice only: without THP, ordinary pages
+  }
+  else
+#endif
+  {
+    memory = std::malloc(std::max<std::size_t>(bytes, 1));
+  }
+  return memory;
+}
+
+bool plainValues(vtkAbstractArray* array)
+{
+  return vtkDataArray::SafeDownCast(array) && array->HasStandardMemoryLayout() &&
+    array->GetDataType() != VTK_BIT && array->GetDataTypeSize() > 0;
+}
+} // namespace
+
+void Allocate(vtkDataArray* array, vtkIdType tuples)
+{
+  const vtkIdType values = tuples * array->GetNumberOfComponents();
+  const std::size_t bytes = static_cast<std::size_t>(values) * static_cast<std::size_t>(array->GetDataTypeSize());
+  if (!plainValues(array) || bytes < hugePageThreshold)
+  {
+    array->SetNumberOfTuples(tuples);
+    return;
+  }
+  void* memory = allocateBytes(bytes);
+  if (!memory)
+  {
+    throw gpumesh::Error("Out of host memory: the output array '" +
+      std::string(array->GetName() ? array->GetName() : "(unnamed)") + "' needs " + std::to_string(bytes) +
+      " bytes");
+  }
+  array->SetVoidArray(memory, values, 0, vtkAbstractArray::VTK_DATA_ARRAY_FREE);
+}
+
+Reservation Reserve(std::size_t bytes)
+{
+  Reservation reserved(allocateBytes(bytes), &std::free);
+  if (!reserved)
+  {
+    throw gpumesh::Error("Out of host memory: an output array needs " + std::to_string(bytes) + " bytes");
+  }
+  return reserved;
+}
+
+void Adopt(vtkDataArray* array, Reservation reserved, vtkIdType tuples)
+{
+  array->SetVoidArray(reserved.release(), tuples * array->GetNumberOfComponents(), 0,
+    vtkAbstractArray::VTK_DATA_ARRAY_FREE);
+}
+
+vtkSmartPointer<vtkDataArray> NewLike(vtkDataArray* like, vtkIdType tuples)
+{
+  auto array = vtk::TakeSmartPointer(like->NewInstance());
+  array->SetNumberOfComponents(like->GetNumberOfComponents());
+  Allocate(array, tuples);
+  return array;
+}
+
+void Copy(void* to, const void* from, std::size_t bytes)
+{
+  const std::size_t blocks = (bytes + copyBlock - 1) / copyBlock;
+  vtkSMPTools::For(0, static_cast<vtkIdType>(blocks), [&](vtkIdType begin, vtkIdType end) {
+    const std::size_t first = static_cast<std::size_t>(begin) * copyBlock;
+    const std::size_t last = std::min(bytes, static_cast<std::size_t>(end) * copyBlock);
+    std::memcpy(static_cast<char*>(to) + first, static_cast<const char*>(from) + first, last - first);
+  });
+}
+
+void CopyTuples(vtkAbstractArray* to, vtkAbstractArray* from, vtkIdType tuples)
+{
+  if (tuples <= 0)
+    return;
+  if (plainValues(to) && plainValues(from) && to->GetDataType() == from->GetDataType() &&
+    to->GetNumberOfComponents() == from->GetNumberOfComponents())
+  {
+    Copy(to->GetVoidPointer(0), from->GetVoidPointer(0),
+      static_cast<std::size_t>(tuples * from->GetNumberOfComponents()) *
+        static_cast<std::size_t>(from->GetDataTypeSize()));
+    return;
+  }
+  to->InsertTuples(0, tuples, 0, from);
+}
+
+} // namespace vtkGPUMeshOutputArrays

@@ -1,0 +1,184 @@
+// DeviceMesh's import of 64-bit cell arrays: narrowed to 32 bits on the device when they go up
+// as they are, on the host while staged (the GPU path; forced here with tiny staging chunks).
+// Both must give the same groups and the same errors.
+#include "gpumesh/DeviceMesh.h"
+#include "gpumesh/DeviceRun.h"
+#include "gpumesh/Error.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+using namespace gpumesh;
+
+namespace
+{
+// Forces staged transfers for every copy while alive (4 KiB chunks: many of them, and a
+// partial last one).
+class ForcedStaging
+{
+public:
+  explicit ForcedStaging(std::shared_ptr<DeviceContext> context)
+    : Context(std::move(context))
+    , Threshold(Context->stagingThreshold())
+  {
+    Context->setStaging(1, 4096);
+  }
+  ~ForcedStaging() { Context->setStaging(Threshold, std::size_t(64) << 20); }
+
+private:
+  std::shared_ptr<DeviceContext> Context;
+  std::size_t Threshold;
+};
+
+// A strip of `quads` unit squares as polygons: triangles, then quads, then one pentagon
+// (three kinds, so the mixed-kind gather runs too), with 64-bit offsets and ids.
+struct PolygonStrip
+{
+  std::vector<double> xyz;
+  std::vector<std::int64_t> offsets{ 0 };
+  std::vector<std::int64_t> connectivity;
+
+  explicit PolygonStrip(int quads)
+  {
+    for (int i = 0; i <= quads + 1; ++i)
+      xyz.insert(xyz.end(), { double(i), 0.0, 0.0, double(i), 1.0, 0.0 });
+    for (int i = 0; i < quads; ++i)
+    {
+      const std::int64_t a = 2 * i, b = a + 2, c = a + 3, d = a + 1;
+      if (i % 3 == 0)
+        add({ a, b, c, d });
+      else
+      {
+        add({ a, b, c });
+        add({ a, c, d });
+      }
+    }
+    const std::int64_t a = 2 * quads, b = a + 2, c = a + 3, d = a + 1;
+    add({ a, b, c, d, a - 1 });
+  }
+  void add(std::initializer_list<std::int64_t> ids)
+  {
+    connectivity.insert(connectivity.end(), ids);
+    offsets.push_back(static_cast<std::int64_t>(connectivity.size()));
+  }
+  MeshView view() const
+  {
+    MeshView view;
+    view.points.xyz = xyz.data();
+    view.points.isDouble = true;
+    view.points.count = static_cast<std::int64_t>(xyz.size() / 3);
+    CellSection section;
+    section.layout = SectionLayout::Polygons;
+    section.cellCount = static_cast<std::int64_t>(offsets.size() - 1);
+    section.offsets = offsets.data();
+    section.connectivity = connectivity.data();
+    section.indices64 = true;
+    view.sections.push_back(section);
+    return view;
+  }
+};
+
+struct ImportedGroup
+{
+  CellKind kind;
+  std::vector<cl_int> connectivity, offsets, cellIds;
+  bool operator==(const ImportedGroup& other) const
+  {
+    return kind == other.kind && connectivity == other.connectivity && offsets == other.offsets &&
+      cellIds == other.cellIds;
+  }
+};
+
+std::vector<ImportedGroup> imported(DeviceRun& run, const MeshView& view)
+{
+  const DeviceMesh mesh(run, view);
+  std::vector<ImportedGroup> groups;
+  for (const DeviceCellGroup& group : mesh.groups())
+  {
+    ImportedGroup host{ group.kind, std::vector<cl_int>(group.connectivity.size()),
+      std::vector<cl_int>(group.offsets.size()), std::vector<cl_int>(group.cellIds.size()) };
+    run.download(group.connectivity, host.connectivity.data(), host.connectivity.size(), "connectivity");
+    run.download(group.offsets, host.offsets.data(), host.offsets.size(), "offsets");
+    run.download(group.cellIds, host.cellIds.data(), host.cellIds.size(), "cell ids");
+    groups.push_back(std::move(host));
+  }
+  return groups;
+}
+
+std::string importError(DeviceRun& run, const MeshView& view)
+{
+  try
+  {
+    const DeviceMesh mesh(run, view);
+  }
+  catch (const Error& error)
+  {
+    return error.what();
+  }
+  return "no error";
+}
+} // namespace
+
+TEST(MeshImport, NarrowedWhileStagedSaturatesOutOfRangeValues)
+{
+  auto context = DeviceContext::acquire("0");
+  const std::vector<cl_long> values = { 0, 1, -1, std::numeric_limits<cl_int>::max(),
+    std::numeric_limits<cl_int>::min(), std::int64_t(1) << 31, -(std::int64_t(1) << 31) - 1,
+    std::numeric_limits<cl_long>::max(), std::numeric_limits<cl_long>::min(), 123456789 };
+  std::vector<cl_long> many;
+  for (int repeat = 0; repeat < 3001; ++repeat) // 30,010 values: 30 chunks of 4 KiB and a partial one
+    many.insert(many.end(), values.begin(), values.end());
+  for (const bool staged : { false, true })
+  {
+    std::unique_ptr<ForcedStaging> forced(staged ? new ForcedStaging(context) : nullptr);
+    DeviceRun run(context);
+    EXPECT_EQ(run.staged(4 * many.size()), staged);
+    DeviceBuffer<cl_int> narrowed = run.uploadNarrowed(many.data(), many.size(), "values");
+    std::vector<cl_int> back(many.size());
+    run.download(narrowed, back.data(), back.size(), "values");
+    for (std::size_t i = 0; i < many.size(); ++i)
+    {
+      const cl_long expected = std::min<cl_long>(std::numeric_limits<cl_int>::max(),
+        std::max<cl_long>(std::numeric_limits<cl_int>::min(), many[i]));
+      ASSERT_EQ(back[i], expected) << "value " << many[i] << (staged ? " (staged)" : "");
+    }
+    EXPECT_EQ(run.bytesUploaded(), 4 * many.size());
+  }
+}
+
+TEST(MeshImport, SixtyFourBitCellsGiveTheSameGroupsStagedOrNot)
+{
+  auto context = DeviceContext::acquire("0");
+  const PolygonStrip strip(3000);
+  DeviceRun direct(context);
+  const std::vector<ImportedGroup> expected = imported(direct, strip.view());
+  ASSERT_EQ(expected.size(), 3u); // triangles, quads, the pentagon
+  const ForcedStaging forced(context);
+  DeviceRun staged(context);
+  EXPECT_TRUE(staged.staged(4 * strip.connectivity.size()));
+  EXPECT_TRUE(imported(staged, strip.view()) == expected);
+  // Half the bytes of the cell arrays crossed the bus.
+  EXPECT_EQ(staged.bytesUploaded(),
+    direct.bytesUploaded() - 4 * (strip.offsets.size() + strip.connectivity.size()));
+}
+
+TEST(MeshImport, IdsBeyondThirtyTwoBitsAreTheSameErrorsStagedOrNot)
+{
+  auto context = DeviceContext::acquire("0");
+  for (const std::int64_t bad : { std::int64_t(1) << 32, (std::int64_t(1) << 31) + 2, -(std::int64_t(1) << 33), std::int64_t(-1) })
+  {
+    PolygonStrip strip(3000);
+    strip.connectivity[4000] = bad;
+    DeviceRun direct(context);
+    const std::string expected = importError(direct, strip.view());
+    EXPECT_NE(expected, "no error");
+    EXPECT_NE(expected.find(bad < 0 ? "negative id" : "beyond the mesh's points"), std::string::npos) << expected;
+    const ForcedStaging forced(context);
+    DeviceRun staged(context);
+    EXPECT_EQ(importError(staged, strip.view()), expected) << "id " << bad;
+  }
+}
