@@ -205,6 +205,11 @@ cl::Kernel DeviceRun::kernel(const std::string& program, const std::string& name
   return kernel;
 }
 
+cl::Program DeviceRun::generatedProgram(const std::string& source, const std::string& what, bool* compiled)
+{
+  return Device->generatedProgram(source, Real == Precision::Double ? "-DREAL_DOUBLE=1" : "", what, compiled);
+}
+
 void DeviceRun::launch(cl::Kernel& kernel, std::size_t globalSize, const std::string& label, std::size_t localSize)
 {
   if (globalSize == 0)
