@@ -207,7 +207,10 @@ cl::Kernel DeviceRun::kernel(const std::string& program, const std::string& name
 
 cl::Program DeviceRun::generatedProgram(const std::string& source, const std::string& what, bool* compiled)
 {
-  return Device->generatedProgram(source, Real == Precision::Double ? "-DREAL_DOUBLE=1" : "", what, compiled);
+  // In a float run a literal such as 0.5 is a float too, so user-written `0.5 * v` compiles
+  // for REAL3 v in either precision.
+  return Device->generatedProgram(
+    source, Real == Precision::Double ? "-DREAL_DOUBLE=1" : "-cl-single-precision-constant", what, compiled);
 }
 
 void DeviceRun::launch(cl::Kernel& kernel, std::size_t globalSize, const std::string& label, std::size_t localSize)

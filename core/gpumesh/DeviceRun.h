@@ -151,7 +151,8 @@ public:
 
   /// A program whose text was generated at run time (core/gpumesh/MeshKernel.h: its full text,
   /// kernels/common.cl included), built for the run's precision and cached by its text
-  /// (DeviceContext::generatedProgram); `compiled` tells whether this call compiled it.
+  /// (DeviceContext::generatedProgram); `compiled` tells whether this call compiled it. In a
+  /// Single run unsuffixed literals (0.5) are floats (-cl-single-precision-constant).
   cl::Program generatedProgram(const std::string& source, const std::string& what, bool* compiled = nullptr);
 
   /// bind() for kernel `function` of a generated program.
