@@ -380,10 +380,10 @@ void vtkGPUMeshKernel::PrintSelf(ostream& os, vtkIndent indent)
   os << indent << "Kernel: " << (this->Kernel ? this->Kernel : "(none)") << "\n";
   os << indent << "ResultArrayName: " << (this->ResultArrayName ? this->ResultArrayName : "(none)") << "\n";
   os << indent << "ResultComponents: " << this->ResultComponents << "\n";
-  os << indent << "InputArrays:";
+  std::string names;
   for (const auto& name : this->InputArrays)
-    os << " " << name;
-  os << "\n";
+    names += (names.empty() ? "" : ", ") + name;
+  os << indent << "InputArrays: " << (names.empty() ? "(none)" : names) << "\n";
   os << indent << "Iterations: " << this->Iterations << "\n";
   os << indent << "Reduction: " << GetReductionName(this->Reduction) << "\n";
 }
