@@ -277,48 +277,73 @@ void vtkGPUMeshKernel::ExecuteOnDevice(
   vtkInformationVector**, vtkPointSet* input, vtkPointSet* output, gpumesh::DeviceRun& run)
 {
   this->GeneratedSource.clear();
-  RequireChoice("Domain", this->Domain, CELLS + 1, &GetDomainName);
-  RequireChoice("Reduction", this->Reduction, L2 + 1, &GetReductionName);
-  const gpumesh::MeshKernelDefinition definition = makeDefinition(
-    input, this->InputArrays, this->Domain, this->Kernel, this->ResultArrayName, this->ResultComponents);
-  // Errors of the text come before any upload or exchange, identically on every process.
-  this->GeneratedSource = gpumesh::generateMeshKernel(definition).source;
-  if (this->Iterations < 1)
-  {
-    throw gpumesh::Error("Iterations must be 1 or more, not " + std::to_string(this->Iterations));
-  }
-  const bool ofPoints = definition.domain == gpumesh::MeshEntity::Points;
+  vtkMultiProcessController* controller = vtkGPUMeshDistributed::GetController();
+  const bool ofPoints = this->Domain == POINTS;
+  const bool writesPoints = ofPoints && this->ResultArrayName &&
+    std::string(this->ResultArrayName) == gpumesh::MeshKernelDefinition::coordinatesName;
   const bool reduceResult = this->Reduction != NONE;
+  // The text and the arrays are checked before any upload or exchange. Under MPI every process
+  // learns of a failure anywhere (none waits in an exchange for one that gave up); an empty
+  // piece, which has no arrays to look up, only checks the properties.
+  const bool pieceHasData = input->GetNumberOfPoints() > 0 || input->GetNumberOfCells() > 0;
+  gpumesh::MeshKernelDefinition definition;
+  vtkGPUMeshDistributed::AllSucceed(controller, [&] {
+    RequireChoice("Domain", this->Domain, CELLS + 1, &GetDomainName);
+    RequireChoice("Reduction", this->Reduction, L2 + 1, &GetReductionName);
+    if (this->Iterations < 1)
+    {
+      throw gpumesh::Error("Iterations must be 1 or more, not " + std::to_string(this->Iterations));
+    }
+    if (controller)
+    {
+      const bool fedBack = writesPoints ||
+        std::find(this->InputArrays.begin(), this->InputArrays.end(),
+          this->ResultArrayName ? this->ResultArrayName : "") != this->InputArrays.end();
+      if (fedBack && this->Iterations > 1)
+      {
+        throw gpumesh::Error("Under MPI the GPU Mesh Kernel runs one iteration of a result that replaces an "
+                             "input (Iterations " + std::to_string(this->Iterations) +
+          " asked): chain several GPU Mesh Kernel filters instead, each of which exchanges its ghost layer");
+      }
+      if (ofPoints && reduceResult)
+      {
+        throw gpumesh::Error(std::string("Under MPI the Reduction of a point result is not available yet: the "
+                                         "points on the cuts between processes are held by several of them and "
+                                         "would count twice. Reduce a cell result, or run without MPI (Reduction ") +
+          GetReductionName(this->Reduction) + " asked)");
+      }
+    }
+    if (!controller || pieceHasData)
+    {
+      definition = makeDefinition(
+        input, this->InputArrays, this->Domain, this->Kernel, this->ResultArrayName, this->ResultComponents);
+      this->GeneratedSource = gpumesh::generateMeshKernel(definition).source;
+    }
+  });
 
   KernelRun result;
-  vtkMultiProcessController* controller = vtkGPUMeshDistributed::GetController();
   if (!controller)
   {
     result = runKernel(run, input, nullptr, definition, this->InputArrays, this->Iterations, reduceResult, this);
   }
   else
   {
-    const bool fedBack = writesCoordinates(definition) ||
-      std::any_of(definition.inputs.begin(), definition.inputs.end(),
-        [&](const gpumesh::KernelArray& a) { return a.name == definition.resultName; });
-    if (fedBack && this->Iterations > 1)
-    {
-      throw gpumesh::Error("Under MPI the GPU Mesh Kernel runs one iteration of a result that replaces an "
-                           "input (Iterations " + std::to_string(this->Iterations) +
-        " asked): chain several GPU Mesh Kernel filters instead, each of which exchanges its ghost layer");
-    }
-    if (ofPoints && reduceResult)
-    {
-      throw gpumesh::Error(std::string("Under MPI the Reduction of a point result is not available yet: the points on "
-                                       "the cuts between processes are held by several of them and would count "
-                                       "twice. Reduce a cell result, or run without MPI (Reduction ") +
-        GetReductionName(this->Reduction) + " asked)");
-    }
     // The owned cells plus one layer of ghost cells give every owned point and cell all its
     // links; one origin for all processes makes each value the serial one.
     const vtkGPUMeshDistributed::GhostedPiece piece = vtkGPUMeshDistributed::BuildGhostedPiece(input, controller);
     const std::array<double, 3> origin = vtkGPUMeshDistributed::GlobalBoundsCentre(input, controller);
     vtkGPUMeshDistributed::AllSucceed(controller, [&] {
+      const int components = writesPoints ? 3 : this->ResultComponents;
+      if (!pieceHasData)
+      {
+        result.result = writesPoints ? vtkSmartPointer<vtkDataArray>(vtkSmartPointer<vtkDoubleArray>::New())
+          : run.precision() == gpumesh::Precision::Double
+          ? vtkSmartPointer<vtkDataArray>(vtkSmartPointer<vtkDoubleArray>::New())
+          : vtkSmartPointer<vtkDataArray>(vtkSmartPointer<vtkFloatArray>::New());
+        result.result->SetName(this->ResultArrayName);
+        result.result->SetNumberOfComponents(components);
+        return;
+      }
       KernelRun pieceRun = runKernel(run, piece.Mesh, &origin, definition, this->InputArrays, this->Iterations,
         false, this);
       const std::vector<vtkIdType> source = ofPoints
@@ -326,7 +351,7 @@ void vtkGPUMeshKernel::ExecuteOnDevice(
         : inverse(piece.InputCell, input->GetNumberOfCells());
       result = pieceRun;
       result.result = remapped(pieceRun.result, source);
-      if (writesCoordinates(definition))
+      if (writesPoints)
       {
         // Points only the input's own ghost cells use keep their coordinates.
         for (vtkIdType p = 0; p < input->GetNumberOfPoints(); ++p)
@@ -337,7 +362,7 @@ void vtkGPUMeshKernel::ExecuteOnDevice(
       {
         // Ghosts hold NaN, which the statistics leave out.
         const gpumesh::RealBuffer owned = vtkGPUMeshAdapter::UploadArray(run, result.result);
-        result.statistics = reduce(run, owned, source.size(), definition.resultComponents);
+        result.statistics = reduce(run, owned, source.size(), components);
       }
     });
     if (reduceResult)
@@ -346,7 +371,7 @@ void vtkGPUMeshKernel::ExecuteOnDevice(
     }
   }
 
-  if (writesCoordinates(definition))
+  if (writesPoints)
   {
     setCoordinates(input, output, result.result);
   }
@@ -362,7 +387,8 @@ void vtkGPUMeshKernel::ExecuteOnDevice(
       : this->Reduction == MAX                  ? s.maximum
       : this->Reduction == SUM                  ? s.sum
                                                 : s.l2Norm();
-    vtkGPUMeshRunReport::SetFieldValue(field, definition.resultName + "_" + GetReductionName(this->Reduction), value);
+    vtkGPUMeshRunReport::SetFieldValue(
+      field, std::string(this->ResultArrayName) + "_" + GetReductionName(this->Reduction), value);
   }
   vtkNew<vtkStringArray> source;
   source->SetName("GeneratedSource");

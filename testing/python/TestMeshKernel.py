@@ -86,6 +86,18 @@ class MeshKernel(unittest.TestCase):
         expected = self.xyz + 3 * speed[:, None] * direction
         np.testing.assert_allclose(points_of(moved), expected, rtol=0, atol=1e-12)
 
+    def test_single_precision_coordinates_keep_their_place(self):
+        """Double points in a Single run are shifted to the centre of their bounds on the device
+        and back in double: an identity kernel returns them within float rounding of the mesh size."""
+        far = self.surface.NewInstance()
+        far.DeepCopy(self.surface)
+        shifted = self.xyz + np.array([1e4, -2e4, 3e4])
+        far.GetPoints().SetData(dsa.numpyTovtkDataArray(shifted))
+        result = gt.fetch(simple.GPUMeshKernel(Input=gt.producer(far), Kernel="result = x;", ResultArrayName="Points",
+                                               ResultComponents=3, Precision="Single"))
+        self.assertEqual(gt.field_value(result, "Precision"), "Single")
+        np.testing.assert_allclose(points_of(result), shifted, rtol=0, atol=2e-7 * 4)
+
     def test_triangle_barycentres(self):
         """Seed 001, 2.4, downward link."""
         result = gt.fetch(self.barycentre_filter())
