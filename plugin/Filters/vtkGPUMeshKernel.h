@@ -24,6 +24,7 @@
  *   its sides: edges of 2D cells, faces of 3D cells; every other cell of a non-manifold side).
  * k runs from 0 to the count - 1: every link is read to its true length, whatever the degree.
  * Arrays of more than 4 components are read a component at a time: `cells_<Array>(k, c)`.
+ * The result is written after the body: the body must not return.
  *
  * ResultArrayName "Points" (Domain Points, 3 components) replaces the output's coordinates.
  * A result named like a chosen array of the domain's entity, or "Points", is fed back: with
