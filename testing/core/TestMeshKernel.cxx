@@ -344,3 +344,32 @@ TEST(MeshKernel, BadDefinitionsAreClearErrors)
   d.inputs = { { "a b", MeshEntity::Cells, 1 }, { "a-b", MeshEntity::Cells, 1 } };
   fails(d, "are both 'a_b'");
 }
+
+// Fixed and variable-size kinds in one mesh (CELL_ARGS' two paths): kind, the cell's points,
+// and the neighbours across edges, read as ids.
+TEST(MeshKernel, MixedKindsPointsAndNeighbours)
+{
+  testmesh::Mesh mesh;
+  mesh.xyz = { 0, 0, 0, 1, 0, 0, 0, 1, 0, 2, 0, 0, 2, 1, 0, 3, 0, 0, 3.5, 1, 0, 3, 2, 0 };
+  mesh.cells = { { CellKind::Triangle, { 0, 1, 2 } }, { CellKind::Quad, { 1, 3, 4, 2 } },
+    { CellKind::Polygon, { 3, 5, 6, 7, 4 } } };
+  const HostMesh host = testmesh::toHost(mesh);
+  DeviceRun run(DeviceContext::acquire("auto"));
+  const DeviceMesh device(run, host);
+  MeshKernelDefinition definition;
+  definition.domain = MeshEntity::Cells;
+  definition.resultComponents = 5;
+  definition.body = "int ids = 0;\n"
+                    "for (int k = 0; k < point_count; ++k) ids += point_id(k);\n"
+                    "int across = 0;\n"
+                    "for (int k = 0; k < neighbour_count; ++k) across += neighbour_id(k) + 1;\n"
+                    "result[0] = kind; result[1] = point_count; result[2] = ids;\n"
+                    "result[3] = neighbour_count; result[4] = across;";
+  MeshKernel kernel(run, device, definition);
+  const std::vector<double> result = download(run, kernel.execute(run, {}, 1));
+  const double expected[3][5] = { { double(CellKind::Triangle), 3, 3, 1, 2 },
+    { double(CellKind::Quad), 4, 10, 2, 1 + 3 }, { double(CellKind::Polygon), 5, 25, 1, 2 } };
+  for (int c = 0; c < 3; ++c)
+    for (int k = 0; k < 5; ++k)
+      EXPECT_EQ(result[5 * c + k], expected[c][k]) << "cell " << c << ", value " << k;
+}
