@@ -1,6 +1,6 @@
 // The loop over cells of a GPU Mesh Kernel (core/gpumesh/MeshKernel.h): one work-item per cell
-// of one group (CELL_ARGS, kernels/common.cl) runs the user's text with the cell's variables
-// filled in. The generator defines before this text:
+// of one group (CELL_ARGS, kernels/common.cl; built with -DPER_CELL=n for a fixed-size kind, so
+// point_count is a constant) runs the user's text with the cell's variables filled in. The generator defines before this text:
 //   STEP_ARGUMENTS     the arguments that change between iterations: the previous iterate of a
 //                      fed-back result (`previous`), then `result_out`
 //   USES_NEIGHBOURS    whether the text uses the cells across the sides (1) or not (0)
@@ -26,7 +26,7 @@ __kernel void mesh_kernel(STEP_ARGUMENTS, CELL_ARGS, const int kind, __global co
   if (i >= count)
     return;
   const int id = cell_ids[i];
-  const int first = cell_start(i);
+  const size_t first = cell_start(i);
   const int point_count = cell_size(i);
 #if USES_NEIGHBOURS
   const uint neighbour_first = neighbour_offsets[id];

@@ -152,8 +152,10 @@ public:
   /// A program whose text was generated at run time (core/gpumesh/MeshKernel.h: its full text,
   /// kernels/common.cl included), built for the run's precision and cached by its text
   /// (DeviceContext::generatedProgram); `compiled` tells whether this call compiled it. In a
-  /// Single run unsuffixed literals (0.5) are floats (-cl-single-precision-constant).
-  cl::Program generatedProgram(const std::string& source, const std::string& what, bool* compiled = nullptr);
+  /// Single run unsuffixed literals (0.5) are floats (-cl-single-precision-constant). `options`:
+  /// further build options (e.g. cellKindOptions), part of the cache key.
+  cl::Program generatedProgram(const std::string& source, const std::string& what, bool* compiled = nullptr,
+    const std::string& options = {});
 
   /// bind() for kernel `function` of a generated program.
   template <typename... Fixed>

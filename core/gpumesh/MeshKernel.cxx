@@ -428,26 +428,39 @@ MeshKernel::MeshKernel(DeviceRun& run, const DeviceMesh& mesh, const MeshKernelD
   : State(std::make_unique<Internals>(mesh, definition))
 {
   Internals& s = *State;
-  const auto begin = std::chrono::steady_clock::now();
-  cl::Program program;
-  try
-  {
-    program = run.generatedProgram(s.generated.source, "the GPU Mesh Kernel", &s.compiled);
-  }
-  catch (const Error& error)
-  {
-    if (error.buildLog().empty())
-      throw;
-    const std::string errors = userErrors(error.buildLog());
-    throw Error("The Kernel does not compile on device '" + run.info().label() + "'" +
-        (errors.empty() ? std::string(" (see the build log and the GeneratedSource)") : ":" + errors),
-      error.clCode(), error.buildLog());
-  }
-  if (s.compiled)
-  {
-    s.compileMilliseconds =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - begin).count();
-  }
+  // One program for the points; for the cells one per kind of the mesh, fixed-size kinds
+  // specialised (cellKindOptions: point_count and the strides become constants, so loops over
+  // a cell's points unroll). All are compiled before any link is built.
+  const auto compile = [&](const std::string& options) {
+    const auto begin = std::chrono::steady_clock::now();
+    bool compiled = false;
+    try
+    {
+      cl::Program program = run.generatedProgram(s.generated.source, "the GPU Mesh Kernel", &compiled, options);
+      if (compiled)
+      {
+        s.compiled = true;
+        s.compileMilliseconds +=
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - begin).count();
+      }
+      return program;
+    }
+    catch (const Error& error)
+    {
+      if (error.buildLog().empty())
+        throw;
+      const std::string errors = userErrors(error.buildLog());
+      throw Error("The Kernel does not compile on device '" + run.info().label() + "'" +
+          (errors.empty() ? std::string(" (see the build log and the GeneratedSource)") : ":" + errors),
+        error.clCode(), error.buildLog());
+    }
+  };
+  std::vector<cl::Program> programs;
+  if (definition.domain == MeshEntity::Points)
+    programs.push_back(compile({}));
+  else
+    for (const DeviceCellGroup& group : mesh.groups())
+      programs.push_back(compile(cellKindOptions(group)));
 
   std::size_t pointComponents = 0;
   std::size_t cellComponents = 0;
@@ -476,7 +489,7 @@ MeshKernel::MeshKernel(DeviceRun& run, const DeviceMesh& mesh, const MeshKernelD
       s.neighbourPoints.emplace(vertexNeighbors(run, mesh, edges));
     }
     const auto bind = [&](const auto&... links) {
-      return run.bind(program, "mesh_kernel", step, mesh.points(), pointTotal, cellTotal, s.pointArrays,
+      return run.bind(programs.front(), "mesh_kernel", step, mesh.points(), pointTotal, cellTotal, s.pointArrays,
         s.cellArrays, links...);
     };
     const VertexTable* around = s.cellsAround ? &*s.cellsAround : nullptr;
@@ -501,8 +514,10 @@ MeshKernel::MeshKernel(DeviceRun& run, const DeviceMesh& mesh, const MeshKernelD
     const CellEntities sides(run, mesh, EntityType::Sides);
     s.neighbourCells.emplace(cellNeighborLists(run, mesh, sides));
   }
-  for (const DeviceCellGroup& group : mesh.groups())
+  for (std::size_t g = 0; g < mesh.groups().size(); ++g)
   {
+    const DeviceCellGroup& group = mesh.groups()[g];
+    const cl::Program& program = programs[g];
     const auto kind = static_cast<cl_int>(group.kind);
     if (s.neighbourCells)
       s.launches.push_back(run.bind(program, "mesh_kernel", step, CellArgs{ group }, kind, mesh.points(),

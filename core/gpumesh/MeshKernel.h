@@ -89,7 +89,9 @@ class MeshKernel
 {
 public:
   /// Generates the program, compiles it through the device's cache of generated programs (the
-  /// same text is compiled once per device and process), then builds the links the text uses:
+  /// same text is compiled once per device and process; for the Cells domain once per cell
+  /// kind of the mesh, fixed-size kinds built with cellKindOptions), then builds the links the
+  /// text uses:
   /// the cells around each point (vertexCells), the points joined by an edge
   /// (vertexNeighbors), the cells across each cell's sides (cellNeighborLists). A compile error
   /// is a gpumesh::Error listing "line L, column C: error: message" for each error, the line
@@ -100,7 +102,7 @@ public:
   MeshKernel& operator=(const MeshKernel&) = delete;
 
   const GeneratedMeshKernel& generated() const;
-  /// Whether constructing this kernel compiled its program (false: it came from the cache).
+  /// Whether constructing this kernel compiled a program (false: all came from the cache).
   bool compiled() const;
   /// Wall milliseconds spent compiling (0 when the program came from the cache).
   double compileMilliseconds() const;
