@@ -341,7 +341,7 @@ const std::vector<FilterCase>& filterCases()
         return filter.GetPointer();
       },
       "KernelTimeMs_relax", 10 },
-    { "gpu-mesh-kernel-laplacian",
+    { "gpu-kernel-laplacian",
       "vtkGPUMeshKernel, the Laplacian step of gpu-vertex-smoothing (every point moves) written as a kernel, 10 "
       "iterations",
       true, false, false, {},
