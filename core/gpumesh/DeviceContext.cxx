@@ -51,21 +51,46 @@ cl::Program DeviceContext::program(const std::string& name, const std::string& o
   {
     return found->second;
   }
-  const std::string source = kernelSource("common") + "\n" + kernelSource(name);
+  cl::Program program =
+    build(kernelSource("common") + "\n" + kernelSource(name), options, "kernels/" + name + ".cl");
+  Programs.emplace(key, program);
+  return program;
+}
+
+cl::Program DeviceContext::generatedProgram(
+  const std::string& source, const std::string& options, const std::string& what, bool* compiled)
+{
+  const std::string key = options + '\n' + source;
+  std::lock_guard<std::mutex> lock(ProgramsMutex);
+  auto found = GeneratedPrograms.find(key);
+  if (compiled)
+  {
+    *compiled = found == GeneratedPrograms.end();
+  }
+  if (found != GeneratedPrograms.end())
+  {
+    return found->second;
+  }
+  cl::Program program = build(source, options, what);
+  GeneratedPrograms.emplace(key, program);
+  return program;
+}
+
+cl::Program DeviceContext::build(const std::string& source, const std::string& options, const std::string& what)
+{
   cl_int status = CL_SUCCESS;
   cl::Program program(Context, source, false, &status);
-  check(status, "creating program kernels/" + name + ".cl");
+  check(status, "creating program " + what);
   const std::string buildOptions = "-cl-std=CL1.2 " + options;
   status = program.build({ Device }, buildOptions.c_str());
+  ++ProgramsBuilt;
   if (status != CL_SUCCESS)
   {
     std::string log;
     program.getBuildInfo(Device, CL_PROGRAM_BUILD_LOG, &log);
-    throw Error("compiling kernels/" + name + ".cl for device '" + Info.label() +
-        "' with options '" + buildOptions + "'",
+    throw Error("compiling " + what + " for device '" + Info.label() + "' with options '" + buildOptions + "'",
       status, log);
   }
-  Programs.emplace(key, program);
   return program;
 }
 

@@ -5,6 +5,7 @@
 #include "gpumesh/OpenCL.h"
 #include "gpumesh/StagingArea.h"
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -32,6 +33,16 @@ public:
   /// Throws gpumesh::Error carrying the build log if compilation fails.
   cl::Program program(const std::string& name, const std::string& options = {});
 
+  /// A program whose whole text was generated at run time (core/gpumesh/MeshKernel.h), built
+  /// with `options` and cached by its full text beside the files' programs: the same text is
+  /// compiled once per device and process. `compiled` (when given) tells whether this call
+  /// built it. `what` names it in errors, which carry the build log.
+  cl::Program generatedProgram(const std::string& source, const std::string& options,
+    const std::string& what, bool* compiled = nullptr);
+
+  /// Programs compiled so far by this context (files and generated texts): cache misses.
+  std::uint64_t programsBuilt() const { return ProgramsBuilt.load(); }
+
   /// Totals over the life of the process.
   const std::shared_ptr<MemoryCounters>& counters() const { return Counters; }
 
@@ -56,8 +67,13 @@ private:
   std::shared_ptr<MemoryCounters> Counters = std::make_shared<MemoryCounters>();
   std::unique_ptr<StagingArea> Staging;
   std::size_t StagingThreshold = SIZE_MAX;
+  /// Builds `source` (the caller holds ProgramsMutex).
+  cl::Program build(const std::string& source, const std::string& options, const std::string& what);
+
   std::mutex ProgramsMutex;
-  std::map<std::string, cl::Program> Programs;
+  std::map<std::string, cl::Program> Programs;          ///< by file name and options
+  std::map<std::string, cl::Program> GeneratedPrograms; ///< by options and full text
+  std::atomic<std::uint64_t> ProgramsBuilt{ 0 };
 };
 
 } // namespace gpumesh

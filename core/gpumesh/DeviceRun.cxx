@@ -241,6 +241,15 @@ cl::Kernel DeviceRun::kernel(const std::string& program, const std::string& name
   return kernel;
 }
 
+cl::Program DeviceRun::generatedProgram(
+  const std::string& source, const std::string& what, bool* compiled, const std::string& options)
+{
+  // In a float run a literal such as 0.5 is a float too, so user-written `0.5 * v` compiles
+  // for REAL3 v in either precision.
+  const std::string precision = Real == Precision::Double ? "-DREAL_DOUBLE=1" : "-cl-single-precision-constant";
+  return Device->generatedProgram(source, options.empty() ? precision : precision + " " + options, what, compiled);
+}
+
 void DeviceRun::launch(cl::Kernel& kernel, std::size_t globalSize, const std::string& label, std::size_t localSize)
 {
   if (globalSize == 0)

@@ -158,6 +158,26 @@ public:
     return bound;
   }
 
+  /// A program whose text was generated at run time (core/gpumesh/MeshKernel.h: its full text,
+  /// kernels/common.cl included), built for the run's precision and cached by its text
+  /// (DeviceContext::generatedProgram); `compiled` tells whether this call compiled it. In a
+  /// Single run unsuffixed literals (0.5) are floats (-cl-single-precision-constant). `options`:
+  /// further build options (e.g. cellKindOptions), part of the cache key.
+  cl::Program generatedProgram(const std::string& source, const std::string& what, bool* compiled = nullptr,
+    const std::string& options = {});
+
+  /// bind() for kernel `function` of a generated program.
+  template <typename... Fixed>
+  BoundKernel bind(const cl::Program& program, const std::string& function, cl_uint stepArguments,
+    const Fixed&... fixed)
+  {
+    cl_int status = CL_SUCCESS;
+    BoundKernel bound{ cl::Kernel(program, function.c_str(), &status), stepArguments };
+    check(status, "creating kernel '" + function + "' of a generated program");
+    setArgumentsFrom(bound.kernel, stepArguments, fixed...);
+    return bound;
+  }
+
   /// Sets the bound kernel's step arguments (indices 0..) and enqueues it over `range`.
   template <typename... Step>
   void call(BoundKernel& bound, LaunchRange range, const std::string& label, const Step&... step)

@@ -14,7 +14,7 @@ import json
 import statistics
 import sys
 
-TIMINGS = ["wall_ms", "kernel_ms", "host_ms", "filter_host_ms", "memcpy_ms", "host_over_memcpy",
+TIMINGS = ["wall_ms", "kernel_ms", "step_kernel_ms", "host_ms", "filter_host_ms", "memcpy_ms", "host_over_memcpy",
            "generation_ms", "warmup_wall_ms", "load_average"]
 
 
@@ -98,6 +98,11 @@ def markdown(rows):
             milliseconds(r["host_ms"]),
             r["bytes_read"] / 1e6, r["bytes_written"] / 1e6, milliseconds(r["memcpy_ms"], False),
             "%.1f" % ratio["median"] if ratio else "-"))
+    steps = [r for r in good if r.get("step_kernel_ms")]
+    if steps:
+        out.append("")
+        out.append("Device time of one iteration's step kernels (iterated filters), ms: " + "; ".join(
+            "%s on %s: %s" % (r["filter"], r["mesh"], milliseconds(r["step_kernel_ms"])) for r in steps))
     errors = [(r["filter"], r["mesh"], e) for r in rows for e in r["errors"]]
     if errors:
         out.append("")

@@ -22,6 +22,7 @@
 #include "vtkGPUCellReduction.h"
 #include "vtkGPULongestEdgeRefinement.h"
 #include "vtkGPUNeighborDistance.h"
+#include "vtkGPUMeshKernel.h"
 #include "vtkGPUVertexSmoothing.h"
 
 #include "vtkCallbackCommand.h"
@@ -303,7 +304,17 @@ struct FilterCase
   bool trianglesOnly;
   std::vector<std::string> arraysRead; // input arrays the filter reads besides points and cells
   std::function<vtkSmartPointer<vtkAlgorithm>(const Options&, bool tetrahedra)> make;
+  /// Iterated filters: the field data KernelTimeMs_<kernel> arrays whose names start with
+  /// this prefix are the Jacobi step's kernels, run `steps` times (reported as step_kernel_ms).
+  std::string stepKernelPrefix = {};
+  int steps = 0;
 };
+
+// The Laplacian step of gpu-vertex-smoothing written by a user, for GPU Mesh Kernel.
+const char* const userLaplacian = "REAL3 mean = 0;\n"
+                                  "for (int k = 0; k < neighbour_count; ++k)\n"
+                                  "  mean += neighbours_x(k);\n"
+                                  "result = x + 0.5 * (mean / neighbour_count - x);\n";
 
 const std::vector<FilterCase>& filterCases()
 {
@@ -328,7 +339,22 @@ const std::vector<FilterCase>& filterCases()
         filter->SetMethod(vtkGPUVertexSmoothing::LAPLACIAN);
         filter->SetIterations(10);
         return filter.GetPointer();
-      } },
+      },
+      "KernelTimeMs_relax", 10 },
+    { "gpu-kernel-laplacian",
+      "vtkGPUMeshKernel, the Laplacian step of gpu-vertex-smoothing (every point moves) written as a kernel, 10 "
+      "iterations",
+      true, false, false, {},
+      [](const Options& options, bool) -> vtkSmartPointer<vtkAlgorithm> {
+        vtkNew<vtkGPUMeshKernel> filter;
+        filter->SetDevice(options.device.c_str());
+        filter->SetKernel(userLaplacian);
+        filter->SetResultArrayName("Points");
+        filter->SetResultComponents(3);
+        filter->SetIterations(10);
+        return filter.GetPointer();
+      },
+      "KernelTimeMs_mesh_kernel", 10 },
     { "gpu-refinement-marked", "vtkGPULongestEdgeRefinement, cells of the cell array Mark (--marked-fraction)",
       true, false, true, { "Mark" },
       [](const Options& options, bool) -> vtkSmartPointer<vtkAlgorithm> {
@@ -805,6 +831,19 @@ int benchmark(const Options& options)
   line.number("kernel_ms", kernelMs);
   line.number("host_ms", hostMs);
   line.number("filter_host_ms", filter.gpu ? fieldNumber(output, "HostTimeMs") : std::nan(""));
+  if (filter.steps > 0)
+  {
+    // Device time of one Jacobi step: comparable between a built-in and a user-written kernel.
+    double stepMs = 0.0;
+    vtkFieldData* fields = output->GetFieldData();
+    for (int a = 0; a < fields->GetNumberOfArrays(); ++a)
+    {
+      const char* name = fields->GetArrayName(a);
+      if (name && std::string(name).rfind(filter.stepKernelPrefix, 0) == 0)
+        stepMs += fields->GetArray(a)->GetTuple1(0);
+    }
+    line.number("step_kernel_ms", stepMs / filter.steps);
+  }
   line.number("bytes_uploaded", filter.gpu ? fieldNumber(output, "BytesUploaded") : std::nan(""));
   line.number("bytes_downloaded", filter.gpu ? fieldNumber(output, "BytesDownloaded") : std::nan(""));
   line.count("bytes_read", read);

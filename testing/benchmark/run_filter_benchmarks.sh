@@ -11,6 +11,9 @@
 #
 # Here (PoCL):       run_filter_benchmarks.sh --binary build/bin/gpumesh-filter-benchmark --out results/pocl
 # GPU machine:       run_filter_benchmarks.sh ... --device NVIDIA --triangles 30000000 --tetrahedra 10000000
+# User-written Laplacian beside the built-in one (step_kernel_ms: device time per iteration):
+#   run_filter_benchmarks.sh ... --device NVIDIA --triangles 30000000 \
+#     --cases gpu-vertex-smoothing@triangles,gpu-kernel-laplacian@triangles
 #
 # --warmup applies to GPUMesh's filters (default full: an identical input first, so kernel
 # compilation and buffers sized for the input stay out of the timed run); VTK's own compile
@@ -59,7 +62,7 @@ done
 # topology-building filters on the hostile meshes (random numbering, a high-degree vertex).
 gpu_all="gpu-cell-reduction gpu-neighbor-distance gpu-vertex-smoothing gpu-refinement-marked gpu-refinement-all"
 matrix=""
-for f in $gpu_all vtk-cell-size vtk-smooth vtk-windowed-sinc; do matrix+=" $f@triangles"; done
+for f in $gpu_all gpu-kernel-laplacian vtk-cell-size vtk-smooth vtk-windowed-sinc; do matrix+=" $f@triangles"; done
 for f in $gpu_all; do matrix+=" $f@triangles-shuffled"; done
 for f in gpu-neighbor-distance gpu-vertex-smoothing gpu-refinement-marked; do matrix+=" $f@triangles-fan"; done
 for f in gpu-cell-reduction gpu-neighbor-distance gpu-vertex-smoothing vtk-cell-size; do matrix+=" $f@tetrahedra"; done

@@ -119,6 +119,30 @@ def check_vertex_smoothing(output, source):
     return "%d boundary points fixed, largest displacement %.4f" % (len(fixed), moved.max())
 
 
+SMALLEST_ANGLE = """// smallest corner angle, in degrees
+REAL smallest = INFINITY;
+for (int k = 0; k < point_count; ++k) {
+  const REAL3 a = points_x((k + 1) % point_count) - points_x(k);
+  const REAL3 b = points_x((k + point_count - 1) % point_count) - points_x(k);
+  smallest = fmin(smallest, acos(clamp(dot(a, b) / (length(a) * length(b)), (REAL)-1, (REAL)1)));
+}
+result = degrees(smallest);"""
+
+
+def check_mesh_kernel(output, source):
+    from vtkmodules.vtkFiltersVerdict import vtkMeshQuality
+    quality = vtkMeshQuality()
+    quality.SetInputData(source)
+    quality.SetTriangleQualityMeasureToMinAngle()
+    quality.Update()
+    expected = cells(quality.GetOutput(), "Quality")
+    angles = cells(output, "MinAngle")
+    assert np.allclose(angles, expected, atol=1e-3), "MinAngle differs from vtkMeshQuality by %g degrees" % np.abs(
+        angles - expected).max()
+    assert abs(field(output, "MinAngle_Min") - expected.min()) < 1e-3, "MinAngle_Min is not the smallest angle"
+    return "MinAngle %.2f..%.2f degrees, as vtkMeshQuality" % (angles.min(), angles.max())
+
+
 RECIPES = {
     "GPUCellReduction": Recipe(
         mesh="ball_tets.vtu", properties={"Quantity": "Volume"}, color=("CELLS", "Volume"),
@@ -136,4 +160,8 @@ RECIPES = {
         properties={"Method": "Taubin", "Iterations": 20, "Boundary": "Fixed"},
         color=("POINTS", "Displacement"), output_array=("POINTS", "Displacement"), check=check_vertex_smoothing,
         zoom=1.3),
+    "GPUMeshKernel": Recipe(
+        mesh="plate_with_holes.vtu",
+        properties={"Domain": "Cells", "Kernel": SMALLEST_ANGLE, "ResultArrayName": "MinAngle", "Reduction": "Min"},
+        color=("CELLS", "MinAngle"), output_array=("CELLS", "MinAngle"), check=check_mesh_kernel, zoom=1.3),
 }

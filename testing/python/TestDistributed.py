@@ -72,6 +72,20 @@ CASES = {
                                          Precision="Single"), "points"),
     "refinement_sphere_all_single": ("sphere_surface.vtu", "GPULongestEdgeRefinement",
                                      dict(RefineAll=1, Precision="Single"), "mesh"),
+    # User-written kernels: the neighbours across every face (their global ids summed) and the
+    # points joined by an edge and the cells around each point, through the ghost layer.
+    "kernel_ball_neighbours": ("ball_tets.vtu", "GPUMeshKernel",
+                               dict(Domain="Cells", InputArrays=[CELL_IDS], ResultArrayName="Neighbours",
+                                    ResultComponents=2, Reduction="Max",
+                                    Kernel="REAL sum = 0;\nfor (int k = 0; k < neighbour_count; ++k)\n"
+                                           "  sum += neighbours_CellIds(k);\nresult = (REAL2)(neighbour_count, sum);"),
+                               "kernel_cells"),
+    "kernel_plate_relaxation": ("plate_with_holes.vtu", "GPUMeshKernel",
+                                dict(ResultArrayName="Points", ResultComponents=3,
+                                     Kernel="REAL3 mean = 0;\nfor (int k = 0; k < neighbour_count; ++k)\n"
+                                            "  mean += neighbours_x(k);\n"
+                                            "result = x + 0.5 * (mean / neighbour_count - x) + 1e-4 * cell_count;"),
+                                "points"),
 }
 WITH_INPUT_GLOBAL_IDS = {"smoothing_sphere_input_global_ids"}
 # Refinement breaks exact ties of edge lengths by global point id, a serial run by point id: global
@@ -211,6 +225,14 @@ def compare(case, whole, pieces, reference):
         arrays = [a for a in CELL_ARRAYS if reference.GetCellData().GetArray(a) is not None]
         problems += compare_keyed(whole, reference, "cells", CELL_IDS, arrays, tolerance, True)
         problems += compare_keyed(whole, reference, "cells", CELL_IDS, ["NeighborCount"], 0, True)
+    elif kind == "kernel_cells":
+        name = properties["ResultArrayName"]
+        problems += compare_keyed(whole, reference, "cells", CELL_IDS, [name], tolerance, True)
+        field = name + "_" + properties["Reduction"]
+        for rank, piece in enumerate(pieces):
+            got, want = gt.field_value(piece, field), gt.field_value(reference, field)
+            if not abs(got - want) <= 1e-9 * abs(want):
+                problems.append("process %d: %s %r, serial %r" % (rank, field, got, want))
     elif kind in ("mesh", "conforming"):
         problems += compare_meshes(whole, reference, exact=kind == "mesh")
         return problems

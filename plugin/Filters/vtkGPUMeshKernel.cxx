@@ -1,0 +1,415 @@
+#include "vtkGPUMeshKernel.h"
+
+#include "vtkCellData.h"
+#include "vtkDataArray.h"
+#include "vtkDoubleArray.h"
+#include "vtkFieldData.h"
+#include "vtkFloatArray.h"
+#include "vtkNew.h"
+#include "vtkObjectFactory.h"
+#include "vtkPointData.h"
+#include "vtkPointSet.h"
+#include "vtkPoints.h"
+#include "vtkStringArray.h"
+
+#include "vtkGPUMeshAdapter.h"
+#include "vtkGPUMeshDistributed.h"
+#include "vtkGPUMeshRunReport.h"
+
+#include "gpumesh/ArrayMagnitude.h"
+#include "gpumesh/DeviceMesh.h"
+#include "gpumesh/MeshKernel.h"
+#include "gpumesh/Reduce.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <memory>
+
+vtkStandardNewMacro(vtkGPUMeshKernel);
+
+namespace
+{
+std::string arrayNames(vtkFieldData* data)
+{
+  std::string names;
+  for (int i = 0; i < data->GetNumberOfArrays(); ++i)
+  {
+    const char* name = data->GetArrayName(i);
+    names += std::string(names.empty() ? "" : ", ") + "'" + (name ? name : "") + "'";
+  }
+  return names.empty() ? "none" : names;
+}
+
+// The chosen arrays of `mesh`, by name: a point array or a cell array, never both.
+std::vector<vtkDataArray*> findArrays(vtkPointSet* mesh, const std::vector<std::string>& names)
+{
+  std::vector<vtkDataArray*> arrays;
+  for (const std::string& name : names)
+  {
+    vtkAbstractArray* atPoints = mesh->GetPointData()->GetAbstractArray(name.c_str());
+    vtkAbstractArray* atCells = mesh->GetCellData()->GetAbstractArray(name.c_str());
+    if (!atPoints && !atCells)
+    {
+      throw gpumesh::Error("InputArrays names '" + name + "', which the input does not have (point arrays: " +
+        arrayNames(mesh->GetPointData()) + "; cell arrays: " + arrayNames(mesh->GetCellData()) + ")");
+    }
+    if (atPoints && atCells)
+    {
+      throw gpumesh::Error("The input has a point array and a cell array named '" + name +
+        "': rename one of them so that the Kernel can tell them apart");
+    }
+    vtkAbstractArray* found = atPoints ? atPoints : atCells;
+    vtkDataArray* numeric = vtkDataArray::SafeDownCast(found);
+    if (!numeric)
+    {
+      throw gpumesh::Error("Input array '" + name + "' is not numeric (a " + std::string(found->GetClassName()) +
+        "): the Kernel reads numbers");
+    }
+    arrays.push_back(numeric);
+  }
+  return arrays;
+}
+
+gpumesh::MeshKernelDefinition makeDefinition(vtkPointSet* input, const std::vector<std::string>& names, int domain,
+  const char* kernel, const char* resultName, int resultComponents)
+{
+  gpumesh::MeshKernelDefinition definition;
+  definition.domain = domain == vtkGPUMeshKernel::CELLS ? gpumesh::MeshEntity::Cells : gpumesh::MeshEntity::Points;
+  const std::vector<vtkDataArray*> arrays = findArrays(input, names);
+  for (std::size_t a = 0; a < arrays.size(); ++a)
+  {
+    const bool ofPoints = input->GetPointData()->GetAbstractArray(names[a].c_str()) != nullptr;
+    definition.inputs.push_back({ names[a], ofPoints ? gpumesh::MeshEntity::Points : gpumesh::MeshEntity::Cells,
+      arrays[a]->GetNumberOfComponents() });
+  }
+  definition.resultName = resultName ? resultName : "";
+  definition.resultComponents = resultComponents;
+  definition.body = kernel ? kernel : "";
+  return definition;
+}
+
+bool writesCoordinates(const gpumesh::MeshKernelDefinition& definition)
+{
+  return definition.resultName == gpumesh::MeshKernelDefinition::coordinatesName;
+}
+
+// What one run of the kernel on one mesh gives.
+struct KernelRun
+{
+  vtkSmartPointer<vtkDataArray> result; ///< per point or cell of the mesh; coordinates in double
+  std::string source;
+  bool compiled = false;
+  double compileMilliseconds = 0.0;
+  gpumesh::Statistics statistics; ///< of the result, when asked for
+};
+
+gpumesh::Statistics reduce(gpumesh::DeviceRun& run, const gpumesh::RealBuffer& values, std::size_t tuples, int components)
+{
+  if (components == 1)
+    return gpumesh::reduceStatistics(run, values, tuples);
+  return gpumesh::reduceStatistics(run, gpumesh::tupleMagnitudes(run, values, tuples, components), tuples);
+}
+
+// Uploads `mesh` and its chosen arrays, compiles (or finds) the program, runs it and downloads
+// the result. `origin`: the one of a distributed run, shared by all processes.
+KernelRun runKernel(gpumesh::DeviceRun& run, vtkPointSet* mesh, const std::array<double, 3>* origin,
+  const gpumesh::MeshKernelDefinition& definition, const std::vector<std::string>& names, int iterations,
+  bool reduceResult, vtkGPUMeshKernel* progress)
+{
+  auto description = vtkGPUMeshAdapter::DescribeMesh(mesh, run.precision());
+  if (origin)
+  {
+    description.view.points.origin = *origin;
+  }
+  const gpumesh::DeviceMesh device(run, description.view);
+  progress->UpdateProgress(0.1);
+  std::vector<gpumesh::RealBuffer> uploaded;
+  for (vtkDataArray* array : findArrays(mesh, names))
+    uploaded.push_back(vtkGPUMeshAdapter::UploadArray(run, array));
+  std::vector<const gpumesh::RealBuffer*> inputs;
+  for (const auto& buffer : uploaded)
+    inputs.push_back(&buffer);
+  gpumesh::MeshKernel kernel(run, device, definition);
+  progress->UpdateProgress(0.2);
+
+  KernelRun result;
+  result.source = kernel.generated().source;
+  result.compiled = kernel.compiled();
+  result.compileMilliseconds = kernel.compileMilliseconds();
+  int stoppedAt = 0;
+  const gpumesh::RealBuffer values =
+    kernel.execute(run, inputs, iterations, [&](int iteration, int total) {
+      progress->UpdateProgress(0.2 + 0.7 * iteration / total);
+      if (progress->GetAbortExecute())
+      {
+        stoppedAt = iteration;
+        return false;
+      }
+      return true;
+    });
+  if (stoppedAt && stoppedAt < iterations)
+  {
+    throw gpumesh::Error("The GPU Mesh Kernel was aborted after " + std::to_string(stoppedAt) + " of " +
+      std::to_string(iterations) + " iterations; the output is empty");
+  }
+  const bool ofPoints = definition.domain == gpumesh::MeshEntity::Points;
+  const auto tuples = static_cast<vtkIdType>(ofPoints ? mesh->GetNumberOfPoints() : mesh->GetNumberOfCells());
+  const int components = definition.resultComponents;
+  if (reduceResult)
+  {
+    result.statistics = reduce(run, values, static_cast<std::size_t>(tuples), components);
+  }
+  if (writesCoordinates(definition))
+  {
+    // Relative to the device mesh's origin: added back in double.
+    auto xyz = vtkSmartPointer<vtkDoubleArray>::New();
+    xyz->SetNumberOfComponents(3);
+    xyz->SetNumberOfTuples(tuples);
+    run.download(values, xyz->GetPointer(0), static_cast<std::size_t>(3 * tuples), "coordinates");
+    const auto& shift = device.origin();
+    double* out = xyz->GetPointer(0);
+    for (vtkIdType i = 0; i < 3 * tuples; ++i)
+      out[i] += shift[i % 3];
+    result.result = xyz;
+  }
+  else
+  {
+    result.result = vtkGPUMeshAdapter::DownloadArray(run, values, tuples, components, definition.resultName.c_str());
+  }
+  return result;
+}
+
+// The output's array: entry e takes the tuple of piece entry source[e], or NaN where source[e]
+// is -1 (a ghost of the input, whose owner holds its value).
+vtkSmartPointer<vtkDataArray> remapped(vtkDataArray* piece, const std::vector<vtkIdType>& source)
+{
+  vtkSmartPointer<vtkDataArray> array = vtk::TakeSmartPointer(piece->NewInstance());
+  array->SetName(piece->GetName());
+  array->SetNumberOfComponents(piece->GetNumberOfComponents());
+  array->SetNumberOfTuples(static_cast<vtkIdType>(source.size()));
+  for (vtkIdType e = 0; e < static_cast<vtkIdType>(source.size()); ++e)
+  {
+    if (source[e] >= 0)
+      array->SetTuple(e, source[e], piece);
+    else
+      for (int k = 0; k < array->GetNumberOfComponents(); ++k)
+        array->SetComponent(e, k, std::numeric_limits<double>::quiet_NaN());
+  }
+  return array;
+}
+
+std::vector<vtkIdType> inverse(const std::vector<vtkIdType>& pieceToInput, vtkIdType inputCount)
+{
+  std::vector<vtkIdType> source(static_cast<std::size_t>(inputCount), -1);
+  for (std::size_t e = 0; e < pieceToInput.size(); ++e)
+    if (pieceToInput[e] >= 0)
+      source[pieceToInput[e]] = static_cast<vtkIdType>(e);
+  return source;
+}
+
+// New coordinates in the input points' type (float stays float, other types become double).
+void setCoordinates(vtkPointSet* input, vtkPointSet* output, vtkDataArray* xyz)
+{
+  vtkSmartPointer<vtkDataArray> coordinates = xyz;
+  if (input->GetPoints() && input->GetPoints()->GetDataType() == VTK_FLOAT)
+  {
+    coordinates = vtkSmartPointer<vtkFloatArray>::New();
+    coordinates->DeepCopy(xyz);
+  }
+  vtkNew<vtkPoints> points;
+  points->SetData(coordinates);
+  output->SetPoints(points);
+}
+} // namespace
+
+vtkGPUMeshKernel::vtkGPUMeshKernel()
+{
+  this->SetResultArrayName("Result");
+  this->SetKernel("");
+}
+
+vtkGPUMeshKernel::~vtkGPUMeshKernel()
+{
+  this->SetResultArrayName(nullptr);
+  this->SetKernel(nullptr);
+}
+
+void vtkGPUMeshKernel::AddInputArray(const char* name)
+{
+  this->InputArrays.emplace_back(name ? name : "");
+  this->Modified();
+}
+
+void vtkGPUMeshKernel::ClearInputArrays()
+{
+  if (!this->InputArrays.empty())
+  {
+    this->InputArrays.clear();
+    this->Modified();
+  }
+}
+
+const char* vtkGPUMeshKernel::GetDomainName(int domain)
+{
+  return domain == CELLS ? "Cells" : "Points";
+}
+
+const char* vtkGPUMeshKernel::GetReductionName(int reduction)
+{
+  switch (reduction)
+  {
+    case MIN:
+      return "Min";
+    case MAX:
+      return "Max";
+    case SUM:
+      return "Sum";
+    case L2:
+      return "L2";
+    default:
+      return "None";
+  }
+}
+
+void vtkGPUMeshKernel::ExecuteOnDevice(
+  vtkInformationVector**, vtkPointSet* input, vtkPointSet* output, gpumesh::DeviceRun& run)
+{
+  this->GeneratedSource.clear();
+  vtkMultiProcessController* controller = vtkGPUMeshDistributed::GetController();
+  const bool ofPoints = this->Domain == POINTS;
+  const bool writesPoints = ofPoints && this->ResultArrayName &&
+    std::string(this->ResultArrayName) == gpumesh::MeshKernelDefinition::coordinatesName;
+  const bool reduceResult = this->Reduction != NONE;
+  // The text and the arrays are checked before any upload or exchange. Under MPI every process
+  // learns of a failure anywhere (none waits in an exchange for one that gave up); an empty
+  // piece, which has no arrays to look up, only checks the properties.
+  const bool pieceHasData = input->GetNumberOfPoints() > 0 || input->GetNumberOfCells() > 0;
+  gpumesh::MeshKernelDefinition definition;
+  vtkGPUMeshDistributed::AllSucceed(controller, [&] {
+    RequireChoice("Domain", this->Domain, CELLS + 1, &GetDomainName);
+    RequireChoice("Reduction", this->Reduction, L2 + 1, &GetReductionName);
+    if (this->Iterations < 1)
+    {
+      throw gpumesh::Error("Iterations must be 1 or more, not " + std::to_string(this->Iterations));
+    }
+    if (controller)
+    {
+      const bool fedBack = writesPoints ||
+        std::find(this->InputArrays.begin(), this->InputArrays.end(),
+          this->ResultArrayName ? this->ResultArrayName : "") != this->InputArrays.end();
+      if (fedBack && this->Iterations > 1)
+      {
+        throw gpumesh::Error("Under MPI the GPU Mesh Kernel runs one iteration of a result that replaces an "
+                             "input (Iterations " + std::to_string(this->Iterations) +
+          " asked): chain several GPU Mesh Kernel filters instead, each of which exchanges its ghost layer");
+      }
+      if (ofPoints && reduceResult)
+      {
+        throw gpumesh::Error(std::string("Under MPI the Reduction of a point result is not available yet: the "
+                                         "points on the cuts between processes are held by several of them and "
+                                         "would count twice. Reduce a cell result, or run without MPI (Reduction ") +
+          GetReductionName(this->Reduction) + " asked)");
+      }
+    }
+    if (!controller || pieceHasData)
+    {
+      definition = makeDefinition(
+        input, this->InputArrays, this->Domain, this->Kernel, this->ResultArrayName, this->ResultComponents);
+      this->GeneratedSource = gpumesh::generateMeshKernel(definition).source;
+    }
+  });
+
+  KernelRun result;
+  if (!controller)
+  {
+    result = runKernel(run, input, nullptr, definition, this->InputArrays, this->Iterations, reduceResult, this);
+  }
+  else
+  {
+    // The owned cells plus one layer of ghost cells give every owned point and cell all its
+    // links; one origin for all processes makes each value the serial one.
+    const vtkGPUMeshDistributed::GhostedPiece piece = vtkGPUMeshDistributed::BuildGhostedPiece(input, controller);
+    const std::array<double, 3> origin = vtkGPUMeshDistributed::GlobalBoundsCentre(input, controller);
+    vtkGPUMeshDistributed::AllSucceed(controller, [&] {
+      const int components = writesPoints ? 3 : this->ResultComponents;
+      if (!pieceHasData)
+      {
+        result.result = writesPoints ? vtkSmartPointer<vtkDataArray>(vtkSmartPointer<vtkDoubleArray>::New())
+          : run.precision() == gpumesh::Precision::Double
+          ? vtkSmartPointer<vtkDataArray>(vtkSmartPointer<vtkDoubleArray>::New())
+          : vtkSmartPointer<vtkDataArray>(vtkSmartPointer<vtkFloatArray>::New());
+        result.result->SetName(this->ResultArrayName);
+        result.result->SetNumberOfComponents(components);
+        return;
+      }
+      KernelRun pieceRun = runKernel(run, piece.Mesh, &origin, definition, this->InputArrays, this->Iterations,
+        false, this);
+      const std::vector<vtkIdType> source = ofPoints
+        ? inverse(piece.InputPoint, input->GetNumberOfPoints())
+        : inverse(piece.InputCell, input->GetNumberOfCells());
+      result = pieceRun;
+      result.result = remapped(pieceRun.result, source);
+      if (writesPoints)
+      {
+        // Points only the input's own ghost cells use keep their coordinates.
+        for (vtkIdType p = 0; p < input->GetNumberOfPoints(); ++p)
+          if (source[p] < 0)
+            result.result->SetTuple(p, input->GetPoint(p));
+      }
+      if (reduceResult)
+      {
+        // Ghosts hold NaN, which the statistics leave out.
+        const gpumesh::RealBuffer owned = vtkGPUMeshAdapter::UploadArray(run, result.result);
+        result.statistics = reduce(run, owned, source.size(), components);
+      }
+    });
+    if (reduceResult)
+    {
+      result.statistics = vtkGPUMeshDistributed::AllReduceStatistics(controller, result.statistics);
+    }
+  }
+
+  if (writesPoints)
+  {
+    setCoordinates(input, output, result.result);
+  }
+  else
+  {
+    (ofPoints ? static_cast<vtkFieldData*>(output->GetPointData()) : output->GetCellData())->AddArray(result.result);
+  }
+  vtkFieldData* field = output->GetFieldData();
+  if (reduceResult)
+  {
+    const gpumesh::Statistics& s = result.statistics;
+    const double value = this->Reduction == MIN ? s.minimum
+      : this->Reduction == MAX                  ? s.maximum
+      : this->Reduction == SUM                  ? s.sum
+                                                : s.l2Norm();
+    vtkGPUMeshRunReport::SetFieldValue(
+      field, std::string(this->ResultArrayName) + "_" + GetReductionName(this->Reduction), value);
+  }
+  vtkNew<vtkStringArray> source;
+  source->SetName("GeneratedSource");
+  source->InsertNextValue(this->GeneratedSource);
+  field->RemoveArray("GeneratedSource");
+  field->AddArray(source);
+  vtkGPUMeshRunReport::SetFieldCount(field, "KernelCompiled", result.compiled ? 1 : 0);
+  vtkGPUMeshRunReport::SetFieldValue(field, "KernelCompileTimeMs", result.compileMilliseconds);
+}
+
+void vtkGPUMeshKernel::PrintSelf(ostream& os, vtkIndent indent)
+{
+  this->Superclass::PrintSelf(os, indent);
+  os << indent << "Domain: " << GetDomainName(this->Domain) << "\n";
+  os << indent << "Kernel: " << (this->Kernel ? this->Kernel : "(none)") << "\n";
+  os << indent << "ResultArrayName: " << (this->ResultArrayName ? this->ResultArrayName : "(none)") << "\n";
+  os << indent << "ResultComponents: " << this->ResultComponents << "\n";
+  std::string names;
+  for (const auto& name : this->InputArrays)
+    names += (names.empty() ? "" : ", ") + name;
+  os << indent << "InputArrays: " << (names.empty() ? "(none)" : names) << "\n";
+  os << indent << "Iterations: " << this->Iterations << "\n";
+  os << indent << "Reduction: " << GetReductionName(this->Reduction) << "\n";
+}

@@ -1,0 +1,375 @@
+// User-written kernels (core/gpumesh/MeshKernel.h) against double-precision CPU statements of
+// what they compute: seed 001's examples, variable-length links, errors and the program cache.
+#include "MeshGenerators.h"
+#include "TestMesh.h"
+
+#include "gpumesh/DeviceMesh.h"
+#include "gpumesh/MeshKernel.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+using namespace gpumesh;
+
+namespace
+{
+testmesh::Mesh fromGenerated(const benchmark::GeneratedMesh& generated)
+{
+  testmesh::Mesh mesh{ generated.xyz, {} };
+  const auto v = static_cast<std::size_t>(generated.verticesPerCell);
+  for (std::size_t c = 0; c < generated.cellCount(); ++c)
+    mesh.cells.push_back({ generated.kind,
+      std::vector<std::int64_t>(generated.connectivity.begin() + static_cast<long>(c * v),
+        generated.connectivity.begin() + static_cast<long>((c + 1) * v)) });
+  return mesh;
+}
+
+// A disc of `rim` triangles around a hub (point 0): the hub has `rim` cells and neighbours,
+// more than the widest fixed-width row, so its rows live in the overflow table.
+testmesh::Mesh fan(int rim)
+{
+  testmesh::Mesh mesh;
+  mesh.xyz = { 0.3, 0.2, 0.1 };
+  const double pi = std::acos(-1.0);
+  for (int k = 0; k < rim; ++k)
+    mesh.xyz.insert(mesh.xyz.end(), { std::cos(2 * pi * k / rim), std::sin(2 * pi * k / rim), 0.0 });
+  for (int k = 0; k < rim; ++k)
+    mesh.cells.push_back({ CellKind::Triangle, { 0, 1 + k, 1 + (k + 1) % rim } });
+  return mesh;
+}
+
+std::vector<double> download(DeviceRun& run, const RealBuffer& buffer)
+{
+  std::vector<double> values(buffer.size());
+  run.download(buffer, values.data(), values.size(), "result");
+  return values;
+}
+
+std::array<double, 3> barycentre(const testmesh::Mesh& mesh, std::size_t c)
+{
+  std::array<double, 3> sum{ 0, 0, 0 };
+  for (const auto p : mesh.cells[c].ids)
+    for (int k = 0; k < 3; ++k)
+      sum[k] += mesh.xyz[3 * p + k];
+  for (double& s : sum)
+    s /= static_cast<double>(mesh.cells[c].ids.size());
+  return sum;
+}
+
+// The cells across each edge of each triangle (a manifold mesh: one other cell per edge).
+std::vector<std::vector<std::size_t>> edgeNeighbours(const testmesh::Mesh& mesh)
+{
+  std::map<std::pair<std::int64_t, std::int64_t>, std::vector<std::size_t>> cellsOfEdge;
+  for (std::size_t c = 0; c < mesh.cells.size(); ++c)
+  {
+    const auto& ids = mesh.cells[c].ids;
+    for (std::size_t k = 0; k < ids.size(); ++k)
+    {
+      const auto a = ids[k], b = ids[(k + 1) % ids.size()];
+      cellsOfEdge[{ std::min(a, b), std::max(a, b) }].push_back(c);
+    }
+  }
+  std::vector<std::vector<std::size_t>> neighbours(mesh.cells.size());
+  for (const auto& entry : cellsOfEdge)
+    for (const auto c : entry.second)
+      for (const auto other : entry.second)
+        if (other != c)
+          neighbours[c].push_back(other);
+  return neighbours;
+}
+
+std::string errorOf(DeviceRun& run, const DeviceMesh& mesh, const MeshKernelDefinition& definition)
+{
+  try
+  {
+    MeshKernel kernel(run, mesh, definition);
+  }
+  catch (const Error& error)
+  {
+    return error.what();
+  }
+  return "(no error)";
+}
+} // namespace
+
+// Seed 001, 2.3: VerCrd = VerCrd + VerVitesse * VerDirection, iterated: each iteration reads
+// the previous iterate of the coordinates.
+TEST(MeshKernel, PointsMoveAlongADirection)
+{
+  const testmesh::Mesh mesh = fromGenerated(benchmark::triangleGrid(200, 3));
+  const HostMesh host = testmesh::toHost(mesh);
+  DeviceRun run(DeviceContext::acquire("auto"), Precision::Double);
+  const DeviceMesh device(run, host);
+  const std::size_t n = mesh.points();
+  std::vector<double> speed(n), direction(3 * n);
+  for (std::size_t p = 0; p < n; ++p)
+  {
+    speed[p] = 0.01 * static_cast<double>(p % 7);
+    direction[3 * p] = 1.0;
+    direction[3 * p + 2] = -0.5 * static_cast<double>(p % 3);
+  }
+  MeshKernelDefinition definition;
+  definition.domain = MeshEntity::Points;
+  definition.inputs = { { "speed", MeshEntity::Points, 1 }, { "direction", MeshEntity::Points, 3 } };
+  definition.resultName = MeshKernelDefinition::coordinatesName;
+  definition.resultComponents = 3;
+  definition.body = "result = x + speed * direction;";
+  MeshKernel kernel(run, device, definition);
+  const RealBuffer speeds = run.uploadReal(speed.data(), n, "speed");
+  const RealBuffer directions = run.uploadReal(direction.data(), 3 * n, "direction");
+  const int iterations = 3;
+  const std::vector<double> moved = download(run, kernel.execute(run, { &speeds, &directions }, iterations));
+  const auto& origin = device.origin();
+  for (std::size_t p = 0; p < n; ++p)
+    for (int k = 0; k < 3; ++k)
+      ASSERT_NEAR(moved[3 * p + k] + origin[k], mesh.xyz[3 * p + k] + iterations * speed[p] * direction[3 * p + k], 1e-12)
+        << "point " << p;
+}
+
+// Seed 001, 2.4 (downward link): triangle barycentres from the cell's points.
+TEST(MeshKernel, TriangleBarycentres)
+{
+  const testmesh::Mesh mesh = fromGenerated(benchmark::triangleGrid(500, 5));
+  const HostMesh host = testmesh::toHost(mesh);
+  DeviceRun run(DeviceContext::acquire("auto"), Precision::Double);
+  const DeviceMesh device(run, host);
+  MeshKernelDefinition definition;
+  definition.domain = MeshEntity::Cells;
+  definition.resultName = "Barycentre";
+  definition.resultComponents = 3;
+  definition.body = "for (int k = 0; k < point_count; ++k)\n  result += points_x(k);\nresult /= point_count;";
+  MeshKernel kernel(run, device, definition);
+  const std::vector<double> result = download(run, kernel.execute(run, {}, 1));
+  for (std::size_t c = 0; c < mesh.cells.size(); ++c)
+  {
+    const auto expected = barycentre(mesh, c);
+    for (int k = 0; k < 3; ++k)
+      ASSERT_NEAR(result[3 * c + k] + device.origin()[k], expected[k], 1e-12) << "cell " << c;
+  }
+}
+
+// Seed 001, 2.4 (transverse link): the largest distance from a triangle's barycentre to its
+// neighbours' barycentres, read through neighbours_<array>(k).
+TEST(MeshKernel, LargestDistanceToNeighbourBarycentres)
+{
+  const testmesh::Mesh mesh = fromGenerated(benchmark::triangleGrid(500, 7));
+  const HostMesh host = testmesh::toHost(mesh);
+  DeviceRun run(DeviceContext::acquire("auto"), Precision::Double);
+  const DeviceMesh device(run, host);
+  std::vector<double> centres;
+  for (std::size_t c = 0; c < mesh.cells.size(); ++c)
+  {
+    const auto b = barycentre(mesh, c);
+    centres.insert(centres.end(), b.begin(), b.end());
+  }
+  MeshKernelDefinition definition;
+  definition.domain = MeshEntity::Cells;
+  definition.inputs = { { "Barycentre", MeshEntity::Cells, 3 } };
+  definition.resultName = "Distance";
+  definition.body = "result = NAN;\nfor (int k = 0; k < neighbour_count; ++k)\n"
+                    "  result = fmax(result, distance(Barycentre, neighbours_Barycentre(k)));";
+  MeshKernel kernel(run, device, definition);
+  EXPECT_TRUE(kernel.generated().usesNeighbours);
+  const RealBuffer input = run.uploadReal(centres.data(), centres.size(), "barycentres");
+  const std::vector<double> result = download(run, kernel.execute(run, { &input }, 1));
+  const auto neighbours = edgeNeighbours(mesh);
+  for (std::size_t c = 0; c < mesh.cells.size(); ++c)
+  {
+    double expected = std::nan("");
+    for (const auto other : neighbours[c])
+    {
+      const double d = std::hypot(centres[3 * c] - centres[3 * other], centres[3 * c + 1] - centres[3 * other + 1],
+        centres[3 * c + 2] - centres[3 * other + 2]);
+      expected = std::isnan(expected) ? d : std::max(expected, d);
+    }
+    ASSERT_NEAR(result[c], expected, 1e-12) << "cell " << c;
+  }
+}
+
+// Upward links of any length: a hub of 40 cells and 40 neighbours is read to its true count.
+TEST(MeshKernel, VariableLengthLinksAreNotTruncated)
+{
+  const int rim = 40;
+  const testmesh::Mesh mesh = fan(rim);
+  const HostMesh host = testmesh::toHost(mesh);
+  DeviceRun run(DeviceContext::acquire("auto"), Precision::Double);
+  const DeviceMesh device(run, host);
+  std::vector<double> ids(mesh.cells.size());
+  for (std::size_t c = 0; c < ids.size(); ++c)
+    ids[c] = static_cast<double>(c);
+  MeshKernelDefinition definition;
+  definition.inputs = { { "cell number", MeshEntity::Cells, 1 } };
+  definition.resultName = "links";
+  definition.resultComponents = 4;
+  definition.body = "REAL sum = 0;\n"
+                    "for (int k = 0; k < cell_count; ++k) sum += cells_cell_number(k);\n"
+                    "REAL3 mean = 0;\n"
+                    "for (int k = 0; k < neighbour_count; ++k) mean += neighbours_x(k);\n"
+                    "result = (REAL4)(cell_count, neighbour_count, sum, length(mean / neighbour_count - x));";
+  MeshKernel kernel(run, device, definition);
+  const RealBuffer input = run.uploadReal(ids.data(), ids.size(), "cell ids");
+  const std::vector<double> result = download(run, kernel.execute(run, { &input }, 1));
+  EXPECT_EQ(result[0], rim);
+  EXPECT_EQ(result[1], rim);
+  EXPECT_EQ(result[2], rim * (rim - 1) / 2);
+  EXPECT_NEAR(result[3], std::hypot(0.3, 0.2, 0.1), 1e-12); // the rim's mean is the centre
+  for (std::size_t p = 1; p < mesh.points(); ++p)
+  {
+    EXPECT_EQ(result[4 * p], 2) << "point " << p;
+    EXPECT_EQ(result[4 * p + 1], 3) << "point " << p;
+  }
+}
+
+// A cell array fed back: Jacobi diffusion over the neighbours, checked step by step on the CPU;
+// and a result of more than 4 components.
+TEST(MeshKernel, CellArrayIterationsReadThePreviousIterate)
+{
+  const testmesh::Mesh mesh = fromGenerated(benchmark::triangleGrid(300, 2));
+  const HostMesh host = testmesh::toHost(mesh);
+  DeviceRun run(DeviceContext::acquire("auto"), Precision::Double);
+  const DeviceMesh device(run, host);
+  const std::size_t cells = mesh.cells.size();
+  std::vector<double> value(cells);
+  for (std::size_t c = 0; c < cells; ++c)
+    value[c] = c % 5 == 0 ? 1.0 : 0.0;
+  MeshKernelDefinition definition;
+  definition.domain = MeshEntity::Cells;
+  definition.inputs = { { "heat", MeshEntity::Cells, 1 } };
+  definition.resultName = "heat";
+  definition.body = "REAL sum = 0;\nfor (int k = 0; k < neighbour_count; ++k) sum += neighbours_heat(k);\n"
+                    "result = 0.5 * heat + 0.5 * sum / neighbour_count;";
+  MeshKernel kernel(run, device, definition);
+  const RealBuffer input = run.uploadReal(value.data(), cells, "heat");
+  const int iterations = 4;
+  const std::vector<double> result = download(run, kernel.execute(run, { &input }, iterations));
+  const auto neighbours = edgeNeighbours(mesh);
+  for (int i = 0; i < iterations; ++i)
+  {
+    std::vector<double> next(cells);
+    for (std::size_t c = 0; c < cells; ++c)
+    {
+      double sum = 0;
+      for (const auto other : neighbours[c])
+        sum += value[other];
+      next[c] = 0.5 * value[c] + 0.5 * sum / static_cast<double>(neighbours[c].size());
+    }
+    value = next;
+  }
+  for (std::size_t c = 0; c < cells; ++c)
+    ASSERT_NEAR(result[c], value[c], 1e-12) << "cell " << c;
+
+  MeshKernelDefinition wide;
+  wide.domain = MeshEntity::Cells;
+  wide.resultComponents = 6;
+  wide.body = "for (int k = 0; k < 6; ++k) result[k] = id * 10 + k + kind - CELL_TRIANGLE;";
+  MeshKernel wideKernel(run, device, wide);
+  const std::vector<double> six = download(run, wideKernel.execute(run, {}, 1));
+  for (std::size_t c = 0; c < cells; ++c)
+    for (int k = 0; k < 6; ++k)
+      ASSERT_EQ(six[6 * c + k], 10.0 * c + k);
+}
+
+// Compiler messages carry the user's line numbers; the same text is compiled once.
+TEST(MeshKernel, CompileErrorsNameTheUsersLineAndProgramsAreCached)
+{
+  const testmesh::Mesh mesh = fan(6);
+  const HostMesh host = testmesh::toHost(mesh);
+  DeviceRun run(DeviceContext::acquire("auto"));
+  const DeviceMesh device(run, host);
+  MeshKernelDefinition definition;
+  definition.body = "REAL a = 1;\n\nresult = a + not_declared;\n";
+  const std::string message = errorOf(run, device, definition);
+  EXPECT_NE(message.find("does not compile"), std::string::npos) << message;
+  EXPECT_NE(message.find("line 3, column"), std::string::npos) << message;
+  EXPECT_NE(message.find("not_declared"), std::string::npos) << message;
+
+  definition.body = "result = length(x) + 0.125; // cached " + std::to_string(std::rand());
+  const std::uint64_t before = run.device().programsBuilt();
+  MeshKernel first(run, device, definition);
+  EXPECT_TRUE(first.compiled());
+  EXPECT_EQ(run.device().programsBuilt(), before + 1);
+  MeshKernel second(run, device, definition);
+  EXPECT_FALSE(second.compiled());
+  EXPECT_EQ(second.compileMilliseconds(), 0.0);
+  EXPECT_EQ(run.device().programsBuilt(), before + 1);
+  EXPECT_EQ(first.generated().source, second.generated().source);
+}
+
+TEST(MeshKernel, BadDefinitionsAreClearErrors)
+{
+  const auto fails = [](const MeshKernelDefinition& definition, const std::string& expected) {
+    try
+    {
+      generateMeshKernel(definition);
+      ADD_FAILURE() << "no error, expected one containing: " << expected;
+    }
+    catch (const Error& error)
+    {
+      EXPECT_NE(std::string(error.what()).find(expected), std::string::npos) << error.what();
+    }
+  };
+  MeshKernelDefinition d;
+  d.body = "  \n// nothing\n";
+  fails(d, "The Kernel is empty");
+  d.body = "result = cells_Pressure(0);";
+  fails(d, "no chosen array is 'Pressure'");
+  d.inputs = { { "Pressure", MeshEntity::Points, 1 } };
+  fails(d, "'Pressure' is a point array and cells_ reads cell arrays");
+  d.domain = MeshEntity::Cells;
+  d.inputs = { { "Pressure", MeshEntity::Cells, 1 } };
+  d.body = "result = cell_count;";
+  fails(d, "a link the Cells domain does not have");
+  d.domain = MeshEntity::Points;
+  d.body = "result = point_count;";
+  fails(d, "a link the Points domain does not have");
+  d.body = "result = 1;";
+  d.resultName = "Pressure";
+  fails(d, "is an input cell array of 1 components, but the Kernel writes a point array");
+  d.domain = MeshEntity::Cells;
+  d.resultComponents = 2;
+  fails(d, "is an input cell array of 1 components, but the Kernel writes a cell array of 2");
+  d.resultName = MeshKernelDefinition::coordinatesName;
+  d.resultComponents = 3;
+  fails(d, "needs Domain Points and ResultComponents 3");
+  d.resultName = "R";
+  d.resultComponents = 10;
+  fails(d, "ResultComponents must be 1 to 9");
+  d.resultComponents = 1;
+  d.inputs = { { "x", MeshEntity::Cells, 1 } };
+  fails(d, "which the Kernel already defines");
+  d.inputs = { { "a b", MeshEntity::Cells, 1 }, { "a-b", MeshEntity::Cells, 1 } };
+  fails(d, "are both 'a_b'");
+}
+
+// Fixed and variable-size kinds in one mesh (CELL_ARGS' two paths): kind, the cell's points,
+// and the neighbours across edges, read as ids.
+TEST(MeshKernel, MixedKindsPointsAndNeighbours)
+{
+  testmesh::Mesh mesh;
+  mesh.xyz = { 0, 0, 0, 1, 0, 0, 0, 1, 0, 2, 0, 0, 2, 1, 0, 3, 0, 0, 3.5, 1, 0, 3, 2, 0 };
+  mesh.cells = { { CellKind::Triangle, { 0, 1, 2 } }, { CellKind::Quad, { 1, 3, 4, 2 } },
+    { CellKind::Polygon, { 3, 5, 6, 7, 4 } } };
+  const HostMesh host = testmesh::toHost(mesh);
+  DeviceRun run(DeviceContext::acquire("auto"));
+  const DeviceMesh device(run, host);
+  MeshKernelDefinition definition;
+  definition.domain = MeshEntity::Cells;
+  definition.resultComponents = 5;
+  definition.body = "int ids = 0;\n"
+                    "for (int k = 0; k < point_count; ++k) ids += point_id(k);\n"
+                    "int across = 0;\n"
+                    "for (int k = 0; k < neighbour_count; ++k) across += neighbour_id(k) + 1;\n"
+                    "result[0] = kind; result[1] = point_count; result[2] = ids;\n"
+                    "result[3] = neighbour_count; result[4] = across;";
+  MeshKernel kernel(run, device, definition);
+  const std::vector<double> result = download(run, kernel.execute(run, {}, 1));
+  const double expected[3][5] = { { double(CellKind::Triangle), 3, 3, 1, 2 },
+    { double(CellKind::Quad), 4, 10, 2, 1 + 3 }, { double(CellKind::Polygon), 5, 25, 1, 2 } };
+  for (int c = 0; c < 3; ++c)
+    for (int k = 0; k < 5; ++k)
+      EXPECT_EQ(result[5 * c + k], expected[c][k]) << "cell " << c << ", value " << k;
+}

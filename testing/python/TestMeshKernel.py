@@ -1,0 +1,218 @@
+"""GPU Mesh Kernel: seed 001's examples written as kernels, against double-precision numpy
+references and the built-in GPU filters and vtkMeshQuality; errors; the program cache."""
+import math
+import unittest
+
+import numpy as np
+from paraview import simple
+from vtkmodules.numpy_interface import dataset_adapter as dsa
+from vtkmodules.vtkCommonCore import vtkDoubleArray
+from vtkmodules.vtkFiltersVerdict import vtkMeshQuality
+
+import gpumesh_testing as gt
+
+gt.load_plugin()
+
+BARYCENTRE = """// the mean of the cell's points
+for (int k = 0; k < point_count; ++k)
+  result += points_x(k);
+result /= point_count;"""
+
+LARGEST_NEIGHBOUR_DISTANCE = """result = NAN;
+for (int k = 0; k < neighbour_count; ++k)
+  result = fmax(result, distance(Barycentre, neighbours_Barycentre(k)));"""
+
+RELAX_TOWARDS_BARYCENTRES = """REAL3 mean = 0;
+for (int k = 0; k < cell_count; ++k)
+  mean += cells_Barycentre(k);
+mean /= cell_count;
+result = x + 0.5 * (mean - x);"""
+
+SMALLEST_ANGLE = """REAL smallest = INFINITY;
+for (int k = 0; k < point_count; ++k) {
+  const REAL3 a = points_x((k + 1) % point_count) - points_x(k);
+  const REAL3 b = points_x((k + point_count - 1) % point_count) - points_x(k);
+  smallest = fmin(smallest, acos(clamp(dot(a, b) / (length(a) * length(b)), (REAL)-1, (REAL)1)));
+}
+result = degrees(smallest);"""
+
+
+def points_of(dataset):
+    return np.asarray(dsa.WrapDataObject(dataset).Points, dtype=np.float64)
+
+
+def cells_of(dataset):
+    return [[dataset.GetCell(c).GetPointId(k) for k in range(dataset.GetCell(c).GetNumberOfPoints())]
+            for c in range(dataset.GetNumberOfCells())]
+
+
+def point_array(dataset, name):
+    array = dataset.GetPointData().GetArray(name)
+    if array is None:
+        raise AssertionError("point array %r is missing" % name)
+    return np.array([array.GetTuple(i) for i in range(array.GetNumberOfTuples())], dtype=np.float64)
+
+
+def kernel(source, **properties):
+    return simple.GPUMeshKernel(Input=source, Precision="Double", **properties)
+
+
+class MeshKernel(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.surface = gt.as_polydata(gt.read_vtu("sphere_surface.vtu"))
+        cls.source = gt.producer(cls.surface)
+        cls.xyz = points_of(cls.surface)
+        cls.cells = cells_of(cls.surface)
+        cls.barycentres = np.array([cls.xyz[c].mean(axis=0) for c in cls.cells])
+
+    def barycentre_filter(self):
+        return kernel(self.source, Domain="Cells", Kernel=BARYCENTRE, ResultArrayName="Barycentre",
+                      ResultComponents=3)
+
+    def test_points_move_along_a_direction(self):
+        """Seed 001, 2.3: VerCrd = VerCrd + VerVitesse * VerDirection, three iterations."""
+        surface = self.surface.NewInstance()
+        surface.DeepCopy(self.surface)
+        n = surface.GetNumberOfPoints()
+        speed = 0.01 * (np.arange(n) % 5)
+        direction = np.column_stack([np.ones(n), np.arange(n) % 3, -np.ones(n)])
+        for name, values in (("speed", speed), ("direction", direction)):
+            array = dsa.numpyTovtkDataArray(values, name)
+            surface.GetPointData().AddArray(array)
+        moved = gt.fetch(kernel(gt.producer(surface), Kernel="result = x + speed * direction;",
+                                ResultArrayName="Points", ResultComponents=3,
+                                InputArrays=["speed", "direction"], Iterations=3))
+        expected = self.xyz + 3 * speed[:, None] * direction
+        np.testing.assert_allclose(points_of(moved), expected, rtol=0, atol=1e-12)
+
+    def test_single_precision_coordinates_keep_their_place(self):
+        """Double points in a Single run are shifted to the centre of their bounds on the device
+        and back in double: an identity kernel returns them within float rounding of the mesh size."""
+        far = self.surface.NewInstance()
+        far.DeepCopy(self.surface)
+        shifted = self.xyz + np.array([1e4, -2e4, 3e4])
+        far.GetPoints().SetData(dsa.numpyTovtkDataArray(shifted))
+        result = gt.fetch(simple.GPUMeshKernel(Input=gt.producer(far), Kernel="result = x;", ResultArrayName="Points",
+                                               ResultComponents=3, Precision="Single"))
+        self.assertEqual(gt.field_value(result, "Precision"), "Single")
+        np.testing.assert_allclose(points_of(result), shifted, rtol=0, atol=2e-7 * 4)
+
+    def test_triangle_barycentres(self):
+        """Seed 001, 2.4, downward link."""
+        result = gt.fetch(self.barycentre_filter())
+        np.testing.assert_allclose(gt.cell_array_vectors(result, "Barycentre"), self.barycentres, rtol=0, atol=1e-12)
+
+    def test_largest_distance_to_neighbours_equals_neighbor_distance(self):
+        """Seed 001, 2.4, transverse link: chained after the barycentres, with its Max reduction."""
+        distance = kernel(self.barycentre_filter(), Domain="Cells", Kernel=LARGEST_NEIGHBOUR_DISTANCE,
+                          ResultArrayName="Distance", InputArrays=["Barycentre"], Reduction="Max")
+        ours = gt.fetch(distance)
+        builtin = gt.fetch(simple.GPUNeighborDistance(Input=self.source, Precision="Double"))
+        expected = gt.cell_array(builtin, "MaxNeighborDistance")
+        np.testing.assert_allclose(gt.cell_array(ours, "Distance"), expected, rtol=1e-12, atol=1e-14)
+        self.assertAlmostEqual(gt.field_value(ours, "Distance_Max"), float(np.nanmax(expected)), places=12)
+
+    def test_scatter_gather_relaxation_equals_barycentric_smoothing(self):
+        """Seed 001, 2.5: a scatter (barycentres) and a gather (relaxation) as two chained filters."""
+        for chained in (1, 2):
+            source, builtin_input = self.source, self.source
+            for _ in range(chained):
+                scatter = kernel(source, Domain="Cells", Kernel=BARYCENTRE, ResultArrayName="Barycentre",
+                                 ResultComponents=3)
+                source = kernel(scatter, Kernel=RELAX_TOWARDS_BARYCENTRES, ResultArrayName="Points",
+                                ResultComponents=3, InputArrays=["Barycentre"])
+            ours = points_of(gt.fetch(source))
+            builtin = points_of(gt.fetch(simple.GPUVertexSmoothing(
+                Input=builtin_input, Method="Barycentric", Boundary="Free", Iterations=chained,
+                RelaxationFactor=0.5, Precision="Double")))
+            size = np.ptp(self.xyz, axis=0).max()
+            np.testing.assert_allclose(ours, builtin, rtol=0, atol=1e-12 * size)
+            # and in single precision, within float rounding
+            scatter = simple.GPUMeshKernel(Input=self.source, Domain="Cells", Kernel=BARYCENTRE,
+                                           ResultArrayName="Barycentre", ResultComponents=3, Precision="Single")
+            gather = simple.GPUMeshKernel(Input=scatter, Kernel=RELAX_TOWARDS_BARYCENTRES, ResultArrayName="Points",
+                                          ResultComponents=3, InputArrays=["Barycentre"], Precision="Single")
+            single = points_of(gt.fetch(gather))
+            reference = points_of(gt.fetch(simple.GPUVertexSmoothing(
+                Input=self.source, Method="Barycentric", Boundary="Free", Iterations=1, RelaxationFactor=0.5,
+                Precision="Single")))
+            np.testing.assert_allclose(single, reference, rtol=0, atol=1e-6 * size)
+
+    def test_smallest_angle_equals_mesh_quality(self):
+        quality = vtkMeshQuality()
+        quality.SetInputData(self.surface)
+        quality.SetTriangleQualityMeasureToMinAngle()
+        quality.Update()
+        expected = gt.cell_array(quality.GetOutput(), "Quality")
+        result = gt.fetch(kernel(self.source, Domain="Cells", Kernel=SMALLEST_ANGLE, ResultArrayName="MinAngle",
+                                 Reduction="Min"))
+        np.testing.assert_allclose(gt.cell_array(result, "MinAngle"), expected, rtol=0, atol=1e-9)
+        self.assertAlmostEqual(gt.field_value(result, "MinAngle_Min"), float(expected.min()), places=9)
+
+    def test_links_have_their_true_length(self):
+        """Each point's cells and edge neighbours, against a numpy count of the same links."""
+        result = gt.fetch(kernel(self.source, Kernel="result = (REAL2)(cell_count, neighbour_count);",
+                                 ResultArrayName="Degrees", ResultComponents=2))
+        n = len(self.xyz)
+        cells_around = np.zeros(n)
+        neighbours = [set() for _ in range(n)]
+        for cell in self.cells:
+            for k, p in enumerate(cell):
+                cells_around[p] += 1
+                neighbours[p].update((cell[k - 1], cell[(k + 1) % len(cell)]))
+        degrees = point_array(result, "Degrees")
+        np.testing.assert_array_equal(degrees[:, 0], cells_around)
+        np.testing.assert_array_equal(degrees[:, 1], [len(s) for s in neighbours])
+
+    def test_program_cache_on_reapply(self):
+        body = "result = length(x) * 0.375; // cache test"
+        proxy = kernel(self.source, Kernel=body, ResultArrayName="R")
+        first = gt.fetch(proxy)
+        proxy.Iterations = 2  # any change re-executes the filter with the same text
+        second = gt.fetch(proxy)
+        self.assertEqual(gt.field_value(first, "KernelCompiled"), 1)
+        self.assertGreater(gt.field_value(first, "KernelCompileTimeMs"), 0)
+        self.assertEqual(gt.field_value(second, "KernelCompiled"), 0)
+        self.assertEqual(gt.field_value(second, "KernelCompileTimeMs"), 0)
+        np.testing.assert_allclose(point_array(second, "R")[:, 0],
+                                   np.linalg.norm(self.xyz, axis=1) * 0.375, rtol=1e-12)
+        source = gt.field_value(second, "GeneratedSource")
+        self.assertIn('#line 1 "Kernel"\n' + body, source)
+        proxy.UpdatePropertyInformation()
+        self.assertEqual(proxy.GetProperty("GeneratedSource").GetData(), source)
+
+    def failing(self, expected, source=None, **properties):
+        proxy = kernel(source or self.source, **properties)
+        with gt.CapturedErrors() as errors:
+            result = gt.fetch(proxy)
+        self.assertEqual(result.GetNumberOfPoints(), 0, errors.text)
+        self.assertIn(expected, errors.text)
+        simple.Delete(proxy)
+        return errors.text
+
+    def test_compile_error_names_the_users_line(self):
+        text = self.failing("line 3, column 14: error:", Kernel="REAL a = 1;\n\nresult = a + missing_name;")
+        self.assertIn("missing_name", text)
+
+    def test_bad_inputs(self):
+        self.failing("InputArrays names 'Pressure', which the input does not have",
+                     Kernel="result = Pressure;", InputArrays=["Pressure"])
+        barycentres = self.barycentre_filter()
+        self.failing("is an input cell array of 3 components, but the Kernel writes a point array",
+                     source=barycentres, Kernel="result = 1;", ResultArrayName="Barycentre",
+                     InputArrays=["Barycentre"])
+        self.failing("a link the Cells domain does not have", Domain="Cells", Kernel="result = cell_count;")
+        self.failing("a link the Points domain does not have", Kernel="result = points_x(0).x;")
+        self.failing("'Barycentre' is a cell array and neighbours_ reads point arrays", source=barycentres,
+                     Kernel="result = neighbours_Barycentre(0).x;", InputArrays=["Barycentre"])
+        self.failing("needs Domain Points and ResultComponents 3", Domain="Cells", Kernel="result = 1;",
+                     ResultArrayName="Points")
+        self.failing("The Kernel is empty", Kernel="  ")
+        self.failing("ResultComponents must be 1 to 9", Kernel="result = 1;", ResultComponents=12)
+        self.failing("Iterations must be 1 or more", Kernel="result = 1;", Iterations=0)
+        self.failing("Domain 4 is not one of 0 (Points), 1 (Cells)", Kernel="result = 1;", Domain=4)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
