@@ -51,7 +51,7 @@ cl::Program DeviceContext::program(const std::string& name, const std::string& o
   {
     return found->second;
   }
-  const std::string source = kernelSource("common") + "\n" + kernelSource(name);
+  const std::string source = programSource(name);
   cl_int status = CL_SUCCESS;
   cl::Program program(Context, source, false, &status);
   check(status, "creating program kernels/" + name + ".cl");
