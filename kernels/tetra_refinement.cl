@@ -22,8 +22,9 @@
 // cuts it alone (its longest edge first, then the halves by their remaining marked edge): the
 // two cells of a face cut it the same way. At most 3 levels and 8 children (all 6 edges
 // marked); only original edges are bisected, so every new point is the midpoint of an edge.
-// Bisecting the edge at positions (i, j) by m gives (position j replaced by m) then (position i
-// replaced by m): each keeps the parent's orientation and half its volume.
+// Bisecting the edge whose ends are at positions i (the smaller point id) and j by its midpoint m
+// gives (position j replaced by m) then (position i replaced by m), depth first: each keeps the
+// parent's orientation and half its volume.
 #include "edge_order.cl"
 #include "bit_sets.cl"
 
@@ -192,9 +193,11 @@ inline int bisect_tetrahedron(int4 v, int marks, const int* rank, const int* mid
       }
       if (pa >= 0 && pb >= 0)
       {
+        // a: the end with the smaller point id, so the order of the children does not depend
+        // on the cell's vertex order
         best = k;
-        at_a = pa;
-        at_b = pb;
+        at_a = own[pa] < own[pb] ? pa : pb;
+        at_b = own[pa] < own[pb] ? pb : pa;
       }
     }
     if (best < 0)

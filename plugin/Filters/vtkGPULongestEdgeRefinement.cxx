@@ -20,12 +20,14 @@
 
 #include "vtkGPUMeshAdapter.h"
 #include "vtkGPUMeshDistributed.h"
+#include "vtkGPUMeshRefinedTetrahedra.h"
 #include "vtkGPUMeshRunReport.h"
 
 #include "vtkCommunicator.h"
 #include "vtkMultiProcessController.h"
 
 #include "gpumesh/LongestEdgeRefinement.h"
+#include "gpumesh/TetraRefinement.h"
 
 #include <algorithm>
 #include <array>
@@ -39,25 +41,31 @@ vtkStandardNewMacro(vtkGPULongestEdgeRefinement);
 
 namespace
 {
-// The first cell that is not a triangle (an error path: a plain loop is fine here).
-void requireTriangles(vtkPointSet* input, const gpumesh::DeviceMesh& mesh)
+// Whether the mesh is of tetrahedra (else triangles); any other kind, or the two mixed, is an
+// error naming the first offending cell (an error path: a plain loop is fine here).
+bool requireTrianglesOrTetrahedra(vtkPointSet* input, const gpumesh::DeviceMesh& mesh)
 {
   const auto& groups = mesh.groups();
-  if (groups.size() == 1 && groups.front().kind == gpumesh::CellKind::Triangle &&
-    static_cast<vtkIdType>(groups.front().count) == input->GetNumberOfCells())
+  if (groups.size() == 1 && static_cast<vtkIdType>(groups.front().count) == input->GetNumberOfCells() &&
+    (groups.front().kind == gpumesh::CellKind::Triangle || groups.front().kind == gpumesh::CellKind::Tetra))
   {
-    return;
+    return groups.front().kind == gpumesh::CellKind::Tetra;
   }
+  const int first = input->GetNumberOfCells() > 0 ? input->GetCellType(0) : VTK_TRIANGLE;
+  const int expected = first == VTK_TETRA ? VTK_TETRA : VTK_TRIANGLE;
   for (vtkIdType c = 0; c < input->GetNumberOfCells(); ++c)
   {
     const int type = input->GetCellType(c);
-    if (type != VTK_TRIANGLE)
+    if (type != expected)
     {
-      throw gpumesh::Error("Cell " + std::to_string(c) + " is a " +
-        vtkGPUMeshAdapter::CellTypeName(type) +
-        ": GPU Longest Edge Refinement refines triangles only (apply Triangulate first)");
+      throw gpumesh::Error("Cell " + std::to_string(c) + " is a " + vtkGPUMeshAdapter::CellTypeName(type) +
+        (c == 0 ? std::string(": GPU Longest Edge Refinement refines triangles (apply Triangulate first) or "
+                              "tetrahedra (apply Tetrahedralize first)")
+                : std::string(" in a mesh of ") + vtkGPUMeshAdapter::CellTypeName(expected) +
+              "s: GPU Longest Edge Refinement refines triangles or tetrahedra, one kind per mesh"));
     }
   }
+  return false;
 }
 
 gpumesh::ValueType valueType(vtkDataArray* array)
@@ -108,8 +116,9 @@ gpumesh::MarkedCells markedCells(gpumesh::DeviceRun& run, vtkDataArray* array, d
 // Old points as they are, then the new ones: straight from the device when it computed in the
 // input's type without a shift, else as exact midpoints of their parents in the input's type.
 // Point data is interpolated at the new points (the mean of the two parents).
-void buildPoints(gpumesh::DeviceRun& run, vtkPointSet* input, vtkPointSet* output,
-  const gpumesh::RefinedTriangles& refined, const std::vector<cl_int2>& parents)
+template <typename Refined> // RefinedTriangles or RefinedTetrahedra
+void buildPoints(gpumesh::DeviceRun& run, vtkPointSet* input, vtkPointSet* output, const Refined& refined,
+  const std::vector<cl_int2>& parents)
 {
   const vtkIdType old = input->GetNumberOfPoints();
   const auto added = static_cast<vtkIdType>(parents.size());
@@ -236,6 +245,26 @@ void buildCells(gpumesh::DeviceRun& run, vtkPointSet* input, vtkPointSet* output
       out->SetActiveAttribute(active->GetName(), attribute);
   out->AddArray(parentIds);
 }
+// The tetrahedra's path: the core refines, the points are built as for triangles, the cells by
+// vtkGPUMeshRefinedTetrahedra.
+void refineTetrahedra(vtkGPULongestEdgeRefinement* filter, gpumesh::DeviceRun& run, vtkPointSet* input,
+  vtkPointSet* output, gpumesh::DeviceMesh mesh, gpumesh::MarkedCells marked)
+{
+  const gpumesh::RefinedTetrahedra refined =
+    gpumesh::refineTetrahedra(run, std::move(mesh), std::move(marked), filter->GetPasses());
+  filter->UpdateProgress(0.6);
+  std::vector<cl_int2> pointParents(refined.newPointCount);
+  run.download(refined.pointParents, pointParents.data(), pointParents.size(), "point parents");
+  output->Initialize();
+  buildPoints(run, input, output, refined, pointParents);
+  filter->UpdateProgress(0.8);
+  vtkGPUMeshRefinedTetrahedra::BuildCells(run, input, output, refined);
+  output->GetFieldData()->PassData(input->GetFieldData());
+  vtkGPUMeshRunReport::SetFieldCount(output->GetFieldData(), "MarkedCells", refined.markedCount);
+  vtkGPUMeshRunReport::SetFieldCount(output->GetFieldData(), "CreatedCells",
+    refined.tetrahedronCount - static_cast<std::size_t>(input->GetNumberOfCells()));
+}
+
 // The edges a piece shares with other processes (the cut), and the closure's exchange across
 // them: after each propagation round every process lists the cut edges it divided (by their
 // global point ids), and each divides those it shares, until no process divided a new one.
@@ -383,6 +412,7 @@ void vtkGPULongestEdgeRefinement::ExecuteOnDevice(
   vtkGPUMeshAdapter::MeshDescription description;
   std::optional<gpumesh::DeviceMesh> mesh;
   gpumesh::MarkedCells marked;
+  bool tetrahedra = false;
   // Checks of this piece: under MPI every process learns whether one failed before any
   // exchange starts.
   vtkGPUMeshDistributed::AllSucceed(controller, [&] {
@@ -392,7 +422,14 @@ void vtkGPULongestEdgeRefinement::ExecuteOnDevice(
       description.view.points.origin = origin;
     }
     mesh.emplace(run, description.view);
-    requireTriangles(input, *mesh);
+    tetrahedra = requireTrianglesOrTetrahedra(input, *mesh);
+    if (tetrahedra && controller)
+    {
+      throw gpumesh::Error("GPU Longest Edge Refinement refines tetrahedra on one process only: the "
+                           "closure of the marks does not cross processes for tetrahedra yet, so the "
+                           "pieces would be cut differently on their shared faces (a torn mesh). Merge "
+                           "the pieces first (e.g. run it in a serial pvpython or on one process)");
+    }
     if (!this->RefineAll && (!controller || input->GetNumberOfCells() > 0)) // an empty piece may carry no arrays
     {
       vtkDataArray* marks = this->GetRequiredCellArray(inputVector, "Mark Array (or turn Refine All on)");
@@ -405,6 +442,11 @@ void vtkGPULongestEdgeRefinement::ExecuteOnDevice(
   });
   this->UpdateProgress(0.1);
 
+  if (tetrahedra)
+  {
+    refineTetrahedra(this, run, input, output, std::move(*mesh), std::move(marked));
+    return;
+  }
   gpumesh::RefinedTriangles refined;
   if (controller)
   {

@@ -177,7 +177,8 @@ TEST(TetraRefinement, SingleTetrahedronIsBisectedByItsLongestEdge)
   EXPECT_EQ(refined.pointParents[0].s[0], 1);
   EXPECT_EQ(refined.pointParents[0].s[1], 2);
   EXPECT_EQ(refined.points[5], (Point{ 1.5, 1, 0 }));
-  // Position 2 replaced by the midpoint, then position 1: both keep the orientation.
+  // The child keeping the edge's smaller id (position 2 replaced by the midpoint) first, then
+  // the one keeping the larger (position 1 replaced): both keep the orientation.
   EXPECT_EQ(refined.tetrahedra, (std::vector<Tet>{ { 0, 1, 5, 3 }, { 0, 5, 2, 3 } }));
   EXPECT_EQ(refined.parent, (std::vector<cl_int>{ 0, 0 }));
   expectValidRefinement(corner, { { 0, 1, 2, 3 } }, refined);
@@ -189,7 +190,9 @@ TEST(TetraRefinement, TwoTetrahedraSharingAFaceCutItTheSameWay)
 {
   const std::vector<Tet> tets = { { 0, 1, 2, 3 }, { 0, 2, 1, 4 } };
   const Refined refined = refine(corner, tets, { 0 });
-  EXPECT_EQ(refined.tetrahedra, (std::vector<Tet>{ { 0, 1, 5, 3 }, { 0, 2, 5, 4 }, { 0, 5, 2, 3 }, { 0, 5, 1, 4 } }));
+  // In the second, point 1 (the edge's smaller id) is at position 2: the child keeping it
+  // (position 1 replaced) comes first.
+  EXPECT_EQ(refined.tetrahedra, (std::vector<Tet>{ { 0, 1, 5, 3 }, { 0, 5, 1, 4 }, { 0, 5, 2, 3 }, { 0, 2, 5, 4 } }));
   EXPECT_EQ(refined.parent, (std::vector<cl_int>{ 0, 1, 0, 1 }));
   expectValidRefinement(corner, tets, refined);
 }
