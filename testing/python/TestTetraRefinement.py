@@ -1,7 +1,7 @@
 """GPU Longest Edge Refinement on tetrahedra: the CPU reference (tetra_reference.py) cell by
-cell, and the invariants of conforming bisection on unstructured tetrahedral meshes (a
-Delaunay tetrahedralization of random points, a jittered Kuhn grid) with random and regional
-marks, in Double and Single precision."""
+cell, and the invariants of conforming bisection on unstructured tetrahedral meshes (gmsh's
+ball, a Delaunay tetrahedralization of random points, a jittered Kuhn grid) with random and
+regional marks, in Double and Single precision."""
 import unittest
 from collections import Counter
 
@@ -178,6 +178,11 @@ class TetraRefinementTest(unittest.TestCase):
         for precision in ("Double", "Single"):
             with self.subTest(precision=precision):
                 self.check(points, tets, marks, precision=precision)
+
+    def test_random_marks_on_gmsh_ball(self):
+        points, tets = arrays(gt.read_vtu("ball_tets.vtu"))
+        marks = (np.random.default_rng(3).random(len(tets)) < 0.02).astype(float)
+        self.check(points, tets, marks)
 
     def test_regional_marks_on_kuhn_grid_two_passes(self):
         points, tets = kuhn_grid(5, 3)
