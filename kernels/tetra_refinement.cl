@@ -231,6 +231,17 @@ inline int edge_ranks(int t, EDGE_ORDER_ARGS, __global const uint* divided_bits,
   return marks;
 }
 
+// Step 2 across processes: edges that other processes divided on the cut (`forced`, a slot of
+// each here). Those this process had not divided yet are claimed and start the next rounds.
+__kernel void force_slots(__global const int* forced, const int forced_count, __global const int* slot_edge,
+  __global uint* divided_bits, __global int* divided, __global int* divided_count,
+  __global int* frontier, __global int* frontier_count)
+{
+  const int i = get_global_id(0);
+  if (i < forced_count && claim_slot(forced[i], slot_edge, divided_bits, divided, divided_count))
+    frontier[atomic_inc(frontier_count)] = forced[i];
+}
+
 // Packed counters hold the extra children of a tetrahedron (0-7) in 4 bits, 8 per word.
 inline int nibbles_before(__global const uint* packed, __global const uint* word_offsets, int t)
 {

@@ -42,6 +42,7 @@ struct Edges
   CellEntities entities;
   RealBuffer length2;
   DeviceBuffer<cl_long> tieIds;
+  cl_int useTieIds = 0;
 };
 
 std::array<cl_int, 4> downloadFlags(DeviceRun& run, const DeviceBuffer<cl_int>& flags)
@@ -51,7 +52,7 @@ std::array<cl_int, 4> downloadFlags(DeviceRun& run, const DeviceBuffer<cl_int>& 
   return host;
 }
 
-Edges edgeLengths(DeviceRun& run, const DeviceMesh& mesh)
+Edges edgeLengths(DeviceRun& run, const DeviceMesh& mesh, const DistributedRefinement* distributed)
 {
   std::optional<CellEntities> entities;
   {
@@ -65,9 +66,17 @@ Edges edgeLengths(DeviceRun& run, const DeviceMesh& mesh)
     run.call({ program, "edge_lengths" }, edgeCount, "edge lengths", mesh.points(),
       entities->entityVertices(), static_cast<cl_int>(edgeCount), length2);
   }
+  const auto points = static_cast<std::size_t>(mesh.pointCount());
+  const bool useTieIds = distributed && !distributed->tieIds.empty();
+  if (useTieIds && distributed->tieIds.size() != points)
+  {
+    throw Error("Refinement got " + std::to_string(distributed->tieIds.size()) + " tie ids for " +
+      std::to_string(points) + " points");
+  }
   const cl_long noTieIds = 0;
-  DeviceBuffer<cl_long> tieIds = run.upload(&noTieIds, 1, "tie ids");
-  return Edges{ std::move(*entities), std::move(length2), std::move(tieIds) };
+  DeviceBuffer<cl_long> tieIds =
+    useTieIds ? run.upload(distributed->tieIds.data(), points, "tie ids") : run.upload(&noTieIds, 1, "tie ids");
+  return Edges{ std::move(*entities), std::move(length2), std::move(tieIds), cl_int(useTieIds ? 1 : 0) };
 }
 
 // Degenerate tetrahedra, lengths out of the precision's range; in the first pass also faces
@@ -112,9 +121,12 @@ void validate(DeviceRun& run, const DeviceMesh& mesh, const Edges& edges, bool f
 }
 
 // The closure of the marks, to a fixed point: returns the number of divided edges, listed (by
-// one slot each) in `divided` and flagged in `dividedBits`.
+// one slot each) in `divided` and flagged in `dividedBits`. With `distributed`, each time the
+// closure is still here, the newly divided slots go to the other processes and the edges they
+// force start further rounds, until no process divides a new cut edge.
 cl_int closure(DeviceRun& run, const Edges& edges, const DeviceBuffer<cl_int>& marked, std::size_t markedCount,
-  DeviceBuffer<cl_uint>& markedBits, DeviceBuffer<cl_uint>& dividedBits, DeviceBuffer<cl_int>& divided)
+  DeviceBuffer<cl_uint>& markedBits, DeviceBuffer<cl_uint>& dividedBits, DeviceBuffer<cl_int>& divided,
+  const DistributedRefinement* distributed, bool& closureOver)
 {
   const Label label(run, "step 2 closure");
   const CellEntities& entities = edges.entities;
@@ -124,41 +136,74 @@ cl_int closure(DeviceRun& run, const Edges& edges, const DeviceBuffer<cl_int>& m
   run.fill(markedBits, cl_uint(0), "marked flags");
   run.fill(dividedCounter, cl_int(0), "counters");
   run.call({ program, "closure_roots" }, markedCount, "closure roots", marked, static_cast<cl_int>(markedCount),
-    entities.slotEntity(), edges.length2, entities.entityVertices(), edges.tieIds, cl_int(0), markedBits,
+    entities.slotEntity(), edges.length2, entities.entityVertices(), edges.tieIds, edges.useTieIds, markedBits,
     dividedBits, divided, dividedCounter);
   cl_int frontierCount = 0;
   run.download(dividedCounter, &frontierCount, 1, "closure roots");
   // Rounds go on from the edges that did not fit a work-item's private stack; usually one.
   BoundKernel round = run.bind({ program, "closure_round" }, 4, entities.slotEntity(), edges.length2,
-    entities.entityVertices(), edges.tieIds, cl_int(0), entities.sortedSlots(), entities.slotRun(),
+    entities.entityVertices(), edges.tieIds, edges.useTieIds, entities.sortedSlots(), entities.slotRun(),
     dividedBits, divided, dividedCounter);
   DeviceBuffer<cl_int> pendingCounter = run.allocate<cl_int>(1, "pending edge count");
   std::optional<DeviceBuffer<cl_int>> frontier, pending;
   const DeviceBuffer<cl_int>* from = &divided;
-  while (frontierCount > 0)
+  cl_int reported = 0;
+  std::vector<cl_int> all, forced;
+  for (;;)
   {
-    if (!pending)
+    while (frontierCount > 0)
     {
-      pending.emplace(run.allocate<cl_int>(edgeCount, "pending edges"));
+      if (!pending)
+      {
+        pending.emplace(run.allocate<cl_int>(edgeCount, "pending edges"));
+      }
+      run.fill(pendingCounter, cl_int(0), "counters");
+      run.call(round, static_cast<std::size_t>(frontierCount), "closure round", *from, frontierCount, *pending,
+        pendingCounter);
+      run.download(pendingCounter, &frontierCount, 1, "pending edges");
+      std::swap(frontier, pending);
+      from = &*frontier;
     }
+    cl_int dividedCount = 0;
+    run.download(dividedCounter, &dividedCount, 1, "divided edges");
+    if (!distributed)
+    {
+      return dividedCount;
+    }
+    all.resize(static_cast<std::size_t>(dividedCount));
+    run.download(divided, all.data(), all.size(), "divided edges");
+    const std::vector<cl_int> newly(all.begin() + reported, all.end());
+    reported = dividedCount;
+    forced.clear();
+    if (!distributed->exchange(newly, forced, false))
+    {
+      closureOver = true;
+      return dividedCount;
+    }
+    if (forced.empty())
+    {
+      continue;
+    }
+    // The forced edges are claimed here; those new to this process start the next rounds.
+    if (!frontier)
+    {
+      frontier.emplace(run.allocate<cl_int>(edgeCount, "pending edges"));
+    }
+    const DeviceBuffer<cl_int> slots = run.upload(forced.data(), forced.size(), "forced edges");
     run.fill(pendingCounter, cl_int(0), "counters");
-    run.call(round, static_cast<std::size_t>(frontierCount), "closure round", *from, frontierCount, *pending,
-      pendingCounter);
-    run.download(pendingCounter, &frontierCount, 1, "pending edges");
-    std::swap(frontier, pending);
+    run.call({ program, "force_slots" }, forced.size(), "force edges", slots, static_cast<cl_int>(forced.size()),
+      entities.slotEntity(), dividedBits, divided, dividedCounter, *frontier, pendingCounter);
+    run.download(pendingCounter, &frontierCount, 1, "forced edges");
     from = &*frontier;
   }
-  cl_int dividedCount = 0;
-  run.download(dividedCounter, &dividedCount, 1, "divided edges");
-  return dividedCount;
 }
 
 Pass refinePass(DeviceRun& run, DeviceMesh& mesh, const DeviceBuffer<cl_int>& marked, std::size_t markedCount,
-  const DeviceBuffer<cl_int>& parentIn, bool firstPass)
+  const DeviceBuffer<cl_int>& parentIn, bool firstPass, const DistributedRefinement* distributed, bool& closureOver)
 {
   const std::size_t count = mesh.groups().front().count;
   const auto oldPoints = static_cast<std::size_t>(mesh.pointCount());
-  const Edges edges = edgeLengths(run, mesh);
+  const Edges edges = edgeLengths(run, mesh, distributed);
   validate(run, mesh, edges, firstPass);
   const CellEntities& entities = edges.entities;
   const std::size_t edgeCount = entities.entityCount();
@@ -170,7 +215,8 @@ Pass refinePass(DeviceRun& run, DeviceMesh& mesh, const DeviceBuffer<cl_int>& ma
   DeviceBuffer<cl_uint> dividedBits = run.allocate<cl_uint>(edgeWords, "division marks");
   DeviceBuffer<cl_uint> markedBits = run.allocate<cl_uint>(cellWords, "marked flags");
   DeviceBuffer<cl_int> divided = run.allocate<cl_int>(edgeCount, "divided edges");
-  const cl_int dividedCount = closure(run, edges, marked, markedCount, markedBits, dividedBits, divided);
+  const cl_int dividedCount =
+    closure(run, edges, marked, markedCount, markedBits, dividedBits, divided, distributed, closureOver);
 
   DeviceBuffer<cl_uint> packedChildren = run.allocate<cl_uint>(childWords, "children counts");
   DeviceBuffer<cl_int> affected = run.allocate<cl_int>(count, "affected tetrahedra");
@@ -185,7 +231,7 @@ Pass refinePass(DeviceRun& run, DeviceMesh& mesh, const DeviceBuffer<cl_int>& ma
     auto flags = run.allocate<cl_int>(4, "template flags");
     run.fill(flags, none, "template flags");
     run.call({ program, "count_children" }, static_cast<std::size_t>(dividedCount), "count children", divided,
-      dividedCount, slotEdge, edges.length2, entities.entityVertices(), edges.tieIds, cl_int(0),
+      dividedCount, slotEdge, edges.length2, entities.entityVertices(), edges.tieIds, edges.useTieIds,
       mesh.groups().front().connectivity, entities.sortedSlots(), entities.slotRun(), dividedBits, affectedBits,
       affected, affectedCounter, packedChildren, flags);
     const auto bad = downloadFlags(run, flags);
@@ -234,7 +280,7 @@ Pass refinePass(DeviceRun& run, DeviceMesh& mesh, const DeviceBuffer<cl_int>& ma
     run.fill(markedCounter, cl_int(0), "counters");
     pass.kept = mesh.takeConnectivity(); // refined in place: each tetrahedron becomes its first child
     run.call({ program, "apply_templates" }, static_cast<std::size_t>(affectedCount), "templates", affected,
-      affectedCount, slotEdge, edges.length2, entities.entityVertices(), edges.tieIds, cl_int(0), pass.kept,
+      affectedCount, slotEdge, edges.length2, entities.entityVertices(), edges.tieIds, edges.useTieIds, pass.kept,
       dividedBits, pointWordOffsets, packedChildren, childWordOffsets, markedBits, parentIn,
       static_cast<cl_int>(parentIn.empty()), static_cast<cl_int>(count), static_cast<cl_int>(oldPoints),
       pass.appended, pass.appendedParent, pass.marked, markedCounter);
@@ -265,7 +311,24 @@ void RefinedTetrahedra::download(DeviceRun& run, std::vector<cl_int>& allTetrahe
   run.download(appendedParent, parents.data() + keptCount, tetrahedronCount - keptCount, "appended parents");
 }
 
-RefinedTetrahedra refineTetrahedra(DeviceRun& run, DeviceMesh mesh, const std::vector<cl_int>& marked, int passes)
+namespace
+{
+// Failed before the closure ended: the other processes wait in an exchange; answer them until
+// they stop.
+void releaseOthers(const DistributedRefinement* distributed, bool closureOver)
+{
+  std::vector<cl_int> forced;
+  while (distributed && !closureOver && distributed->exchange({}, forced, true))
+  {
+  }
+}
+
+RefinedTetrahedra refineOnThisProcess(DeviceRun& run, DeviceMesh mesh, MarkedCells marked, int passes,
+  const DistributedRefinement* distributed, bool& closureOver);
+} // namespace
+
+RefinedTetrahedra refineTetrahedra(DeviceRun& run, DeviceMesh mesh, const std::vector<cl_int>& marked, int passes,
+  const DistributedRefinement* distributed)
 {
   const auto count = static_cast<std::size_t>(mesh.cellCount());
   std::vector<cl_int> roots(marked);
@@ -273,18 +336,41 @@ RefinedTetrahedra refineTetrahedra(DeviceRun& run, DeviceMesh mesh, const std::v
   roots.erase(std::unique(roots.begin(), roots.end()), roots.end());
   if (!roots.empty() && (roots.front() < 0 || static_cast<std::size_t>(roots.back()) >= count))
   {
+    releaseOthers(distributed, false);
     throw Error("Marked tetrahedron " + std::to_string(roots.front() < 0 ? roots.front() : roots.back()) +
       " is outside the mesh's " + std::to_string(count) + " tetrahedra");
   }
   DeviceBuffer<cl_int> onDevice = run.upload(roots.data(), roots.size(), "marked tetrahedra");
-  return refineTetrahedra(run, std::move(mesh), MarkedCells{ std::move(onDevice), roots.size() }, passes);
+  return refineTetrahedra(run, std::move(mesh), MarkedCells{ std::move(onDevice), roots.size() }, passes, distributed);
 }
 
-RefinedTetrahedra refineTetrahedra(DeviceRun& run, DeviceMesh mesh, MarkedCells marked, int passes)
+RefinedTetrahedra refineTetrahedra(DeviceRun& run, DeviceMesh mesh, MarkedCells marked, int passes,
+  const DistributedRefinement* distributed)
+{
+  bool closureOver = false;
+  try
+  {
+    return refineOnThisProcess(run, std::move(mesh), std::move(marked), passes, distributed, closureOver);
+  }
+  catch (...)
+  {
+    releaseOthers(distributed, closureOver);
+    throw;
+  }
+}
+
+namespace
+{
+RefinedTetrahedra refineOnThisProcess(DeviceRun& run, DeviceMesh mesh, MarkedCells marked, int passes,
+  const DistributedRefinement* distributed, bool& closureOver)
 {
   if (passes < 1)
   {
     throw Error("Passes must be at least 1 (got " + std::to_string(passes) + ")");
+  }
+  if (distributed && passes != 1)
+  {
+    throw Error("A distributed mesh is refined one pass at a time (Passes is " + std::to_string(passes) + ")");
   }
   if (mesh.groups().size() > 1 || (!mesh.groups().empty() && mesh.groups().front().kind != CellKind::Tetra) ||
     (!mesh.groups().empty() && static_cast<std::int64_t>(mesh.groups().front().count) != mesh.cellCount()))
@@ -297,6 +383,11 @@ RefinedTetrahedra refineTetrahedra(DeviceRun& run, DeviceMesh mesh, MarkedCells 
   result.origin = mesh.origin();
   if (mesh.cellCount() == 0)
   {
+    std::vector<cl_int> forced;
+    while (distributed && distributed->exchange({}, forced, false))
+    {
+    }
+    closureOver = true;
     return result;
   }
   {
@@ -312,7 +403,7 @@ RefinedTetrahedra refineTetrahedra(DeviceRun& run, DeviceMesh mesh, MarkedCells 
   std::vector<std::size_t> newPointsPerPass;
   for (int p = 0;; ++p)
   {
-    Pass pass = refinePass(run, mesh, markedOnDevice, markedCount, parent, p == 0);
+    Pass pass = refinePass(run, mesh, markedOnDevice, markedCount, parent, p == 0, distributed, closureOver);
     parentsPerPass.push_back(std::move(pass.pointParents));
     newPointsPerPass.push_back(pass.newPointCount);
     if (p + 1 == passes)
@@ -368,5 +459,7 @@ RefinedTetrahedra refineTetrahedra(DeviceRun& run, DeviceMesh mesh, MarkedCells 
   }
   return result;
 }
+
+} // namespace
 
 } // namespace gpumesh

@@ -3,6 +3,7 @@
 #pragma once
 #include "gpumesh/CellMarks.h"
 #include "gpumesh/DeviceMesh.h"
+#include "gpumesh/LongestEdgeRefinement.h" // DistributedRefinement
 
 #include <array>
 #include <cstdint>
@@ -54,10 +55,17 @@ struct RefinedTetrahedra
 ///
 /// Device-time labels: "edge extraction", "validation", "step 1 edge lengths", "step 2
 /// closure", "step 3 counts", "step 4 prefix sums", "step 5 templates".
-RefinedTetrahedra refineTetrahedra(DeviceRun& run, DeviceMesh mesh, MarkedCells marked, int passes);
+///
+/// With `distributed` (one pass only), the closure crosses processes as for triangles: its
+/// slots are edge slots (6 * tetrahedron + local edge), each round's newly divided ones are
+/// reported to distributed->exchange, the edges it forces are divided here and the closure goes
+/// on from them, until no process divides a new cut edge; ties use distributed->tieIds.
+RefinedTetrahedra refineTetrahedra(DeviceRun& run, DeviceMesh mesh, MarkedCells marked, int passes,
+  const DistributedRefinement* distributed = nullptr);
 
 /// The same with the marks given on the host (order and repeats do not matter; an id outside
 /// the mesh is an error).
-RefinedTetrahedra refineTetrahedra(DeviceRun& run, DeviceMesh mesh, const std::vector<cl_int>& marked, int passes);
+RefinedTetrahedra refineTetrahedra(DeviceRun& run, DeviceMesh mesh, const std::vector<cl_int>& marked, int passes,
+  const DistributedRefinement* distributed = nullptr);
 
 } // namespace gpumesh

@@ -245,26 +245,6 @@ void buildCells(gpumesh::DeviceRun& run, vtkPointSet* input, vtkPointSet* output
       out->SetActiveAttribute(active->GetName(), attribute);
   out->AddArray(parentIds);
 }
-// The tetrahedra's path: the core refines, the points are built as for triangles, the cells by
-// vtkGPUMeshRefinedTetrahedra.
-void refineTetrahedra(vtkGPULongestEdgeRefinement* filter, gpumesh::DeviceRun& run, vtkPointSet* input,
-  vtkPointSet* output, gpumesh::DeviceMesh mesh, gpumesh::MarkedCells marked)
-{
-  const gpumesh::RefinedTetrahedra refined =
-    gpumesh::refineTetrahedra(run, std::move(mesh), std::move(marked), filter->GetPasses());
-  filter->UpdateProgress(0.6);
-  std::vector<cl_int2> pointParents(refined.newPointCount);
-  run.download(refined.pointParents, pointParents.data(), pointParents.size(), "point parents");
-  output->Initialize();
-  buildPoints(run, input, output, refined, pointParents);
-  filter->UpdateProgress(0.8);
-  vtkGPUMeshRefinedTetrahedra::BuildCells(run, input, output, refined);
-  output->GetFieldData()->PassData(input->GetFieldData());
-  vtkGPUMeshRunReport::SetFieldCount(output->GetFieldData(), "MarkedCells", refined.markedCount);
-  vtkGPUMeshRunReport::SetFieldCount(output->GetFieldData(), "CreatedCells",
-    refined.tetrahedronCount - static_cast<std::size_t>(input->GetNumberOfCells()));
-}
-
 // The edges a piece shares with other processes (the cut), and the closure's exchange across
 // them: after each propagation round every process lists the cut edges it divided (by their
 // global point ids), and each divides those it shares, until no process divided a new one.
@@ -273,32 +253,18 @@ class CutEdgeExchange
 public:
   using Key = std::pair<long long, long long>;
 
-  // Collective: the boundary edges (used by one triangle here) of all pieces are gathered;
-  // those that another process has too are the cut.
+  // Collective: the boundary edges of all pieces (edges used by one triangle, or edges of
+  // faces used by one tetrahedron, here) are gathered; those that another process has too are
+  // the cut.
   CutEdgeExchange(vtkPointSet* input, const std::vector<long long>& globalIds,
-    vtkMultiProcessController* controller)
+    vtkMultiProcessController* controller, bool tetrahedra)
     : Controller(controller)
   {
-    std::map<Key, std::pair<int, cl_int>> uses; // key -> (triangles using it, a slot)
-    vtkNew<vtkIdList> corners;
-    for (vtkIdType t = 0; t < input->GetNumberOfCells(); ++t)
-    {
-      input->GetCellPoints(t, corners);
-      for (int j = 0; j < 3 && corners->GetNumberOfIds() == 3; ++j)
-      {
-        auto& use = uses[key(globalIds, corners->GetId(j), corners->GetId((j + 1) % 3))];
-        ++use.first;
-        use.second = static_cast<cl_int>(3 * t + j);
-      }
-    }
+    this->SlotOf = tetrahedra ? tetrahedronBoundaryEdges(input, globalIds) : triangleBoundaryEdges(input, globalIds);
     std::vector<long long> boundary;
-    for (const auto& [edge, use] : uses)
+    for (const auto& [edge, slot] : this->SlotOf)
     {
-      if (use.first == 1)
-      {
-        boundary.insert(boundary.end(), { edge.first, edge.second });
-        this->SlotOf[edge] = use.second;
-      }
+      boundary.insert(boundary.end(), { edge.first, edge.second });
     }
     std::map<Key, int> holders;
     for (const auto& [owner, values] : this->Gathered(boundary))
@@ -315,6 +281,21 @@ public:
     for (const auto& [edge, slot] : this->SlotOf)
     {
       this->KeyOf[slot] = edge;
+    }
+    if (tetrahedra)
+    {
+      // The closure reports an edge by whichever of its slots claimed it: know them all.
+      vtkNew<vtkIdList> corners;
+      for (vtkIdType t = 0; t < input->GetNumberOfCells() && !this->SlotOf.empty(); ++t)
+      {
+        input->GetCellPoints(t, corners);
+        for (int k = 0; k < 6; ++k)
+        {
+          const Key edge = key(globalIds, corners->GetId(TetraEdges[k][0]), corners->GetId(TetraEdges[k][1]));
+          if (this->SlotOf.count(edge))
+            this->KeyOf[static_cast<cl_int>(6 * t + k)] = edge;
+        }
+      }
     }
   }
 
@@ -351,9 +332,69 @@ public:
   bool AnyFailed = false;
 
 private:
+  // A tetrahedron's local edges in VTK's order, as gpumesh::refineTetrahedra numbers its slots.
+  static constexpr int TetraEdges[6][2] = { { 0, 1 }, { 1, 2 }, { 2, 0 }, { 0, 3 }, { 1, 3 }, { 2, 3 } };
+
   static Key key(const std::vector<long long>& ids, vtkIdType a, vtkIdType b)
   {
     return { std::min(ids[a], ids[b]), std::max(ids[a], ids[b]) };
+  }
+
+  // Edges used by one triangle, each with its slot (3 * triangle + local edge).
+  static std::map<Key, cl_int> triangleBoundaryEdges(vtkPointSet* input, const std::vector<long long>& ids)
+  {
+    std::map<Key, std::pair<int, cl_int>> uses; // key -> (triangles using it, a slot)
+    vtkNew<vtkIdList> corners;
+    for (vtkIdType t = 0; t < input->GetNumberOfCells(); ++t)
+    {
+      input->GetCellPoints(t, corners);
+      for (int j = 0; j < 3 && corners->GetNumberOfIds() == 3; ++j)
+      {
+        auto& use = uses[key(ids, corners->GetId(j), corners->GetId((j + 1) % 3))];
+        ++use.first;
+        use.second = static_cast<cl_int>(3 * t + j);
+      }
+    }
+    std::map<Key, cl_int> boundary;
+    for (const auto& [edge, use] : uses)
+      if (use.first == 1)
+        boundary[edge] = use.second;
+    return boundary;
+  }
+
+  // Edges of faces used by one tetrahedron, each with a slot (6 * tetrahedron + local edge, in
+  // VTK's edge order, as gpumesh::refineTetrahedra numbers them).
+  static std::map<Key, cl_int> tetrahedronBoundaryEdges(vtkPointSet* input, const std::vector<long long>& ids)
+  {
+    static const int faceEdges[4][3] = { { 0, 4, 3 }, { 1, 5, 4 }, { 2, 3, 5 }, { 2, 1, 0 } };
+    static const int faces[4][3] = { { 0, 1, 3 }, { 1, 2, 3 }, { 2, 0, 3 }, { 0, 2, 1 } };
+    std::map<std::array<long long, 3>, std::pair<int, cl_int>> uses; // face -> (uses, 4 * tet + face)
+    vtkNew<vtkIdList> corners;
+    for (vtkIdType t = 0; t < input->GetNumberOfCells(); ++t)
+    {
+      input->GetCellPoints(t, corners);
+      for (int f = 0; f < 4 && corners->GetNumberOfIds() == 4; ++f)
+      {
+        std::array<long long, 3> face = { ids[corners->GetId(faces[f][0])], ids[corners->GetId(faces[f][1])],
+          ids[corners->GetId(faces[f][2])] };
+        std::sort(face.begin(), face.end());
+        auto& use = uses[face];
+        ++use.first;
+        use.second = static_cast<cl_int>(4 * t + f);
+      }
+    }
+    std::map<Key, cl_int> boundary;
+    for (const auto& [face, use] : uses)
+    {
+      if (use.first != 1)
+        continue;
+      const vtkIdType t = use.second / 4;
+      input->GetCellPoints(t, corners);
+      for (int k : faceEdges[use.second % 4])
+        boundary[key(ids, corners->GetId(TetraEdges[k][0]), corners->GetId(TetraEdges[k][1]))] =
+          static_cast<cl_int>(6 * t + k);
+    }
+    return boundary;
   }
 
   // Every process's `mine`, by rank.
@@ -382,6 +423,45 @@ private:
   std::map<Key, cl_int> SlotOf;
   std::map<cl_int, Key> KeyOf;
 };
+// The tetrahedra's path: the core refines, the points are built as for triangles, the cells by
+// vtkGPUMeshRefinedTetrahedra.
+void refineTetrahedra(vtkGPULongestEdgeRefinement* filter, gpumesh::DeviceRun& run, vtkPointSet* input,
+  vtkPointSet* output, gpumesh::DeviceMesh mesh, gpumesh::MarkedCells marked, vtkMultiProcessController* controller)
+{
+  gpumesh::RefinedTetrahedra refined;
+  if (controller)
+  {
+    // The closure crosses the cuts; ties go by global point id.
+    gpumesh::DistributedRefinement distributed;
+    const std::vector<long long> globalIds = vtkGPUMeshDistributed::GlobalPointIds(input, controller);
+    distributed.tieIds.assign(globalIds.begin(), globalIds.end());
+    CutEdgeExchange cut(input, globalIds, controller, true);
+    distributed.exchange = [&cut](const std::vector<cl_int>& divided, std::vector<cl_int>& forced, bool failed) {
+      return cut(divided, forced, failed);
+    };
+    refined = gpumesh::refineTetrahedra(run, std::move(mesh), std::move(marked), filter->GetPasses(), &distributed);
+    if (cut.AnyFailed)
+    {
+      throw gpumesh::Error("Another process failed to refine its piece (see its error)");
+    }
+  }
+  else
+  {
+    refined = gpumesh::refineTetrahedra(run, std::move(mesh), std::move(marked), filter->GetPasses());
+  }
+  filter->UpdateProgress(0.6);
+  std::vector<cl_int2> pointParents(refined.newPointCount);
+  run.download(refined.pointParents, pointParents.data(), pointParents.size(), "point parents");
+  output->Initialize();
+  buildPoints(run, input, output, refined, pointParents);
+  filter->UpdateProgress(0.8);
+  vtkGPUMeshRefinedTetrahedra::BuildCells(run, input, output, refined);
+  output->GetFieldData()->PassData(input->GetFieldData());
+  vtkGPUMeshRunReport::SetFieldCount(output->GetFieldData(), "MarkedCells", refined.markedCount);
+  vtkGPUMeshRunReport::SetFieldCount(output->GetFieldData(), "CreatedCells",
+    refined.tetrahedronCount - static_cast<std::size_t>(input->GetNumberOfCells()));
+}
+
 } // namespace
 
 vtkGPULongestEdgeRefinement::vtkGPULongestEdgeRefinement()
@@ -423,13 +503,6 @@ void vtkGPULongestEdgeRefinement::ExecuteOnDevice(
     }
     mesh.emplace(run, description.view);
     tetrahedra = requireTrianglesOrTetrahedra(input, *mesh);
-    if (tetrahedra && controller)
-    {
-      throw gpumesh::Error("GPU Longest Edge Refinement refines tetrahedra on one process only: the "
-                           "closure of the marks does not cross processes for tetrahedra yet, so the "
-                           "pieces would be cut differently on their shared faces (a torn mesh). Merge "
-                           "the pieces first (e.g. run it in a serial pvpython or on one process)");
-    }
     if (!this->RefineAll && (!controller || input->GetNumberOfCells() > 0)) // an empty piece may carry no arrays
     {
       vtkDataArray* marks = this->GetRequiredCellArray(inputVector, "Mark Array (or turn Refine All on)");
@@ -444,7 +517,7 @@ void vtkGPULongestEdgeRefinement::ExecuteOnDevice(
 
   if (tetrahedra)
   {
-    refineTetrahedra(this, run, input, output, std::move(*mesh), std::move(marked));
+    refineTetrahedra(this, run, input, output, std::move(*mesh), std::move(marked), controller);
     return;
   }
   gpumesh::RefinedTriangles refined;
@@ -454,7 +527,7 @@ void vtkGPULongestEdgeRefinement::ExecuteOnDevice(
     gpumesh::DistributedRefinement distributed;
     const std::vector<long long> globalIds = vtkGPUMeshDistributed::GlobalPointIds(input, controller);
     distributed.tieIds.assign(globalIds.begin(), globalIds.end());
-    CutEdgeExchange cut(input, globalIds, controller);
+    CutEdgeExchange cut(input, globalIds, controller, false);
     distributed.exchange = [&cut](const std::vector<cl_int>& divided, std::vector<cl_int>& forced,
                              bool failed) { return cut(divided, forced, failed); };
     refined =

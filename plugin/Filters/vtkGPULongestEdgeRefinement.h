@@ -41,12 +41,12 @@
  * than two triangles or a face shared by more than two tetrahedra, unmerged duplicate points
  * that cut the mesh along a seam. No output is written then.
  *
- * Under MPI the refinement of triangles conforms across processes (one pass: Passes must be 1): the
+ * Under MPI the refinement conforms across processes (one pass: Passes must be 1): the
  * processes exchange the cut edges divided in each propagation round, by global point ids
  * (the input's, else generated), until none divides a new one; ties between equal lengths
  * go by global point id; midpoints of shared edges are computed identically on both sides.
- * Tetrahedra under MPI are an error (their closure does not cross processes yet: each piece
- * would cut its shared faces on its own and tear the mesh).
+ * For tetrahedra the cut edges are those of faces used by one tetrahedron that another process
+ * also has; they are exchanged after each local fixed point of the closure.
  */
 #ifndef vtkGPULongestEdgeRefinement_h
 #define vtkGPULongestEdgeRefinement_h
