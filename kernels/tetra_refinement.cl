@@ -64,14 +64,20 @@ inline int longest_face_edge(int t, int f, EDGE_ORDER_ARGS)
   return longest_of(t, face, 3, EDGE_ORDER);
 }
 
-// Checks every tetrahedron: a zero-length edge or a zero volume makes it degenerate; a face
-// shared by more than two tetrahedra makes it non-manifold; an edge of distinct points whose
-// squared length leaves REAL's normal range makes lengths unreliable in this precision. The
-// smallest offending cell id of each kind is kept (atomic_min): the report does not depend on
-// the schedule.
+// Checks every tetrahedron: a zero-length edge or a zero volume makes it degenerate; an edge
+// of distinct points whose squared length leaves REAL's normal range makes lengths unreliable
+// in this precision. With check_faces, also how many tetrahedra share each face, read from the
+// edges' runs (no face table): the tetrahedra around the face's first edge that also hold its
+// third vertex. More than two make it non-manifold; one makes it a boundary face, whose
+// points are appended to `boundary` (capacity entries; boundary_size counts them all, so the
+// caller can retry with room) for the seam check. The smallest offending cell id of each kind
+// is kept (atomic_min): the report does not depend on the schedule.
+__constant int FACE_THIRD[4] = { 3, 3, 3, 1 }; // the vertex of face f off its edge FACE_EDGES[f][0]
+
 __kernel void validate_tetrahedra(CELL_ARGS, __global const REAL* points,
-  __global const int* slot_edge, __global const REAL* length2, __global const int2* face_run,
-  const int check_faces, __global int* first_bad /* [0] degenerate, [1] non-manifold, [3] range */)
+  __global const int* slot_edge, __global const REAL* length2, __global const int* sorted_slots,
+  __global const int2* slot_run, const int check_faces, const int capacity, __global int* boundary,
+  __global int* boundary_size, __global int* first_bad /* [0] degenerate, [1] non-manifold, [3] range */)
 {
   const int i = get_global_id(0);
   if (i >= count)
@@ -90,7 +96,25 @@ __kernel void validate_tetrahedra(CELL_ARGS, __global const REAL* points,
     degenerate |= !distinct;
   }
   for (int f = 0; f < 4 && check_faces; ++f)
-    non_manifold |= face_run[4 * t + f].y > 2;
+  {
+    const int edge = FACE_EDGES[f][0];
+    const int third = connectivity[start + FACE_THIRD[f]];
+    const int2 run = slot_run[6 * t + edge];
+    int uses = 0;
+    for (int r = run.x; r < run.x + run.y; ++r)
+    {
+      const int4 u = vload4(sorted_slots[r] / 6, connectivity);
+      uses += u.s0 == third || u.s1 == third || u.s2 == third || u.s3 == third;
+    }
+    non_manifold |= uses > 2;
+    if (uses == 1)
+    {
+      const int k = atomic_add(boundary_size, 3);
+      for (int j = 0; j < 3; ++j)
+        if (k + j < capacity)
+          boundary[k + j] = connectivity[start + (j < 2 ? (j == 0 ? EDGE_A[edge] : EDGE_B[edge]) : FACE_THIRD[f])];
+    }
+  }
   degenerate |= dot(p[1] - p[0], cross(p[2] - p[0], p[3] - p[0])) == (REAL)0;
   if (out_of_range)
     atomic_min(&first_bad[3], t);

@@ -41,7 +41,13 @@ std::vector<cl_int> boundaryPoints(DeviceRun& run, const CellEntities& sides)
 
 void rejectSeams(DeviceRun& run, const DeviceMesh& mesh, const CellEntities& sides)
 {
-  const std::vector<cl_int> list = boundaryPoints(run, sides);
+  rejectSeams(run, mesh, boundaryPoints(run, sides));
+}
+
+void rejectSeams(DeviceRun& run, const DeviceMesh& mesh, std::vector<cl_int> list)
+{
+  std::sort(list.begin(), list.end());
+  list.erase(std::unique(list.begin(), list.end()), list.end());
   if (list.size() < 2)
   {
     return;

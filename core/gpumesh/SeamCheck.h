@@ -2,6 +2,8 @@
 #pragma once
 #include "gpumesh/CellEntities.h"
 
+#include <vector>
+
 namespace gpumesh
 {
 
@@ -10,5 +12,8 @@ namespace gpumesh
 /// that cut the mesh along a seam, which refinement would otherwise treat as boundary. Only the
 /// boundary points' coordinates come back to the host.
 void rejectSeams(DeviceRun& run, const DeviceMesh& mesh, const CellEntities& sides);
+
+/// The same for a list of boundary points found otherwise (repeats allowed).
+void rejectSeams(DeviceRun& run, const DeviceMesh& mesh, std::vector<cl_int> boundaryPoints);
 
 } // namespace gpumesh

@@ -80,22 +80,37 @@ Edges edgeLengths(DeviceRun& run, const DeviceMesh& mesh, const DistributedRefin
 }
 
 // Degenerate tetrahedra, lengths out of the precision's range; in the first pass also faces
-// shared by more than two tetrahedra and seams.
+// shared by more than two tetrahedra and seams (faces counted from the edges' runs).
 void validate(DeviceRun& run, const DeviceMesh& mesh, const Edges& edges, bool firstPass)
 {
   const Label label(run, "validation");
   const DeviceCellGroup& tetrahedra = mesh.groups().front();
-  std::optional<CellEntities> faces;
-  if (firstPass)
+  const CellEntities& entities = edges.entities;
+  // Room for the boundary points of a typical mesh in one launch; a larger boundary retries once.
+  std::size_t capacity = firstPass ? std::max<std::size_t>(4096, tetrahedra.count) : 1;
+  std::vector<cl_int> boundary;
+  std::array<cl_int, 4> bad{};
+  for (int attempt = 0; attempt < 2; ++attempt)
   {
-    faces.emplace(run, mesh, EntityType::Sides);
+    auto flags = run.allocate<cl_int>(4, "validation flags");
+    run.fill(flags, none, "validation flags");
+    auto points = run.allocate<cl_int>(capacity, "boundary points");
+    auto size = run.allocate<cl_int>(1, "boundary point count");
+    run.fill(size, cl_int(0), "boundary point count");
+    run.call({ program, "validate_tetrahedra" }, tetrahedra.count, "validate", CellArgs{ tetrahedra },
+      mesh.points(), entities.slotEntity(), edges.length2, entities.sortedSlots(), entities.slotRun(),
+      cl_int(firstPass ? 1 : 0), static_cast<cl_int>(capacity), points, size, flags);
+    bad = downloadFlags(run, flags);
+    cl_int found = 0;
+    run.download(size, &found, 1, "boundary point count");
+    if (static_cast<std::size_t>(found) <= capacity)
+    {
+      boundary.resize(static_cast<std::size_t>(found));
+      run.download(points, boundary.data(), boundary.size(), "boundary points");
+      break;
+    }
+    capacity = static_cast<std::size_t>(found);
   }
-  auto flags = run.allocate<cl_int>(4, "validation flags");
-  run.fill(flags, none, "validation flags");
-  run.call({ program, "validate_tetrahedra" }, tetrahedra.count, "validate", CellArgs{ tetrahedra },
-    mesh.points(), edges.entities.slotEntity(), edges.length2,
-    faces ? faces->slotRun() : edges.entities.slotRun(), cl_int(faces ? 1 : 0), flags);
-  const auto bad = downloadFlags(run, flags);
   if (bad[1] != none)
   {
     throw Error("Cell " + std::to_string(bad[1]) +
@@ -114,9 +129,9 @@ void validate(DeviceRun& run, const DeviceMesh& mesh, const Edges& edges, bool f
     throw Error("Cell " + std::to_string(bad[0]) +
       " is a degenerate tetrahedron (a zero-length edge or zero volume): remove or repair it before refining");
   }
-  if (faces)
+  if (firstPass)
   {
-    rejectSeams(run, mesh, *faces);
+    rejectSeams(run, mesh, std::move(boundary));
   }
 }
 

@@ -205,16 +205,23 @@ class TetraRefinementTest(unittest.TestCase):
         new_id = np.empty_like(point_order)
         new_id[point_order] = np.arange(len(points))
         cell_order = rng.permutation(len(tets))
-        even = [(0, 1, 2, 3), (1, 2, 0, 3), (2, 0, 1, 3), (1, 0, 3, 2), (0, 3, 1, 2), (3, 2, 1, 0)]
-        reoriented = [tuple(int(new_id[tets[c][k]]) for k in even[int(rng.integers(len(even)))]) for c in cell_order]
+        # Any order of each cell's vertices, half of them of the other orientation.
+        reoriented = [tuple(int(new_id[v]) for v in rng.permutation(tets[c])) for c in cell_order]
 
-        def geometry(points_, tets_, parents):
-            return sorted((tuple(sorted(tuple(points_[v]) for v in t)), float(np.sign(v)))
-                          for t, v in zip(tets_, volumes(points_, tets_)))
+        def geometry(result, input_tets, input_points):
+            """The tetrahedra as sets of corners, and whether each kept its parent's orientation."""
+            out_points, out_tets = arrays(result)
+            parent = gt.cell_array(result, "ParentCellId").astype(int)
+            kept = volumes(out_points, out_tets) * volumes(input_points, input_tets)[parent] > 0
+            return sorted(tuple(sorted(tuple(out_points[v]) for v in t)) for t in out_tets), bool(kept.all())
 
         first = refine_on_device(make_grid(points, tets), marks, Precision="Double")
         second = refine_on_device(make_grid(points[point_order], reoriented), marks[cell_order], Precision="Double")
-        self.assertEqual(geometry(*arrays(first), None), geometry(*arrays(second), None))
+        first_cells, first_kept = geometry(first, tets, points)
+        second_cells, second_kept = geometry(second, reoriented, points[point_order])
+        self.assertEqual(first_cells, second_cells)
+        self.assertTrue(first_kept and second_kept, "a child lost its parent's orientation")
+        self.assertGreater(len(first_cells), len(tets))
 
     def test_data_is_interpolated_and_copied(self):
         points, tets = kuhn_grid(2, 8)
