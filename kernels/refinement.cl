@@ -11,54 +11,10 @@
 // triangle t is its local edge j, from vertex j to vertex (j + 1) % 3, and slot_edge gives the
 // edge's id. edge_vertices[e] = (smaller id, larger id).
 //
-// The longest edge of a triangle is the one with the largest squared length (in REAL, the
-// run's precision, from the difference of the edge's end points); an exact tie goes to the
-// edge whose (smaller id, larger id) pair is smallest. Every triangle sharing an edge reads
-// the same length, so they all agree, whatever the cell order or orientation.
-
-// Squared lengths must round the same way everywhere (no fused multiply-add).
-#pragma OPENCL FP_CONTRACT OFF
-
-inline REAL squared_length(REAL3 a, REAL3 b)
-{
-  const REAL3 d = b - a;
-  return d.x * d.x + d.y * d.y + d.z * d.z;
-}
-
-// An edge's tie key: its (smaller, larger) vertex id, or with tie ids (the global point ids of a
-// distributed mesh) its (smaller, larger) tie id, so processes sharing the edge agree.
-inline long2 tie_key(int e, __global const uint4* edge_vertices, __global const long* tie_ids,
-  const int use_tie_ids)
-{
-  const uint2 v = edge_vertices[e].xy;
-  if (!use_tie_ids)
-    return (long2)(v.x, v.y);
-  const long a = tie_ids[v.x], b = tie_ids[v.y];
-  return (long2)(min(a, b), max(a, b));
-}
-
-// Whether edge e is longer than edge f under the rule above.
-inline int longer(int e, int f, __global const REAL* length2, __global const uint4* edge_vertices,
-  __global const long* tie_ids, const int use_tie_ids)
-{
-  if (length2[e] != length2[f])
-    return length2[e] > length2[f];
-  const long2 a = tie_key(e, edge_vertices, tie_ids, use_tie_ids);
-  const long2 b = tie_key(f, edge_vertices, tie_ids, use_tie_ids);
-  return a.x < b.x || (a.x == b.x && a.y < b.y);
-}
-
-// Step 1: the squared length of every edge (from its smaller-id end, so both orientations
-// give the same bits).
-__kernel void edge_lengths(__global const REAL* points, __global const uint4* edge_vertices,
-  const int edges, __global REAL* length2)
-{
-  const int e = get_global_id(0);
-  if (e >= edges)
-    return;
-  const uint4 v = edge_vertices[e];
-  length2[e] = squared_length(point_at(points, (int)v.x), point_at(points, (int)v.y));
-}
+// The longest edge of a triangle follows the longest-edge order of edge_order.cl (the tie
+// rule's one home), so every triangle sharing an edge agrees on it.
+#include "edge_order.cl"
+#include "bit_sets.cl"
 
 // Checks every triangle: a zero-length edge or a zero area makes it degenerate; an edge
 // shared by more than two triangles makes it non-manifold; an edge of distinct points whose
@@ -96,38 +52,6 @@ __kernel void validate_triangles(__global const REAL* points, __global const int
     atomic_min(&first_bad[1], t);
 }
 
-// Points on boundary edges (used by one triangle), appended to a list of `capacity` entries:
-// unmerged duplicate points show up there as coincident boundary points. list_size counts
-// every entry, also those beyond the capacity, so the caller can retry with enough room.
-__kernel void boundary_points(__global const int* triangles, __global const int2* slot_run,
-  const int count, const int capacity, __global int* list, __global int* list_size)
-{
-  const int t = get_global_id(0);
-  if (t >= count)
-    return;
-  for (int j = 0; j < 3; ++j)
-  {
-    if (slot_run[3 * t + j].y == 1)
-    {
-      const int k = atomic_add(list_size, 2);
-      if (k + 1 < capacity)
-      {
-        list[k] = triangles[3 * t + j];
-        list[k + 1] = triangles[3 * t + (j + 1) % 3];
-      }
-    }
-  }
-}
-
-// The coordinates of the listed points (the seam check reads only these).
-__kernel void gather_points(__global const REAL* points, __global const int* ids,
-  const int count, __global REAL* out)
-{
-  const int i = get_global_id(0);
-  if (i < count)
-    vstore3(point_at(points, ids[i]), i, out);
-}
-
 // Step 2: the longest edge of every triangle (its local index, 0-2).
 __kernel void longest_edges(__global const int* slot_edge, __global const REAL* length2,
   __global const uint4* edge_vertices, __global const long* tie_ids, const int use_tie_ids,
@@ -143,25 +67,8 @@ __kernel void longest_edges(__global const int* slot_edge, __global const REAL* 
   longest[t] = (uchar)best;
 }
 
-// Bit sets hold one flag per edge or triangle (32 per word); packed counters hold the extra
-// children of a triangle (0-3) in 2 bits (16 per word). Both keep the arrays that every pass
-// must clear, and that step 6 must scan, 32 and 16 times smaller than one word per item.
-inline uint bit_of(int i)
-{
-  return 1u << (i & 31);
-}
-
-inline int test_bit(__global const uint* bits, int i)
-{
-  return (bits[i >> 5] & bit_of(i)) != 0;
-}
-
-// Index of item i among the set bits / counted children, from its word's offset (step 6).
-inline int bits_before(__global const uint* bits, __global const uint* word_offsets, int i)
-{
-  return (int)(word_offsets[i >> 5] + popcount(bits[i >> 5] & (bit_of(i) - 1u)));
-}
-
+// Packed counters hold the extra children of a triangle (0-3) in 2 bits (16 per word), like
+// the bit sets of bit_sets.cl.
 inline int fields_before(__global const uint* packed, __global const uint* word_offsets, int t)
 {
   const uint word = packed[t >> 4];
@@ -273,14 +180,7 @@ __kernel void count_children(__global const int* divided, const int divided_coun
   }
 }
 
-// Step 6: the per-word totals that the (small) prefix sums run over.
-__kernel void word_bit_counts(__global const uint* bits, const int words, __global uint* counts)
-{
-  const int w = get_global_id(0);
-  if (w < words)
-    counts[w] = popcount(bits[w]);
-}
-
+// Step 6: the per-word totals that the (small) prefix sums run over (word_bit_counts: bit_sets.cl).
 __kernel void word_field_sums(__global const uint* packed, const int words, __global uint* sums)
 {
   const int w = get_global_id(0);

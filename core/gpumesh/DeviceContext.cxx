@@ -51,8 +51,7 @@ cl::Program DeviceContext::program(const std::string& name, const std::string& o
   {
     return found->second;
   }
-  cl::Program program =
-    build(kernelSource("common") + "\n" + kernelSource(name), options, "kernels/" + name + ".cl");
+  cl::Program program = build(programSource(name), options, "kernels/" + name + ".cl");
   Programs.emplace(key, program);
   return program;
 }

@@ -18,4 +18,9 @@ extern const EmbeddedKernel embeddedKernels[];
 /// The text of kernels/<name>.cl. Throws gpumesh::Error when no such file was embedded.
 std::string kernelSource(const std::string& name);
 
+/// The program built for kernels/<name>.cl: kernels/common.cl, then the file with each line
+/// `#include "<other>.cl"` replaced by that file's text (once per program), so a rule shared
+/// by several programs (the longest-edge order, bit sets) has one home.
+std::string programSource(const std::string& name);
+
 } // namespace gpumesh

@@ -2,6 +2,7 @@
 
 #include "gpumesh/CellEntities.h"
 #include "gpumesh/RepeatedPoints.h"
+#include "gpumesh/SeamCheck.h"
 #include "gpumesh/Scan.h"
 
 #include <algorithm>
@@ -38,60 +39,6 @@ std::array<cl_int, 4> downloadFlags(DeviceRun& run, const DeviceBuffer<cl_int>& 
   std::array<cl_int, 4> host{};
   run.download(flags, host.data(), flags.size(), "validation flags");
   return host;
-}
-
-// Coincident points on the boundary mean unmerged duplicates that cut the mesh along a seam.
-void checkSeams(DeviceRun& run, const DeviceMesh& mesh, const DeviceCellGroup& triangles,
-  const CellEntities& edges)
-{
-  const auto count = static_cast<cl_int>(triangles.count);
-  std::size_t capacity = 4096;
-  std::vector<cl_int> list;
-  for (int attempt = 0; attempt < 2; ++attempt)
-  {
-    auto deviceList = run.allocate<cl_int>(capacity, "boundary points");
-    auto size = run.allocate<cl_int>(1, "boundary point count");
-    run.fill(size, cl_int(0), "boundary point count");
-    run.call({ program, "boundary_points" }, triangles.count, "boundary points", triangles.connectivity,
-      edges.slotRun(), count, static_cast<cl_int>(capacity), deviceList, size);
-    cl_int found = 0;
-    run.download(size, &found, 1, "boundary point count");
-    if (static_cast<std::size_t>(found) <= capacity)
-    {
-      list.resize(static_cast<std::size_t>(found));
-      run.download(deviceList, list.data(), list.size(), "boundary points");
-      break;
-    }
-    capacity = static_cast<std::size_t>(found);
-  }
-  std::sort(list.begin(), list.end());
-  list.erase(std::unique(list.begin(), list.end()), list.end());
-  if (list.size() < 2)
-  {
-    return;
-  }
-  // Only the boundary points' coordinates come back to the host.
-  auto ids = run.upload(list.data(), list.size(), "boundary points");
-  auto gathered = run.allocateReal(3 * list.size(), "boundary coordinates");
-  run.call({ program, "gather_points" }, list.size(), "gather points", mesh.points(), ids,
-    static_cast<cl_int>(list.size()), gathered);
-  std::vector<double> xyz(3 * list.size());
-  run.download(gathered, xyz.data(), xyz.size(), "boundary coordinates");
-  std::vector<std::size_t> order(list.size());
-  for (std::size_t i = 0; i < order.size(); ++i)
-    order[i] = i;
-  const auto key = [&](std::size_t i) { return std::array<double, 3>{ xyz[3 * i], xyz[3 * i + 1], xyz[3 * i + 2] }; };
-  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return key(a) < key(b); });
-  for (std::size_t k = 1; k < order.size(); ++k)
-  {
-    if (key(order[k]) == key(order[k - 1]))
-    {
-      const cl_int a = list[order[k]], b = list[order[k - 1]];
-      throw Error("Points " + std::to_string(std::min(a, b)) + " and " + std::to_string(std::max(a, b)) +
-        " are distinct but coincide on the boundary: unmerged duplicate points cut the mesh "
-        "along a seam (merge them first, e.g. with Clean or Merge Points)");
-    }
-  }
 }
 
 // Step 4 across processes: rounds of exchange and forced chains until no process divides a
@@ -199,7 +146,7 @@ void validate(DeviceRun& run, const PassInput& in, const RealBuffer& length2, bo
   }
   if (checkForSeams)
   {
-    checkSeams(run, in.mesh, in.triangles, in.edges);
+    rejectSeams(run, in.mesh, in.edges);
   }
 }
 

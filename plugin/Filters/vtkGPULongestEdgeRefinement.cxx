@@ -21,6 +21,7 @@
 #include "vtkGPUMeshAdapter.h"
 #include "vtkGPUMeshDistributed.h"
 #include "vtkGPUMeshOutputArrays.h"
+#include "vtkGPUMeshRefinedTetrahedra.h"
 #include "vtkGPUMeshRunReport.h"
 
 #include "vtkCommunicator.h"
@@ -28,6 +29,7 @@
 
 #include "gpumesh/IndexedCopy.h"
 #include "gpumesh/LongestEdgeRefinement.h"
+#include "gpumesh/TetraRefinement.h"
 
 #include <algorithm>
 #include <array>
@@ -45,25 +47,31 @@ namespace
 // Below one marked triangle in this many, the output's triangles are built from the input's.
 constexpr std::size_t fewMarks = 8;
 
-// The first cell that is not a triangle (an error path: a plain loop is fine here).
-void requireTriangles(vtkPointSet* input, const gpumesh::DeviceMesh& mesh)
+// Whether the mesh is of tetrahedra (else triangles); any other kind, or the two mixed, is an
+// error naming the first offending cell (an error path: a plain loop is fine here).
+bool requireTrianglesOrTetrahedra(vtkPointSet* input, const gpumesh::DeviceMesh& mesh)
 {
   const auto& groups = mesh.groups();
-  if (groups.size() == 1 && groups.front().kind == gpumesh::CellKind::Triangle &&
-    static_cast<vtkIdType>(groups.front().count) == input->GetNumberOfCells())
+  if (groups.size() == 1 && static_cast<vtkIdType>(groups.front().count) == input->GetNumberOfCells() &&
+    (groups.front().kind == gpumesh::CellKind::Triangle || groups.front().kind == gpumesh::CellKind::Tetra))
   {
-    return;
+    return groups.front().kind == gpumesh::CellKind::Tetra;
   }
+  const int first = input->GetNumberOfCells() > 0 ? input->GetCellType(0) : VTK_TRIANGLE;
+  const int expected = first == VTK_TETRA ? VTK_TETRA : VTK_TRIANGLE;
   for (vtkIdType c = 0; c < input->GetNumberOfCells(); ++c)
   {
     const int type = input->GetCellType(c);
-    if (type != VTK_TRIANGLE)
+    if (type != expected)
     {
-      throw gpumesh::Error("Cell " + std::to_string(c) + " is a " +
-        vtkGPUMeshAdapter::CellTypeName(type) +
-        ": GPU Longest Edge Refinement refines triangles only (apply Triangulate first)");
+      throw gpumesh::Error("Cell " + std::to_string(c) + " is a " + vtkGPUMeshAdapter::CellTypeName(type) +
+        (c == 0 ? std::string(": GPU Longest Edge Refinement refines triangles (apply Triangulate first) or "
+                              "tetrahedra (apply Tetrahedralize first)")
+                : std::string(" in a mesh of ") + vtkGPUMeshAdapter::CellTypeName(expected) +
+              "s: GPU Longest Edge Refinement refines triangles or tetrahedra, one kind per mesh"));
     }
   }
+  return false;
 }
 
 gpumesh::ValueType valueType(vtkDataArray* array)
@@ -115,7 +123,7 @@ gpumesh::MarkedCells markedCells(gpumesh::DeviceRun& run, vtkDataArray* array, d
 // input's type without a shift, else as exact midpoints of their parents in the input's type.
 // Point data is interpolated at the new points (the mean of the two parents). The parents come
 // down from the device only when something needs them.
-template <typename Refined> // the points of any refinement (gpumesh::RefinedTriangles, ...)
+template <typename Refined> // RefinedTriangles or RefinedTetrahedra
 void buildPoints(gpumesh::DeviceRun& run, vtkPointSet* input, vtkPointSet* output, const Refined& refined)
 {
   const vtkIdType old = input->GetNumberOfPoints();
@@ -325,32 +333,18 @@ class CutEdgeExchange
 public:
   using Key = std::pair<long long, long long>;
 
-  // Collective: the boundary edges (used by one triangle here) of all pieces are gathered;
-  // those that another process has too are the cut.
+  // Collective: the boundary edges of all pieces (edges used by one triangle, or edges of
+  // faces used by one tetrahedron, here) are gathered; those that another process has too are
+  // the cut.
   CutEdgeExchange(vtkPointSet* input, const std::vector<long long>& globalIds,
-    vtkMultiProcessController* controller)
+    vtkMultiProcessController* controller, bool tetrahedra)
     : Controller(controller)
   {
-    std::map<Key, std::pair<int, cl_int>> uses; // key -> (triangles using it, a slot)
-    vtkNew<vtkIdList> corners;
-    for (vtkIdType t = 0; t < input->GetNumberOfCells(); ++t)
-    {
-      input->GetCellPoints(t, corners);
-      for (int j = 0; j < 3 && corners->GetNumberOfIds() == 3; ++j)
-      {
-        auto& use = uses[key(globalIds, corners->GetId(j), corners->GetId((j + 1) % 3))];
-        ++use.first;
-        use.second = static_cast<cl_int>(3 * t + j);
-      }
-    }
+    this->SlotOf = tetrahedra ? tetrahedronBoundaryEdges(input, globalIds) : triangleBoundaryEdges(input, globalIds);
     std::vector<long long> boundary;
-    for (const auto& [edge, use] : uses)
+    for (const auto& [edge, slot] : this->SlotOf)
     {
-      if (use.first == 1)
-      {
-        boundary.insert(boundary.end(), { edge.first, edge.second });
-        this->SlotOf[edge] = use.second;
-      }
+      boundary.insert(boundary.end(), { edge.first, edge.second });
     }
     std::map<Key, int> holders;
     for (const auto& [owner, values] : this->Gathered(boundary))
@@ -367,6 +361,21 @@ public:
     for (const auto& [edge, slot] : this->SlotOf)
     {
       this->KeyOf[slot] = edge;
+    }
+    if (tetrahedra)
+    {
+      // The closure reports an edge by whichever of its slots claimed it: know them all.
+      vtkNew<vtkIdList> corners;
+      for (vtkIdType t = 0; t < input->GetNumberOfCells() && !this->SlotOf.empty(); ++t)
+      {
+        input->GetCellPoints(t, corners);
+        for (int k = 0; k < 6; ++k)
+        {
+          const Key edge = key(globalIds, corners->GetId(TetraEdges[k][0]), corners->GetId(TetraEdges[k][1]));
+          if (this->SlotOf.count(edge))
+            this->KeyOf[static_cast<cl_int>(6 * t + k)] = edge;
+        }
+      }
     }
   }
 
@@ -403,9 +412,69 @@ public:
   bool AnyFailed = false;
 
 private:
+  // A tetrahedron's local edges in VTK's order, as gpumesh::refineTetrahedra numbers its slots.
+  static constexpr int TetraEdges[6][2] = { { 0, 1 }, { 1, 2 }, { 2, 0 }, { 0, 3 }, { 1, 3 }, { 2, 3 } };
+
   static Key key(const std::vector<long long>& ids, vtkIdType a, vtkIdType b)
   {
     return { std::min(ids[a], ids[b]), std::max(ids[a], ids[b]) };
+  }
+
+  // Edges used by one triangle, each with its slot (3 * triangle + local edge).
+  static std::map<Key, cl_int> triangleBoundaryEdges(vtkPointSet* input, const std::vector<long long>& ids)
+  {
+    std::map<Key, std::pair<int, cl_int>> uses; // key -> (triangles using it, a slot)
+    vtkNew<vtkIdList> corners;
+    for (vtkIdType t = 0; t < input->GetNumberOfCells(); ++t)
+    {
+      input->GetCellPoints(t, corners);
+      for (int j = 0; j < 3 && corners->GetNumberOfIds() == 3; ++j)
+      {
+        auto& use = uses[key(ids, corners->GetId(j), corners->GetId((j + 1) % 3))];
+        ++use.first;
+        use.second = static_cast<cl_int>(3 * t + j);
+      }
+    }
+    std::map<Key, cl_int> boundary;
+    for (const auto& [edge, use] : uses)
+      if (use.first == 1)
+        boundary[edge] = use.second;
+    return boundary;
+  }
+
+  // Edges of faces used by one tetrahedron, each with a slot (6 * tetrahedron + local edge, in
+  // VTK's edge order, as gpumesh::refineTetrahedra numbers them).
+  static std::map<Key, cl_int> tetrahedronBoundaryEdges(vtkPointSet* input, const std::vector<long long>& ids)
+  {
+    static const int faceEdges[4][3] = { { 0, 4, 3 }, { 1, 5, 4 }, { 2, 3, 5 }, { 2, 1, 0 } };
+    static const int faces[4][3] = { { 0, 1, 3 }, { 1, 2, 3 }, { 2, 0, 3 }, { 0, 2, 1 } };
+    std::map<std::array<long long, 3>, std::pair<int, cl_int>> uses; // face -> (uses, 4 * tet + face)
+    vtkNew<vtkIdList> corners;
+    for (vtkIdType t = 0; t < input->GetNumberOfCells(); ++t)
+    {
+      input->GetCellPoints(t, corners);
+      for (int f = 0; f < 4 && corners->GetNumberOfIds() == 4; ++f)
+      {
+        std::array<long long, 3> face = { ids[corners->GetId(faces[f][0])], ids[corners->GetId(faces[f][1])],
+          ids[corners->GetId(faces[f][2])] };
+        std::sort(face.begin(), face.end());
+        auto& use = uses[face];
+        ++use.first;
+        use.second = static_cast<cl_int>(4 * t + f);
+      }
+    }
+    std::map<Key, cl_int> boundary;
+    for (const auto& [face, use] : uses)
+    {
+      if (use.first != 1)
+        continue;
+      const vtkIdType t = use.second / 4;
+      input->GetCellPoints(t, corners);
+      for (int k : faceEdges[use.second % 4])
+        boundary[key(ids, corners->GetId(TetraEdges[k][0]), corners->GetId(TetraEdges[k][1]))] =
+          static_cast<cl_int>(6 * t + k);
+    }
+    return boundary;
   }
 
   // Every process's `mine`, by rank.
@@ -434,6 +503,43 @@ private:
   std::map<Key, cl_int> SlotOf;
   std::map<cl_int, Key> KeyOf;
 };
+// The tetrahedra's path: the core refines, the points are built as for triangles, the cells by
+// vtkGPUMeshRefinedTetrahedra.
+void refineTetrahedra(vtkGPULongestEdgeRefinement* filter, gpumesh::DeviceRun& run, vtkPointSet* input,
+  vtkPointSet* output, gpumesh::DeviceMesh mesh, gpumesh::MarkedCells marked, vtkMultiProcessController* controller)
+{
+  gpumesh::RefinedTetrahedra refined;
+  if (controller)
+  {
+    // The closure crosses the cuts; ties go by global point id.
+    gpumesh::DistributedRefinement distributed;
+    const std::vector<long long> globalIds = vtkGPUMeshDistributed::GlobalPointIds(input, controller);
+    distributed.tieIds.assign(globalIds.begin(), globalIds.end());
+    CutEdgeExchange cut(input, globalIds, controller, true);
+    distributed.exchange = [&cut](const std::vector<cl_int>& divided, std::vector<cl_int>& forced, bool failed) {
+      return cut(divided, forced, failed);
+    };
+    refined = gpumesh::refineTetrahedra(run, std::move(mesh), std::move(marked), filter->GetPasses(), &distributed);
+    if (cut.AnyFailed)
+    {
+      throw gpumesh::Error("Another process failed to refine its piece (see its error)");
+    }
+  }
+  else
+  {
+    refined = gpumesh::refineTetrahedra(run, std::move(mesh), std::move(marked), filter->GetPasses());
+  }
+  filter->UpdateProgress(0.6);
+  output->Initialize();
+  buildPoints(run, input, output, refined);
+  filter->UpdateProgress(0.8);
+  vtkGPUMeshRefinedTetrahedra::BuildCells(run, input, output, refined);
+  output->GetFieldData()->PassData(input->GetFieldData());
+  vtkGPUMeshRunReport::SetFieldCount(output->GetFieldData(), "MarkedCells", refined.markedCount);
+  vtkGPUMeshRunReport::SetFieldCount(output->GetFieldData(), "CreatedCells",
+    refined.tetrahedronCount - static_cast<std::size_t>(input->GetNumberOfCells()));
+}
+
 } // namespace
 
 vtkGPULongestEdgeRefinement::vtkGPULongestEdgeRefinement()
@@ -464,6 +570,7 @@ void vtkGPULongestEdgeRefinement::ExecuteOnDevice(
   vtkGPUMeshAdapter::MeshDescription description;
   std::optional<gpumesh::DeviceMesh> mesh;
   gpumesh::MarkedCells marked;
+  bool tetrahedra = false;
   // Checks of this piece: under MPI every process learns whether one failed before any
   // exchange starts.
   vtkGPUMeshDistributed::AllSucceed(controller, [&] {
@@ -473,7 +580,7 @@ void vtkGPULongestEdgeRefinement::ExecuteOnDevice(
       description.view.points.origin = origin;
     }
     mesh.emplace(run, description.view);
-    requireTriangles(input, *mesh);
+    tetrahedra = requireTrianglesOrTetrahedra(input, *mesh);
     if (!this->RefineAll && (!controller || input->GetNumberOfCells() > 0)) // an empty piece may carry no arrays
     {
       vtkDataArray* marks = this->GetRequiredCellArray(inputVector, "Mark Array (or turn Refine All on)");
@@ -485,6 +592,12 @@ void vtkGPULongestEdgeRefinement::ExecuteOnDevice(
     }
   });
   this->UpdateProgress(0.1);
+
+  if (tetrahedra)
+  {
+    refineTetrahedra(this, run, input, output, std::move(*mesh), std::move(marked), controller);
+    return;
+  }
 
   // One pass with few marks leaves most triangles as they are: narrow the input's own while the
   // device refines (see buildCells).
@@ -502,7 +615,7 @@ void vtkGPULongestEdgeRefinement::ExecuteOnDevice(
     gpumesh::DistributedRefinement distributed;
     const std::vector<long long> globalIds = vtkGPUMeshDistributed::GlobalPointIds(input, controller);
     distributed.tieIds.assign(globalIds.begin(), globalIds.end());
-    CutEdgeExchange cut(input, globalIds, controller);
+    CutEdgeExchange cut(input, globalIds, controller, false);
     distributed.exchange = [&cut](const std::vector<cl_int>& divided, std::vector<cl_int>& forced,
                              bool failed) { return cut(divided, forced, failed); };
     refined =

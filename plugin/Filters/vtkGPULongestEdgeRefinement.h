@@ -1,6 +1,6 @@
 /**
  * @class   vtkGPULongestEdgeRefinement
- * @brief   conforming longest-edge bisection (Rivara) of triangle meshes, on the GPU
+ * @brief   conforming longest-edge bisection (Rivara) of triangle or tetrahedron meshes, on the GPU
  *
  * Refines the marked triangles by bisecting their longest edge and, to keep the mesh
  * conforming, the longest edges of the neighbours that the refinement reaches, in the
@@ -28,14 +28,25 @@
  * `MarkedCells` (marked in the first pass), `CreatedCells` (output minus input cells) and
  * the device time of each step (`KernelTimeMs_step_1_edge_lengths`, ...).
  *
- * Errors naming the cell: any cell that is not a triangle, a degenerate triangle (a
- * zero-length edge or zero area), an edge shared by more than two triangles, unmerged
- * duplicate points that cut the mesh along a seam. No output is written then.
+ * Tetrahedra (a vtkUnstructuredGrid of tetrahedra only) are refined with the same properties
+ * and guarantees (gpumesh::refineTetrahedra): a marked tetrahedron marks its longest edge, a
+ * tetrahedron with a marked edge its longest edge, a face with a marked edge the face's
+ * longest edge, to a fixed point on the device; then each tetrahedron is bisected by its
+ * marked edges, longest first, into 2 to 8 children, so that both cells of a face cut it the
+ * same way. Field data names the steps `KernelTimeMs_step_1_edge_lengths` ...
+ * `KernelTimeMs_step_5_templates`.
+ *
+ * Errors naming the cell: a cell that is neither a triangle nor a tetrahedron, or both kinds
+ * mixed, a degenerate cell (a zero-length edge, zero area or volume), an edge shared by more
+ * than two triangles or a face shared by more than two tetrahedra, unmerged duplicate points
+ * that cut the mesh along a seam. No output is written then.
  *
  * Under MPI the refinement conforms across processes (one pass: Passes must be 1): the
  * processes exchange the cut edges divided in each propagation round, by global point ids
  * (the input's, else generated), until none divides a new one; ties between equal lengths
  * go by global point id; midpoints of shared edges are computed identically on both sides.
+ * For tetrahedra the cut edges are those of faces used by one tetrahedron that another process
+ * also has; they are exchanged after each local fixed point of the closure.
  */
 #ifndef vtkGPULongestEdgeRefinement_h
 #define vtkGPULongestEdgeRefinement_h

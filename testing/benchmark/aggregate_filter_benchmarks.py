@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Aggregates the JSON lines of gpumesh-filter-benchmark (one per run, as collected by
-run_filter_benchmarks.sh) into one row per (filter, mesh, cells): median, min and max of each
-timing, as a markdown table and as JSON.
+run_filter_benchmarks.sh) into one row per (filter, mesh, cells, marked fraction): median, min
+and max of each timing (and of each step's device time, kernel_ms_<step>), as a markdown table
+and as JSON.
 
     aggregate_filter_benchmarks.py runs.jsonl [--markdown summary.md] [--json summary.json]
 
@@ -28,12 +29,12 @@ def spread(values):
 def aggregate(lines):
     groups = {}
     for line in lines:
-        key = (line["filter"], line["mesh"], line["cells_requested"])
+        key = (line["filter"], line["mesh"], line["cells_requested"], line.get("marked_fraction"))
         groups.setdefault(key, []).append(line)
     rows = []
-    for (filter_name, mesh, cells), runs in groups.items():
+    for (filter_name, mesh, cells, fraction), runs in groups.items():
         good = [r for r in runs if "error" not in r]
-        row = {"filter": filter_name, "mesh": mesh, "cells_requested": cells,
+        row = {"filter": filter_name, "mesh": mesh, "cells_requested": cells, "marked_fraction": fraction,
                "runs": len(good), "failed": len(runs) - len(good),
                "errors": sorted({r["error"] for r in runs if "error" in r})}
         if good:
@@ -45,6 +46,8 @@ def aggregate(lines):
             row["dates"] = [min(r["date"] for r in good), max(r["date"] for r in good)]
             for field in TIMINGS:
                 row[field] = spread([r.get(field) for r in good])
+            steps = sorted({k for r in good for k in r if k.startswith("kernel_ms_")})
+            row["steps"] = {k[len("kernel_ms_"):]: spread([r.get(k) for r in good]) for k in steps}
         rows.append(row)
     return rows
 
@@ -92,7 +95,7 @@ def markdown(rows):
         runs = "%d" % r["runs"] + (" (%d failed)" % r["failed"] if r["failed"] else "")
         ratio = r["host_over_memcpy"]
         out.append("| %s | %s | %d | %d | %s | %s | %s | %s | %s | %.1f + %.1f | %s | %s |" % (
-            r["filter"], r["mesh"], r["input_cells"], r["output_cells"], runs, r["warmup"],
+            r["filter"] + (" (%g%%)" % (100 * r["marked_fraction"]) if r.get("marked_fraction") else ""), r["mesh"], r["input_cells"], r["output_cells"], runs, r["warmup"],
             milliseconds(r["wall_ms"]),
             milliseconds(r["kernel_ms"], False) if r["filter_host_ms"] else "-",
             milliseconds(r["host_ms"]),
@@ -103,6 +106,15 @@ def markdown(rows):
         out.append("")
         out.append("Device time of one iteration's step kernels (iterated filters), ms: " + "; ".join(
             "%s on %s: %s" % (r["filter"], r["mesh"], milliseconds(r["step_kernel_ms"])) for r in steps))
+    stepped = [r for r in good if r.get("steps") and r["filter"].startswith("gpu-refinement")]
+    if stepped:
+        out.append("")
+        out.append("Device time per step (median ms) of the refinement runs:")
+        out.append("")
+        for r in stepped:
+            fraction = " (%g%% marked)" % (100 * r["marked_fraction"]) if r.get("marked_fraction") else ""
+            out.append("- %s on %s, %d cells%s: %s" % (r["filter"], r["mesh"], r["input_cells"], fraction, ", ".join(
+                "%s %s" % (name, figure_text(f["median"])) for name, f in r["steps"].items() if f)))
     errors = [(r["filter"], r["mesh"], e) for r in rows for e in r["errors"]]
     if errors:
         out.append("")

@@ -8,12 +8,18 @@
 #       [--triangles N] [--tetrahedra N] [--filters a,b,...] [--meshes a,b,...]
 #       [--cases filter@mesh,...] [--warmup full|small|none] [--vtk-warmup none|small|full]
 #       [--fan-degree D] [--mesh-cache DIR] [--timeout SECONDS] [--append] [--dry-run]
+#       [--marked-fractions F,F,...]
 #
 # Here (PoCL):       run_filter_benchmarks.sh --binary build/bin/gpumesh-filter-benchmark --out results/pocl
 # GPU machine:       run_filter_benchmarks.sh ... --device NVIDIA --triangles 30000000 --tetrahedra 10000000
 # User-written Laplacian beside the built-in one (step_kernel_ms: device time per iteration):
 #   run_filter_benchmarks.sh ... --device NVIDIA --triangles 30000000 \
 #     --cases gpu-vertex-smoothing@triangles,gpu-kernel-laplacian@triangles
+# Tetrahedron refinement, 0.1% and 10% marked:
+#   run_filter_benchmarks.sh ... --device NVIDIA --tetrahedra 10000000 \
+#     --cases gpu-refinement-marked@tetrahedra --marked-fractions 0.001,0.1
+#
+# --marked-fractions (default 0.001): gpu-refinement-marked runs once per fraction of marked cells.
 #
 # --warmup applies to GPUMesh's filters (default full: an identical input first, so kernel
 # compilation and buffers sized for the input stay out of the timed run); VTK's own compile
@@ -26,7 +32,7 @@ set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 binary="" out="" runs=5 device=auto triangles=2000000 tetrahedra=1000000
-point_type=double filters="" meshes="" cases="" warmup=full vtk_warmup=none fan_degree=16384 timeout_s=900 dry_run=0 append=0 mesh_cache=""
+point_type=double marked_fractions=0.001 filters="" meshes="" cases="" warmup=full vtk_warmup=none fan_degree=16384 timeout_s=900 dry_run=0 append=0 mesh_cache=""
 
 usage() { sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | grep '^#' | sed 's/^# \{0,1\}//'; exit "${1:-2}"; }
 while [[ $# -gt 0 ]]; do
@@ -44,6 +50,7 @@ while [[ $# -gt 0 ]]; do
     --vtk-warmup) vtk_warmup=$2 ;;
     --fan-degree) fan_degree=$2 ;;
     --point-type) point_type=$2 ;;
+    --marked-fractions) marked_fractions=$2 ;;
     --mesh-cache) mesh_cache=$2 ;;
     --timeout) timeout_s=$2 ;;
     --dry-run) dry_run=1; shift; continue ;;
@@ -65,7 +72,7 @@ matrix=""
 for f in $gpu_all gpu-kernel-laplacian vtk-cell-size vtk-smooth vtk-windowed-sinc; do matrix+=" $f@triangles"; done
 for f in $gpu_all; do matrix+=" $f@triangles-shuffled"; done
 for f in gpu-neighbor-distance gpu-vertex-smoothing gpu-refinement-marked; do matrix+=" $f@triangles-fan"; done
-for f in gpu-cell-reduction gpu-neighbor-distance gpu-vertex-smoothing vtk-cell-size; do matrix+=" $f@tetrahedra"; done
+for f in gpu-cell-reduction gpu-neighbor-distance gpu-vertex-smoothing gpu-refinement-marked vtk-cell-size; do matrix+=" $f@tetrahedra"; done
 
 in_list() { # word comma-list: true when the list is empty or holds the word
   [[ -z $2 ]] || [[ ",$2," == *",$1,"* ]]
@@ -104,29 +111,35 @@ for c in "${selected[@]}"; do
     vtk-*) filter_warmup=$vtk_warmup ;;
     *) filter_warmup=$warmup ;;
   esac
-  command=("$binary" --filter "$filter" --mesh "$mesh" --cells "$cells" --device "$device"
-    --warmup "$filter_warmup" --fan-degree "$fan_degree" --point-type "$point_type")
-  [[ -z $mesh_cache ]] || command+=(--mesh-cache "$mesh_cache")
-  if [[ $dry_run -eq 1 ]]; then
-    echo "${command[*]}   (x$runs)"
-    continue
-  fi
-  for ((r = 1; r <= runs; ++r)); do
-    log="$out/logs/${filter}_${mesh}_${cells}_$r"
-    status=0
-    timeout "$timeout_s" "${command[@]}" > "$log.out" 2> "$log.err" || status=$?
-    if [[ $status -eq 0 ]] && [[ -s $log.out ]]; then
-      tail -n 1 "$log.out" >> "$out/runs.jsonl"
-      echo "$filter $mesh $cells run $r: $(python3 -c 'import json,sys; r=json.loads(sys.argv[1]); print("wall %.1f ms, kernels %.1f ms" % (r["wall_ms"], r["kernel_ms"]))' "$(tail -n 1 "$log.out")")"
-    else
-      failures=$((failures + 1))
-      reason=$( (tail -n 3 "$log.err"; [[ $status -eq 124 ]] && echo "timed out after ${timeout_s} s") | tr '\n' ' ')
-      python3 -c 'import json,sys; print(json.dumps({"filter": sys.argv[1], "mesh": sys.argv[2], "cells_requested": int(sys.argv[3]), "error": "exit %s: %s" % (sys.argv[4], sys.argv[5])}))' \
-        "$filter" "$mesh" "$cells" "$status" "$reason" >> "$out/runs.jsonl"
-      echo "$filter $mesh $cells run $r FAILED (exit $status): $reason" >&2
+  fractions=(0.001)
+  [[ $filter != gpu-refinement-marked ]] || IFS=, read -r -a fractions <<< "$marked_fractions"
+  for fraction in "${fractions[@]}"; do
+    command=("$binary" --filter "$filter" --mesh "$mesh" --cells "$cells" --device "$device"
+      --warmup "$filter_warmup" --fan-degree "$fan_degree" --point-type "$point_type")
+    tag=""
+    [[ $filter != gpu-refinement-marked ]] || { command+=(--marked-fraction "$fraction"); tag="_$fraction"; }
+    [[ -z $mesh_cache ]] || command+=(--mesh-cache "$mesh_cache")
+    if [[ $dry_run -eq 1 ]]; then
+      echo "${command[*]}   (x$runs)"
+      continue
     fi
+    for ((r = 1; r <= runs; ++r)); do
+      log="$out/logs/${filter}_${mesh}_${cells}${tag}_$r"
+      status=0
+      timeout "$timeout_s" "${command[@]}" > "$log.out" 2> "$log.err" || status=$?
+      if [[ $status -eq 0 ]] && [[ -s $log.out ]]; then
+        tail -n 1 "$log.out" >> "$out/runs.jsonl"
+        echo "$filter $mesh $cells run $r: $(python3 -c 'import json,sys; r=json.loads(sys.argv[1]); print("wall %.1f ms, kernels %.1f ms" % (r["wall_ms"], r["kernel_ms"]))' "$(tail -n 1 "$log.out")")"
+      else
+        failures=$((failures + 1))
+        reason=$( (tail -n 3 "$log.err"; [[ $status -eq 124 ]] && echo "timed out after ${timeout_s} s") | tr '\n' ' ')
+        python3 -c 'import json,sys; print(json.dumps({"filter": sys.argv[1], "mesh": sys.argv[2], "cells_requested": int(sys.argv[3]), "error": "exit %s: %s" % (sys.argv[4], sys.argv[5])}))' \
+          "$filter" "$mesh" "$cells" "$status" "$reason" >> "$out/runs.jsonl"
+        echo "$filter $mesh $cells run $r FAILED (exit $status): $reason" >&2
+      fi
+    done
+    summarize > /dev/null
   done
-  summarize > /dev/null
 done
 [[ $dry_run -eq 1 ]] && exit 0
 cat "$out/summary.md"

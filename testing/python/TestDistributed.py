@@ -57,6 +57,10 @@ CASES = {
     "refinement_plate_marked": ("plate_with_holes.vtu", "GPULongestEdgeRefinement",
                                 dict(MarkArray=["CELLS", "Size"], MarkThreshold=0.0015), "mesh"),
     "refinement_sphere_all": ("sphere_surface.vtu", "GPULongestEdgeRefinement", dict(RefineAll=1), "mesh"),
+    "refinement_ball_marked": ("ball_tets.vtu", "GPULongestEdgeRefinement",
+                               dict(MarkArray=["CELLS", "Size"], MarkThreshold=0.0009), "mesh"),
+    "refinement_ball_all_generated_ids": ("ball_tets.vtu", "GPULongestEdgeRefinement", dict(RefineAll=1),
+                                          "conforming"),
     # Generated global ids: ties may go another way than in serial, but the pieces conform.
     "refinement_sphere_generated_ids": ("sphere_surface.vtu", "GPULongestEdgeRefinement", dict(RefineAll=1),
                                         "conforming"),
@@ -90,7 +94,8 @@ CASES = {
 WITH_INPUT_GLOBAL_IDS = {"smoothing_sphere_input_global_ids"}
 # Refinement breaks exact ties of edge lengths by global point id, a serial run by point id: global
 # ids given before the partition (in the serial point order) make the two runs identical.
-GLOBAL_IDS_BEFORE_PARTITION = {"refinement_plate_marked", "refinement_sphere_all", "refinement_sphere_all_single"}
+GLOBAL_IDS_BEFORE_PARTITION = {"refinement_plate_marked", "refinement_sphere_all", "refinement_sphere_all_single",
+                               "refinement_ball_marked"}
 CELL_ARRAYS = ("MinNeighborDistance", "MaxNeighborDistance", "MeanNeighborDistance", "Centroid")
 
 
@@ -164,22 +169,25 @@ def compare_reduction(result_fields, reference_fields):
 
 
 def merged_triangles(dataset):
-    """The triangles of `dataset` after merging coincident points: each as its sorted corner
-    coordinates, all sorted; and the number of edges used by one triangle only."""
+    """The cells of `dataset` (triangles or tetrahedra) after merging coincident points: each as
+    its sorted corner coordinates, all sorted; and the number of sides (edges of triangles,
+    faces of tetrahedra) used by one cell only."""
     points = np.asarray(dsa.vtkDataArrayToVTKArray(dataset.GetPoints().GetData()), dtype=np.float64) \
         if dataset.GetNumberOfPoints() else np.zeros((0, 3))
     _, merged = np.unique(points, axis=0, return_inverse=True)
     merged = merged.reshape(-1)
     ids = vtkIdList()
-    triangles, edges = [], {}
+    triangles, sides = [], {}
     for c in range(dataset.GetNumberOfCells()):
         dataset.GetCellPoints(c, ids)
         corners = [ids.GetId(k) for k in range(ids.GetNumberOfIds())]
         triangles.append(tuple(sorted(tuple(points[p]) for p in corners)))
-        for k in range(len(corners)):
-            edge = tuple(sorted((merged[corners[k]], merged[corners[(k + 1) % len(corners)]])))
-            edges[edge] = edges.get(edge, 0) + 1
-    return sorted(triangles), sum(1 for uses in edges.values() if uses == 1)
+        local = [(0, 1, 3), (1, 2, 3), (2, 0, 3), (0, 2, 1)] if len(corners) == 4 else \
+            [(k, (k + 1) % len(corners)) for k in range(len(corners))]
+        for side in local:
+            key = tuple(sorted(merged[corners[k]] for k in side))
+            sides[key] = sides.get(key, 0) + 1
+    return sorted(triangles), sum(1 for uses in sides.values() if uses == 1)
 
 
 def compare_meshes(result, reference, exact):
@@ -190,18 +198,18 @@ def compare_meshes(result, reference, exact):
     problems = []
     if not exact:
         if got_boundary != want_boundary:
-            problems.append("%d edges used by one triangle, serial %d (cracks between pieces)"
+            problems.append("%d sides used by one cell, serial %d (cracks between pieces)"
                             % (got_boundary, want_boundary))
         return problems
     if len(got) != len(want):
-        problems.append("%d triangles, serial %d" % (len(got), len(want)))
+        problems.append("%d cells, serial %d" % (len(got), len(want)))
     if got_boundary != want_boundary:
-        problems.append("%d edges used by one triangle, serial %d (cracks between pieces)"
+        problems.append("%d sides used by one cell, serial %d (cracks between pieces)"
                         % (got_boundary, want_boundary))
     if len(got) == len(want):
         differing = sum(1 for a, b in zip(got, want) if a != b)
         if differing:
-            problems.append("%d of %d triangles differ from serial" % (differing, len(want)))
+            problems.append("%d of %d cells differ from serial" % (differing, len(want)))
     return problems
 
 
