@@ -284,7 +284,7 @@ def check_played_filters(applied, pending):
             result["status"] = "FAILED: no entry for %s in testing/gui/gui_recipes.py" % f.name
             continue
         output = servermanager.Fetch(applied[f.name])
-        association, name = recipe.output_array
+        association, name = recipe.default_output_array  # applied with its default properties
         data = output.GetCellData() if association == "CELLS" else output.GetPointData()
         ok = data.GetArray(name) is not None
         result["status"] = "ok" if ok else "FAILED: applied from the menu, but its output has no %s array %s" % (

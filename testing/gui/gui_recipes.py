@@ -11,7 +11,8 @@ from vtkmodules.vtkFiltersVerdict import vtkCellSizeFilter
 
 
 class Recipe:
-    def __init__(self, mesh, properties, color, output_array, check, upstream=None, view_3d=False, zoom=1.0, split_colors_at=None):
+    def __init__(self, mesh, properties, color, output_array, check, upstream=None, view_3d=False, zoom=1.0,
+                 split_colors_at=None, default_output_array=None):
         self.mesh = mesh                  # file in data/
         self.properties = properties      # Python name -> value, or callable(upstream output) -> value
         self.color = color                # (association, array) to colour the screenshot by
@@ -21,6 +22,9 @@ class Recipe:
         self.view_3d = view_3d            # turn the camera for a 3D mesh
         self.zoom = zoom                  # camera zoom after fitting the mesh in the view
         self.split_colors_at = split_colors_at  # optional callable(input) -> value: two colours, below/above
+        # (association, array) the filter writes with its default properties (applied from the
+        # menu as they are), where the recipe's properties rename it
+        self.default_output_array = default_output_array or output_array
 
 
 def cells(dataset, name):
@@ -163,5 +167,6 @@ RECIPES = {
     "GPUMeshKernel": Recipe(
         mesh="plate_with_holes.vtu",
         properties={"Domain": "Cells", "Kernel": SMALLEST_ANGLE, "ResultArrayName": "MinAngle", "Reduction": "Min"},
-        color=("CELLS", "MinAngle"), output_array=("CELLS", "MinAngle"), check=check_mesh_kernel, zoom=1.3),
+        color=("CELLS", "MinAngle"), output_array=("CELLS", "MinAngle"), check=check_mesh_kernel, zoom=1.3,
+        default_output_array=("POINTS", "Result")),
 }

@@ -62,8 +62,10 @@ expect_output(neighbor-distance "NeighborCountSum 2504\n" "Centroid yes\n")
 run_step("${app}" longest-edge-refinement "${data}/plate_with_holes.vtu" "${WORK_DIR}/plate_refined.vtu"
   --refine-all --passes 2)
 expect_output(longest-edge-refinement "MarkedCells 3475\n" "CreatedCells [1-9][0-9]*\n")
+run_step("${app}" longest-edge-refinement "${data}/ball_tets.vtu" "${WORK_DIR}/ball_refined.vtu" --refine-all)
+expect_output(longest-edge-refinement "CreatedCells [1-9][0-9]*\n")
 
-foreach(output hex_block_reduced hex_block_neighbors plate_refined)
+foreach(output hex_block_reduced hex_block_neighbors plate_refined ball_refined)
   if(NOT EXISTS "${WORK_DIR}/${output}.vtu")
     message(FATAL_ERROR "the application wrote no ${output}.vtu")
   endif()
@@ -81,10 +83,10 @@ elseif(step_output MATCHES "vertex-smoothing")
 endif()
 
 # Errors: a filter error is exit status 1 with the filter's message, a bad option 2.
-execute_process(COMMAND "${app}" longest-edge-refinement "${data}/ball_tets.vtu" "${WORK_DIR}/no.vtu"
-  RESULT_VARIABLE result ERROR_VARIABLE err OUTPUT_QUIET)
-if(NOT result EQUAL 1 OR NOT err MATCHES "refines triangles only" OR EXISTS "${WORK_DIR}/no.vtu")
-  message(FATAL_ERROR "tetrahedra through longest-edge-refinement: status ${result}, expected 1 and the error:\n${err}")
+execute_process(COMMAND "${app}" longest-edge-refinement "${data}/hex_block.vtu" "${WORK_DIR}/no.vtu"
+  --refine-all RESULT_VARIABLE result ERROR_VARIABLE err OUTPUT_QUIET)
+if(NOT result EQUAL 1 OR NOT err MATCHES "refines triangles .* or tetrahedra" OR EXISTS "${WORK_DIR}/no.vtu")
+  message(FATAL_ERROR "hexahedra through longest-edge-refinement: status ${result}, expected 1 and the error:\n${err}")
 endif()
 execute_process(COMMAND "${app}" cell-reduction "${data}/hex_block.vtu" "${WORK_DIR}/no.vtu" --quantity nonsense
   RESULT_VARIABLE result ERROR_VARIABLE err OUTPUT_QUIET)
