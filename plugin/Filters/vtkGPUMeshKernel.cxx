@@ -10,10 +10,12 @@
 #include "vtkPointData.h"
 #include "vtkPointSet.h"
 #include "vtkPoints.h"
+#include "vtkSMPTools.h"
 #include "vtkStringArray.h"
 
 #include "vtkGPUMeshAdapter.h"
 #include "vtkGPUMeshDistributed.h"
+#include "vtkGPUMeshOutputArrays.h"
 #include "vtkGPUMeshRunReport.h"
 
 #include "gpumesh/ArrayMagnitude.h"
@@ -98,12 +100,67 @@ bool writesCoordinates(const gpumesh::MeshKernelDefinition& definition)
 // What one run of the kernel on one mesh gives.
 struct KernelRun
 {
-  vtkSmartPointer<vtkDataArray> result; ///< per point or cell of the mesh; coordinates in double
+  vtkSmartPointer<vtkDataArray> result; ///< per point or cell of the mesh; coordinates in the points' type
   std::string source;
   bool compiled = false;
   double compileMilliseconds = 0.0;
   gpumesh::Statistics statistics; ///< of the result, when asked for
 };
+
+// The type of the output's coordinates: float stays float, other types become double.
+int coordinatesType(vtkPointSet* input)
+{
+  return input->GetPoints() && input->GetPoints()->GetDataType() == VTK_FLOAT ? VTK_FLOAT : VTK_DOUBLE;
+}
+
+// `from` converted to `to` (both float or double arrays of as many values), each value plus
+// shift[component] added in double, on all threads.
+template <typename From, typename To>
+void shiftValues(vtkDataArray* from, vtkDataArray* to, const std::array<double, 3>& shift)
+{
+  const From* in = static_cast<const From*>(from->GetVoidPointer(0));
+  To* out = static_cast<To*>(to->GetVoidPointer(0));
+  const int components = from->GetNumberOfComponents();
+  vtkSMPTools::For(0, from->GetNumberOfTuples(), [&](vtkIdType begin, vtkIdType end) {
+    for (vtkIdType t = begin; t < end; ++t)
+      for (int c = 0; c < components; ++c)
+      {
+        const vtkIdType i = t * components + c;
+        out[i] = static_cast<To>(static_cast<double>(in[i]) + shift[c]);
+      }
+  });
+}
+
+template <typename From>
+void shiftValuesFrom(vtkDataArray* from, vtkDataArray* to, const std::array<double, 3>& shift)
+{
+  if (to->GetDataType() == VTK_FLOAT)
+    shiftValues<From, float>(from, to, shift);
+  else
+    shiftValues<From, double>(from, to, shift);
+}
+
+// `values` (x, y, z per point relative to `origin`, in the run's precision) as the output's
+// coordinates of `type` (VTK_FLOAT or VTK_DOUBLE): straight down when neither a shift nor a
+// conversion is needed, otherwise the origin is added back in double on all threads.
+vtkSmartPointer<vtkDataArray> downloadCoordinates(gpumesh::DeviceRun& run, const gpumesh::RealBuffer& values,
+  vtkIdType tuples, const std::array<double, 3>& origin, int type)
+{
+  vtkSmartPointer<vtkDataArray> downloaded = vtkGPUMeshAdapter::DownloadArray(run, values, tuples, 3, nullptr);
+  const bool shifted = origin[0] != 0.0 || origin[1] != 0.0 || origin[2] != 0.0;
+  if (!shifted && downloaded->GetDataType() == type)
+    return downloaded;
+  vtkSmartPointer<vtkDataArray> coordinates = type == VTK_FLOAT
+    ? vtkSmartPointer<vtkDataArray>(vtkSmartPointer<vtkFloatArray>::New())
+    : vtkSmartPointer<vtkDataArray>(vtkSmartPointer<vtkDoubleArray>::New());
+  coordinates->SetNumberOfComponents(3);
+  vtkGPUMeshOutputArrays::Allocate(coordinates, tuples);
+  if (downloaded->GetDataType() == VTK_FLOAT)
+    shiftValuesFrom<float>(downloaded, coordinates, origin);
+  else
+    shiftValuesFrom<double>(downloaded, coordinates, origin);
+  return coordinates;
+}
 
 gpumesh::Statistics reduce(gpumesh::DeviceRun& run, const gpumesh::RealBuffer& values, std::size_t tuples, int components)
 {
@@ -163,16 +220,7 @@ KernelRun runKernel(gpumesh::DeviceRun& run, vtkPointSet* mesh, const std::array
   }
   if (writesCoordinates(definition))
   {
-    // Relative to the device mesh's origin: added back in double.
-    auto xyz = vtkSmartPointer<vtkDoubleArray>::New();
-    xyz->SetNumberOfComponents(3);
-    xyz->SetNumberOfTuples(tuples);
-    run.download(values, xyz->GetPointer(0), static_cast<std::size_t>(3 * tuples), "coordinates");
-    const auto& shift = device.origin();
-    double* out = xyz->GetPointer(0);
-    for (vtkIdType i = 0; i < 3 * tuples; ++i)
-      out[i] += shift[i % 3];
-    result.result = xyz;
+    result.result = downloadCoordinates(run, values, tuples, device.origin(), coordinatesType(mesh));
   }
   else
   {
@@ -183,20 +231,30 @@ KernelRun runKernel(gpumesh::DeviceRun& run, vtkPointSet* mesh, const std::array
 
 // The output's array: entry e takes the tuple of piece entry source[e], or NaN where source[e]
 // is -1 (a ghost of the input, whose owner holds its value).
+template <typename Real>
+void gather(vtkDataArray* piece, vtkDataArray* array, const std::vector<vtkIdType>& source)
+{
+  const Real* from = static_cast<const Real*>(piece->GetVoidPointer(0));
+  Real* to = static_cast<Real*>(array->GetVoidPointer(0));
+  const int components = piece->GetNumberOfComponents();
+  vtkSMPTools::For(0, static_cast<vtkIdType>(source.size()), [&](vtkIdType begin, vtkIdType end) {
+    for (vtkIdType e = begin; e < end; ++e)
+      for (int k = 0; k < components; ++k)
+        to[e * components + k] =
+          source[e] >= 0 ? from[source[e] * components + k] : std::numeric_limits<Real>::quiet_NaN();
+  });
+}
+
+// `piece`: a float or double array (the kernel's results are).
 vtkSmartPointer<vtkDataArray> remapped(vtkDataArray* piece, const std::vector<vtkIdType>& source)
 {
-  vtkSmartPointer<vtkDataArray> array = vtk::TakeSmartPointer(piece->NewInstance());
+  vtkSmartPointer<vtkDataArray> array =
+    vtkGPUMeshOutputArrays::NewLike(piece, static_cast<vtkIdType>(source.size()));
   array->SetName(piece->GetName());
-  array->SetNumberOfComponents(piece->GetNumberOfComponents());
-  array->SetNumberOfTuples(static_cast<vtkIdType>(source.size()));
-  for (vtkIdType e = 0; e < static_cast<vtkIdType>(source.size()); ++e)
-  {
-    if (source[e] >= 0)
-      array->SetTuple(e, source[e], piece);
-    else
-      for (int k = 0; k < array->GetNumberOfComponents(); ++k)
-        array->SetComponent(e, k, std::numeric_limits<double>::quiet_NaN());
-  }
+  if (piece->GetDataType() == VTK_FLOAT)
+    gather<float>(piece, array, source);
+  else
+    gather<double>(piece, array, source);
   return array;
 }
 
@@ -209,17 +267,11 @@ std::vector<vtkIdType> inverse(const std::vector<vtkIdType>& pieceToInput, vtkId
   return source;
 }
 
-// New coordinates in the input points' type (float stays float, other types become double).
-void setCoordinates(vtkPointSet* input, vtkPointSet* output, vtkDataArray* xyz)
+// New coordinates, already in the type coordinatesType(input) gives.
+void setCoordinates(vtkPointSet* output, vtkDataArray* xyz)
 {
-  vtkSmartPointer<vtkDataArray> coordinates = xyz;
-  if (input->GetPoints() && input->GetPoints()->GetDataType() == VTK_FLOAT)
-  {
-    coordinates = vtkSmartPointer<vtkFloatArray>::New();
-    coordinates->DeepCopy(xyz);
-  }
   vtkNew<vtkPoints> points;
-  points->SetData(coordinates);
+  points->SetData(xyz);
   output->SetPoints(points);
 }
 } // namespace
@@ -336,7 +388,9 @@ void vtkGPUMeshKernel::ExecuteOnDevice(
       const int components = writesPoints ? 3 : this->ResultComponents;
       if (!pieceHasData)
       {
-        result.result = writesPoints ? vtkSmartPointer<vtkDataArray>(vtkSmartPointer<vtkDoubleArray>::New())
+        result.result = writesPoints
+          ? (coordinatesType(input) == VTK_FLOAT ? vtkSmartPointer<vtkDataArray>(vtkSmartPointer<vtkFloatArray>::New())
+                                                 : vtkSmartPointer<vtkDataArray>(vtkSmartPointer<vtkDoubleArray>::New()))
           : run.precision() == gpumesh::Precision::Double
           ? vtkSmartPointer<vtkDataArray>(vtkSmartPointer<vtkDoubleArray>::New())
           : vtkSmartPointer<vtkDataArray>(vtkSmartPointer<vtkFloatArray>::New());
@@ -373,7 +427,7 @@ void vtkGPUMeshKernel::ExecuteOnDevice(
 
   if (writesPoints)
   {
-    setCoordinates(input, output, result.result);
+    setCoordinates(output, result.result);
   }
   else
   {

@@ -98,6 +98,25 @@ class MeshKernel(unittest.TestCase):
         self.assertEqual(gt.field_value(result, "Precision"), "Single")
         np.testing.assert_allclose(points_of(result), shifted, rtol=0, atol=2e-7 * 4)
 
+    def test_coordinates_keep_the_points_type(self):
+        """New coordinates are float for float points and double otherwise, whatever the run's
+        precision; an identity kernel gives float points back bit for bit."""
+        for points_type, precision, expected_type in (("float32", "Single", "vtkFloatArray"),
+                                                      ("float32", "Double", "vtkFloatArray"),
+                                                      ("float64", "Single", "vtkDoubleArray"),
+                                                      ("float64", "Double", "vtkDoubleArray")):
+            with self.subTest(points=points_type, precision=precision):
+                typed = self.surface.NewInstance()
+                typed.DeepCopy(self.surface)
+                xyz = self.xyz.astype(points_type)
+                typed.GetPoints().SetData(dsa.numpyTovtkDataArray(xyz))
+                result = gt.fetch(simple.GPUMeshKernel(Input=gt.producer(typed), Kernel="result = x;",
+                                                       ResultArrayName="Points", ResultComponents=3,
+                                                       Precision=precision))
+                self.assertEqual(result.GetPoints().GetData().GetClassName(), expected_type)
+                if points_type == "float32":
+                    np.testing.assert_array_equal(points_of(result), xyz.astype(np.float64))
+
     def test_triangle_barycentres(self):
         """Seed 001, 2.4, downward link."""
         result = gt.fetch(self.barycentre_filter())
