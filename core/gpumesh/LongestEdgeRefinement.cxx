@@ -1,7 +1,7 @@
 #include "gpumesh/LongestEdgeRefinement.h"
 
 #include "gpumesh/CellEntities.h"
-#include "gpumesh/RepeatedPoints.h"
+#include "gpumesh/RefinementPasses.h"
 #include "gpumesh/SeamCheck.h"
 #include "gpumesh/Scan.h"
 
@@ -19,20 +19,7 @@ constexpr const char* program = "refinement";
 using Label = DeviceRun::ScopedLabel;
 
 // One refinement pass over the triangles of `mesh`.
-struct Pass
-{
-  std::size_t pointCount = 0; ///< old + new
-  std::size_t keptCount = 0;
-  DeviceBuffer<cl_int> kept;  ///< the input triangles, each refined one replaced by its first child
-  std::size_t appendedCount = 0;
-  DeviceBuffer<cl_int> appended;
-  DeviceBuffer<cl_int> appendedParent;
-  std::size_t newPointCount = 0;
-  RealBuffer newPoints;
-  DeviceBuffer<cl_int2> pointParents;
-  DeviceBuffer<cl_int> marked; ///< the children of this pass's marked triangles
-  std::size_t markedCount = 0;
-};
+using Pass = RefinementPass;
 
 std::array<cl_int, 4> downloadFlags(DeviceRun& run, const DeviceBuffer<cl_int>& flags)
 {
@@ -395,103 +382,25 @@ namespace
 RefinedTriangles refineOnThisProcess(DeviceRun& run, DeviceMesh mesh, MarkedCells marked, int passes,
   const DistributedRefinement* distributed, bool& closureOver)
 {
-  if (passes < 1)
-  {
-    throw Error("Passes must be at least 1 (got " + std::to_string(passes) + ")");
-  }
-  if (distributed && passes != 1)
-  {
-    throw Error("A distributed mesh is refined one pass at a time (Passes is " +
-      std::to_string(passes) + ")");
-  }
-  if (mesh.groups().size() > 1 || (!mesh.groups().empty() && mesh.groups().front().kind != CellKind::Triangle) ||
-    (!mesh.groups().empty() && static_cast<std::int64_t>(mesh.groups().front().count) != mesh.cellCount()))
-  {
-    throw Error("Longest-edge refinement needs a mesh of triangles only");
-  }
-  const auto count = static_cast<std::size_t>(mesh.cellCount());
+  RefinedSimplices all = refineInPasses(run, std::move(mesh), std::move(marked), passes, CellKind::Triangle,
+    "Longest-edge refinement", distributed, closureOver,
+    [&](DeviceMesh& current, const DeviceBuffer<cl_int>& markedIds, std::size_t markedCount,
+      const DeviceBuffer<cl_int>& parent, bool firstPass) {
+      return refinePass(run, current, markedIds, markedCount, parent, firstPass, distributed, closureOver);
+    });
   RefinedTriangles result;
-  result.markedCount = marked.count;
-  result.pointCount = static_cast<std::size_t>(mesh.pointCount());
-  result.origin = mesh.origin();
-  if (count == 0)
-  {
-    std::vector<cl_int> forced;
-    while (distributed && distributed->exchange({}, forced, false))
-    {
-    }
-    closureOver = true;
-    return result;
-  }
-  {
-    // Before edge matching: a triangle (5, 5, 7) would pass for the non-manifold neighbour.
-    const Label label(run, "validation");
-    rejectRepeatedPoints(run, mesh, "longest-edge refinement");
-  }
-
-  DeviceBuffer<cl_int> markedOnDevice = std::move(marked.ids);
-  std::size_t markedCount = marked.count;
-  DeviceBuffer<cl_int> parent; // empty: each triangle is its own parent (first pass)
-  std::vector<DeviceBuffer<cl_int2>> parentsPerPass;
-  std::vector<RealBuffer> pointsPerPass;
-  std::vector<std::size_t> newPointsPerPass;
-  for (int p = 0;; ++p)
-  {
-    Pass pass = refinePass(run, mesh, markedOnDevice, markedCount, parent, p == 0, distributed, closureOver);
-    parentsPerPass.push_back(std::move(pass.pointParents));
-    newPointsPerPass.push_back(pass.newPointCount);
-    if (p + 1 == passes)
-    {
-      pointsPerPass.push_back(std::move(pass.newPoints));
-      result.pointCount = pass.pointCount;
-      result.keptCount = pass.keptCount;
-      result.triangleCount = pass.keptCount + pass.appendedCount;
-      result.triangles = std::move(pass.kept);
-      result.appended = std::move(pass.appended);
-      result.keptParent = std::move(parent);
-      result.appendedParent = std::move(pass.appendedParent);
-      break;
-    }
-    // The next pass refines the whole refined mesh: join kept and appended, old and new.
-    const std::size_t oldPoints = static_cast<std::size_t>(mesh.pointCount());
-    const std::size_t triangles = pass.keptCount + pass.appendedCount;
-    auto points = run.allocateReal(3 * pass.pointCount, "refined points");
-    run.copyReal(mesh.points(), points, 3 * oldPoints, "points");
-    run.copyReal(pass.newPoints, points, 3 * pass.newPointCount, "new points", 3 * oldPoints);
-    pointsPerPass.push_back(std::move(pass.newPoints));
-    auto connectivity = run.allocate<cl_int>(3 * triangles, "refined triangles");
-    run.copy(pass.kept, connectivity, 3 * pass.keptCount, "triangles");
-    run.copy(pass.appended, connectivity, 3 * pass.appendedCount, "appended triangles", 3 * pass.keptCount);
-    auto joinedParent = run.allocate<cl_int>(triangles, "parent cells");
-    if (parent.empty())
-    {
-      run.call({ "sequence", "iota" }, pass.keptCount, "parent cells", cl_int(0),
-        static_cast<cl_int>(pass.keptCount), joinedParent);
-    }
-    else
-    {
-      run.copy(parent, joinedParent, pass.keptCount, "parents");
-    }
-    run.copy(pass.appendedParent, joinedParent, pass.appendedCount, "appended parents", pass.keptCount);
-    parent = std::move(joinedParent);
-    markedOnDevice = std::move(pass.marked);
-    markedCount = pass.markedCount;
-    const std::array<double, 3> origin = mesh.origin();
-    mesh = DeviceMesh(run, std::move(points), pass.pointCount, CellKind::Triangle, std::move(connectivity),
-      triangles, origin);
-  }
-
-  for (std::size_t n : newPointsPerPass)
-    result.newPointCount += n;
-  result.pointParents = run.allocate<cl_int2>(result.newPointCount, "point parents");
-  result.newPoints = run.allocateReal(3 * result.newPointCount, "new points");
-  std::size_t offset = 0;
-  for (std::size_t p = 0; p < parentsPerPass.size(); ++p)
-  {
-    run.copy(parentsPerPass[p], result.pointParents, newPointsPerPass[p], "point parents", offset);
-    run.copyReal(pointsPerPass[p], result.newPoints, 3 * newPointsPerPass[p], "new points", 3 * offset);
-    offset += newPointsPerPass[p];
-  }
+  result.pointCount = all.pointCount;
+  result.triangleCount = all.cellCount;
+  result.keptCount = all.keptCount;
+  result.triangles = std::move(all.kept);
+  result.appended = std::move(all.appended);
+  result.keptParent = std::move(all.keptParent);
+  result.appendedParent = std::move(all.appendedParent);
+  result.newPointCount = all.newPointCount;
+  result.pointParents = std::move(all.pointParents);
+  result.newPoints = std::move(all.newPoints);
+  result.origin = all.origin;
+  result.markedCount = all.markedCount;
   return result;
 }
 
