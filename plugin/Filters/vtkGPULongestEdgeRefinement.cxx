@@ -294,36 +294,9 @@ void buildCells(gpumesh::DeviceRun& run, vtkPointSet* input, vtkPointSet* output
   // Cell data: after a first pass the kept triangles are their own parents, so their values
   // are one contiguous (parallel) copy; only the appended children (few, for a few marks) are
   // gathered.
-  vtkCellData* in = input->GetCellData();
-  vtkCellData* out = output->GetCellData();
-  const vtkIdType gatheredFrom = identity ? kept : 0;
-  vtkNew<vtkIdList> from;
-  from->SetArray(parentIds->GetPointer(gatheredFrom), count - gatheredFrom);
-  for (int i = 0; i < in->GetNumberOfArrays(); ++i)
-  {
-    vtkAbstractArray* source = in->GetAbstractArray(i);
-    vtkSmartPointer<vtkAbstractArray> array;
-    if (auto* values = vtkDataArray::SafeDownCast(source))
-    {
-      array = vtkGPUMeshOutputArrays::NewLike(values, count);
-    }
-    else
-    {
-      array = vtk::TakeSmartPointer(source->NewInstance());
-      array->SetNumberOfComponents(source->GetNumberOfComponents());
-      array->SetNumberOfTuples(count);
-    }
-    array->SetName(source->GetName());
-    vtkGPUMeshOutputArrays::CopyTuples(array, source, gatheredFrom);
-    if (count > gatheredFrom) // VTK's tuple copy reads the id list's first entry even when it is empty
-      array->InsertTuplesStartingAt(gatheredFrom, from, source);
-    out->AddArray(array);
-  }
-  from->Release(); // the ids stay parentIds'
-  for (int attribute = 0; attribute < vtkDataSetAttributes::NUM_ATTRIBUTES; ++attribute)
-    if (vtkAbstractArray* active = in->GetAbstractAttribute(attribute))
-      out->SetActiveAttribute(active->GetName(), attribute);
-  out->AddArray(parentIds);
+  vtkGPUMeshOutputArrays::CopyParentCellData(input->GetCellData(), output->GetCellData(), parentIds,
+    identity ? kept : 0);
+  output->GetCellData()->AddArray(parentIds);
 }
 // The edges a piece shares with other processes (the cut), and the closure's exchange across
 // them: after each propagation round every process lists the cut edges it divided (by their

@@ -1,6 +1,9 @@
 #include "vtkGPUMeshOutputArrays.h"
 
 #include "vtkAbstractArray.h"
+#include "vtkCellData.h"
+#include "vtkIdList.h"
+#include "vtkIdTypeArray.h"
 #include "vtkSMPTools.h"
 
 #include "gpumesh/Error.h"
@@ -118,6 +121,37 @@ void CopyTuples(vtkAbstractArray* to, vtkAbstractArray* from, vtkIdType tuples)
     return;
   }
   to->InsertTuples(0, tuples, 0, from);
+}
+
+void CopyParentCellData(vtkCellData* in, vtkCellData* out, vtkIdTypeArray* parentIds, vtkIdType sameAsInput)
+{
+  const vtkIdType count = parentIds->GetNumberOfTuples();
+  vtkNew<vtkIdList> from;
+  from->SetArray(parentIds->GetPointer(sameAsInput), count - sameAsInput);
+  for (int i = 0; i < in->GetNumberOfArrays(); ++i)
+  {
+    vtkAbstractArray* source = in->GetAbstractArray(i);
+    vtkSmartPointer<vtkAbstractArray> array;
+    if (auto* values = vtkDataArray::SafeDownCast(source))
+    {
+      array = NewLike(values, count);
+    }
+    else
+    {
+      array = vtk::TakeSmartPointer(source->NewInstance());
+      array->SetNumberOfComponents(source->GetNumberOfComponents());
+      array->SetNumberOfTuples(count);
+    }
+    array->SetName(source->GetName());
+    CopyTuples(array, source, sameAsInput);
+    if (count > sameAsInput) // VTK's tuple copy reads the id list's first entry even when it is empty
+      array->InsertTuplesStartingAt(sameAsInput, from, source);
+    out->AddArray(array);
+  }
+  from->Release(); // the ids stay parentIds'
+  for (int attribute = 0; attribute < vtkDataSetAttributes::NUM_ATTRIBUTES; ++attribute)
+    if (vtkAbstractArray* active = in->GetAbstractAttribute(attribute))
+      out->SetActiveAttribute(active->GetName(), attribute);
 }
 
 } // namespace vtkGPUMeshOutputArrays

@@ -16,6 +16,8 @@
 #include <memory>
 
 class vtkAbstractArray;
+class vtkCellData;
+class vtkIdTypeArray;
 
 namespace vtkGPUMeshOutputArrays
 {
@@ -56,6 +58,12 @@ void Copy(void* to, const void* from, std::size_t bytes);
 /// Copies tuples [0, tuples) of `from` to the same tuples of `to`: in parallel when both have
 /// VTK's standard layout and the same value type, through VTK's tuple copy otherwise.
 void CopyTuples(vtkAbstractArray* to, vtkAbstractArray* from, vtkIdType tuples);
+
+/// The cell data of refined cells, from their parents: `parentIds` holds each output cell's input
+/// cell; the first `sameAsInput` output cells are the input's own (their tuples one parallel
+/// copy), the others gathered from their parents. Every array of `in` is added to `out`, large
+/// ones in fresh arrays as above, with `in`'s active attributes.
+void CopyParentCellData(vtkCellData* in, vtkCellData* out, vtkIdTypeArray* parentIds, vtkIdType sameAsInput);
 
 } // namespace vtkGPUMeshOutputArrays
 
