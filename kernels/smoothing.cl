@@ -12,23 +12,10 @@
 // vertex sums in one fixed order: results are identical run to run. A vertex whose role
 // differs from `role` is not written; it keeps, in both ping-pong buffers, its displacement.
 //
-// Build options: WIDTH, the width of a fixed-width table's rows, which end at their first -1
-// (a compile-time constant so the loop over a row unrolls), or OVERFLOW_ROWS=1 for the table of
-// rows of any length (row r from offsets[r], degree[v] entries); CELL_SOURCES (0 or 1).
+// One work-item per vertex: its row of sources is entries[row_start[v] ...], degree[v] of them
+// (core/gpumesh/VertexTable.h). Build option: CELL_SOURCES (0 or 1).
 #ifndef CELL_SOURCES
 #define CELL_SOURCES 0
-#endif
-#if OVERFLOW_ROWS
-#define ROW_TABLE , __global const uint *offsets, __global const int *degree
-#define ROW_START(r) ((size_t)offsets[r])
-#define ROW_CAPACITY(v) degree[v]
-#else
-#ifndef WIDTH
-#define WIDTH 1 // programs built for the other kernels of this file
-#endif
-#define ROW_TABLE
-#define ROW_START(r) ((size_t)(r) * WIDTH)
-#define ROW_CAPACITY(v) WIDTH
 #endif
 
 // Vertex roles; a smaller role wins where several sides disagree (atomic_min).
@@ -66,55 +53,38 @@ inline REAL3 source_state(__global const REAL4* in, int s)
 }
 #endif
 
+#define ROW_TABLE                                                                              \
+  __global const int *entries, __global const uint *row_start, __global const int *degree,     \
+    const int vertices
+
 // Once per vertex of `role`: the mean over its row of (source position - x0_v).
-__kernel void source_offsets(__global const REAL* points, __global const int* row_vertex,
-  const int rows, __global const int* entries, const uint base ROW_TABLE,
-  __global const int* roles, const int role, __global REAL4* fixed_part ANCHOR_ARGUMENTS)
+__kernel void source_offsets(__global const REAL* points, ROW_TABLE, __global const int* roles,
+  const int role, __global REAL4* fixed_part ANCHOR_ARGUMENTS)
 {
-  const int r = get_global_id(0);
-  if (r >= rows)
+  const int v = get_global_id(0);
+  if (v >= vertices || roles[v] != role || degree[v] == 0)
     return;
-  const int v = row_vertex[r];
-  if (roles[v] != role)
-    return;
-  __global const int* row = entries + base + ROW_START(r);
+  __global const int* row = entries + row_start[v];
+  const int n = degree[v];
   const REAL3 x0 = point_at(points, v);
   REAL3 sum = (REAL3)(0);
-  int n = 0;
-  for (int k = 0; k < ROW_CAPACITY(v); ++k)
-  {
-    const int s = row[k];
-    if (s < 0)
-      break;
-    sum += source_position(points, s ANCHORS) - x0;
-    ++n;
-  }
+  for (int k = 0; k < n; ++k)
+    sum += source_position(points, row[k] ANCHORS) - x0;
   fixed_part[v] = (REAL4)(sum / (REAL)n, 0);
 }
 
-// One row per work-item. Per step: in, out, factor; the rest is bound once.
-__kernel void relax(__global const REAL4* in, __global REAL4* out, const REAL factor,
-  __global const int* row_vertex, const int rows, __global const int* entries,
-  const uint base ROW_TABLE, __global const int* roles, const int role,
-  __global const REAL4* fixed_part STATE_ARGUMENTS)
+// Per step: in, out, factor; the rest is bound once. A vertex without sources keeps its state.
+__kernel void relax(__global const REAL4* in, __global REAL4* out, const REAL factor, ROW_TABLE,
+  __global const int* roles, const int role, __global const REAL4* fixed_part STATE_ARGUMENTS)
 {
-  const int r = get_global_id(0);
-  if (r >= rows)
+  const int v = get_global_id(0);
+  if (v >= vertices || roles[v] != role || degree[v] == 0)
     return;
-  const int v = row_vertex[r];
-  if (roles[v] != role)
-    return;
-  __global const int* row = entries + base + ROW_START(r);
+  __global const int* row = entries + row_start[v];
+  const int n = degree[v];
   REAL3 sum = (REAL3)(0);
-  int n = 0;
-  for (int k = 0; k < ROW_CAPACITY(v); ++k)
-  {
-    const int s = row[k];
-    if (s < 0)
-      break;
-    sum += source_state(in, s STATE);
-    ++n;
-  }
+  for (int k = 0; k < n; ++k)
+    sum += source_state(in, row[k] STATE);
   const REAL3 d = in[v].xyz;
   out[v] = (REAL4)(d + factor * (fixed_part[v].xyz + (sum / (REAL)n - d)), 0);
 }
