@@ -24,7 +24,7 @@ struct Launch
 // kernels/smoothing.cl, run now), and a relax kernel over the table is bound, its step
 // arguments (in, out, factor) left free. With barycentres, their anchors place the sources and
 // the barycentres are the sources' state. One work-item per vertex, reading its row where the
-// table keeps it: measured 2.7x faster per step than one launch per row width (H100, 30M triangles).
+// table keeps it: 1.7x faster per step than one launch per row width (H100, 30M triangles).
 void addRelaxLaunch(DeviceRun& run, const DeviceMesh& mesh, const VertexTable& table,
   const DeviceBuffer<cl_int>& roles, VertexRole role, const RealBuffer* barycentres,
   const DeviceBuffer<cl_int>& anchors, RealBuffer& offsets, std::vector<Launch>& out)
