@@ -31,7 +31,7 @@ __constant int minimum_vertices[KIND_COUNT] = { 2, 2, 3, 3, 4, 3, 4, 8, 6, 5 };
 // count that does not fit the kind, [2] a point id outside the mesh.
 __kernel void classify_cells(__global const INDEX* offsets, __global const INDEX* connectivity,
   __global const uchar* codes, __global const int* table, const int layout, const int count,
-  const long point_count, __global uchar* kinds, __global uint* kind_counts,
+  const long point_count, const long id_count, __global uchar* kinds, __global uint* kind_counts,
   __global int* first_bad)
 {
   __local uint local_counts[KIND_COUNT];
@@ -43,7 +43,12 @@ __kernel void classify_cells(__global const INDEX* offsets, __global const INDEX
   if (i < count)
   {
     const long begin = (long)offsets[i];
-    const int n = (int)((long)offsets[i + 1] - begin);
+    const long end = (long)offsets[i + 1];
+    // Offsets that decrease or leave the connectivity would read outside it: refused first.
+    const int out_of_order = begin < 0 || end < begin || end > id_count;
+    if (out_of_order)
+      atomic_min(&first_bad[3], i);
+    const int n = out_of_order ? 0 : (int)(end - begin);
     int entry;
     if (layout == BY_TYPE_CODE)
       entry = table[codes[i]];
@@ -56,7 +61,7 @@ __kernel void classify_cells(__global const INDEX* offsets, __global const INDEX
     const int kind = entry & 0xff;
     if (kind == UNSUPPORTED)
       atomic_min(&first_bad[0], i);
-    if (kind >= KIND_COUNT)
+    if (kind >= KIND_COUNT || out_of_order)
       kinds[i] = LEFT_OUT;
     else
     {

@@ -38,6 +38,12 @@ std::string describeBadCell(const CellSection& section, int kind, int badWhat, s
   const std::int64_t begin = indexAt(section.offsets, section.indices64, i);
   const std::int64_t n = indexAt(section.offsets, section.indices64, i + 1) - begin;
   const std::string cell = "Cell " + std::to_string(id);
+  if (badWhat == 3)
+  {
+    return cell + ": its offsets (" + std::to_string(begin) + ", " + std::to_string(begin + n) +
+      ") do not lie in order inside the cell array's " +
+      std::to_string(indexAt(section.offsets, section.indices64, section.cellCount)) + " point ids (a corrupt cell array)";
+  }
   if (badWhat == 0)
   {
     const int code = section.typeCodes[i];
@@ -198,23 +204,24 @@ void DeviceMesh::importSection(DeviceRun& run, const CellSection& section, int m
   }
   DeviceBuffer<cl_uchar> kinds = run.allocate<cl_uchar>(n, "cell kinds");
   DeviceBuffer<cl_uint> kindCounts = run.allocate<cl_uint>(cellKindCount, "cell kind counts");
-  DeviceBuffer<cl_int> firstBad = run.allocate<cl_int>(3, "cell checks");
+  DeviceBuffer<cl_int> firstBad = run.allocate<cl_int>(4, "cell checks");
   run.fill(kindCounts, cl_uint(0), "cell kind counts");
   run.fill(firstBad, noCell, "cell checks");
   // Whole work-groups: the histogram's barriers need every work-item of a group.
   const std::size_t group = run.device().workGroupSize(64);
   run.call({ "mesh_import", "classify_cells", options }, { (n + group - 1) / group * group, group },
     "classify cells", offsets, connectivity, codes, table, cl_int(layoutCode(section.layout)),
-    static_cast<cl_int>(n), static_cast<cl_long>(PointCount), kinds, kindCounts, firstBad);
+    static_cast<cl_int>(n), static_cast<cl_long>(PointCount), static_cast<cl_long>(idCount), kinds, kindCounts,
+    firstBad);
 
-  std::array<cl_int, 3> bad{};
-  run.download(firstBad, bad.data(), 3, "cell checks");
+  std::array<cl_int, 4> bad{};
+  run.download(firstBad, bad.data(), bad.size(), "cell checks");
   const auto smallest = std::min_element(bad.begin(), bad.end());
   if (*smallest != noCell)
   {
     const int what = static_cast<int>(smallest - bad.begin());
     int badKind = -1;
-    if (what != 0)
+    if (what == 1 || what == 2)
     {
       // The offending cell's kind, for the message (an error path: read them all back).
       std::vector<cl_uchar> all(n);

@@ -182,3 +182,22 @@ TEST(MeshImport, IdsBeyondThirtyTwoBitsAreTheSameErrorsStagedOrNot)
     EXPECT_EQ(importError(staged, strip.view()), expected) << "id " << bad;
   }
 }
+
+// Offsets that decrease or point past the connectivity would make every later read go outside
+// it: the import names the first such cell instead, staged or not.
+TEST(MeshImport, CorruptOffsetsAreAnErrorNamingTheCell)
+{
+  auto context = DeviceContext::acquire("0");
+  for (const std::int64_t bad : { std::int64_t(-5), std::int64_t(1) << 20 })
+  {
+    PolygonStrip strip(3000);
+    strip.offsets[1500] = strip.offsets[1500] + bad; // cell 1499 ends, cell 1500 begins, there
+    DeviceRun direct(context);
+    const std::string expected = importError(direct, strip.view());
+    EXPECT_NE(expected.find("do not lie in order"), std::string::npos) << expected;
+    EXPECT_NE(expected.find("Cell 1499"), std::string::npos) << expected;
+    const ForcedStaging forced(context);
+    DeviceRun staged(context);
+    EXPECT_EQ(importError(staged, strip.view()), expected) << "offset shifted by " << bad;
+  }
+}
