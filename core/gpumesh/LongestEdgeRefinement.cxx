@@ -329,18 +329,9 @@ RefinedTriangles refineLongestEdges(DeviceRun& run, DeviceMesh mesh, const std::
   roots.erase(std::unique(roots.begin(), roots.end()), roots.end());
   if (!roots.empty() && (roots.front() < 0 || static_cast<std::size_t>(roots.back()) >= count))
   {
-    const std::string message = "Marked triangle " +
-      std::to_string(roots.front() < 0 ? roots.front() : roots.back()) + " is outside the mesh's " +
-      std::to_string(count) + " triangles";
-    if (distributed)
-    {
-      // The other processes wait in the closure's exchanges: answer them until they stop.
-      std::vector<cl_int> forced;
-      while (distributed->exchange({}, forced, true))
-      {
-      }
-    }
-    throw Error(message);
+    releaseWaitingProcesses(distributed, false);
+    throw Error("Marked triangle " + std::to_string(roots.front() < 0 ? roots.front() : roots.back()) +
+      " is outside the mesh's " + std::to_string(count) + " triangles");
   }
   DeviceBuffer<cl_int> onDevice = run.upload(roots.data(), roots.size(), "marked triangles");
   return refineLongestEdges(
@@ -357,22 +348,13 @@ RefinedTriangles refineLongestEdges(DeviceRun& run, DeviceMesh mesh, MarkedCells
   const DistributedRefinement* distributed)
 {
   bool closureOver = false;
-  if (!distributed)
-  {
-    return refineOnThisProcess(run, std::move(mesh), std::move(marked), passes, nullptr, closureOver);
-  }
   try
   {
     return refineOnThisProcess(run, std::move(mesh), std::move(marked), passes, distributed, closureOver);
   }
   catch (...)
   {
-    // Failed before the closure ended: the other processes wait in an exchange, answer them
-    // until they stop.
-    std::vector<cl_int> forced;
-    while (!closureOver && distributed->exchange({}, forced, true))
-    {
-    }
+    releaseWaitingProcesses(distributed, closureOver);
     throw;
   }
 }

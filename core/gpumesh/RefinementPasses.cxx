@@ -108,4 +108,12 @@ RefinedSimplices refineInPasses(DeviceRun& run, DeviceMesh mesh, MarkedCells mar
   return result;
 }
 
+void releaseWaitingProcesses(const DistributedRefinement* distributed, bool closureOver)
+{
+  std::vector<cl_int> forced;
+  while (distributed && !closureOver && distributed->exchange({}, forced, true))
+  {
+  }
+}
+
 } // namespace gpumesh

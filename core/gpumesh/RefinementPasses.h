@@ -60,4 +60,9 @@ using RefinePass = std::function<RefinementPass(DeviceMesh& mesh, const DeviceBu
 RefinedSimplices refineInPasses(DeviceRun& run, DeviceMesh mesh, MarkedCells marked, int passes, CellKind kind,
   const std::string& what, const DistributedRefinement* distributed, bool& closureOver, const RefinePass& refinePass);
 
+/// After this process failed before the closure ended (`closureOver` false): answers the
+/// other processes' exchange rounds, reporting the failure, until they stop. Nothing for one
+/// process.
+void releaseWaitingProcesses(const DistributedRefinement* distributed, bool closureOver);
+
 } // namespace gpumesh

@@ -317,14 +317,6 @@ namespace
 {
 // Failed before the closure ended: the other processes wait in an exchange; answer them until
 // they stop.
-void releaseOthers(const DistributedRefinement* distributed, bool closureOver)
-{
-  std::vector<cl_int> forced;
-  while (distributed && !closureOver && distributed->exchange({}, forced, true))
-  {
-  }
-}
-
 RefinedTetrahedra refineOnThisProcess(DeviceRun& run, DeviceMesh mesh, MarkedCells marked, int passes,
   const DistributedRefinement* distributed, bool& closureOver);
 } // namespace
@@ -338,7 +330,7 @@ RefinedTetrahedra refineTetrahedra(DeviceRun& run, DeviceMesh mesh, const std::v
   roots.erase(std::unique(roots.begin(), roots.end()), roots.end());
   if (!roots.empty() && (roots.front() < 0 || static_cast<std::size_t>(roots.back()) >= count))
   {
-    releaseOthers(distributed, false);
+    releaseWaitingProcesses(distributed, false);
     throw Error("Marked tetrahedron " + std::to_string(roots.front() < 0 ? roots.front() : roots.back()) +
       " is outside the mesh's " + std::to_string(count) + " tetrahedra");
   }
@@ -356,7 +348,7 @@ RefinedTetrahedra refineTetrahedra(DeviceRun& run, DeviceMesh mesh, MarkedCells 
   }
   catch (...)
   {
-    releaseOthers(distributed, closureOver);
+    releaseWaitingProcesses(distributed, closureOver);
     throw;
   }
 }
