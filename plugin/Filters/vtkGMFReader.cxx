@@ -23,10 +23,10 @@
 
 #include "vtkGMFInputFile.h"
 
+#include "gpumesh/HostMemory.h"
+
 #include <vtksys/FStream.hxx>
 #include <vtksys/SystemTools.hxx>
-
-#include <sys/mman.h>
 
 #include <algorithm>
 #include <array>
@@ -45,15 +45,12 @@ namespace
 void AllocateLarge(vtkDataArray* array, vtkIdType tuples)
 {
   const std::size_t values = static_cast<std::size_t>(tuples) * array->GetNumberOfComponents();
-  const std::size_t bytes = std::max<std::size_t>(values * array->GetDataTypeSize(), 1);
-  constexpr std::size_t HugePage = std::size_t(2) << 20;
-  void* memory = nullptr;
-  if (bytes < HugePage || ::posix_memalign(&memory, HugePage, bytes) != 0)
+  void* memory = gpumesh::allocateHostMemory(values * array->GetDataTypeSize());
+  if (!memory)
   {
-    array->SetNumberOfTuples(tuples);
+    array->SetNumberOfTuples(tuples); // reports the failure its own way
     return;
   }
-  ::madvise(memory, bytes, MADV_HUGEPAGE);
   array->SetVoidArray(memory, static_cast<vtkIdType>(values), 0, vtkAbstractArray::VTK_DATA_ARRAY_FREE);
 }
 

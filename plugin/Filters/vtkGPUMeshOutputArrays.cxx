@@ -7,46 +7,22 @@
 #include "vtkSMPTools.h"
 
 #include "gpumesh/Error.h"
+#include "gpumesh/HostMemory.h"
 
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <string>
 
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
-
 namespace vtkGPUMeshOutputArrays
 {
 
 namespace
 {
-constexpr std::size_t hugePage = std::size_t(2) << 20;
-// Below this, 4 KiB pages cost little and a 2 MiB alignment would waste more than it saves.
+// Below this, 4 KiB pages cost little (gpumesh::allocateHostMemory advises huge pages above).
 constexpr std::size_t hugePageThreshold = std::size_t(8) << 20;
 // Each thread copies blocks of this size (a multiple of the huge page: no page is shared).
 constexpr std::size_t copyBlock = std::size_t(4) << 20;
-
-// Memory that free() releases (the array's VTK_DATA_ARRAY_FREE), huge pages advised when large.
-void* allocateBytes(std::size_t bytes)
-{
-  void* memory = nullptr;
-#if defined(__linux__)
-  if (bytes >= hugePageThreshold)
-  {
-    if (posix_memalign(&memory, hugePage, bytes) != 0)
-      memory = nullptr;
-    else
-      madvise(memory, bytes, MADV_HUGEPAGE); // advice only: without THP, ordinary pages
-  }
-  else
-#endif
-  {
-    memory = std::malloc(std::max<std::size_t>(bytes, 1));
-  }
-  return memory;
-}
 
 bool plainValues(vtkAbstractArray* array)
 {
@@ -64,7 +40,7 @@ void Allocate(vtkDataArray* array, vtkIdType tuples)
     array->SetNumberOfTuples(tuples);
     return;
   }
-  void* memory = allocateBytes(bytes);
+  void* memory = gpumesh::allocateHostMemory(bytes);
   if (!memory)
   {
     throw gpumesh::Error("Out of host memory: the output array '" +
@@ -76,7 +52,7 @@ void Allocate(vtkDataArray* array, vtkIdType tuples)
 
 Reservation Reserve(std::size_t bytes)
 {
-  Reservation reserved(allocateBytes(bytes), &std::free);
+  Reservation reserved(gpumesh::allocateHostMemory(bytes), &std::free);
   if (!reserved)
   {
     throw gpumesh::Error("Out of host memory: an output array needs " + std::to_string(bytes) + " bytes");

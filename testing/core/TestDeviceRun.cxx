@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <numeric>
 
 using namespace gpumesh;
@@ -81,6 +82,38 @@ TEST(DeviceRun, StagedTransfersThroughPinnedChunks)
     EXPECT_GT(run.timings().size(), 0u);
   }
   context->setStaging(threshold, std::size_t(64) << 20);
+}
+
+// A CPU device's buffers live in host memory the core allocates: huge-page aligned when large
+// (first touch is then one fault per 2 MiB), 128-byte aligned when small, and kept alive by the
+// runtime until its last command is done. A GPU's buffers are the driver's own.
+TEST(DeviceRun, CpuDeviceBuffersLiveInAlignedHostMemory)
+{
+  auto context = DeviceContext::acquire("0");
+  DeviceRun run(context);
+  const bool cpu = !run.info().isGPU;
+  for (const std::size_t count : { std::size_t(3), std::size_t(1) << 22 })
+  {
+    std::vector<cl_uint> host(count);
+    std::iota(host.begin(), host.end(), 7u);
+    std::vector<cl_uint> back(count, 0);
+    {
+      DeviceBuffer<cl_uint> buffer = run.upload(host.data(), count, "values");
+      cl_mem_flags flags = 0;
+      void* memory = nullptr;
+      ASSERT_EQ(clGetMemObjectInfo(buffer.handle()(), CL_MEM_FLAGS, sizeof(flags), &flags, nullptr), CL_SUCCESS);
+      ASSERT_EQ(clGetMemObjectInfo(buffer.handle()(), CL_MEM_HOST_PTR, sizeof(memory), &memory, nullptr), CL_SUCCESS);
+      EXPECT_EQ((flags & CL_MEM_USE_HOST_PTR) != 0, cpu);
+      const std::size_t alignment = count * sizeof(cl_uint) >= (std::size_t(8) << 20) ? std::size_t(2) << 20 : 128;
+      EXPECT_EQ(cpu ? reinterpret_cast<std::uintptr_t>(memory) % alignment : 0u, 0u) << count << " values";
+      DeviceBuffer<cl_uint> copy = run.allocate<cl_uint>(count, "copy");
+      run.copy(buffer, copy, count, "values");
+      buffer.release(); // the copy may still be running: the memory must outlive it
+      run.download(copy, back.data(), count, "copy");
+    }
+    EXPECT_EQ(back, host);
+  }
+  EXPECT_EQ(run.deviceMemoryInUse(), 0u);
 }
 
 // Double precision on a device that lacks fp64 is an error naming the device, not a build
