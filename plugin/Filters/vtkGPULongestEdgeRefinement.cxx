@@ -74,6 +74,30 @@ bool requireTrianglesOrTetrahedra(vtkPointSet* input, const gpumesh::DeviceMesh&
   return false;
 }
 
+// Under MPI every process must refine the same kind, or their exchanges would not match: a
+// piece without cells takes the others' kind, and triangles on one process with tetrahedra on
+// another are an error on all of them (as a serial mesh of both kinds is). Collective.
+bool agreedTetrahedra(bool tetrahedra, vtkPointSet* input, vtkMultiProcessController* controller)
+{
+  if (!controller)
+  {
+    return tetrahedra;
+  }
+  const long long none = controller->GetNumberOfProcesses();
+  const long long rank = controller->GetLocalProcessId();
+  const bool hasCells = input->GetNumberOfCells() > 0;
+  // The first process with triangles and the first with tetrahedra.
+  long long first[2] = { hasCells && !tetrahedra ? rank : none, hasCells && tetrahedra ? rank : none };
+  vtkGPUMeshDistributed::AllReduce(controller, first, 2, vtkCommunicator::MIN_OP);
+  if (first[0] < none && first[1] < none)
+  {
+    throw gpumesh::Error("Process " + std::to_string(first[0]) + " has triangles and process " +
+      std::to_string(first[1]) +
+      " tetrahedra: GPU Longest Edge Refinement refines triangles or tetrahedra, one kind per mesh");
+  }
+  return first[1] < none;
+}
+
 gpumesh::ValueType valueType(vtkDataArray* array)
 {
   switch (array->GetDataType())
@@ -564,6 +588,7 @@ void vtkGPULongestEdgeRefinement::ExecuteOnDevice(
       marked = gpumesh::allCells(run, static_cast<std::size_t>(input->GetNumberOfCells()));
     }
   });
+  tetrahedra = agreedTetrahedra(tetrahedra, input, controller);
   this->UpdateProgress(0.1);
 
   if (tetrahedra)
