@@ -3,6 +3,8 @@
 #include "gpumesh/Error.h"
 #include "gpumesh/KernelSources.h"
 
+#include <algorithm>
+
 namespace gpumesh
 {
 
@@ -61,18 +63,44 @@ cl::Program DeviceContext::generatedProgram(
 {
   const std::string key = options + '\n' + source;
   std::lock_guard<std::mutex> lock(ProgramsMutex);
-  auto found = GeneratedPrograms.find(key);
+  auto found = GeneratedByKey.find(key);
   if (compiled)
   {
-    *compiled = found == GeneratedPrograms.end();
+    *compiled = found == GeneratedByKey.end();
   }
-  if (found != GeneratedPrograms.end())
+  if (found != GeneratedByKey.end())
   {
-    return found->second;
+    GeneratedPrograms.splice(GeneratedPrograms.begin(), GeneratedPrograms, found->second);
+    return found->second->second;
   }
   cl::Program program = build(source, options, what);
-  GeneratedPrograms.emplace(key, program);
+  GeneratedPrograms.emplace_front(key, program);
+  GeneratedByKey.emplace(key, GeneratedPrograms.begin());
+  evictGeneratedPrograms();
   return program;
+}
+
+void DeviceContext::setGeneratedProgramLimit(std::size_t limit)
+{
+  std::lock_guard<std::mutex> lock(ProgramsMutex);
+  GeneratedProgramLimit = std::max<std::size_t>(limit, 1);
+  evictGeneratedPrograms();
+}
+
+std::size_t DeviceContext::generatedProgramCount()
+{
+  std::lock_guard<std::mutex> lock(ProgramsMutex);
+  return GeneratedPrograms.size();
+}
+
+void DeviceContext::evictGeneratedPrograms()
+{
+  // A kernel made from an evicted program keeps it alive (OpenCL reference counts).
+  while (GeneratedPrograms.size() > GeneratedProgramLimit)
+  {
+    GeneratedByKey.erase(GeneratedPrograms.back().first);
+    GeneratedPrograms.pop_back();
+  }
 }
 
 cl::Program DeviceContext::build(const std::string& source, const std::string& options, const std::string& what)

@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <list>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -35,10 +36,16 @@ public:
 
   /// A program whose whole text was generated at run time (core/gpumesh/MeshKernel.h), built
   /// with `options` and cached by its full text beside the files' programs: the same text is
-  /// compiled once per device and process. `compiled` (when given) tells whether this call
-  /// built it. `what` names it in errors, which carry the build log.
+  /// compiled once per device and process while it stays among the generatedProgramLimit()
+  /// most recently used (a GUI session that edits a kernel again and again does not keep every
+  /// version). `compiled` (when given) tells whether this call built it. `what` names it in
+  /// errors, which carry the build log.
   cl::Program generatedProgram(const std::string& source, const std::string& options,
     const std::string& what, bool* compiled = nullptr);
+  std::size_t generatedProgramLimit() const { return GeneratedProgramLimit; }
+  /// At least 1; the least recently used programs beyond it are released now.
+  void setGeneratedProgramLimit(std::size_t limit);
+  std::size_t generatedProgramCount();
 
   /// Programs compiled so far by this context (files and generated texts): cache misses.
   std::uint64_t programsBuilt() const { return ProgramsBuilt.load(); }
@@ -72,7 +79,11 @@ private:
 
   std::mutex ProgramsMutex;
   std::map<std::string, cl::Program> Programs;          ///< by file name and options
-  std::map<std::string, cl::Program> GeneratedPrograms; ///< by options and full text
+  /// Generated programs, most recently used first, found by options and full text.
+  std::list<std::pair<std::string, cl::Program>> GeneratedPrograms;
+  std::map<std::string, std::list<std::pair<std::string, cl::Program>>::iterator> GeneratedByKey;
+  std::size_t GeneratedProgramLimit = 64;
+  void evictGeneratedPrograms(); ///< the caller holds ProgramsMutex
   std::atomic<std::uint64_t> ProgramsBuilt{ 0 };
 };
 

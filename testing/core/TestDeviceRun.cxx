@@ -136,3 +136,29 @@ TEST(DeviceRun, DoubleOnADeviceWithoutFp64IsAnErrorNamingIt)
   }
   EXPECT_NO_THROW(gpumesh::DeviceRun(without, gpumesh::Precision::Single));
 }
+
+// Generated programs (GPU Mesh Kernel's) are cached by text, the most recently used kept: a
+// session that edits a kernel many times does not hold every version.
+TEST(DeviceContext, GeneratedProgramsKeepTheMostRecentlyUsed)
+{
+  auto context = DeviceContext::acquire("0");
+  const std::size_t limit = context->generatedProgramLimit();
+  context->setGeneratedProgramLimit(2);
+  const auto text = [](int n) {
+    return "__kernel void set(__global int* a) { a[0] = " + std::to_string(9000 + n) + "; }\n";
+  };
+  const auto built = [&](int n) {
+    bool compiled = false;
+    context->generatedProgram(text(n), "", "program " + std::to_string(n), &compiled);
+    return compiled;
+  };
+  EXPECT_TRUE(built(1));
+  EXPECT_TRUE(built(2));
+  EXPECT_FALSE(built(1)); // 1 is now the most recent, 2 the least
+  EXPECT_TRUE(built(3));  // evicts 2
+  EXPECT_EQ(context->generatedProgramCount(), 2u);
+  EXPECT_FALSE(built(1));
+  EXPECT_FALSE(built(3));
+  EXPECT_TRUE(built(2));
+  context->setGeneratedProgramLimit(limit);
+}
