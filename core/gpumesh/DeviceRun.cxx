@@ -287,11 +287,13 @@ void DeviceRun::launch(cl::Kernel& kernel, std::size_t globalSize, const std::st
   {
     return;
   }
-  if (localSize == 0 && info().isGPU)
+  if (localSize == 0)
   {
-    // Left to itself a GPU driver picks a divisor of the global size, which can be 1 or 2
-    // for sizes such as 2 x prime: choose a full work-group and round the range up instead.
-    // (CPU runtimes such as PoCL handle any size well and balance better on their own.)
+    // Left to itself a driver picks a divisor of the global size, which can be 1 or 2 for
+    // sizes such as 2 x prime; and PoCL compiles a kernel anew for every work-group size it
+    // meets (the first run on a mesh of a new size spent 5 s compiling at 1M triangles). So:
+    // one full work-group size per kernel, and the range rounded up to it (every kernel
+    // checks its index against its count).
     std::size_t kernelLimit = 0;
     kernel.getWorkGroupInfo(Device->device(), CL_KERNEL_WORK_GROUP_SIZE, &kernelLimit);
     localSize = Device->workGroupSize(std::min<std::size_t>(256, kernelLimit ? kernelLimit : 256));
