@@ -5,6 +5,7 @@
 #include "gpumesh/MeshView.h"
 #include "gpumesh/NeighborDistance.h"
 #include "gpumesh/VertexLinks.h"
+#include "gpumesh/VertexOrder.h"
 
 #include <cmath>
 
@@ -20,34 +21,68 @@ struct Launch
   std::string label;
 };
 
-// The vertices of `role` get their fixed part of a step in `offsets` (source_offsets in
-// kernels/smoothing.cl, run now), and a relax kernel over the table is bound, its step
-// arguments (in, out, factor) left free. With barycentres, their anchors place the sources and
-// the barycentres are the sources' state. One work-item per vertex, reading its row where the
-// table keeps it: 1.7x faster per step than one launch per row width (H100, 30M triangles).
-void addRelaxLaunch(DeviceRun& run, const DeviceMesh& mesh, const VertexTable& table,
-  const DeviceBuffer<cl_int>& roles, VertexRole role, const RealBuffer* barycentres,
-  const DeviceBuffer<cl_int>& anchors, RealBuffer& offsets, std::vector<Launch>& out)
+// The rows of sources a relax kernel reads, in the mesh's numbering (a VertexTable) or another
+// (a RowTable of VertexOrder).
+struct Rows
 {
-  const std::string sources = barycentres ? "-DCELL_SOURCES=1" : "";
+  const DeviceBuffer<cl_int>& entries;
+  const DeviceBuffer<cl_uint>& rowStart;
+  const DeviceBuffer<cl_int>& degree;
+};
+
+Rows rowsOf(const VertexTable& table)
+{
+  return { table.entries(), table.rowStart(), table.degree() };
+}
+
+Rows rowsOf(const RowTable& table)
+{
+  return { table.entries, table.rowStart, table.degree };
+}
+
+std::string sourceOptions(const RealBuffer* barycentres)
+{
+  return barycentres ? "-DCELL_SOURCES=1" : "";
+}
+
+// The vertices of `role` get their fixed part of a step in `offsets` (source_offsets in
+// kernels/smoothing.cl), from the mesh's points. With barycentres, their anchors place the
+// sources.
+void computeSourceOffsets(DeviceRun& run, const DeviceMesh& mesh, const VertexTable& table,
+  const DeviceBuffer<cl_int>& roles, VertexRole role, const RealBuffer* barycentres,
+  const DeviceBuffer<cl_int>& anchors, RealBuffer& offsets)
+{
   const auto vertices = static_cast<std::size_t>(mesh.pointCount());
   const auto count = static_cast<cl_int>(vertices);
   if (barycentres)
   {
-    run.call({ "smoothing", "source_offsets", sources }, vertices, "source offsets", mesh.points(), table.entries(),
-      table.rowStart(), table.degree(), count, roles, cl_int(role), offsets, anchors);
-    out.push_back({ run.bind({ "smoothing", "relax", sources }, 3, table.entries(), table.rowStart(), table.degree(),
-                      count, roles, cl_int(role), offsets, *barycentres),
-      vertices, "relax" });
+    run.call({ "smoothing", "source_offsets", sourceOptions(barycentres) }, vertices, "source offsets", mesh.points(),
+      table.entries(), table.rowStart(), table.degree(), count, roles, cl_int(role), offsets, anchors);
   }
   else
   {
-    run.call({ "smoothing", "source_offsets", sources }, vertices, "source offsets", mesh.points(), table.entries(),
+    run.call({ "smoothing", "source_offsets" }, vertices, "source offsets", mesh.points(), table.entries(),
       table.rowStart(), table.degree(), count, roles, cl_int(role), offsets);
-    out.push_back({ run.bind({ "smoothing", "relax", sources }, 3, table.entries(), table.rowStart(), table.degree(),
-                      count, roles, cl_int(role), offsets),
-      vertices, "relax" });
   }
+}
+
+// A relax kernel over `rows` for the vertices of `role`, its step arguments (in, out, factor)
+// left free; with barycentres, they are the sources' state. One work-item per vertex, reading
+// its row where the table keeps it: 1.7x faster per step than one launch per row width (H100,
+// 30M triangles).
+Launch bindRelax(DeviceRun& run, Rows rows, std::size_t vertices, const DeviceBuffer<cl_int>& roles,
+  VertexRole role, const RealBuffer& offsets, const RealBuffer* barycentres)
+{
+  const KernelName relax{ "smoothing", "relax", sourceOptions(barycentres) };
+  const auto count = static_cast<cl_int>(vertices);
+  if (barycentres)
+  {
+    return { run.bind(relax, 3, rows.entries, rows.rowStart, rows.degree, count, roles, cl_int(role), offsets,
+               *barycentres),
+      vertices, "relax" };
+  }
+  return { run.bind(relax, 3, rows.entries, rows.rowStart, rows.degree, count, roles, cl_int(role), offsets),
+    vertices, "relax" };
 }
 } // namespace
 
@@ -86,6 +121,39 @@ struct VertexSmoother::Launches
   std::vector<Launch> scatter; // points -> barycentres, one per cell group
   std::vector<Launch> relax;   // one per link (interior, boundary)
 };
+
+// What the iterations read, in a locality order (VertexOrder.h): the links' rows, the roles,
+// the fixed parts and, for barycentres, the points and the cells.
+struct VertexSmoother::Renumbering
+{
+  VertexOrder order;
+  RowTable links;
+  std::optional<RowTable> boundaryLinks;
+  DeviceBuffer<cl_int> roles;
+  RealBuffer sourceOffsets;
+  RealBuffer points;
+  CellOrder cells;
+};
+
+bool VertexSmoother::renumberingPays(DeviceRun& run) const
+{
+  switch (Options.vertexOrder)
+  {
+    case SmoothingVertexOrder::Mesh:
+      return false;
+    case SmoothingVertexOrder::Locality:
+      return true;
+    case SmoothingVertexOrder::Automatic:
+      break;
+  }
+  const int steps = Options.iterations * (Options.method == SmoothingMethod::Taubin ? 2 : 1);
+  if (static_cast<std::size_t>(Mesh.pointCount()) < renumberingMinimumPoints || steps < renumberingMinimumSteps)
+  {
+    return false;
+  }
+  const bool vertexRows = Options.method != SmoothingMethod::Barycentric;
+  return farRowShare(run, *Links, vertexRows, renumberingWindow) > 0.25;
+}
 
 VertexSmoother::VertexSmoother(DeviceRun& run, const DeviceMesh& mesh, const SmoothingOptions& options,
   const std::vector<std::uint8_t>& pinned)
@@ -142,28 +210,65 @@ VertexSmoother::VertexSmoother(DeviceRun& run, const DeviceMesh& mesh, const Smo
     // A cell's anchor (its first point) does not change from step to step: found once.
     BarycentreAnchors = std::move(computeCentroids(run, mesh).anchors);
     Barycentres = run.allocateReal(4 * static_cast<std::size_t>(mesh.cellCount()), "barycentres");
-    // The scatter half: one barycentre per cell, written by its own work-item; the
-    // displacements are the step argument.
-    for (const DeviceCellGroup& group : mesh.groups())
-    {
-      Kernels->scatter.push_back({ run.bind({ "smoothing", "barycentre" }, 1, CellArgs{ group }, mesh.points(),
-                                     Barycentres),
-        group.count, "barycentres" });
-    }
   }
   else
   {
     const CellEntities edges(run, mesh, EntityType::Edges);
     Links.emplace(vertexNeighbors(run, mesh, edges, Options.layout));
   }
+  // The fixed parts come from the mesh's points in its own numbering; a renumbering carries
+  // them over with the rest.
   SourceOffsets = run.allocateReal(4 * points, "source offsets");
   run.fillReal(SourceOffsets, 0.0, "source offsets");
-  addRelaxLaunch(run, mesh, *Links, Roles, Interior, barycentric ? &Barycentres : nullptr, BarycentreAnchors,
-    SourceOffsets, Kernels->relax);
+  const RealBuffer* cellSources = barycentric ? &Barycentres : nullptr;
+  computeSourceOffsets(run, mesh, *Links, Roles, Interior, cellSources, BarycentreAnchors, SourceOffsets);
   if (BoundaryLinks)
   {
-    addRelaxLaunch(run, mesh, *BoundaryLinks, Roles, OnBoundary, nullptr, BarycentreAnchors, SourceOffsets,
-      Kernels->relax);
+    computeSourceOffsets(run, mesh, *BoundaryLinks, Roles, OnBoundary, nullptr, BarycentreAnchors, SourceOffsets);
+  }
+
+  if (renumberingPays(run))
+  {
+    Renumbered = std::make_unique<Renumbering>();
+    Renumbering& r = *Renumbered;
+    r.order = VertexOrder::spaceFilling(run, mesh.points(), points);
+    if (barycentric)
+    {
+      r.cells = r.order.cells(run, mesh);
+      r.points = r.order.gatherPoints(run, mesh.points(), "points");
+      Barycentres = run.allocateReal(4 * r.cells.count, "barycentres");
+    }
+    r.links = r.order.rows(run, *Links, barycentric ? r.cells.newIds : r.order.newIds());
+    if (BoundaryLinks)
+    {
+      r.boundaryLinks = r.order.rows(run, *BoundaryLinks, r.order.newIds());
+    }
+    r.roles = r.order.gather(run, Roles, "vertex roles");
+    r.sourceOffsets = r.order.gather4(run, SourceOffsets, "source offsets");
+    MeshOrderState = run.allocateReal(4 * points, "displacements (input numbering)");
+  }
+
+  // The scatter half of barycentric smoothing: one barycentre per cell, written by its own
+  // work-item; the displacements are the step argument.
+  if (barycentric)
+  {
+    const RealBuffer& cellPoints = Renumbered ? Renumbered->points : mesh.points();
+    for (const DeviceCellGroup& group : Renumbered ? Renumbered->cells.groups : mesh.groups())
+    {
+      Kernels->scatter.push_back(
+        { run.bind({ "smoothing", "barycentre" }, 1, CellArgs{ group }, cellPoints, Barycentres), group.count,
+          "barycentres" });
+    }
+  }
+  const DeviceBuffer<cl_int>& roles = Renumbered ? Renumbered->roles : Roles;
+  const RealBuffer& offsets = Renumbered ? Renumbered->sourceOffsets : SourceOffsets;
+  Kernels->relax.push_back(bindRelax(
+    run, Renumbered ? rowsOf(Renumbered->links) : rowsOf(*Links), points, roles, Interior, offsets, cellSources));
+  if (BoundaryLinks)
+  {
+    Kernels->relax.push_back(bindRelax(run,
+      Renumbered ? rowsOf(*Renumbered->boundaryLinks) : rowsOf(*BoundaryLinks), points, roles, OnBoundary,
+      offsets, nullptr));
   }
   Ping = run.allocateReal(4 * points, "displacements (ping)");
   Pong = run.allocateReal(4 * points, "displacements (pong)");
@@ -185,6 +290,17 @@ void VertexSmoother::step(DeviceRun& run, const RealBuffer& in, RealBuffer& out,
 
 const RealBuffer& VertexSmoother::smooth(DeviceRun& run, const SmoothingStepObserver& observer)
 {
+  return iterate(run, observer ? &observer : nullptr, nullptr);
+}
+
+const RealBuffer& VertexSmoother::smooth(DeviceRun& run, const SmoothingProgress& progress)
+{
+  return iterate(run, nullptr, progress ? &progress : nullptr);
+}
+
+const RealBuffer& VertexSmoother::iterate(
+  DeviceRun& run, const SmoothingStepObserver* observer, const SmoothingProgress* progress)
+{
   // Both buffers start from zero displacement: a vertex that no step writes (pinned, or in
   // no cell) then keeps its position in whichever buffer ends up with the result.
   run.fillReal(Ping, 0.0, "displacements");
@@ -199,12 +315,33 @@ const RealBuffer& VertexSmoother::smooth(DeviceRun& run, const SmoothingStepObse
   {
     step(run, *current, *next, taubin && s % 2 == 0 ? mu : lambda);
     std::swap(current, next);
-    if (observer && !observer(run, *current, s, steps))
+    bool goOn = true;
+    if (observer && Renumbered)
+    {
+      // The observer sees, and may change, the state in the mesh's numbering.
+      Renumbered->order.scatter4(run, *current, MeshOrderState);
+      goOn = (*observer)(run, MeshOrderState, s, steps);
+      Renumbered->order.gather4(run, MeshOrderState, *current);
+    }
+    else if (observer)
+    {
+      goOn = (*observer)(run, *current, s, steps);
+    }
+    if (progress && !(*progress)(s, steps))
+    {
+      goOn = false;
+    }
+    if (!goOn)
     {
       break;
     }
   }
-  return *current;
+  if (!Renumbered)
+  {
+    return *current;
+  }
+  Renumbered->order.scatter4(run, *current, MeshOrderState);
+  return MeshOrderState;
 }
 
 VertexSmoother::Result VertexSmoother::movedPoints(DeviceRun& run, const RealBuffer& displacement) const

@@ -38,6 +38,18 @@ enum class SmoothingBoundary
   Smooth
 };
 
+/// The numbering the iterations run in; results always come back in the mesh's own.
+enum class SmoothingVertexOrder
+{
+  /// Renumbered for locality where the mesh's numbering scatters neighbours in memory and
+  /// enough steps follow to pay for the renumbering (the rule: VertexSmoother).
+  Automatic,
+  /// The mesh's own numbering.
+  Mesh,
+  /// Always renumbered for locality (VertexOrder::spaceFilling), the cells too for Barycentric.
+  Locality
+};
+
 struct SmoothingOptions
 {
   SmoothingMethod method = SmoothingMethod::Laplacian;
@@ -46,6 +58,9 @@ struct SmoothingOptions
   double relaxationFactor = 0.5;
   double passBand = 0.1;
   VertexTableLayout layout;
+  /// Renumbering changes where values sit in memory, never a result: each vertex sums the
+  /// same values in the same order, so results are bit-identical either way.
+  SmoothingVertexOrder vertexOrder = SmoothingVertexOrder::Automatic;
 
   /// Throws gpumesh::Error naming the offending value: negative iterations, a relaxation
   /// factor outside (0, 1] (above 1 the steps overshoot and diverge), and for Taubin
@@ -60,8 +75,15 @@ struct SmoothingOptions
 /// z, 0), `step` counted from 1 up to `steps`. It may change `result` in place (a halo
 /// exchange of the points other processes own); returning false stops the smoothing there
 /// (an abort), leaving `result` as the last iterate.
+/// The result is in the mesh's numbering: where the smoother iterates in another order
+/// (SmoothingVertexOrder), every step's state goes to that numbering and back, two copies of
+/// the state per step. An observer that needs only the step count is a SmoothingProgress.
 using SmoothingStepObserver =
   std::function<bool(DeviceRun& run, RealBuffer& result, int step, int steps)>;
+
+/// Called after every step with `step` counted from 1 up to `steps`; returning false stops the
+/// smoothing there (an abort). Sees no state, so it costs no copy whatever the vertex order.
+using SmoothingProgress = std::function<bool(int step, int steps)>;
 
 /// Vertex roles on the device (one int per vertex).
 enum VertexRole : cl_int
@@ -74,6 +96,14 @@ enum VertexRole : cl_int
 /// The links a method needs, built once on the device, and the ping-pong buffers. `mesh`
 /// should hold only 2D and 3D cells (DeviceMesh with minimumDimension 2): their edges, sides
 /// and balls define the smoothing; vertices of no cell do not move.
+///
+/// With SmoothingVertexOrder::Automatic the iterations run in a locality order
+/// (core/gpumesh/VertexOrder.h) when all of these hold: the mesh has at least
+/// `renumberingMinimumPoints` points (fewer fit a core's cache in any order), the smoothing
+/// takes at least `renumberingMinimumSteps` steps (renumbering costs about as much as a few
+/// steps in a scattered order), and more than a quarter of the vertices have a row of sources
+/// spanning more than `renumberingWindow` ids (farRowShare; a mesh numbered row by row, or
+/// already in a space-filling order, has almost none and pays nothing but that one check).
 class VertexSmoother
 {
 public:
@@ -82,11 +112,22 @@ public:
     const std::vector<std::uint8_t>& pinned = {});
   ~VertexSmoother();
 
+  static constexpr std::size_t renumberingMinimumPoints = 32768;
+  static constexpr int renumberingMinimumSteps = 8;
+  /// 32768 ids: 512 KiB of single-precision state, half of a core's L2 cache on this
+  /// project's CPUs.
+  static constexpr int renumberingWindow = 32768;
+
   /// Runs options.iterations from the mesh's points, calling `observer` (when set) after each
   /// step. Returns the displacement of every point (4 REALs per point), valid until the next
   /// call or the smoother's end. The state is kept as displacements, not positions, so a small
   /// move of a point far from the origin is not lost to rounding.
   const RealBuffer& smooth(DeviceRun& run, const SmoothingStepObserver& observer = {});
+  /// The same with a callback that sees only the step count.
+  const RealBuffer& smooth(DeviceRun& run, const SmoothingProgress& progress);
+
+  /// Whether the iterations run in a locality order (SmoothingVertexOrder).
+  bool renumbered() const { return Renumbered != nullptr; }
 
   /// The moved points (input + displacement) and the displacement as it lands (moved - input),
   /// 3 REALs per point each, relative to the mesh origin: what an adapter downloads.
@@ -105,7 +146,10 @@ public:
 
 private:
   struct Launches;
+  struct Renumbering;
+  bool renumberingPays(DeviceRun& run) const;
   void step(DeviceRun& run, const RealBuffer& in, RealBuffer& out, double factor);
+  const RealBuffer& iterate(DeviceRun& run, const SmoothingStepObserver* observer, const SmoothingProgress* progress);
 
   const DeviceMesh& Mesh;
   SmoothingOptions Options;
@@ -118,7 +162,10 @@ private:
   RealBuffer SourceOffsets;
   RealBuffer Ping;
   RealBuffer Pong;
+  /// The state in the mesh's numbering, when the iterations run in another.
+  RealBuffer MeshOrderState;
   std::unique_ptr<Launches> Kernels;
+  std::unique_ptr<Renumbering> Renumbered;
 };
 
 /// Uploads the points and the 2D/3D cells of `mesh` once, smooths on the device, downloads the

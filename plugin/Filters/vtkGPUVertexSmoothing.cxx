@@ -294,7 +294,9 @@ void vtkGPUVertexSmoothing::ExecuteOnDevice(
   // 1% (a million steps must not mean a million events); an abort stops between two steps.
   int reportedPercent = 0;
   int abortedAt = 0;
-  const auto observeStep = [&](gpumesh::DeviceRun&, auto&, int step, int steps) {
+  // A progress callback, not a step observer: it needs no state, so a renumbered smoother
+  // (SmoothingVertexOrder) makes no copy of it per step.
+  const gpumesh::SmoothingProgress observeStep = [&](int step, int steps) {
     const int percent = static_cast<int>(100.0 * step / steps);
     if (percent > reportedPercent)
     {

@@ -1,0 +1,187 @@
+#include "gpumesh/VertexOrder.h"
+
+#include "gpumesh/DeviceMesh.h"
+#include "gpumesh/RadixSort.h"
+#include "gpumesh/Scan.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+namespace gpumesh
+{
+
+namespace
+{
+constexpr const char* program = "vertex_order";
+constexpr int boundsChunk = 4096;
+
+// Per axis: the lowest coordinate and the grid cells per unit length (0 for no extent).
+struct Grid
+{
+  std::array<double, 3> low{ 0.0, 0.0, 0.0 };
+  std::array<double, 3> scale{ 0.0, 0.0, 0.0 };
+  unsigned bits = 1;
+};
+
+Grid mortonGrid(DeviceRun& run, const RealBuffer& points, std::size_t count)
+{
+  // Chunks of points reduce on the device; their few boxes combine here.
+  const std::size_t chunks = (count + boundsChunk - 1) / boundsChunk;
+  RealBuffer bounds = run.allocateReal(8 * chunks, "point bounds");
+  run.call({ program, "chunk_bounds" }, chunks, "point bounds", points, static_cast<cl_int>(count),
+    cl_int(boundsChunk), bounds);
+  std::vector<double> boxes(8 * chunks);
+  run.download(bounds, boxes.data(), boxes.size(), "point bounds");
+  std::array<double, 3> low{ boxes[0], boxes[1], boxes[2] };
+  std::array<double, 3> high{ boxes[4], boxes[5], boxes[6] };
+  for (std::size_t c = 1; c < chunks; ++c)
+  {
+    for (int k = 0; k < 3; ++k)
+    {
+      low[k] = std::min(low[k], boxes[8 * c + k]);
+      high[k] = std::max(high[k], boxes[8 * c + 4 + k]);
+    }
+  }
+  Grid grid;
+  // About two cells per point along each side of a square of `count` points: fine enough that
+  // a cell holds a few points at most on a surface, coarse enough to sort few bits.
+  grid.bits = std::clamp(bitWidth(count) / 2 + 1, 1u, 21u);
+  const double cells = static_cast<double>((1u << grid.bits) - 1u);
+  for (int k = 0; k < 3; ++k)
+  {
+    grid.low[k] = low[k];
+    const double extent = high[k] - low[k];
+    grid.scale[k] = extent > 0.0 ? cells / extent : 0.0;
+  }
+  return grid;
+}
+} // namespace
+
+VertexOrder VertexOrder::spaceFilling(DeviceRun& run, const RealBuffer& points, std::size_t count)
+{
+  checkIndexSpace(static_cast<std::int64_t>(count), "points to renumber");
+  VertexOrder result;
+  result.Count = count;
+  result.NewIds = run.allocate<cl_int>(count, "new point ids");
+  DeviceBuffer<cl_ulong> keys = run.allocate<cl_ulong>(count, "Morton codes");
+  result.Order = run.allocate<cl_uint>(count, "point order");
+  if (count == 0)
+  {
+    return result;
+  }
+  const Grid grid = mortonGrid(run, points, count);
+  const auto n = static_cast<cl_int>(count);
+  run.call({ program, "morton_keys" }, count, "Morton codes", points, n, run.real(grid.low[0]),
+    run.real(grid.low[1]), run.real(grid.low[2]), run.real(grid.scale[0]), run.real(grid.scale[1]),
+    run.real(grid.scale[2]), cl_uint(grid.bits), keys, result.Order);
+  sortByKey(run, keys, result.Order, count, 3 * grid.bits, "points by Morton code");
+  run.call({ program, "invert_order" }, count, "new point ids", result.Order, n, result.NewIds);
+  return result;
+}
+
+DeviceBuffer<cl_int> VertexOrder::gather(DeviceRun& run, const DeviceBuffer<cl_int>& perVertex,
+  const std::string& what) const
+{
+  DeviceBuffer<cl_int> out = run.allocate<cl_int>(Count, what + " (renumbered)");
+  run.call({ program, "gather_int" }, Count, "renumber " + what, Order, perVertex, static_cast<cl_int>(Count), out);
+  return out;
+}
+
+RealBuffer VertexOrder::gather4(DeviceRun& run, const RealBuffer& perVertex, const std::string& what) const
+{
+  RealBuffer out = run.allocateReal(4 * Count, what + " (renumbered)");
+  gather4(run, perVertex, out);
+  return out;
+}
+
+void VertexOrder::gather4(DeviceRun& run, const RealBuffer& perVertex, RealBuffer& out) const
+{
+  run.call({ program, "gather_real4" }, Count, "renumber", Order, perVertex, static_cast<cl_int>(Count), out);
+}
+
+RealBuffer VertexOrder::gatherPoints(DeviceRun& run, const RealBuffer& points, const std::string& what) const
+{
+  RealBuffer out = run.allocateReal(3 * Count, what + " (renumbered)");
+  run.call({ program, "gather_points" }, Count, "renumber " + what, Order, points, static_cast<cl_int>(Count), out);
+  return out;
+}
+
+void VertexOrder::scatter4(DeviceRun& run, const RealBuffer& inNewOrder, RealBuffer& out) const
+{
+  run.call({ program, "scatter_real4" }, Count, "back to the input numbering", Order, inNewOrder,
+    static_cast<cl_int>(Count), out);
+}
+
+RowTable VertexOrder::rows(DeviceRun& run, const VertexTable& table, const DeviceBuffer<cl_int>& entryIds) const
+{
+  if (table.vertexCount() != Count)
+  {
+    throw Error("renumbering a table of " + std::to_string(table.vertexCount()) + " rows with an order of " +
+      std::to_string(Count) + " points");
+  }
+  const auto n = static_cast<cl_int>(Count);
+  RowTable result;
+  DeviceBuffer<cl_uint> lengths = run.allocate<cl_uint>(Count, "renumbered row lengths");
+  run.call({ program, "row_lengths" }, Count, "renumber rows", Order, table.degree(), n, lengths);
+  result.rowStart = run.allocate<cl_uint>(Count + 1, "renumbered row starts");
+  const std::uint64_t entries = exclusiveScan(run, lengths, Count, result.rowStart, "renumbered rows");
+  result.entries = run.allocate<cl_int>(static_cast<std::size_t>(entries), "renumbered row entries");
+  result.degree = run.allocate<cl_int>(Count, "renumbered degrees");
+  run.call({ program, "permute_rows" }, Count, "renumber rows", Order, table.entries(), table.rowStart(),
+    table.degree(), n, entryIds, result.rowStart, result.entries, result.degree);
+  return result;
+}
+
+CellOrder VertexOrder::cells(DeviceRun& run, const DeviceMesh& mesh) const
+{
+  CellOrder result;
+  result.newIds = run.allocate<cl_int>(static_cast<std::size_t>(mesh.cellCount()), "new cell ids");
+  run.fill(result.newIds, cl_int(-1), "new cell ids");
+  const unsigned keyBits = bitWidth(Count);
+  for (const DeviceCellGroup& group : mesh.groups())
+  {
+    const std::size_t count = group.count;
+    DeviceBuffer<cl_ulong> keys = run.allocate<cl_ulong>(count, "cell sort keys");
+    DeviceBuffer<cl_uint> order = run.allocate<cl_uint>(count, "cell order");
+    run.call({ program, "cell_keys" }, count, "renumber cells", CellArgs{ group }, NewIds, keys, order);
+    sortByKey(run, keys, order, count, keyBits, "cells by their first point");
+    keys.release();
+
+    DeviceCellGroup renumbered;
+    renumbered.kind = group.kind;
+    renumbered.count = count;
+    DeviceBuffer<cl_uint> sizes = run.allocate<cl_uint>(count, "renumbered cell sizes");
+    run.call({ program, "place_cells" }, count, "renumber cells", CellArgs{ group }, order,
+      static_cast<cl_int>(result.count), sizes, result.newIds);
+    DeviceBuffer<cl_uint> offsets = run.allocate<cl_uint>(count + 1, "renumbered cell offsets");
+    const std::uint64_t entries = exclusiveScan(run, sizes, count, offsets, "renumbered cells");
+    renumbered.connectivity = run.allocate<cl_int>(static_cast<std::size_t>(entries), "renumbered connectivity");
+    renumbered.offsets = run.allocate<cl_int>(fixedVertexCount(group.kind) > 0 ? 0 : count + 1, "renumbered offsets");
+    run.call({ program, "permute_cells" }, count, "renumber cells", CellArgs{ group }, order, offsets, NewIds,
+      renumbered.connectivity, renumbered.offsets);
+    renumbered.cellIds = run.allocate<cl_int>(count, "renumbered cell ids");
+    run.call({ "sequence", "iota" }, count, "renumbered cell ids", static_cast<cl_int>(result.count),
+      static_cast<cl_int>(count), renumbered.cellIds);
+    result.count += count;
+    result.groups.push_back(std::move(renumbered));
+  }
+  return result;
+}
+
+double farRowShare(DeviceRun& run, const VertexTable& table, bool entriesAreVertices, int window)
+{
+  const std::size_t count = table.vertexCount();
+  if (count == 0)
+  {
+    return 0.0;
+  }
+  DeviceBuffer<cl_uint> far = run.allocate<cl_uint>(count, "far rows");
+  run.call({ program, "far_rows" }, count, "row locality", table.entries(), table.rowStart(), table.degree(),
+    static_cast<cl_int>(count), cl_int(entriesAreVertices ? 1 : 0), cl_int(window), far);
+  DeviceBuffer<cl_uint> positions = run.allocate<cl_uint>(count + 1, "far rows (scan)");
+  const std::uint64_t farRows = exclusiveScan(run, far, count, positions, "far rows");
+  return static_cast<double>(farRows) / static_cast<double>(count);
+}
+
+} // namespace gpumesh

@@ -1,0 +1,198 @@
+// Renumbering of points (and cells) for locality (core/gpumesh/VertexOrder.h): Morton codes of
+// the points in their bounding box, sorted by the device radix sort, give `order` (new id ->
+// old id) and `new_ids` (old id -> new id); the kernels below carry per-vertex data, row tables
+// and cells over to the new numbering and bring results back.
+
+// Per chunk of points, its bounding box: lo.xyz in bounds[2 * chunk], hi.xyz in
+// bounds[2 * chunk + 1]. The host combines the chunks.
+__kernel void chunk_bounds(__global const REAL* points, const int count, const int chunk_size,
+  __global REAL4* bounds)
+{
+  const int c = get_global_id(0);
+  const int begin = c * chunk_size;
+  if (begin >= count)
+    return;
+  const int end = min(count, begin + chunk_size);
+  REAL3 lo = point_at(points, begin);
+  REAL3 hi = lo;
+  for (int i = begin + 1; i < end; ++i)
+  {
+    const REAL3 p = point_at(points, i);
+    lo = fmin(lo, p);
+    hi = fmax(hi, p);
+  }
+  bounds[2 * c] = (REAL4)(lo, 0);
+  bounds[2 * c + 1] = (REAL4)(hi, 0);
+}
+
+// The low 21 bits of x moved to every third bit.
+inline ulong spread_bits(uint x)
+{
+  ulong v = x & 0x1fffffu;
+  v = (v | v << 32) & 0x1f00000000ffffUL;
+  v = (v | v << 16) & 0x1f0000ff0000ffUL;
+  v = (v | v << 8) & 0x100f00f00f00f00fUL;
+  v = (v | v << 4) & 0x10c30c30c30c30c3UL;
+  v = (v | v << 2) & 0x1249249249249249UL;
+  return v;
+}
+
+// Point i's Morton code on a grid of 2^bits cells per axis over the bounding box (scale: cells
+// per unit length, 0 along an axis of no extent), and the value i it is sorted with.
+__kernel void morton_keys(__global const REAL* points, const int count, const REAL lo_x,
+  const REAL lo_y, const REAL lo_z, const REAL scale_x, const REAL scale_y, const REAL scale_z,
+  const uint bits, __global ulong* keys, __global uint* values)
+{
+  const int i = get_global_id(0);
+  if (i >= count)
+    return;
+  const REAL3 p = point_at(points, i);
+  const REAL top = (REAL)((1u << bits) - 1u);
+  const REAL3 cell = fmin(fmax((p - (REAL3)(lo_x, lo_y, lo_z)) * (REAL3)(scale_x, scale_y, scale_z), (REAL3)(0)), (REAL3)(top));
+  keys[i] = spread_bits((uint)cell.x) | spread_bits((uint)cell.y) << 1 | spread_bits((uint)cell.z) << 2;
+  values[i] = (uint)i;
+}
+
+// new_ids[order[i]] = i.
+__kernel void invert_order(__global const uint* order, const int count, __global int* new_ids)
+{
+  const int i = get_global_id(0);
+  if (i < count)
+    new_ids[order[i]] = i;
+}
+
+// Locality of a row table (core/gpumesh/VertexTable.h, rows sorted): 1 for each vertex whose
+// row spans more than `window` ids, counting the vertex itself when its entries are vertex
+// ids (with_self), else 0.
+__kernel void far_rows(__global const int* entries, __global const uint* row_start,
+  __global const int* degree, const int vertices, const int with_self, const int window,
+  __global uint* far)
+{
+  const int v = get_global_id(0);
+  if (v >= vertices)
+    return;
+  const int n = degree[v];
+  if (n == 0)
+  {
+    far[v] = 0u;
+    return;
+  }
+  __global const int* row = entries + row_start[v];
+  int first = row[0];
+  int last = row[n - 1];
+  if (with_self)
+  {
+    first = min(first, v);
+    last = max(last, v);
+  }
+  far[v] = last - first > window ? 1u : 0u;
+}
+
+// Row i of the renumbered table is row order[i] of the old one: its length...
+__kernel void row_lengths(__global const uint* order, __global const int* degree, const int count,
+  __global uint* lengths)
+{
+  const int i = get_global_id(0);
+  if (i < count)
+    lengths[i] = (uint)degree[order[i]];
+}
+
+// ... and its entries, each mapped through entry_ids, kept in their old order so that a sum
+// over the row runs in the same order as before (bit-identical results).
+__kernel void permute_rows(__global const uint* order, __global const int* entries,
+  __global const uint* row_start, __global const int* degree, const int count,
+  __global const int* entry_ids, __global const uint* new_start, __global int* new_entries,
+  __global int* new_degree)
+{
+  const int i = get_global_id(0);
+  if (i >= count)
+    return;
+  const uint old = order[i];
+  const int n = degree[old];
+  __global const int* row = entries + row_start[old];
+  __global int* out = new_entries + new_start[i];
+  for (int k = 0; k < n; ++k)
+    out[k] = entry_ids[row[k]];
+  new_degree[i] = n;
+}
+
+// out[i] = in[order[i]]: per-vertex data into the new numbering.
+__kernel void gather_int(__global const uint* order, __global const int* in, const int count,
+  __global int* out)
+{
+  const int i = get_global_id(0);
+  if (i < count)
+    out[i] = in[order[i]];
+}
+
+__kernel void gather_real4(__global const uint* order, __global const REAL4* in, const int count,
+  __global REAL4* out)
+{
+  const int i = get_global_id(0);
+  if (i < count)
+    out[i] = in[order[i]];
+}
+
+__kernel void gather_points(__global const uint* order, __global const REAL* in, const int count,
+  __global REAL* out)
+{
+  const int i = get_global_id(0);
+  if (i < count)
+    vstore3(point_at(in, order[i]), i, out);
+}
+
+// out[order[i]] = in[i]: results back to the old numbering.
+__kernel void scatter_real4(__global const uint* order, __global const REAL4* in, const int count,
+  __global REAL4* out)
+{
+  const int i = get_global_id(0);
+  if (i < count)
+    out[order[i]] = in[i];
+}
+
+// Cells of one group: the sort key of cell i is the new id of its first point, so cells follow
+// the points' order.
+__kernel void cell_keys(CELL_ARGS, __global const int* new_ids, __global ulong* keys,
+  __global uint* values)
+{
+  const int i = get_global_id(0);
+  if (i >= count)
+    return;
+  keys[i] = (ulong)new_ids[connectivity[cell_start(i)]];
+  values[i] = (uint)i;
+}
+
+// Cell r of the renumbered group is cell order[r] of the old one: its size (scanned into the
+// new offsets), and its new id first + r, recorded by its old id.
+__kernel void place_cells(CELL_ARGS, __global const uint* order, const int first,
+  __global uint* sizes, __global int* new_cell_ids)
+{
+  const int r = get_global_id(0);
+  if (r >= count)
+    return;
+  const int old = order[r];
+  sizes[r] = (uint)cell_size(old);
+  new_cell_ids[cell_ids[old]] = first + r;
+}
+
+// ... and its points, by their new ids; for a kind of variable size, its offset as an int
+// (new_int_offsets, count + 1 of them; not written for a fixed-size kind).
+__kernel void permute_cells(CELL_ARGS, __global const uint* order, __global const uint* new_offsets,
+  __global const int* new_ids, __global int* new_connectivity, __global int* new_int_offsets)
+{
+  const int r = get_global_id(0);
+  if (r >= count)
+    return;
+  const int old = order[r];
+  if (!cells_fixed)
+  {
+    new_int_offsets[r] = (int)new_offsets[r];
+    if (r == count - 1)
+      new_int_offsets[count] = (int)new_offsets[count];
+  }
+  __global const int* from = connectivity + cell_start(old);
+  __global int* to = new_connectivity + new_offsets[r];
+  const int n = cell_size(old);
+  for (int k = 0; k < n; ++k)
+    to[k] = new_ids[from[k]];
+}

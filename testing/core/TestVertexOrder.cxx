@@ -1,0 +1,375 @@
+// Renumbering for locality (core/gpumesh/VertexOrder.h) and smoothing in that order: the
+// permutation and the renumbered rows checked on the host, and smoothing results bit for bit
+// equal to those in the mesh's own numbering, on randomly renumbered meshes and a gmsh mesh.
+#include "MeshGenerators.h"
+
+#include "gpumesh/CellEntities.h"
+#include "gpumesh/DeviceMesh.h"
+#include "gpumesh/Smoothing.h"
+#include "gpumesh/VertexLinks.h"
+#include "gpumesh/VertexOrder.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <numeric>
+#include <random>
+#include <sstream>
+
+using namespace gpumesh;
+
+namespace
+{
+// A mesh as the host hands it over, with its cells by kind.
+struct TestMesh
+{
+  std::vector<double> xyz;
+  std::vector<std::pair<CellKind, std::vector<std::int64_t>>> cells;
+
+  HostMesh host() const
+  {
+    HostMesh mesh;
+    mesh.setPoints(xyz.data(), static_cast<std::int64_t>(xyz.size() / 3));
+    mesh.setCellCount(static_cast<std::int64_t>(cells.size()));
+    for (std::size_t c = 0; c < cells.size(); ++c)
+      mesh.addCell(static_cast<std::int64_t>(c), cells[c].first, cells[c].second.data(),
+        static_cast<std::int64_t>(cells[c].second.size()));
+    return mesh;
+  }
+};
+
+TestMesh fromGenerated(const benchmark::GeneratedMesh& generated)
+{
+  TestMesh mesh{ generated.xyz, {} };
+  const auto v = static_cast<std::size_t>(generated.verticesPerCell);
+  for (std::size_t c = 0; c < generated.cellCount(); ++c)
+    mesh.cells.push_back({ generated.kind,
+      std::vector<std::int64_t>(generated.connectivity.begin() + static_cast<long>(c * v),
+        generated.connectivity.begin() + static_cast<long>((c + 1) * v)) });
+  return mesh;
+}
+
+TestMesh shuffledTriangles(std::size_t cells)
+{
+  benchmark::GeneratedMesh mesh = benchmark::triangleGrid(cells, 3);
+  benchmark::shuffle(mesh, 5);
+  return fromGenerated(mesh);
+}
+
+TestMesh shuffledTetrahedra()
+{
+  benchmark::GeneratedMesh mesh = benchmark::tetrahedronBox(6000, 4);
+  benchmark::shuffle(mesh, 9);
+  return fromGenerated(mesh);
+}
+
+// A jittered n x n grid of quads, every other one given as a 4-vertex polygon (two groups, one
+// of variable size), points numbered at random.
+TestMesh shuffledQuadsAndPolygons(int n)
+{
+  std::mt19937 generator(3);
+  std::vector<std::int64_t> newId(static_cast<std::size_t>((n + 1) * (n + 1)));
+  std::iota(newId.begin(), newId.end(), 0);
+  std::shuffle(newId.begin(), newId.end(), generator);
+  TestMesh mesh;
+  mesh.xyz.resize(3 * newId.size());
+  for (int j = 0; j <= n; ++j)
+    for (int i = 0; i <= n; ++i)
+    {
+      const auto p = static_cast<std::size_t>(newId[static_cast<std::size_t>(j * (n + 1) + i)]);
+      mesh.xyz[3 * p] = i + benchmark::jitter(generator, 0.2);
+      mesh.xyz[3 * p + 1] = j + benchmark::jitter(generator, 0.2);
+      mesh.xyz[3 * p + 2] = 0.1 * benchmark::jitter(generator, 1.0);
+    }
+  const auto id = [&](int i, int j) { return newId[static_cast<std::size_t>(j * (n + 1) + i)]; };
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < n; ++i)
+      mesh.cells.push_back({ (i + j) % 2 ? CellKind::Polygon : CellKind::Quad,
+        { id(i, j), id(i + 1, j), id(i + 1, j + 1), id(i, j + 1) } });
+  return mesh;
+}
+
+// data/plate_with_holes_coarse.mesh: gmsh's own numbering (Medit text, 1-based).
+TestMesh gmshPlate()
+{
+  std::ifstream in(std::string(GPUMESH_DATA_DIR) + "/plate_with_holes_coarse.mesh");
+  EXPECT_TRUE(in) << "data/plate_with_holes_coarse.mesh not found";
+  TestMesh mesh;
+  std::string word;
+  while (in >> word)
+  {
+    if (word == "Vertices")
+    {
+      std::size_t count = 0;
+      in >> count;
+      mesh.xyz.resize(3 * count);
+      for (std::size_t p = 0; p < count; ++p)
+      {
+        int reference = 0;
+        in >> mesh.xyz[3 * p] >> mesh.xyz[3 * p + 1] >> mesh.xyz[3 * p + 2] >> reference;
+      }
+    }
+    else if (word == "Triangles")
+    {
+      std::size_t count = 0;
+      in >> count;
+      for (std::size_t c = 0; c < count; ++c)
+      {
+        std::vector<std::int64_t> v(3);
+        int reference = 0;
+        in >> v[0] >> v[1] >> v[2] >> reference;
+        for (auto& id : v)
+          --id;
+        mesh.cells.push_back({ CellKind::Triangle, v });
+      }
+    }
+  }
+  EXPECT_EQ(mesh.xyz.size(), 3u * 520u);
+  EXPECT_EQ(mesh.cells.size(), 908u);
+  return mesh;
+}
+
+SmoothingOptions with(SmoothingMethod method, SmoothingBoundary boundary, SmoothingVertexOrder order,
+  int iterations = 10)
+{
+  SmoothingOptions options;
+  options.method = method;
+  options.boundary = boundary;
+  options.iterations = iterations;
+  options.vertexOrder = order;
+  return options;
+}
+
+template <typename T>
+std::vector<T> download(DeviceRun& run, const DeviceBuffer<T>& buffer, std::size_t count)
+{
+  std::vector<T> host(count);
+  run.download(buffer, host.data(), count, "test");
+  return host;
+}
+
+std::vector<double> downloadReal(DeviceRun& run, const RealBuffer& buffer)
+{
+  std::vector<double> host(buffer.size());
+  run.download(buffer, host.data(), host.size(), "test");
+  return host;
+}
+
+// How many rows span more than `window` ids (the vertex itself included).
+std::size_t farRows(const std::vector<std::vector<int>>& rows, int window)
+{
+  std::size_t far = 0;
+  for (std::size_t v = 0; v < rows.size(); ++v)
+  {
+    int low = static_cast<int>(v), high = low;
+    for (int u : rows[v])
+    {
+      low = std::min(low, u);
+      high = std::max(high, u);
+    }
+    far += high - low > window ? 1 : 0;
+  }
+  return far;
+}
+} // namespace
+
+TEST(VertexOrder, IsAPermutationThatKeepsEachRowsOrderAndBringsNeighboursTogether)
+{
+  const TestMesh mesh = shuffledTriangles(40000);
+  const HostMesh host = mesh.host();
+  DeviceRun run(DeviceContext::acquire("auto"));
+  const DeviceMesh deviceMesh(run, host, 2);
+  const std::size_t n = static_cast<std::size_t>(deviceMesh.pointCount());
+  const CellEntities edges(run, deviceMesh, EntityType::Edges);
+  const VertexTable links = vertexNeighbors(run, deviceMesh, edges);
+  const VertexOrder order = VertexOrder::spaceFilling(run, deviceMesh.points(), n);
+  ASSERT_EQ(order.size(), n);
+
+  const std::vector<cl_uint> oldOf = download(run, order.order(), n);
+  const std::vector<cl_int> newOf = download(run, order.newIds(), n);
+  std::vector<bool> seen(n, false);
+  for (std::size_t i = 0; i < n; ++i)
+  {
+    ASSERT_LT(oldOf[i], n);
+    EXPECT_FALSE(seen[oldOf[i]]) << "point " << oldOf[i] << " twice in the order";
+    seen[oldOf[i]] = true;
+    EXPECT_EQ(newOf[oldOf[i]], static_cast<cl_int>(i));
+  }
+
+  // Row i of the renumbered table: row order[i] of the old one, mapped, in the same order.
+  const std::vector<std::vector<int>> oldRows = links.rows(run);
+  const RowTable renumbered = order.rows(run, links, order.newIds());
+  const std::vector<cl_uint> start = download(run, renumbered.rowStart, n + 1);
+  const std::vector<cl_int> degree = download(run, renumbered.degree, n);
+  const std::vector<cl_int> entries = download(run, renumbered.entries, renumbered.entries.size());
+  std::vector<std::vector<int>> newRows(n);
+  for (std::size_t i = 0; i < n; ++i)
+  {
+    std::vector<int> expected;
+    for (int u : oldRows[oldOf[i]])
+      expected.push_back(newOf[static_cast<std::size_t>(u)]);
+    ASSERT_EQ(static_cast<std::size_t>(degree[i]), expected.size());
+    newRows[i].assign(entries.begin() + start[i], entries.begin() + start[i] + static_cast<std::size_t>(degree[i]));
+    ASSERT_EQ(newRows[i], expected) << "renumbered row " << i;
+  }
+  // Random numbering: nearly every row spans more than 1000 ids; along the curve few do.
+  const int window = 1000;
+  EXPECT_GT(farRows(oldRows, window), 9 * n / 10);
+  EXPECT_LT(farRows(newRows, window), n / 10);
+  EXPECT_GT(farRowShare(run, links, true, window), 0.9);
+}
+
+TEST(VertexOrder, CellsFollowThePointsInEveryGroup)
+{
+  const TestMesh mesh = shuffledQuadsAndPolygons(30);
+  const HostMesh host = mesh.host();
+  DeviceRun run(DeviceContext::acquire("auto"));
+  const DeviceMesh deviceMesh(run, host, 2);
+  ASSERT_EQ(deviceMesh.groups().size(), 2u);
+  const auto n = static_cast<std::size_t>(deviceMesh.pointCount());
+  const VertexOrder order = VertexOrder::spaceFilling(run, deviceMesh.points(), n);
+  const CellOrder cells = order.cells(run, deviceMesh);
+  ASSERT_EQ(cells.count, mesh.cells.size());
+  const std::vector<cl_int> newPoint = download(run, order.newIds(), n);
+  const std::vector<cl_int> newCell = download(run, cells.newIds, mesh.cells.size());
+  std::vector<bool> seen(mesh.cells.size(), false);
+  std::size_t groupStart = 0;
+  for (const DeviceCellGroup& group : cells.groups)
+  {
+    const std::vector<cl_int> ids = download(run, group.cellIds, group.count);
+    const std::vector<cl_int> connectivity = download(run, group.connectivity, 4 * group.count);
+    if (group.kind == CellKind::Polygon)
+    {
+      const std::vector<cl_int> offsets = download(run, group.offsets, group.count + 1);
+      for (std::size_t r = 0; r <= group.count; ++r)
+        EXPECT_EQ(offsets[r], static_cast<cl_int>(4 * r));
+    }
+    int previousFirst = -1;
+    for (std::size_t r = 0; r < group.count; ++r)
+    {
+      EXPECT_EQ(ids[r], static_cast<cl_int>(groupStart + r));
+      // The old cell whose new id this is: its points, by their new ids, in their order.
+      const auto old = static_cast<std::size_t>(
+        std::find(newCell.begin(), newCell.end(), ids[r]) - newCell.begin());
+      ASSERT_LT(old, mesh.cells.size());
+      EXPECT_FALSE(seen[old]);
+      seen[old] = true;
+      EXPECT_EQ(mesh.cells[old].first, group.kind);
+      for (std::size_t k = 0; k < 4; ++k)
+        EXPECT_EQ(connectivity[4 * r + k], newPoint[static_cast<std::size_t>(mesh.cells[old].second[k])]);
+      // Sorted by the new id of the first point.
+      EXPECT_GE(connectivity[4 * r], previousFirst);
+      previousFirst = connectivity[4 * r];
+    }
+    groupStart += group.count;
+  }
+}
+
+// Smoothing in the locality order gives the mesh-order results bit for bit: every method, every
+// boundary treatment, pinned points, both precisions, on meshes numbered at random and by gmsh.
+TEST(SmoothingInLocalityOrder, IsBitwiseEqualToTheMeshOrder)
+{
+  const std::vector<std::pair<std::string, TestMesh>> meshes = { { "shuffled triangles", shuffledTriangles(6000) },
+    { "shuffled tetrahedra", shuffledTetrahedra() }, { "shuffled quads and polygons", shuffledQuadsAndPolygons(40) },
+    { "gmsh plate", gmshPlate() } };
+  for (const auto& [name, mesh] : meshes)
+  {
+    const HostMesh host = mesh.host();
+    std::vector<std::uint8_t> pinned(mesh.xyz.size() / 3, 0);
+    for (std::size_t p = 0; p < pinned.size(); p += 7)
+      pinned[p] = 1;
+    for (Precision precision : { Precision::Single, Precision::Double })
+      for (SmoothingMethod method : { SmoothingMethod::Laplacian, SmoothingMethod::Taubin, SmoothingMethod::Barycentric })
+        for (SmoothingBoundary boundary : { SmoothingBoundary::Fixed, SmoothingBoundary::Free, SmoothingBoundary::Smooth })
+          for (bool withPins : { false, true })
+          {
+            const std::vector<std::uint8_t> pins = withPins ? pinned : std::vector<std::uint8_t>{};
+            SCOPED_TRACE(name + ", method " + std::to_string(int(method)) + ", boundary " +
+              std::to_string(int(boundary)) + (withPins ? ", pinned" : "") +
+              (precision == Precision::Double ? ", double" : ", single"));
+            DeviceRun run(DeviceContext::acquire("auto"), precision);
+            const std::vector<double> inMeshOrder =
+              smoothVertices(run, host, with(method, boundary, SmoothingVertexOrder::Mesh), pins);
+            const std::vector<double> inLocalityOrder =
+              smoothVertices(run, host, with(method, boundary, SmoothingVertexOrder::Locality), pins);
+            EXPECT_NE(inMeshOrder, mesh.xyz) << "nothing moved: the comparison would prove nothing";
+            EXPECT_EQ(inLocalityOrder, inMeshOrder);
+          }
+  }
+}
+
+TEST(SmoothingInLocalityOrder, AutomaticRenumbersScatteredMeshesOnlyWhenItPays)
+{
+  DeviceRun run(DeviceContext::acquire("auto"));
+  const auto renumbered = [&](const TestMesh& mesh, SmoothingVertexOrder order, SmoothingMethod method,
+                            int iterations) {
+    const HostMesh host = mesh.host();
+    const DeviceMesh deviceMesh(run, host, 2);
+    return VertexSmoother(run, deviceMesh, with(method, SmoothingBoundary::Fixed, order, iterations)).renumbered();
+  };
+  // About 70,000 points: random rows span more than renumberingWindow ids (at about 35,000
+  // they would not, and the whole state would fit a core's cache anyway).
+  const std::size_t cells = 140000;
+  const TestMesh scattered = shuffledTriangles(cells);
+  ASSERT_GE(scattered.xyz.size() / 3, VertexSmoother::renumberingMinimumPoints);
+  const TestMesh rowOrder = fromGenerated(benchmark::triangleGrid(cells, 3));
+  for (SmoothingMethod method : { SmoothingMethod::Laplacian, SmoothingMethod::Barycentric })
+  {
+    EXPECT_TRUE(renumbered(scattered, SmoothingVertexOrder::Automatic, method, 10));
+    EXPECT_FALSE(renumbered(scattered, SmoothingVertexOrder::Automatic, method, 2)) << "too few steps to pay";
+    EXPECT_FALSE(renumbered(scattered, SmoothingVertexOrder::Mesh, method, 10));
+    EXPECT_FALSE(renumbered(rowOrder, SmoothingVertexOrder::Automatic, method, 100)) << "already in good order";
+    EXPECT_TRUE(renumbered(rowOrder, SmoothingVertexOrder::Locality, method, 1));
+  }
+  // Taubin's two steps per iteration count.
+  EXPECT_TRUE(renumbered(scattered, SmoothingVertexOrder::Automatic, SmoothingMethod::Taubin, 4));
+  EXPECT_FALSE(renumbered(shuffledTriangles(6000), SmoothingVertexOrder::Automatic, SmoothingMethod::Laplacian, 100))
+    << "small enough for a core's cache";
+}
+
+// A step observer sees, and may change, the state in the mesh's numbering; a progress callback
+// stops the smoothing like an observer.
+TEST(SmoothingInLocalityOrder, ObserversSeeTheMeshNumbering)
+{
+  const TestMesh mesh = shuffledTriangles(6000);
+  const HostMesh host = mesh.host();
+  DeviceRun run(DeviceContext::acquire("auto"), Precision::Double);
+  const DeviceMesh deviceMesh(run, host, 2);
+  const auto run_ = [&](SmoothingVertexOrder order, std::vector<std::vector<double>>& seen) {
+    VertexSmoother smoother(run, deviceMesh, with(SmoothingMethod::Taubin, SmoothingBoundary::Smooth, order, 5));
+    EXPECT_EQ(smoother.renumbered(), order == SmoothingVertexOrder::Locality);
+    // The observer halves the displacement of every third point, as a halo exchange would
+    // overwrite some of them.
+    const RealBuffer& result = smoother.smooth(run, [&](DeviceRun& r, RealBuffer& state, int, int) {
+      std::vector<double> values = downloadReal(r, state);
+      seen.push_back(values);
+      for (std::size_t p = 0; p < values.size() / 4; p += 3)
+        for (int k = 0; k < 4; ++k)
+          values[4 * p + k] *= 0.5;
+      RealBuffer changed = r.uploadReal(values.data(), values.size(), "changed state");
+      r.copyReal(changed, state, values.size(), "changed state");
+      return true;
+    });
+    return downloadReal(run, result);
+  };
+  std::vector<std::vector<double>> seenInMeshOrder, seenInLocalityOrder;
+  const std::vector<double> inMeshOrder = run_(SmoothingVertexOrder::Mesh, seenInMeshOrder);
+  const std::vector<double> inLocalityOrder = run_(SmoothingVertexOrder::Locality, seenInLocalityOrder);
+  ASSERT_EQ(seenInMeshOrder.size(), 10u);
+  EXPECT_EQ(seenInLocalityOrder, seenInMeshOrder);
+  EXPECT_EQ(inLocalityOrder, inMeshOrder);
+
+  VertexSmoother smoother(
+    run, deviceMesh, with(SmoothingMethod::Laplacian, SmoothingBoundary::Fixed, SmoothingVertexOrder::Locality, 1000));
+  int last = 0;
+  const std::vector<double> stopped = downloadReal(run, smoother.smooth(run, SmoothingProgress([&](int step, int steps) {
+    EXPECT_EQ(steps, 1000);
+    last = step;
+    return step < 3;
+  })));
+  EXPECT_EQ(last, 3);
+  VertexSmoother three(
+    run, deviceMesh, with(SmoothingMethod::Laplacian, SmoothingBoundary::Fixed, SmoothingVertexOrder::Mesh, 3));
+  EXPECT_EQ(stopped, downloadReal(run, three.smooth(run)));
+}
