@@ -21,3 +21,5 @@ mesh plate_with_holes 2 triangle
 mesh sphere_surface   2 triangle --outward
 mesh ball_tets        3 tetra
 mesh hex_block        3 hexahedron
+# gmsh's own Medit text, gmsh's numbering kept (testing/core/TestVertexOrder.cxx).
+"$GMSH" plate_with_holes.geo -2 -clscale 2 -format mesh -nt 1 -v 2 -o plate_with_holes_coarse.mesh
