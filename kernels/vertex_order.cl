@@ -1,21 +1,21 @@
 // Renumbering of points (and cells) for locality (core/gpumesh/VertexOrder.h): Morton codes of
 // the points in their bounding box, sorted by the device radix sort, give `order` (new id ->
-// old id) and `new_ids` (old id -> new id); the kernels below carry per-vertex data, row tables
-// and cells over to the new numbering and bring results back.
+// old id) and `new_ids` (old id -> new id); the kernels below measure how scattered a
+// numbering is, carry per-vertex data and cells over to the new numbering and bring results
+// back.
 
-// Per chunk of points, its bounding box: lo.xyz in bounds[2 * chunk], hi.xyz in
-// bounds[2 * chunk + 1]. The host combines the chunks.
-__kernel void chunk_bounds(__global const REAL* points, const int count, const int chunk_size,
+// Work-item c's share of the points' bounding box: lo.xyz in bounds[2 * c], hi.xyz in
+// bounds[2 * c + 1], over the points c, c + workers, c + 2 workers... (neighbouring
+// work-items read neighbouring points). The host combines the shares.
+__kernel void partial_bounds(__global const REAL* points, const int count, const int workers,
   __global REAL4* bounds)
 {
   const int c = get_global_id(0);
-  const int begin = c * chunk_size;
-  if (begin >= count)
+  if (c >= workers || c >= count)
     return;
-  const int end = min(count, begin + chunk_size);
-  REAL3 lo = point_at(points, begin);
+  REAL3 lo = point_at(points, c);
   REAL3 hi = lo;
-  for (int i = begin + 1; i < end; ++i)
+  for (int i = c + workers; i < count; i += workers)
   {
     const REAL3 p = point_at(points, i);
     lo = fmin(lo, p);
@@ -61,64 +61,28 @@ __kernel void invert_order(__global const uint* order, const int count, __global
     new_ids[order[i]] = i;
 }
 
-// Locality of a row table (core/gpumesh/VertexTable.h, rows sorted): 1 for each vertex whose
-// row spans more than `window` ids, counting the vertex itself when its entries are vertex
-// ids (with_self), else 0.
-__kernel void far_rows(__global const int* entries, __global const uint* row_start,
-  __global const int* degree, const int vertices, const int with_self, const int window,
-  __global uint* far)
-{
-  const int v = get_global_id(0);
-  if (v >= vertices)
-    return;
-  const int n = degree[v];
-  if (n == 0)
-  {
-    far[v] = 0u;
-    return;
-  }
-  __global const int* row = entries + row_start[v];
-  int first = row[0];
-  int last = row[n - 1];
-  if (with_self)
-  {
-    first = min(first, v);
-    last = max(last, v);
-  }
-  far[v] = last - first > window ? 1u : 0u;
-}
-
-// Row i of the renumbered table is row order[i] of the old one: its length...
-__kernel void row_lengths(__global const uint* order, __global const int* degree, const int count,
-  __global uint* lengths)
-{
-  const int i = get_global_id(0);
-  if (i < count)
-    lengths[i] = (uint)degree[order[i]];
-}
-
-// ... and its entries, each mapped through entry_ids, kept in their old order so that a sum
-// over the row runs in the same order as before (bit-identical results).
-__kernel void permute_rows(__global const uint* order, __global const int* entries,
-  __global const uint* row_start, __global const int* degree, const int count,
-  __global const int* entry_ids, __global const uint* new_start, __global int* new_entries,
-  __global int* new_degree)
+// How scattered a numbering is: 1 for each cell of the group whose point ids span more than
+// `window` ids, else 0, at far[first + i].
+__kernel void far_cells(CELL_ARGS, const int window, const uint first, __global uint* far)
 {
   const int i = get_global_id(0);
   if (i >= count)
     return;
-  const uint old = order[i];
-  const int n = degree[old];
-  __global const int* row = entries + row_start[old];
-  __global int* out = new_entries + new_start[i];
-  for (int k = 0; k < n; ++k)
-    out[k] = entry_ids[row[k]];
-  new_degree[i] = n;
+  __global const int* v = connectivity + cell_start(i);
+  const int n = cell_size(i);
+  int low = v[0];
+  int high = v[0];
+  for (int k = 1; k < n; ++k)
+  {
+    low = min(low, v[k]);
+    high = max(high, v[k]);
+  }
+  far[first + i] = high - low > window ? 1u : 0u;
 }
 
 // out[i] = in[order[i]]: per-vertex data into the new numbering.
-__kernel void gather_int(__global const uint* order, __global const int* in, const int count,
-  __global int* out)
+__kernel void gather_uchar(__global const uint* order, __global const uchar* in, const int count,
+  __global uchar* out)
 {
   const int i = get_global_id(0);
   if (i < count)
@@ -163,9 +127,9 @@ __kernel void cell_keys(CELL_ARGS, __global const int* new_ids, __global ulong* 
 }
 
 // Cell r of the renumbered group is cell order[r] of the old one: its size (scanned into the
-// new offsets), and its new id first + r, recorded by its old id.
+// new offsets), and its new id first + r, recorded by its old id and the other way round.
 __kernel void place_cells(CELL_ARGS, __global const uint* order, const int first,
-  __global uint* sizes, __global int* new_cell_ids)
+  __global uint* sizes, __global int* new_cell_ids, __global uint* old_cell_ids)
 {
   const int r = get_global_id(0);
   if (r >= count)
@@ -173,6 +137,7 @@ __kernel void place_cells(CELL_ARGS, __global const uint* order, const int first
   const int old = order[r];
   sizes[r] = (uint)cell_size(old);
   new_cell_ids[cell_ids[old]] = first + r;
+  old_cell_ids[first + r] = (uint)cell_ids[old];
 }
 
 // ... and its points, by their new ids; for a kind of variable size, its offset as an int

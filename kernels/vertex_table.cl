@@ -121,3 +121,52 @@ __kernel void sort_rows(__global const uint* row_start, __global const uint* row
     row[i] = -1;
   degree[v] = (int)m;
 }
+
+inline void sift_down_by_key(__global int* a, __global const uint* keys, uint root, const uint end)
+{
+  for (uint child = 2 * root + 1; child < end; child = 2 * root + 1)
+  {
+    if (child + 1 < end && keys[a[child]] < keys[a[child + 1]])
+      ++child;
+    if (keys[a[root]] >= keys[a[child]])
+      return;
+    const int t = a[root];
+    a[root] = a[child];
+    a[child] = t;
+    root = child;
+  }
+}
+
+// One work-item per vertex: its row's values ordered by keys[value] ascending (insertion sort
+// for short rows, heapsort for long ones, as sort_rows).
+__kernel void sort_rows_by_key(__global const uint* row_start, __global const int* degree,
+  const int vertices, __global const uint* keys, __global int* entries)
+{
+  const int v = get_global_id(0);
+  if (v >= vertices)
+    return;
+  const uint n = (uint)degree[v];
+  __global int* row = entries + row_start[v];
+  if (n <= 32)
+  {
+    for (uint i = 1; i < n; ++i)
+    {
+      const int value = row[i];
+      const uint key = keys[value];
+      uint j = i;
+      for (; j > 0 && keys[row[j - 1]] > key; --j)
+        row[j] = row[j - 1];
+      row[j] = value;
+    }
+    return;
+  }
+  for (uint start = n / 2; start-- > 0;)
+    sift_down_by_key(row, keys, start, n);
+  for (uint end = n - 1; end > 0; --end)
+  {
+    const int t = row[0];
+    row[0] = row[end];
+    row[end] = t;
+    sift_down_by_key(row, keys, 0, end);
+  }
+}

@@ -311,4 +311,14 @@ DeviceMesh::DeviceMesh(DeviceRun& run, RealBuffer points, std::size_t pointCount
   Groups.push_back(std::move(group));
 }
 
+DeviceMesh::DeviceMesh(RealBuffer points, std::size_t pointCount, std::vector<DeviceCellGroup> groups,
+  std::size_t cellCount, const std::array<double, 3>& origin)
+  : PointCount(static_cast<std::int64_t>(pointCount))
+  , CellCount(static_cast<std::int64_t>(cellCount))
+  , Points(std::move(points))
+  , Origin(origin)
+  , Groups(std::move(groups))
+{
+}
+
 } // namespace gpumesh

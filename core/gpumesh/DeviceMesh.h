@@ -29,6 +29,11 @@ public:
   DeviceMesh(DeviceRun& run, RealBuffer points, std::size_t pointCount, CellKind kind,
     DeviceBuffer<cl_int> connectivity, std::size_t cellCount, const std::array<double, 3>& origin);
 
+  /// A mesh of cell groups made on the device (e.g. renumbered: VertexOrder.h), in CellKind
+  /// order, their cell ids below cellCount.
+  DeviceMesh(RealBuffer points, std::size_t pointCount, std::vector<DeviceCellGroup> groups, std::size_t cellCount,
+    const std::array<double, 3>& origin);
+
   /// Hands the connectivity of the first cell group over to the caller (to be modified in
   /// place); the group is left empty.
   DeviceBuffer<cl_int> takeConnectivity() { return std::move(Groups.front().connectivity); }

@@ -21,68 +21,34 @@ struct Launch
   std::string label;
 };
 
-// The rows of sources a relax kernel reads, in the mesh's numbering (a VertexTable) or another
-// (a RowTable of VertexOrder).
-struct Rows
-{
-  const DeviceBuffer<cl_int>& entries;
-  const DeviceBuffer<cl_uint>& rowStart;
-  const DeviceBuffer<cl_int>& degree;
-};
-
-Rows rowsOf(const VertexTable& table)
-{
-  return { table.entries(), table.rowStart(), table.degree() };
-}
-
-Rows rowsOf(const RowTable& table)
-{
-  return { table.entries, table.rowStart, table.degree };
-}
-
-std::string sourceOptions(const RealBuffer* barycentres)
-{
-  return barycentres ? "-DCELL_SOURCES=1" : "";
-}
-
 // The vertices of `role` get their fixed part of a step in `offsets` (source_offsets in
-// kernels/smoothing.cl), from the mesh's points. With barycentres, their anchors place the
-// sources.
-void computeSourceOffsets(DeviceRun& run, const DeviceMesh& mesh, const VertexTable& table,
+// kernels/smoothing.cl, run now), and a relax kernel over the table is bound, its step
+// arguments (in, out, factor) left free. With barycentres, their anchors place the sources and
+// the barycentres are the sources' state. One work-item per vertex, reading its row where the
+// table keeps it: 1.7x faster per step than one launch per row width (H100, 30M triangles).
+void addRelaxLaunch(DeviceRun& run, const DeviceMesh& mesh, const VertexTable& table,
   const DeviceBuffer<cl_int>& roles, VertexRole role, const RealBuffer* barycentres,
-  const DeviceBuffer<cl_int>& anchors, RealBuffer& offsets)
+  const DeviceBuffer<cl_int>& anchors, RealBuffer& offsets, std::vector<Launch>& out)
 {
+  const std::string sources = barycentres ? "-DCELL_SOURCES=1" : "";
   const auto vertices = static_cast<std::size_t>(mesh.pointCount());
   const auto count = static_cast<cl_int>(vertices);
   if (barycentres)
   {
-    run.call({ "smoothing", "source_offsets", sourceOptions(barycentres) }, vertices, "source offsets", mesh.points(),
-      table.entries(), table.rowStart(), table.degree(), count, roles, cl_int(role), offsets, anchors);
+    run.call({ "smoothing", "source_offsets", sources }, vertices, "source offsets", mesh.points(), table.entries(),
+      table.rowStart(), table.degree(), count, roles, cl_int(role), offsets, anchors);
+    out.push_back({ run.bind({ "smoothing", "relax", sources }, 3, table.entries(), table.rowStart(), table.degree(),
+                      count, roles, cl_int(role), offsets, *barycentres),
+      vertices, "relax" });
   }
   else
   {
-    run.call({ "smoothing", "source_offsets" }, vertices, "source offsets", mesh.points(), table.entries(),
+    run.call({ "smoothing", "source_offsets", sources }, vertices, "source offsets", mesh.points(), table.entries(),
       table.rowStart(), table.degree(), count, roles, cl_int(role), offsets);
+    out.push_back({ run.bind({ "smoothing", "relax", sources }, 3, table.entries(), table.rowStart(), table.degree(),
+                      count, roles, cl_int(role), offsets),
+      vertices, "relax" });
   }
-}
-
-// A relax kernel over `rows` for the vertices of `role`, its step arguments (in, out, factor)
-// left free; with barycentres, they are the sources' state. One work-item per vertex, reading
-// its row where the table keeps it: 1.7x faster per step than one launch per row width (H100,
-// 30M triangles).
-Launch bindRelax(DeviceRun& run, Rows rows, std::size_t vertices, const DeviceBuffer<cl_int>& roles,
-  VertexRole role, const RealBuffer& offsets, const RealBuffer* barycentres)
-{
-  const KernelName relax{ "smoothing", "relax", sourceOptions(barycentres) };
-  const auto count = static_cast<cl_int>(vertices);
-  if (barycentres)
-  {
-    return { run.bind(relax, 3, rows.entries, rows.rowStart, rows.degree, count, roles, cl_int(role), offsets,
-               *barycentres),
-      vertices, "relax" };
-  }
-  return { run.bind(relax, 3, rows.entries, rows.rowStart, rows.degree, count, roles, cl_int(role), offsets),
-    vertices, "relax" };
 }
 } // namespace
 
@@ -122,20 +88,16 @@ struct VertexSmoother::Launches
   std::vector<Launch> relax;   // one per link (interior, boundary)
 };
 
-// What the iterations read, in a locality order (VertexOrder.h): the links' rows, the roles,
-// the fixed parts and, for barycentres, the points and the cells.
+// The mesh in a locality order (VertexOrder.h), on which the smoother then builds everything.
 struct VertexSmoother::Renumbering
 {
   VertexOrder order;
-  RowTable links;
-  std::optional<RowTable> boundaryLinks;
-  DeviceBuffer<cl_int> roles;
-  RealBuffer sourceOffsets;
-  RealBuffer points;
-  CellOrder cells;
+  std::optional<DeviceMesh> mesh;
+  /// New cell id -> old: the rows of cells keep the order of the input's numbering.
+  DeviceBuffer<cl_uint> oldCellIds;
 };
 
-bool VertexSmoother::renumberingPays(DeviceRun& run) const
+bool VertexSmoother::renumberingPays(DeviceRun& run, const DeviceMesh& mesh) const
 {
   switch (Options.vertexOrder)
   {
@@ -147,28 +109,27 @@ bool VertexSmoother::renumberingPays(DeviceRun& run) const
       break;
   }
   const int steps = Options.iterations * (Options.method == SmoothingMethod::Taubin ? 2 : 1);
-  if (static_cast<std::size_t>(Mesh.pointCount()) < renumberingMinimumPoints || steps < renumberingMinimumSteps)
+  if (static_cast<std::size_t>(mesh.pointCount()) < renumberingMinimumPoints || steps < renumberingMinimumSteps)
   {
     return false;
   }
-  const bool vertexRows = Options.method != SmoothingMethod::Barycentric;
-  return farRowShare(run, *Links, vertexRows, renumberingWindow) > 0.25;
+  return farCellShare(run, mesh, renumberingWindow) > 0.25;
 }
 
-VertexSmoother::VertexSmoother(DeviceRun& run, const DeviceMesh& mesh, const SmoothingOptions& options,
+VertexSmoother::VertexSmoother(DeviceRun& run, const DeviceMesh& inputMesh, const SmoothingOptions& options,
   const std::vector<std::uint8_t>& pinned)
-  : Mesh(mesh)
+  : Mesh(inputMesh)
   , Options(options)
   , Kernels(std::make_unique<Launches>())
 {
   Options.validate();
-  const auto points = static_cast<std::size_t>(mesh.pointCount());
+  const auto points = static_cast<std::size_t>(inputMesh.pointCount());
   if (!pinned.empty() && pinned.size() != points)
   {
     throw Error("the pinned-vertex flags have " + std::to_string(pinned.size()) + " entries for " +
       std::to_string(points) + " points");
   }
-  for (const DeviceCellGroup& group : mesh.groups())
+  for (const DeviceCellGroup& group : inputMesh.groups())
   {
     if (group.kind == CellKind::TriangleStrip)
     {
@@ -183,6 +144,23 @@ VertexSmoother::VertexSmoother(DeviceRun& run, const DeviceMesh& mesh, const Smo
   }
   const char* program = "smoothing";
 
+  // Where the numbering scatters neighbours, everything below (topology, tables, iterations)
+  // runs on the mesh renumbered for locality; the result goes back to the input's numbering.
+  // Each row of the tables keeps the order of the input's numbering (sortRowsBy), so every
+  // vertex sums the same values in the same order and results are bit-identical.
+  if (renumberingPays(run, inputMesh))
+  {
+    Renumbered = std::make_unique<Renumbering>();
+    Renumbering& r = *Renumbered;
+    r.order = VertexOrder::spaceFilling(run, inputMesh.points(), points);
+    CellOrder cells = r.order.cells(run, inputMesh);
+    r.oldCellIds = std::move(cells.oldIds);
+    r.mesh.emplace(r.order.gatherPoints(run, inputMesh.points(), "points"), points, std::move(cells.groups),
+      cells.count, inputMesh.origin());
+    MeshOrderState = run.allocateReal(4 * points, "displacements (input numbering)");
+  }
+  const DeviceMesh& mesh = Renumbered ? *Renumbered->mesh : inputMesh;
+
   // Roles: interior unless a boundary or non-manifold side, or the caller, says otherwise.
   Roles = run.allocate<cl_int>(points, "vertex roles");
   run.fill(Roles, cl_int(Interior), "vertex roles");
@@ -195,11 +173,19 @@ VertexSmoother::VertexSmoother(DeviceRun& run, const DeviceMesh& mesh, const Smo
     if (Options.boundary == SmoothingBoundary::Smooth)
     {
       BoundaryLinks.emplace(boundaryNeighbors(run, mesh, sides, Options.layout));
+      if (Renumbered)
+      {
+        BoundaryLinks->sortRowsBy(run, Renumbered->order.order());
+      }
     }
   }
   if (!pinned.empty())
   {
     DeviceBuffer<cl_uchar> flags = run.upload(pinned.data(), pinned.size(), "pinned vertices");
+    if (Renumbered)
+    {
+      flags = Renumbered->order.gather(run, flags, "pinned vertices");
+    }
     run.call({ program, "pin_vertices" }, points, "vertex roles", flags, static_cast<cl_int>(points), Roles);
   }
 
@@ -207,74 +193,50 @@ VertexSmoother::VertexSmoother(DeviceRun& run, const DeviceMesh& mesh, const Smo
   if (barycentric)
   {
     Links.emplace(vertexCells(run, mesh, Options.layout));
+    if (Renumbered)
+    {
+      Links->sortRowsBy(run, Renumbered->oldCellIds);
+    }
     // A cell's anchor (its first point) does not change from step to step: found once.
     BarycentreAnchors = std::move(computeCentroids(run, mesh).anchors);
     Barycentres = run.allocateReal(4 * static_cast<std::size_t>(mesh.cellCount()), "barycentres");
+    // The scatter half: one barycentre per cell, written by its own work-item; the
+    // displacements are the step argument.
+    for (const DeviceCellGroup& group : mesh.groups())
+    {
+      Kernels->scatter.push_back({ run.bind({ "smoothing", "barycentre" }, 1, CellArgs{ group }, mesh.points(),
+                                     Barycentres),
+        group.count, "barycentres" });
+    }
   }
   else
   {
     const CellEntities edges(run, mesh, EntityType::Edges);
     Links.emplace(vertexNeighbors(run, mesh, edges, Options.layout));
+    if (Renumbered)
+    {
+      Links->sortRowsBy(run, Renumbered->order.order());
+    }
   }
-  // The fixed parts come from the mesh's points in its own numbering; a renumbering carries
-  // them over with the rest.
   SourceOffsets = run.allocateReal(4 * points, "source offsets");
   run.fillReal(SourceOffsets, 0.0, "source offsets");
-  const RealBuffer* cellSources = barycentric ? &Barycentres : nullptr;
-  computeSourceOffsets(run, mesh, *Links, Roles, Interior, cellSources, BarycentreAnchors, SourceOffsets);
+  addRelaxLaunch(run, mesh, *Links, Roles, Interior, barycentric ? &Barycentres : nullptr, BarycentreAnchors,
+    SourceOffsets, Kernels->relax);
   if (BoundaryLinks)
   {
-    computeSourceOffsets(run, mesh, *BoundaryLinks, Roles, OnBoundary, nullptr, BarycentreAnchors, SourceOffsets);
-  }
-
-  if (renumberingPays(run))
-  {
-    Renumbered = std::make_unique<Renumbering>();
-    Renumbering& r = *Renumbered;
-    r.order = VertexOrder::spaceFilling(run, mesh.points(), points);
-    if (barycentric)
-    {
-      r.cells = r.order.cells(run, mesh);
-      r.points = r.order.gatherPoints(run, mesh.points(), "points");
-      Barycentres = run.allocateReal(4 * r.cells.count, "barycentres");
-    }
-    r.links = r.order.rows(run, *Links, barycentric ? r.cells.newIds : r.order.newIds());
-    if (BoundaryLinks)
-    {
-      r.boundaryLinks = r.order.rows(run, *BoundaryLinks, r.order.newIds());
-    }
-    r.roles = r.order.gather(run, Roles, "vertex roles");
-    r.sourceOffsets = r.order.gather4(run, SourceOffsets, "source offsets");
-    MeshOrderState = run.allocateReal(4 * points, "displacements (input numbering)");
-  }
-
-  // The scatter half of barycentric smoothing: one barycentre per cell, written by its own
-  // work-item; the displacements are the step argument.
-  if (barycentric)
-  {
-    const RealBuffer& cellPoints = Renumbered ? Renumbered->points : mesh.points();
-    for (const DeviceCellGroup& group : Renumbered ? Renumbered->cells.groups : mesh.groups())
-    {
-      Kernels->scatter.push_back(
-        { run.bind({ "smoothing", "barycentre" }, 1, CellArgs{ group }, cellPoints, Barycentres), group.count,
-          "barycentres" });
-    }
-  }
-  const DeviceBuffer<cl_int>& roles = Renumbered ? Renumbered->roles : Roles;
-  const RealBuffer& offsets = Renumbered ? Renumbered->sourceOffsets : SourceOffsets;
-  Kernels->relax.push_back(bindRelax(
-    run, Renumbered ? rowsOf(Renumbered->links) : rowsOf(*Links), points, roles, Interior, offsets, cellSources));
-  if (BoundaryLinks)
-  {
-    Kernels->relax.push_back(bindRelax(run,
-      Renumbered ? rowsOf(*Renumbered->boundaryLinks) : rowsOf(*BoundaryLinks), points, roles, OnBoundary,
-      offsets, nullptr));
+    addRelaxLaunch(run, mesh, *BoundaryLinks, Roles, OnBoundary, nullptr, BarycentreAnchors, SourceOffsets,
+      Kernels->relax);
   }
   Ping = run.allocateReal(4 * points, "displacements (ping)");
   Pong = run.allocateReal(4 * points, "displacements (pong)");
 }
 
 VertexSmoother::~VertexSmoother() = default;
+
+const VertexOrder* VertexSmoother::order() const
+{
+  return Renumbered ? &Renumbered->order : nullptr;
+}
 
 void VertexSmoother::step(DeviceRun& run, const RealBuffer& in, RealBuffer& out, double factor)
 {

@@ -13,6 +13,7 @@ namespace gpumesh
 
 class DeviceMesh;
 struct MeshView;
+class VertexOrder;
 
 enum class SmoothingMethod
 {
@@ -41,12 +42,13 @@ enum class SmoothingBoundary
 /// The numbering the iterations run in; results always come back in the mesh's own.
 enum class SmoothingVertexOrder
 {
-  /// Renumbered for locality where the mesh's numbering scatters neighbours in memory and
-  /// enough steps follow to pay for the renumbering (the rule: VertexSmoother).
+  /// Renumbered for locality where the mesh is large, its numbering scatters neighbours in
+  /// memory and enough steps follow to pay for the renumbering (the rule: VertexSmoother).
   Automatic,
   /// The mesh's own numbering.
   Mesh,
-  /// Always renumbered for locality (VertexOrder::spaceFilling), the cells too for Barycentric.
+  /// Always renumbered for locality: the points along a Morton curve, the cells after them
+  /// (VertexOrder).
   Locality
 };
 
@@ -97,13 +99,14 @@ enum VertexRole : cl_int
 /// should hold only 2D and 3D cells (DeviceMesh with minimumDimension 2): their edges, sides
 /// and balls define the smoothing; vertices of no cell do not move.
 ///
-/// With SmoothingVertexOrder::Automatic the iterations run in a locality order
-/// (core/gpumesh/VertexOrder.h) when all of these hold: the mesh has at least
-/// `renumberingMinimumPoints` points (fewer fit a core's cache in any order), the smoothing
-/// takes at least `renumberingMinimumSteps` steps (renumbering costs about as much as a few
-/// steps in a scattered order), and more than a quarter of the vertices have a row of sources
-/// spanning more than `renumberingWindow` ids (farRowShare; a mesh numbered row by row, or
-/// already in a space-filling order, has almost none and pays nothing but that one check).
+/// With SmoothingVertexOrder::Automatic the smoother renumbers the mesh for locality
+/// (core/gpumesh/VertexOrder.h) and builds its topology, tables and iterations on that copy
+/// when all of these hold: the mesh has at least `renumberingMinimumPoints` points (fewer fit
+/// a core's cache in any order), the smoothing takes at least `renumberingMinimumSteps` steps
+/// (renumbering costs about as much as a few steps in a scattered order), and more than a
+/// quarter of the cells have points more than `renumberingWindow` ids apart (farCellShare; a
+/// mesh numbered row by row, or already in a space-filling order, has almost none and pays
+/// only that one pass over its cells).
 class VertexSmoother
 {
 public:
@@ -126,9 +129,6 @@ public:
   /// The same with a callback that sees only the step count.
   const RealBuffer& smooth(DeviceRun& run, const SmoothingProgress& progress);
 
-  /// Whether the iterations run in a locality order (SmoothingVertexOrder).
-  bool renumbered() const { return Renumbered != nullptr; }
-
   /// The moved points (input + displacement) and the displacement as it lands (moved - input),
   /// 3 REALs per point each, relative to the mesh origin: what an adapter downloads.
   struct Result
@@ -137,6 +137,13 @@ public:
     RealBuffer displacement;
   };
   Result movedPoints(DeviceRun& run, const RealBuffer& displacement) const;
+
+  /// Whether the iterations run in a locality order (SmoothingVertexOrder).
+  bool renumbered() const { return Renumbered != nullptr; }
+  /// The points' renumbering when renumbered(), else null. roles(), links() and
+  /// boundaryLinks() are in the numbering the smoother runs in: the mesh's, or this one's
+  /// (cells: VertexOrder::cells' numbering).
+  const VertexOrder* order() const;
 
   const DeviceBuffer<cl_int>& roles() const { return Roles; }
   /// Neighbours (Laplacian, Taubin) or cells (Barycentric) of each vertex.
@@ -147,7 +154,7 @@ public:
 private:
   struct Launches;
   struct Renumbering;
-  bool renumberingPays(DeviceRun& run) const;
+  bool renumberingPays(DeviceRun& run, const DeviceMesh& mesh) const;
   void step(DeviceRun& run, const RealBuffer& in, RealBuffer& out, double factor);
   const RealBuffer& iterate(DeviceRun& run, const SmoothingStepObserver* observer, const SmoothingProgress* progress);
 

@@ -14,7 +14,7 @@ namespace gpumesh
 namespace
 {
 constexpr const char* program = "vertex_order";
-constexpr int boundsChunk = 4096;
+constexpr std::size_t boundsWorkers = 4096;
 
 // Per axis: the lowest coordinate and the grid cells per unit length (0 for no extent).
 struct Grid
@@ -26,16 +26,16 @@ struct Grid
 
 Grid mortonGrid(DeviceRun& run, const RealBuffer& points, std::size_t count)
 {
-  // Chunks of points reduce on the device; their few boxes combine here.
-  const std::size_t chunks = (count + boundsChunk - 1) / boundsChunk;
-  RealBuffer bounds = run.allocateReal(8 * chunks, "point bounds");
-  run.call({ program, "chunk_bounds" }, chunks, "point bounds", points, static_cast<cl_int>(count),
-    cl_int(boundsChunk), bounds);
-  std::vector<double> boxes(8 * chunks);
+  // Partial boxes on the device, one per work-item; their few boxes combine here.
+  const std::size_t workers = std::min(count, boundsWorkers);
+  RealBuffer bounds = run.allocateReal(8 * workers, "point bounds");
+  run.call({ program, "partial_bounds" }, workers, "point bounds", points, static_cast<cl_int>(count),
+    static_cast<cl_int>(workers), bounds);
+  std::vector<double> boxes(8 * workers);
   run.download(bounds, boxes.data(), boxes.size(), "point bounds");
   std::array<double, 3> low{ boxes[0], boxes[1], boxes[2] };
   std::array<double, 3> high{ boxes[4], boxes[5], boxes[6] };
-  for (std::size_t c = 1; c < chunks; ++c)
+  for (std::size_t c = 1; c < workers; ++c)
   {
     for (int k = 0; k < 3; ++k)
     {
@@ -80,18 +80,11 @@ VertexOrder VertexOrder::spaceFilling(DeviceRun& run, const RealBuffer& points, 
   return result;
 }
 
-DeviceBuffer<cl_int> VertexOrder::gather(DeviceRun& run, const DeviceBuffer<cl_int>& perVertex,
+DeviceBuffer<cl_uchar> VertexOrder::gather(DeviceRun& run, const DeviceBuffer<cl_uchar>& perVertex,
   const std::string& what) const
 {
-  DeviceBuffer<cl_int> out = run.allocate<cl_int>(Count, what + " (renumbered)");
-  run.call({ program, "gather_int" }, Count, "renumber " + what, Order, perVertex, static_cast<cl_int>(Count), out);
-  return out;
-}
-
-RealBuffer VertexOrder::gather4(DeviceRun& run, const RealBuffer& perVertex, const std::string& what) const
-{
-  RealBuffer out = run.allocateReal(4 * Count, what + " (renumbered)");
-  gather4(run, perVertex, out);
+  DeviceBuffer<cl_uchar> out = run.allocate<cl_uchar>(Count, what + " (renumbered)");
+  run.call({ program, "gather_uchar" }, Count, "renumber " + what, Order, perVertex, static_cast<cl_int>(Count), out);
   return out;
 }
 
@@ -113,31 +106,17 @@ void VertexOrder::scatter4(DeviceRun& run, const RealBuffer& inNewOrder, RealBuf
     static_cast<cl_int>(Count), out);
 }
 
-RowTable VertexOrder::rows(DeviceRun& run, const VertexTable& table, const DeviceBuffer<cl_int>& entryIds) const
-{
-  if (table.vertexCount() != Count)
-  {
-    throw Error("renumbering a table of " + std::to_string(table.vertexCount()) + " rows with an order of " +
-      std::to_string(Count) + " points");
-  }
-  const auto n = static_cast<cl_int>(Count);
-  RowTable result;
-  DeviceBuffer<cl_uint> lengths = run.allocate<cl_uint>(Count, "renumbered row lengths");
-  run.call({ program, "row_lengths" }, Count, "renumber rows", Order, table.degree(), n, lengths);
-  result.rowStart = run.allocate<cl_uint>(Count + 1, "renumbered row starts");
-  const std::uint64_t entries = exclusiveScan(run, lengths, Count, result.rowStart, "renumbered rows");
-  result.entries = run.allocate<cl_int>(static_cast<std::size_t>(entries), "renumbered row entries");
-  result.degree = run.allocate<cl_int>(Count, "renumbered degrees");
-  run.call({ program, "permute_rows" }, Count, "renumber rows", Order, table.entries(), table.rowStart(),
-    table.degree(), n, entryIds, result.rowStart, result.entries, result.degree);
-  return result;
-}
-
 CellOrder VertexOrder::cells(DeviceRun& run, const DeviceMesh& mesh) const
 {
   CellOrder result;
   result.newIds = run.allocate<cl_int>(static_cast<std::size_t>(mesh.cellCount()), "new cell ids");
   run.fill(result.newIds, cl_int(-1), "new cell ids");
+  std::size_t cells = 0;
+  for (const DeviceCellGroup& group : mesh.groups())
+  {
+    cells += group.count;
+  }
+  result.oldIds = run.allocate<cl_uint>(cells, "old cell ids");
   const unsigned keyBits = bitWidth(Count);
   for (const DeviceCellGroup& group : mesh.groups())
   {
@@ -153,7 +132,7 @@ CellOrder VertexOrder::cells(DeviceRun& run, const DeviceMesh& mesh) const
     renumbered.count = count;
     DeviceBuffer<cl_uint> sizes = run.allocate<cl_uint>(count, "renumbered cell sizes");
     run.call({ program, "place_cells" }, count, "renumber cells", CellArgs{ group }, order,
-      static_cast<cl_int>(result.count), sizes, result.newIds);
+      static_cast<cl_int>(result.count), sizes, result.newIds, result.oldIds);
     DeviceBuffer<cl_uint> offsets = run.allocate<cl_uint>(count + 1, "renumbered cell offsets");
     const std::uint64_t entries = exclusiveScan(run, sizes, count, offsets, "renumbered cells");
     renumbered.connectivity = run.allocate<cl_int>(static_cast<std::size_t>(entries), "renumbered connectivity");
@@ -169,19 +148,28 @@ CellOrder VertexOrder::cells(DeviceRun& run, const DeviceMesh& mesh) const
   return result;
 }
 
-double farRowShare(DeviceRun& run, const VertexTable& table, bool entriesAreVertices, int window)
+double farCellShare(DeviceRun& run, const DeviceMesh& mesh, int window)
 {
-  const std::size_t count = table.vertexCount();
-  if (count == 0)
+  std::size_t cells = 0;
+  for (const DeviceCellGroup& group : mesh.groups())
+  {
+    cells += group.count;
+  }
+  if (cells == 0)
   {
     return 0.0;
   }
-  DeviceBuffer<cl_uint> far = run.allocate<cl_uint>(count, "far rows");
-  run.call({ program, "far_rows" }, count, "row locality", table.entries(), table.rowStart(), table.degree(),
-    static_cast<cl_int>(count), cl_int(entriesAreVertices ? 1 : 0), cl_int(window), far);
-  DeviceBuffer<cl_uint> positions = run.allocate<cl_uint>(count + 1, "far rows (scan)");
-  const std::uint64_t farRows = exclusiveScan(run, far, count, positions, "far rows");
-  return static_cast<double>(farRows) / static_cast<double>(count);
+  DeviceBuffer<cl_uint> far = run.allocate<cl_uint>(cells, "far cells");
+  std::size_t first = 0;
+  for (const DeviceCellGroup& group : mesh.groups())
+  {
+    run.call({ program, "far_cells" }, group.count, "numbering locality", CellArgs{ group }, cl_int(window),
+      static_cast<cl_uint>(first), far);
+    first += group.count;
+  }
+  DeviceBuffer<cl_uint> positions = run.allocate<cl_uint>(cells + 1, "far cells (scan)");
+  const std::uint64_t farCells = exclusiveScan(run, far, cells, positions, "far cells");
+  return static_cast<double>(farCells) / static_cast<double>(cells);
 }
 
 } // namespace gpumesh

@@ -7,7 +7,6 @@
 #pragma once
 #include "gpumesh/DeviceCellGroup.h"
 #include "gpumesh/DeviceRun.h"
-#include "gpumesh/VertexTable.h"
 
 #include <vector>
 
@@ -15,15 +14,6 @@ namespace gpumesh
 {
 
 class DeviceMesh;
-
-/// A row table in one contiguous block (CSR): row v is entries[rowStart[v] ...], degree[v]
-/// entries. What kernels over a VertexTable read, without its per-width classes.
-struct RowTable
-{
-  DeviceBuffer<cl_int> entries;
-  DeviceBuffer<cl_uint> rowStart;
-  DeviceBuffer<cl_int> degree;
-};
 
 /// The cells of a mesh carried over to a vertex order: each group's cells sorted by the new id
 /// of their first point, their points given by new ids, their new cell ids numbering the
@@ -33,6 +23,8 @@ struct CellOrder
   std::vector<DeviceCellGroup> groups;
   /// Old cell id -> new cell id; -1 for cells in no group (those the mesh left out).
   DeviceBuffer<cl_int> newIds;
+  /// New cell id -> old cell id.
+  DeviceBuffer<cl_uint> oldIds;
   std::size_t count = 0;
 };
 
@@ -49,20 +41,14 @@ public:
   const DeviceBuffer<cl_uint>& order() const { return Order; }
   const DeviceBuffer<cl_int>& newIds() const { return NewIds; }
 
-  /// One int per vertex, into the new order.
-  DeviceBuffer<cl_int> gather(DeviceRun& run, const DeviceBuffer<cl_int>& perVertex, const std::string& what) const;
-  /// 4 REALs per vertex, into the new order: into a new buffer, or into `out`.
-  RealBuffer gather4(DeviceRun& run, const RealBuffer& perVertex, const std::string& what) const;
+  /// One byte per vertex (e.g. flags), into the new order.
+  DeviceBuffer<cl_uchar> gather(DeviceRun& run, const DeviceBuffer<cl_uchar>& perVertex, const std::string& what) const;
+  /// 4 REALs per vertex, into the new order in `out`.
   void gather4(DeviceRun& run, const RealBuffer& perVertex, RealBuffer& out) const;
   /// 3 REALs per point (DeviceMesh::points), into the new order.
   RealBuffer gatherPoints(DeviceRun& run, const RealBuffer& points, const std::string& what) const;
   /// 4 REALs per vertex in the new order, back into the old order in `out`.
   void scatter4(DeviceRun& run, const RealBuffer& inNewOrder, RealBuffer& out) const;
-
-  /// `table`'s rows in the new order, each row's entries mapped through `entryIds` (newIds()
-  /// for rows of vertices, CellOrder::newIds for rows of cells) and kept in their old order,
-  /// so a sum over a row adds the same values in the same order as before.
-  RowTable rows(DeviceRun& run, const VertexTable& table, const DeviceBuffer<cl_int>& entryIds) const;
 
   /// `mesh`'s cells carried over to this order (CellOrder).
   CellOrder cells(DeviceRun& run, const DeviceMesh& mesh) const;
@@ -73,10 +59,9 @@ private:
   DeviceBuffer<cl_int> NewIds;
 };
 
-/// How far apart the entries of `table`'s rows lie: the share of the vertices whose row
-/// (with the vertex itself when `entriesAreVertices`) spans more than `window` ids. Rows of a
-/// mesh numbered row by row span about two grid rows; in a numbering unrelated to space almost
-/// every row spans a large part of the mesh.
-double farRowShare(DeviceRun& run, const VertexTable& table, bool entriesAreVertices, int window);
+/// How scattered `mesh`'s numbering is: the share of its cells whose point ids span more than
+/// `window` ids. A mesh numbered row by row, or along a space-filling curve, has almost none;
+/// in a numbering unrelated to space most cells of a large mesh do.
+double farCellShare(DeviceRun& run, const DeviceMesh& mesh, int window);
 
 } // namespace gpumesh

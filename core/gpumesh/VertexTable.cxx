@@ -103,6 +103,12 @@ VertexTable::VertexTable(DeviceRun& run, std::size_t vertexCount, const DeviceBu
     Degree);
 }
 
+void VertexTable::sortRowsBy(DeviceRun& run, const DeviceBuffer<cl_uint>& keys)
+{
+  run.call({ "vertex_table", "sort_rows_by_key" }, VertexCount, "vertex table order", RowStart, Degree,
+    static_cast<cl_int>(VertexCount), keys, Entries);
+}
+
 std::vector<std::vector<int>> VertexTable::rows(DeviceRun& run) const
 {
   std::vector<cl_int> entries(Entries.size()), degree(VertexCount);

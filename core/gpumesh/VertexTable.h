@@ -52,7 +52,14 @@ public:
   /// The non-empty fixed-width tables by ascending width, then the overflow table if used.
   const std::vector<VertexTableClass>& classes() const { return Classes; }
 
-  /// Host copy: each vertex's values in ascending order (for tests and debugging).
+  /// Reorders the values of every row by keys[value], ascending (keys distinct within a row),
+  /// in place: a table built in a renumbering (VertexOrder.h) given its values' old ids as
+  /// keys lists each row in the order the original numbering would, so that sums over a row
+  /// add in the same order either way. Only the order within rows changes.
+  void sortRowsBy(DeviceRun& run, const DeviceBuffer<cl_uint>& keys);
+
+  /// Host copy: each vertex's values in their order in the table (ascending unless
+  /// sortRowsBy reordered them; for tests and debugging).
   std::vector<std::vector<int>> rows(DeviceRun& run) const;
 
 private:
