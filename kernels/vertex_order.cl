@@ -25,31 +25,32 @@ __kernel void partial_bounds(__global const REAL* points, const int count, const
   bounds[2 * c + 1] = (REAL4)(hi, 0);
 }
 
-// The low 21 bits of x moved to every third bit.
-inline ulong spread_bits(uint x)
-{
-  ulong v = x & 0x1fffffu;
-  v = (v | v << 32) & 0x1f00000000ffffUL;
-  v = (v | v << 16) & 0x1f0000ff0000ffUL;
-  v = (v | v << 8) & 0x100f00f00f00f00fUL;
-  v = (v | v << 4) & 0x10c30c30c30c30c3UL;
-  v = (v | v << 2) & 0x1249249249249249UL;
-  return v;
-}
-
 // Point i's Morton code on a grid of 2^bits cells per axis over the bounding box (scale: cells
-// per unit length, 0 along an axis of no extent), and the value i it is sorted with.
+// per unit length), the bits of the axes with an extent (scale > 0) interleaved from the top,
+// and the value i it is sorted with. A flat mesh thus sorts 2 x bits bits, not 3 x bits.
 __kernel void morton_keys(__global const REAL* points, const int count, const REAL lo_x,
   const REAL lo_y, const REAL lo_z, const REAL scale_x, const REAL scale_y, const REAL scale_z,
-  const uint bits, __global ulong* keys, __global uint* values)
+  const int bits, __global ulong* keys, __global uint* values)
 {
   const int i = get_global_id(0);
   if (i >= count)
     return;
   const REAL3 p = point_at(points, i);
+  const REAL3 scale = (REAL3)(scale_x, scale_y, scale_z);
   const REAL top = (REAL)((1u << bits) - 1u);
-  const REAL3 cell = fmin(fmax((p - (REAL3)(lo_x, lo_y, lo_z)) * (REAL3)(scale_x, scale_y, scale_z), (REAL3)(0)), (REAL3)(top));
-  keys[i] = spread_bits((uint)cell.x) | spread_bits((uint)cell.y) << 1 | spread_bits((uint)cell.z) << 2;
+  const REAL3 cell = fmin(fmax((p - (REAL3)(lo_x, lo_y, lo_z)) * scale, (REAL3)(0)), (REAL3)(top));
+  const uint x = (uint)cell.x, y = (uint)cell.y, z = (uint)cell.z;
+  ulong key = 0;
+  for (int b = bits - 1; b >= 0; --b)
+  {
+    if (scale.x > 0)
+      key = key << 1 | ((x >> b) & 1u);
+    if (scale.y > 0)
+      key = key << 1 | ((y >> b) & 1u);
+    if (scale.z > 0)
+      key = key << 1 | ((z >> b) & 1u);
+  }
+  keys[i] = key;
   values[i] = (uint)i;
 }
 

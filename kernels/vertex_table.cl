@@ -149,15 +149,29 @@ __kernel void sort_rows_by_key(__global const uint* row_start, __global const in
   __global int* row = entries + row_start[v];
   if (n <= 32)
   {
+    // Short rows: sorted in private memory, each key read once.
+    int value[32];
+    uint key[32];
+    for (uint i = 0; i < n; ++i)
+    {
+      value[i] = row[i];
+      key[i] = keys[value[i]];
+    }
     for (uint i = 1; i < n; ++i)
     {
-      const int value = row[i];
-      const uint key = keys[value];
+      const int v = value[i];
+      const uint k = key[i];
       uint j = i;
-      for (; j > 0 && keys[row[j - 1]] > key; --j)
-        row[j] = row[j - 1];
-      row[j] = value;
+      for (; j > 0 && key[j - 1] > k; --j)
+      {
+        value[j] = value[j - 1];
+        key[j] = key[j - 1];
+      }
+      value[j] = v;
+      key[j] = k;
     }
+    for (uint i = 0; i < n; ++i)
+      row[i] = value[i];
     return;
   }
   for (uint start = n / 2; start-- > 0;)

@@ -21,6 +21,8 @@ struct Grid
 {
   std::array<double, 3> low{ 0.0, 0.0, 0.0 };
   std::array<double, 3> scale{ 0.0, 0.0, 0.0 };
+  /// Axes with an extent: only their bits make the key.
+  unsigned axes = 0;
   unsigned bits = 1;
 };
 
@@ -44,9 +46,16 @@ Grid mortonGrid(DeviceRun& run, const RealBuffer& points, std::size_t count)
     }
   }
   Grid grid;
-  // About two cells per point along each side of a square of `count` points: fine enough that
-  // a cell holds a few points at most on a surface, coarse enough to sort few bits.
-  grid.bits = std::clamp(bitWidth(count) / 2 + 1, 1u, 21u);
+  for (int k = 0; k < 3; ++k)
+  {
+    grid.axes += high[k] > low[k] ? 1u : 0u;
+  }
+  // About two cells per point along each axis of a square (cube, segment) of `count` points:
+  // fine enough that a cell holds a few points at most, coarse enough to sort few bits.
+  if (grid.axes > 0)
+  {
+    grid.bits = std::min((bitWidth(count) + grid.axes - 1) / grid.axes + 1, 21u);
+  }
   const double cells = static_cast<double>((1u << grid.bits) - 1u);
   for (int k = 0; k < 3; ++k)
   {
@@ -74,8 +83,8 @@ VertexOrder VertexOrder::spaceFilling(DeviceRun& run, const RealBuffer& points, 
   const auto n = static_cast<cl_int>(count);
   run.call({ program, "morton_keys" }, count, "Morton codes", points, n, run.real(grid.low[0]),
     run.real(grid.low[1]), run.real(grid.low[2]), run.real(grid.scale[0]), run.real(grid.scale[1]),
-    run.real(grid.scale[2]), cl_uint(grid.bits), keys, result.Order);
-  sortByKey(run, keys, result.Order, count, 3 * grid.bits, "points by Morton code");
+    run.real(grid.scale[2]), static_cast<cl_int>(grid.bits), keys, result.Order);
+  sortByKey(run, keys, result.Order, count, grid.axes * grid.bits, "points by Morton code");
   run.call({ program, "invert_order" }, count, "new point ids", result.Order, n, result.NewIds);
   return result;
 }

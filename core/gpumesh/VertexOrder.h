@@ -33,8 +33,9 @@ class VertexOrder
 {
 public:
   /// The points sorted by the Morton code of their position on a grid over their bounding box
-  /// (about 2 cells per point along each axis of a square, up to 2^21), with the device radix
-  /// sort; points of one grid cell keep their relative order. Deterministic for given points.
+  /// (about 2 cells per point along each axis of a square or cube, up to 2^21; only the axes
+  /// along which the points extend take part), with the device radix sort; points of one grid
+  /// cell keep their relative order. Deterministic for given points.
   static VertexOrder spaceFilling(DeviceRun& run, const RealBuffer& points, std::size_t count);
 
   std::size_t size() const { return Count; }
