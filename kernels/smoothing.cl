@@ -8,8 +8,9 @@
 // values, the mean splits into a part fixed by the input positions, found once per vertex
 // (source_offsets, into fixed_part: the mean of x0_s - x0_v, or of anchor_s - x0_v), and the mean of the
 // sources' state: mean(s - x_v) = fixed_part_v + mean(d_s) - d_v (barycentres: their offsets
-// instead of d_s). Every term is a difference of nearby values. Rows are sorted, so each
-// vertex sums in one fixed order: results are identical run to run. A vertex whose role
+// instead of d_s). Every term is a difference of nearby values. Rows are sorted (by the input's
+// ids, also when the smoother renumbers the mesh: VertexTable::sortRowsBy), so each vertex sums
+// in one fixed order: results are identical run to run, renumbered or not. A vertex whose role
 // differs from `role` is not written; it keeps, in both ping-pong buffers, its displacement.
 //
 // One work-item per vertex: its row of sources is entries[row_start[v] ...], degree[v] of them
