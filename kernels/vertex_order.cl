@@ -1,8 +1,8 @@
-// Renumbering of points (and cells) for locality (core/gpumesh/VertexOrder.h): Morton codes of
-// the points in their bounding box, sorted by the device radix sort, give `order` (new id ->
-// old id) and `new_ids` (old id -> new id); the kernels below measure how scattered a
-// numbering is, carry per-vertex data and cells over to the new numbering and bring results
-// back.
+// Renumbering of points (and cells) for locality (core/gpumesh/VertexOrder.h): keys of the
+// points' cells on a grid over their bounding box (a Morton curve over blocks, rows inside),
+// sorted by the device radix sort, give `order` (new id -> old id) and `new_ids` (old id ->
+// new id); the kernels below measure how scattered a numbering is, carry per-vertex data and
+// cells over to the new numbering and bring results back.
 
 // Work-item c's share of the points' bounding box: lo.xyz in bounds[2 * c], hi.xyz in
 // bounds[2 * c + 1], over the points c, c + workers, c + 2 workers... (neighbouring
@@ -25,12 +25,14 @@ __kernel void partial_bounds(__global const REAL* points, const int count, const
   bounds[2 * c + 1] = (REAL4)(hi, 0);
 }
 
-// Point i's Morton code on a grid of 2^bits cells per axis over the bounding box (scale: cells
-// per unit length), the bits of the axes with an extent (scale > 0) interleaved from the top,
-// and the value i it is sorted with. A flat mesh thus sorts 2 x bits bits, not 3 x bits.
+// Point i's key on a grid of 2^bits cells per axis over the bounding box (scale: cells per
+// unit length), made of the axes with an extent (scale > 0) only: the bits above row_bits
+// interleaved (a Morton curve over blocks of 2^row_bits cells per axis), then each axis's low
+// row_bits bits, z, y, x (rows inside a block); and the value i it is sorted with. A flat mesh
+// thus sorts 2 x bits bits, not 3 x bits.
 __kernel void morton_keys(__global const REAL* points, const int count, const REAL lo_x,
   const REAL lo_y, const REAL lo_z, const REAL scale_x, const REAL scale_y, const REAL scale_z,
-  const int bits, __global ulong* keys, __global uint* values)
+  const int bits, const int row_bits, __global ulong* keys, __global uint* values)
 {
   const int i = get_global_id(0);
   if (i >= count)
@@ -41,7 +43,7 @@ __kernel void morton_keys(__global const REAL* points, const int count, const RE
   const REAL3 cell = fmin(fmax((p - (REAL3)(lo_x, lo_y, lo_z)) * scale, (REAL3)(0)), (REAL3)(top));
   const uint x = (uint)cell.x, y = (uint)cell.y, z = (uint)cell.z;
   ulong key = 0;
-  for (int b = bits - 1; b >= 0; --b)
+  for (int b = bits - 1; b >= row_bits; --b)
   {
     if (scale.x > 0)
       key = key << 1 | ((x >> b) & 1u);
@@ -50,6 +52,13 @@ __kernel void morton_keys(__global const REAL* points, const int count, const RE
     if (scale.z > 0)
       key = key << 1 | ((z >> b) & 1u);
   }
+  const uint mask = (1u << row_bits) - 1u;
+  if (scale.z > 0)
+    key = key << row_bits | (z & mask);
+  if (scale.y > 0)
+    key = key << row_bits | (y & mask);
+  if (scale.x > 0)
+    key = key << row_bits | (x & mask);
   keys[i] = key;
   values[i] = (uint)i;
 }

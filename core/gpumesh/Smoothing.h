@@ -47,8 +47,8 @@ enum class SmoothingVertexOrder
   Automatic,
   /// The mesh's own numbering.
   Mesh,
-  /// Always renumbered for locality: the points along a Morton curve, the cells after them
-  /// (VertexOrder).
+  /// Always renumbered for locality: the points by their place in space, the cells after
+  /// them (VertexOrder).
   Locality
 };
 

@@ -24,6 +24,8 @@ struct Grid
   /// Axes with an extent: only their bits make the key.
   unsigned axes = 0;
   unsigned bits = 1;
+  /// The low bits of each axis ordered row by row (lexicographically), not interleaved.
+  unsigned rowBits = 0;
 };
 
 Grid mortonGrid(DeviceRun& run, const RealBuffer& points, std::size_t count)
@@ -56,6 +58,12 @@ Grid mortonGrid(DeviceRun& run, const RealBuffer& points, std::size_t count)
   {
     grid.bits = std::min((bitWidth(count) + grid.axes - 1) / grid.axes + 1, 21u);
   }
+  // Blocks of 2^rowBits cells per axis follow a Morton curve, the cells inside a block go row
+  // by row (slab by slab): consecutive points then have consecutive neighbours, which suits
+  // the SIMD lanes of a CPU (on 135,000 gmsh points, a step 1.5x faster than in Morton order
+  // throughout), while a block's rows stay in cache. Flat meshes, and solids up to 2^20 points
+  // (slabs of about 10,000 points), are one block; larger solids, blocks of 64^3 cells.
+  grid.rowBits = grid.axes < 3 || count <= (std::size_t(1) << 20) ? grid.bits : std::min(grid.bits, 6u);
   const double cells = static_cast<double>((1u << grid.bits) - 1u);
   for (int k = 0; k < 3; ++k)
   {
@@ -83,7 +91,7 @@ VertexOrder VertexOrder::spaceFilling(DeviceRun& run, const RealBuffer& points, 
   const auto n = static_cast<cl_int>(count);
   run.call({ program, "morton_keys" }, count, "Morton codes", points, n, run.real(grid.low[0]),
     run.real(grid.low[1]), run.real(grid.low[2]), run.real(grid.scale[0]), run.real(grid.scale[1]),
-    run.real(grid.scale[2]), static_cast<cl_int>(grid.bits), keys, result.Order);
+    run.real(grid.scale[2]), static_cast<cl_int>(grid.bits), static_cast<cl_int>(grid.rowBits), keys, result.Order);
   sortByKey(run, keys, result.Order, count, grid.axes * grid.bits, "points by Morton code");
   run.call({ program, "invert_order" }, count, "new point ids", result.Order, n, result.NewIds);
   return result;

@@ -1,9 +1,10 @@
-// Renumbering of a mesh's points for locality, on the device: points sorted along a Morton
-// (Z-order) curve of their bounding box, so that the points of one neighbourhood get nearby
-// ids and a kernel that gathers a vertex's neighbours reads memory the caches already hold.
-// Mesh generators often number points in an order unrelated to space (gmsh: edges join
-// points 35,000 ids apart on average in a mesh of 135,000); a gather over such a numbering
-// misses the caches at almost every read.
+// Renumbering of a mesh's points for locality, on the device: points sorted by their cell on
+// a grid over their bounding box, blocks of cells along a Morton (Z-order) curve and the cells
+// of a block row by row, so that the points of one neighbourhood get nearby ids and a kernel
+// that gathers a vertex's neighbours reads memory the caches already hold. Mesh generators
+// often number points in an order unrelated to space (gmsh: edges join points 35,000 ids apart
+// on average in a mesh of 135,000); a gather over such a numbering misses the caches at
+// almost every read.
 #pragma once
 #include "gpumesh/DeviceCellGroup.h"
 #include "gpumesh/DeviceRun.h"
@@ -32,10 +33,11 @@ struct CellOrder
 class VertexOrder
 {
 public:
-  /// The points sorted by the Morton code of their position on a grid over their bounding box
-  /// (about 2 cells per point along each axis of a square or cube, up to 2^21; only the axes
-  /// along which the points extend take part), with the device radix sort; points of one grid
-  /// cell keep their relative order. Deterministic for given points.
+  /// The points sorted by their cell on a grid over their bounding box (about 2 cells per
+  /// point along each axis of a square or cube, up to 2^21; only the axes along which the
+  /// points extend take part): blocks of cells along a Morton curve, row by row inside a block
+  /// (a flat mesh, or a solid of up to 2^20 points, is one block), with the device radix sort;
+  /// points of one grid cell keep their relative order. Deterministic for given points.
   static VertexOrder spaceFilling(DeviceRun& run, const RealBuffer& points, std::size_t count);
 
   std::size_t size() const { return Count; }
