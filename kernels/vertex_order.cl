@@ -30,7 +30,7 @@ __kernel void partial_bounds(__global const REAL* points, const int count, const
 // interleaved (a Morton curve over blocks of 2^row_bits cells per axis), then each axis's low
 // row_bits bits, z, y, x (rows inside a block); and the value i it is sorted with. A flat mesh
 // thus sorts 2 x bits bits, not 3 x bits.
-__kernel void morton_keys(__global const REAL* points, const int count, const REAL lo_x,
+__kernel void grid_keys(__global const REAL* points, const int count, const REAL lo_x,
   const REAL lo_y, const REAL lo_z, const REAL scale_x, const REAL scale_y, const REAL scale_z,
   const int bits, const int row_bits, __global ulong* keys, __global uint* values)
 {

@@ -81,7 +81,7 @@ VertexOrder VertexOrder::spaceFilling(DeviceRun& run, const RealBuffer& points, 
   VertexOrder result;
   result.Count = count;
   result.NewIds = run.allocate<cl_int>(count, "new point ids");
-  DeviceBuffer<cl_ulong> keys = run.allocate<cl_ulong>(count, "Morton codes");
+  DeviceBuffer<cl_ulong> keys = run.allocate<cl_ulong>(count, "point keys");
   result.Order = run.allocate<cl_uint>(count, "point order");
   if (count == 0)
   {
@@ -89,10 +89,10 @@ VertexOrder VertexOrder::spaceFilling(DeviceRun& run, const RealBuffer& points, 
   }
   const Grid grid = mortonGrid(run, points, count);
   const auto n = static_cast<cl_int>(count);
-  run.call({ program, "morton_keys" }, count, "Morton codes", points, n, run.real(grid.low[0]),
+  run.call({ program, "grid_keys" }, count, "point keys", points, n, run.real(grid.low[0]),
     run.real(grid.low[1]), run.real(grid.low[2]), run.real(grid.scale[0]), run.real(grid.scale[1]),
     run.real(grid.scale[2]), static_cast<cl_int>(grid.bits), static_cast<cl_int>(grid.rowBits), keys, result.Order);
-  sortByKey(run, keys, result.Order, count, grid.axes * grid.bits, "points by Morton code");
+  sortByKey(run, keys, result.Order, count, grid.axes * grid.bits, "points by grid key");
   run.call({ program, "invert_order" }, count, "new point ids", result.Order, n, result.NewIds);
   return result;
 }

@@ -10,7 +10,7 @@ VTK_SMP_BACKEND_IN_USE=STDThread). Each GPUMesh method runs once untimed first (
 enough for the smoother to renumber a scattered mesh as the timed run does), so the timed run
 does not include compiling its kernels (the very first run's time is printed too); "kernels s"
 is the device time of all its kernels (OpenCL profiling), and each method's kernels are listed
-by label after the table (relax: the iterations; renumber..., Morton codes, radix sort...: the
+by label after the table (relax: the iterations; renumber..., point keys, radix sort...: the
 renumbering for locality). Wall times of Update() / UpdatePipeline() on the same polydata;
 nothing is written.
 """

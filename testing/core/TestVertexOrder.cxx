@@ -209,7 +209,7 @@ TEST(VertexOrder, IsAPermutationThatBringsNeighboursTogether)
     for (std::size_t k = 0; k < 3; ++k)
       ASSERT_EQ(moved[3 * i + k], mesh.xyz[3 * oldOf[i] + k]);
 
-  // Random numbering: nearly every triangle spans more than 1000 ids; along the curve few do.
+  // Random numbering: nearly every triangle spans more than 1000 ids; in the new order few do.
   CellOrder cells = order.cells(run, deviceMesh);
   const DeviceMesh renumbered(order.gatherPoints(run, deviceMesh.points(), "points"), n, std::move(cells.groups),
     cells.count, deviceMesh.origin());
