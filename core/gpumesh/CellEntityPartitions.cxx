@@ -19,6 +19,9 @@ constexpr std::size_t smallestChunk = 1024;
 // and its private staging (STAGED_PAIRS), many enough that chunkCounts stays small beside the
 // pairs (measured on 1M triangles and tetrahedra: 256 beat 1024 and 4096 by 20-40%).
 constexpr std::size_t slotsPerPartition = 256;
+// At least this many slots per counter of chunkCounts (chunks x partitions), so that the
+// counters stay a few percent of the pairs: more chunks (compute units) make wider partitions.
+constexpr std::size_t slotsPerCounter = 16;
 
 std::size_t divideUp(std::size_t a, std::size_t b)
 {
@@ -43,14 +46,6 @@ void CellEntities::matchInPartitions(DeviceRun& run, const DeviceMesh& mesh, con
   const auto points = static_cast<std::size_t>(mesh.pointCount());
   const std::size_t units = static_cast<std::size_t>(std::max(run.info().computeUnits, 1));
 
-  // Vertex ranges of 2^shift ids (a shift, not a division, finds a vertex's partition); the last
-  // one may be shorter.
-  const std::size_t wanted = std::max<std::size_t>(1, std::min(points, divideUp(SlotCount, slotsPerPartition)));
-  cl_uint shift = 0;
-  while ((std::size_t(1) << shift) * wanted < points)
-    ++shift;
-  const std::size_t partitions = divideUp(points, std::size_t(1) << shift);
-
   // Chunks of cells, per group; chunk rows of chunkCounts follow the groups' order.
   struct Chunks
   {
@@ -63,14 +58,23 @@ void CellEntities::matchInPartitions(DeviceRun& run, const DeviceMesh& mesh, con
   for (const auto& entry : emitting)
   {
     const std::size_t cells = entry.first->count;
-    const std::size_t wanted = std::clamp<std::size_t>(divideUp(cells, smallestChunk), 1, chunksPerUnit * units);
+    const std::size_t chunkCount = std::clamp<std::size_t>(divideUp(cells, smallestChunk), 1, chunksPerUnit * units);
     Chunks c;
-    c.cells = divideUp(cells, wanted);
+    c.cells = divideUp(cells, chunkCount);
     c.count = cells ? divideUp(cells, c.cells) : 0;
     c.first = chunkRows;
     chunkRows += c.count;
     chunks.push_back(c);
   }
+
+  // Vertex ranges of 2^shift ids (a shift, not a division, finds a vertex's partition); the last
+  // one may be shorter.
+  const std::size_t fewestSlots = std::max(slotsPerPartition, chunkRows * slotsPerCounter);
+  const std::size_t wanted = std::max<std::size_t>(1, std::min(points, divideUp(SlotCount, fewestSlots)));
+  cl_uint shift = 0;
+  while ((std::size_t(1) << shift) * wanted < points)
+    ++shift;
+  const std::size_t partitions = divideUp(points, std::size_t(1) << shift);
 
   std::vector<DeviceBuffer<cl_int>> tables;
   for (const auto& entry : emitting)
