@@ -8,39 +8,10 @@
 // Vocabulary: a slot is one (cell, local entity) pair; slots of cell c are consecutive from
 // slot_offsets[c]. A key is a uint4 of sorted vertex ids padded with NONE, so an edge, a
 // triangle face and a quad face never compare equal.
-#define NONE 0xffffffffu
+#include "entity_keys.cl"
 // Build options: SMALL_BUCKET, the largest bucket sorted by one work-item; PRIVATE_SORT (1:
 // that sort runs on a private copy, which GPUs gain from; 0: in place, better on CPUs, whose
 // caches already hold the bucket).
-
-inline uint4 sorted_key(uint a, uint b, uint c, uint d)
-{
-  // A sorting network for four values.
-  uint t;
-#define ORDER(x, y)                                                                                \
-  if (x > y)                                                                                       \
-  {                                                                                                \
-    t = x;                                                                                         \
-    x = y;                                                                                         \
-    y = t;                                                                                         \
-  }
-  ORDER(a, b) ORDER(c, d) ORDER(a, c) ORDER(b, d) ORDER(b, c)
-#undef ORDER
-  return (uint4)(a, b, c, d);
-}
-
-inline int key_less(uint4 a, uint4 b)
-{
-  if (a.x != b.x) return a.x < b.x;
-  if (a.y != b.y) return a.y < b.y;
-  if (a.z != b.z) return a.z < b.z;
-  return a.w < b.w;
-}
-
-inline int key_equal(uint4 a, uint4 b)
-{
-  return all(a == b);
-}
 
 // Slot e of a cell: entity_vertex (kernels/common.cl) says which vertices it has. Closed cells
 // (polygons) have as many edges as vertices, open ones (polylines) one fewer.
@@ -49,12 +20,6 @@ __kernel void count_entities(CELL_ARGS, const int rows, const int open, __global
   const int i = get_global_id(0);
   if (i < count)
     slot_counts[cell_ids[i]] = cells_fixed ? rows : cell_size(i) - open;
-}
-
-// An entity_vertex as a key component (padding: NONE).
-inline uint key_vertex(__global const int* v, int n, int corner, int turn)
-{
-  return corner < 0 ? NONE : (uint)entity_vertex(v, n, corner, turn);
 }
 
 __kernel void emit_entities(CELL_ARGS, __global const int* table, const int rows,
@@ -71,10 +36,7 @@ __kernel void emit_entities(CELL_ARGS, __global const int* table, const int rows
   const int entities = (int)slot_offsets[cell + 1] - first;
   for (int e = 0; e < entities; ++e)
   {
-    __global const int* row = table + 4 * (cells_fixed ? e : e % rows);
-    const int turn = cells_fixed ? 0 : e / rows;
-    const uint4 key = sorted_key(key_vertex(v, n, row[0], turn), key_vertex(v, n, row[1], turn),
-      key_vertex(v, n, row[2], turn), key_vertex(v, n, row[3], turn));
+    const uint4 key = entity_key(v, n, table, rows, cells_fixed, e);
     keys[first + e] = key;
     slot_cell[first + e] = cell;
     atomic_inc(&bucket_counts[key.x]);

@@ -127,11 +127,10 @@ const std::vector<cl_int>* localEntityTable(CellKind kind, EntityType type)
   }
 }
 
-CellEntities::CellEntities(DeviceRun& run, const DeviceMesh& mesh, EntityType type)
+CellEntities::CellEntities(DeviceRun& run, const DeviceMesh& mesh, EntityType type, AccessPattern pattern)
   : Type(type)
 {
   const auto cells = static_cast<std::size_t>(mesh.cellCount());
-  const auto points = static_cast<std::size_t>(mesh.pointCount());
   const char* program = "cell_entities";
   const std::string options = buildOptions(run);
 
@@ -144,8 +143,7 @@ CellEntities::CellEntities(DeviceRun& run, const DeviceMesh& mesh, EntityType ty
     }
   }
 
-  // The kinds that have sides (edges) of this type, and the table each one emits them by.
-  std::vector<std::pair<const DeviceCellGroup*, const Table*>> emitting;
+  EmittingGroups emitting;
   for (const DeviceCellGroup& group : mesh.groups())
   {
     if (const Table* table = localEntityTable(group.kind, type))
@@ -163,10 +161,22 @@ CellEntities::CellEntities(DeviceRun& run, const DeviceMesh& mesh, EntityType ty
   SlotOffsets = run.allocate<cl_uint>(cells + 1, "slot offsets");
   SlotCount = exclusiveScan(run, counts, cells, SlotOffsets, "cell sides and edges");
   counts.release();
+  SlotCell = run.allocate<cl_int>(SlotCount, "slot cells");
+
+  if (isContiguous(pattern, run.info().isGPU))
+    matchInPartitions(run, mesh, emitting);
+  else
+    matchInBuckets(run, mesh, emitting);
+}
+
+void CellEntities::matchInBuckets(DeviceRun& run, const DeviceMesh& mesh, const EmittingGroups& emitting)
+{
+  const auto points = static_cast<std::size_t>(mesh.pointCount());
+  const char* program = "cell_entities";
+  const std::string options = buildOptions(run);
 
   // 2. Every slot's key, its cell, and how many slots each bucket (smallest vertex) gets.
   DeviceBuffer<cl_uint4> keys = run.allocate<cl_uint4>(SlotCount, "entity keys");
-  SlotCell = run.allocate<cl_int>(SlotCount, "slot cells");
   DeviceBuffer<cl_uint> bucketCounts = run.allocate<cl_uint>(points, "bucket counts");
   run.fill(bucketCounts, cl_uint(0), "bucket counts");
   std::vector<DeviceBuffer<cl_int>> tables;
@@ -194,7 +204,7 @@ CellEntities::CellEntities(DeviceRun& run, const DeviceMesh& mesh, EntityType ty
   bucketCounts.release();
   if (largeSlots > 0)
   {
-    sortLargeBuckets(run, keys, bucketOffsets, largeOffsets, largeSlots, points, keyComponents(mesh, type),
+    sortLargeBuckets(run, keys, bucketOffsets, largeOffsets, largeSlots, points, keyComponents(mesh, Type),
       SortedSlots);
   }
   largeOffsets.release();
