@@ -43,23 +43,28 @@ __kernel void emit_entities(CELL_ARGS, __global const int* table, const int rows
   }
 }
 
-// Groups the slots by bucket; the order inside a bucket is arbitrary until it is sorted.
+// Groups the slots by bucket, each as its sort entry (key.y, key.z, key.w, slot): every key of
+// a bucket shares x, so the entry orders the bucket, and the sort then reads its bucket's
+// entries where they lie, not each key through its slot. The order inside a bucket is
+// arbitrary until it is sorted.
 __kernel void fill_buckets(__global const uint4* keys, const int slots,
-  __global const uint* bucket_offsets, __global uint* cursors, __global int* sorted_slots)
+  __global const uint* bucket_offsets, __global uint* cursors, __global uint4* entries)
 {
   const int slot = get_global_id(0);
   if (slot >= slots)
     return;
-  const uint bucket = keys[slot].x;
-  sorted_slots[bucket_offsets[bucket] + atomic_inc(&cursors[bucket])] = slot;
+  const uint4 key = keys[slot];
+  entries[bucket_offsets[key.x] + atomic_inc(&cursors[key.x])] = (uint4)(key.y, key.z, key.w, (uint)slot);
 }
 
-// One work-item per small bucket: sorts its slots by (key, slot), which makes every later
-// result independent of the thread schedule. Insertion sort, at most SMALL_BUCKET^2 steps.
-// Large buckets are left to the radix sort: large_sizes gets their sizes (0 for small ones),
-// whose scan says where each one's slots start in the sorted list of all large buckets' slots.
-__kernel void sort_small_buckets(__global const uint4* keys, __global const uint* bucket_offsets,
-  const int buckets, __global int* sorted_slots, __global uint* large_sizes)
+// One work-item per small bucket: sorts its entries by (key, slot) (slot last: equal keys keep
+// slot order), which makes every later result independent of the thread schedule, and writes
+// the sorted slots and where runs of equal keys start (the first of a bucket always does: its
+// x differs from the previous bucket's). Insertion sort, at most SMALL_BUCKET^2 steps. Large
+// buckets are left to the radix sort: large_sizes gets their sizes (0 for small ones), whose
+// scan says where each one's slots start in the sorted list of all large buckets' slots.
+__kernel void sort_small_buckets(__global uint4* entries, __global const uint* bucket_offsets,
+  const int buckets, __global int* sorted_slots, __global uint* heads, __global uint* large_sizes)
 {
   const int b = get_global_id(0);
   if (b >= buckets)
@@ -71,45 +76,30 @@ __kernel void sort_small_buckets(__global const uint4* keys, __global const uint
   if (large)
     return;
 #if PRIVATE_SORT
-  // Every key of a bucket shares x, so (y, z, w, slot) orders it, and the keys are read from
-  // global memory once.
-  uint4 entry[SMALL_BUCKET]; // (key.y, key.z, key.w, slot)
+  uint4 entry[SMALL_BUCKET];
+#define ENTRY(i) entry[(i) - begin]
+#else
+  // In place: a CPU's cache holds the bucket.
+#define ENTRY(i) entries[i]
+#endif
   for (int i = begin; i < end; ++i)
   {
-    const int slot = sorted_slots[i];
-    const uint4 key = keys[slot];
-    const uint4 e = (uint4)(key.y, key.z, key.w, (uint)slot);
-    int j = i - begin - 1;
-    while (j >= 0 && key_less(e, entry[j]))
+    const uint4 e = entries[i];
+    int j = i - 1;
+    while (j >= begin && key_less(e, ENTRY(j)))
     {
-      entry[j + 1] = entry[j];
+      ENTRY(j + 1) = ENTRY(j);
       --j;
     }
-    entry[j + 1] = e;
+    ENTRY(j + 1) = e;
   }
   for (int i = begin; i < end; ++i)
-    sorted_slots[i] = (int)entry[i - begin].w;
-#else
-  for (int i = begin + 1; i < end; ++i)
   {
-    const int slot = sorted_slots[i];
-    const uint4 key = keys[slot];
-    int j = i - 1;
-    while (j >= begin)
-    {
-      const int other = sorted_slots[j];
-      const uint4 other_key = keys[other];
-      if (key_less(key, other_key) || (key_equal(key, other_key) && slot < other))
-      {
-        sorted_slots[j + 1] = other;
-        --j;
-      }
-      else
-        break;
-    }
-    sorted_slots[j + 1] = slot;
+    const uint4 e = ENTRY(i);
+    sorted_slots[i] = (int)e.w;
+    heads[i] = i == begin || any(e.xyz != ENTRY(i - 1).xyz);
   }
-#endif
+#undef ENTRY
 }
 
 inline uint bucket_size(__global const uint* bucket_offsets, uint b)
@@ -153,26 +143,20 @@ __kernel void pack_keys(__global const uint4* keys, __global const uint* slots, 
   packed[i] = result;
 }
 
-// The large buckets' slots, sorted by (key, slot), go back to their buckets' places.
+// The large buckets' slots, sorted by (key, slot), go back to their buckets' places, with
+// where their runs of equal keys start.
 __kernel void place_large_slots(__global const uint4* keys, __global const uint* sorted_large,
   const int count, __global const uint* bucket_offsets, __global const uint* large_offsets,
-  __global int* sorted_slots)
+  __global int* sorted_slots, __global uint* heads)
 {
   const int i = get_global_id(0);
   if (i >= count)
     return;
   const uint slot = sorted_large[i];
-  const uint b = keys[slot].x;
-  sorted_slots[bucket_offsets[b] + (uint)i - large_offsets[b]] = (int)slot;
-}
-
-// 1 where a run of equal keys starts in the sorted slots: scanned, the entity numbers.
-__kernel void mark_run_heads(__global const uint4* keys, __global const int* sorted_slots,
-  const int slots, __global uint* heads)
-{
-  const int i = get_global_id(0);
-  if (i < slots)
-    heads[i] = i == 0 || !key_equal(keys[sorted_slots[i]], keys[sorted_slots[i - 1]]);
+  const uint4 key = keys[slot];
+  const uint place = bucket_offsets[key.x] + (uint)i - large_offsets[key.x];
+  sorted_slots[place] = (int)slot;
+  heads[place] = i == 0 || !key_equal(key, keys[sorted_large[i - 1]]);
 }
 
 // entity_offsets[i]: the entities that start before position i, so a head at i starts entity

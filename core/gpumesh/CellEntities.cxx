@@ -57,11 +57,12 @@ int keyComponents(const DeviceMesh& mesh, EntityType type)
 }
 
 // Sorts the slots of all large buckets by (key, slot) with the device radix sort and puts them
-// back in their buckets' places of sortedSlots. Least significant first: the keys' (z, w) or
-// z, then (x, y); each vertex id (and NONE, as pointCount) in bitWidth(pointCount) bits.
+// back in their buckets' places of sortedSlots, marking their run heads. Least significant
+// first: the keys' (z, w) or z, then (x, y); each vertex id (and NONE, as pointCount) in
+// bitWidth(pointCount) bits.
 void sortLargeBuckets(DeviceRun& run, const DeviceBuffer<cl_uint4>& keys, const DeviceBuffer<cl_uint>& bucketOffsets,
   const DeviceBuffer<cl_uint>& largeOffsets, std::size_t largeCount, std::size_t pointCount, int components,
-  DeviceBuffer<cl_int>& sortedSlots)
+  DeviceBuffer<cl_int>& sortedSlots, DeviceBuffer<cl_uint>& heads)
 {
   DeviceRun::ScopedLabel label(run, "sort large buckets");
   const char* program = "cell_entities";
@@ -95,7 +96,7 @@ void sortLargeBuckets(DeviceRun& run, const DeviceBuffer<cl_uint4>& keys, const 
   sortBy(0, 2);
 
   run.call({ program, "place_large_slots", options }, largeCount, "place large slots", keys, values, count,
-    bucketOffsets, largeOffsets, sortedSlots);
+    bucketOffsets, largeOffsets, sortedSlots, heads);
 }
 } // namespace
 
@@ -187,16 +188,20 @@ void CellEntities::matchInBuckets(DeviceRun& run, const DeviceMesh& mesh, const 
       tables.back(), static_cast<cl_int>(table->size() / 4), SlotOffsets, keys, SlotCell, bucketCounts);
   }
 
-  // 3. Slots grouped by bucket, each small bucket sorted by (key, slot) by one work-item.
+  // 3. Slots grouped by bucket as sort entries, each small bucket sorted by (key, slot) by one
+  // work-item, which also marks where runs of equal keys start.
   DeviceBuffer<cl_uint> bucketOffsets = run.allocate<cl_uint>(points + 1, "bucket offsets");
   exclusiveScan(run, bucketCounts, points, bucketOffsets, "bucket entries");
   run.fill(bucketCounts, cl_uint(0), "bucket cursors");
-  SortedSlots = run.allocate<cl_int>(SlotCount, "sorted slots");
+  DeviceBuffer<cl_uint4> entries = run.allocate<cl_uint4>(SlotCount, "bucket entries");
   run.call({ program, "fill_buckets", options }, SlotCount, "fill buckets", keys,
-    static_cast<cl_int>(SlotCount), bucketOffsets, bucketCounts, SortedSlots);
+    static_cast<cl_int>(SlotCount), bucketOffsets, bucketCounts, entries);
+  SortedSlots = run.allocate<cl_int>(SlotCount, "sorted slots");
+  DeviceBuffer<cl_uint> heads = run.allocate<cl_uint>(SlotCount, "run heads");
   DeviceBuffer<cl_uint>& largeSizes = bucketCounts; // the cursors are no longer needed
-  run.call({ program, "sort_small_buckets", options }, points, "sort small buckets", keys, bucketOffsets,
-    static_cast<cl_int>(points), SortedSlots, largeSizes);
+  run.call({ program, "sort_small_buckets", options }, points, "sort small buckets", entries, bucketOffsets,
+    static_cast<cl_int>(points), SortedSlots, heads, largeSizes);
+  entries.release();
 
   // 4. The large buckets' slots, sorted together.
   DeviceBuffer<cl_uint> largeOffsets = run.allocate<cl_uint>(points + 1, "large bucket offsets");
@@ -205,15 +210,12 @@ void CellEntities::matchInBuckets(DeviceRun& run, const DeviceMesh& mesh, const 
   if (largeSlots > 0)
   {
     sortLargeBuckets(run, keys, bucketOffsets, largeOffsets, largeSlots, points, keyComponents(mesh, Type),
-      SortedSlots);
+      SortedSlots, heads);
   }
   largeOffsets.release();
   bucketOffsets.release();
 
   // 5. Runs of equal keys: entities, numbered in sorted order.
-  DeviceBuffer<cl_uint> heads = run.allocate<cl_uint>(SlotCount, "run heads");
-  run.call({ program, "mark_run_heads", options }, SlotCount, "mark run heads", keys, SortedSlots,
-    static_cast<cl_int>(SlotCount), heads);
   DeviceBuffer<cl_uint> entityOffsets = run.allocate<cl_uint>(SlotCount + 1, "entity offsets");
   EntityCount = exclusiveScan(run, heads, SlotCount, entityOffsets, "distinct sides and edges");
   heads.release();
