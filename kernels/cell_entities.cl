@@ -9,9 +9,7 @@
 // slot_offsets[c]. A key is a uint4 of sorted vertex ids padded with NONE, so an edge, a
 // triangle face and a quad face never compare equal.
 #include "entity_keys.cl"
-// Build options: SMALL_BUCKET, the largest bucket sorted by one work-item; PRIVATE_SORT (1:
-// that sort runs on a private copy, which GPUs gain from; 0: in place, better on CPUs, whose
-// caches already hold the bucket).
+// Build option: SMALL_BUCKET, the largest bucket sorted by one work-item.
 
 // Slot e of a cell: entity_vertex (kernels/common.cl) says which vertices it has. Closed cells
 // (polygons) have as many edges as vertices, open ones (polylines) one fewer.
@@ -75,31 +73,24 @@ __kernel void sort_small_buckets(__global uint4* entries, __global const uint* b
   large_sizes[b] = large ? end - begin : 0;
   if (large)
     return;
-#if PRIVATE_SORT
-  uint4 entry[SMALL_BUCKET];
-#define ENTRY(i) entry[(i) - begin]
-#else
-  // In place: a CPU's cache holds the bucket.
-#define ENTRY(i) entries[i]
-#endif
-  for (int i = begin; i < end; ++i)
+  // In place: the bucket's entries lie together.
+  for (int i = begin + 1; i < end; ++i)
   {
     const uint4 e = entries[i];
     int j = i - 1;
-    while (j >= begin && key_less(e, ENTRY(j)))
+    while (j >= begin && key_less(e, entries[j]))
     {
-      ENTRY(j + 1) = ENTRY(j);
+      entries[j + 1] = entries[j];
       --j;
     }
-    ENTRY(j + 1) = e;
+    entries[j + 1] = e;
   }
   for (int i = begin; i < end; ++i)
   {
-    const uint4 e = ENTRY(i);
+    const uint4 e = entries[i];
     sorted_slots[i] = (int)e.w;
-    heads[i] = i == begin || any(e.xyz != ENTRY(i - 1).xyz);
+    heads[i] = i == begin || any(e.xyz != entries[i - 1].xyz);
   }
-#undef ENTRY
 }
 
 inline uint bucket_size(__global const uint* bucket_offsets, uint b)
