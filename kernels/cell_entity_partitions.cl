@@ -142,7 +142,7 @@ inline void insertion_sort(__global pair_key* keys, __global int* slots, uint si
   }
 }
 
-// Each pair goes straight to its rank among the bucket's keys (ties by position): n^2
+// Each pair goes straight to its rank among the bucket's keys (ties by position): n^2 / 2
 // comparisons without a branch, which the compiler vectorises, for buckets of up to RANK_SORT
 // pairs (those of ordinary vertices of a tetrahedral mesh: tens of edge slots, which an
 // insertion sort spends most of its time mispredicting). Then each run of equal keys, a few
@@ -151,12 +151,10 @@ inline void insertion_sort(__global pair_key* keys, __global int* slots, uint si
 #define RANK_KEY uint
 #define RANK_KEY_OF(key) ((key).y)
 #define RANK_LESS(a, b) ((a) < (b))
-#define RANK_LESS_EQUAL(a, b) ((a) <= (b))
 #else
 #define RANK_KEY ulong2
 #define RANK_KEY_OF(key) ((ulong2)((ulong)(key).y << 32 | (key).z, (key).w))
 #define RANK_LESS(a, b) (((a).x < (b).x) | (((a).x == (b).x) & ((a).y < (b).y)))
-#define RANK_LESS_EQUAL(a, b) (((a).x < (b).x) | (((a).x == (b).x) & ((a).y <= (b).y)))
 #endif
 
 inline void rank_sort(__global pair_key* keys, __global int* slots, uint size)
@@ -170,15 +168,27 @@ inline void rank_sort(__global pair_key* keys, __global int* slots, uint size)
     slot[i] = slots[i];
     order[i] = RANK_KEY_OF(key[i]);
   }
+  // Each pair (i, j > i) compared once: the larger (j on a tie, which keeps positions) gains a
+  // rank.
+  uint rank[RANK_SORT];
+  for (uint i = 0; i < size; ++i)
+    rank[i] = 0;
   for (uint i = 0; i < size; ++i)
   {
-    uint rank = 0;
-    for (uint j = 0; j < i; ++j)
-      rank += RANK_LESS_EQUAL(order[j], order[i]);
+    const RANK_KEY mine = order[i];
+    uint below = 0;
     for (uint j = i + 1; j < size; ++j)
-      rank += RANK_LESS(order[j], order[i]);
-    keys[rank] = key[i];
-    slots[rank] = slot[i];
+    {
+      const uint less = RANK_LESS(order[j], mine);
+      below += less;
+      rank[j] += 1 - less;
+    }
+    rank[i] += below;
+  }
+  for (uint i = 0; i < size; ++i)
+  {
+    keys[rank[i]] = key[i];
+    slots[rank[i]] = slot[i];
   }
   for (uint start = 0; start < size;)
   {
