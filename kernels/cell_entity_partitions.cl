@@ -31,6 +31,20 @@ typedef uint4 pair_key;
 #define FULL_KEY(key) (key)
 #endif
 
+// entity_key, with the sorting network cut to one comparison when every entity is an edge.
+inline uint4 pair_source_key(__global const int* v, int n, __global const int* table, int rows, int fixed, int e)
+{
+#if KEY_COMPONENTS == 2
+  __global const int* row = table + 4 * (fixed ? e : e % rows);
+  const int turn = fixed ? 0 : e / rows;
+  const uint a = key_vertex(v, n, row[0], turn);
+  const uint b = key_vertex(v, n, row[1], turn);
+  return (uint4)(min(a, b), max(a, b), NONE, NONE);
+#else
+  return entity_key(v, n, table, rows, fixed, e);
+#endif
+}
+
 // Chunk k of a group: its cells [k * chunk_cells, min((k + 1) * chunk_cells, count)).
 // Its counts are row first_chunk + k of chunk_counts (`partitions` entries each).
 __kernel void count_partition_entries(CELL_ARGS, __global const int* table, const int rows,
@@ -52,7 +66,7 @@ __kernel void count_partition_entries(CELL_ARGS, __global const int* table, cons
     for (int e = 0; e < entities; ++e)
     {
       slot_cell[first + e] = cell;
-      ++counts[entity_key(v, n, table, rows, cells_fixed, e).x >> shift];
+      ++counts[pair_source_key(v, n, table, rows, cells_fixed, e).x >> shift];
     }
   }
 }
@@ -106,7 +120,7 @@ __kernel void scatter_partition_entries(CELL_ARGS, __global const int* table, co
     const int entities = (int)(slot_offsets[cell_ids[i] + 1] - first);
     for (int e = 0; e < entities; ++e)
     {
-      const uint4 key = entity_key(v, n, table, rows, cells_fixed, e);
+      const uint4 key = pair_source_key(v, n, table, rows, cells_fixed, e);
       const uint at = cursors[key.x >> shift]++;
       pair_keys[at] = PAIR_KEY(key);
       pair_slots[at] = (int)(first + e);
