@@ -31,6 +31,20 @@ typedef uint4 pair_key;
 #define FULL_KEY(key) (key)
 #endif
 
+// entity_key, with the sorting network cut to one comparison when every entity is an edge.
+inline uint4 pair_source_key(__global const int* v, int n, __global const int* table, int rows, int fixed, int e)
+{
+#if KEY_COMPONENTS == 2
+  __global const int* row = table + 4 * (fixed ? e : e % rows);
+  const int turn = fixed ? 0 : e / rows;
+  const uint a = key_vertex(v, n, row[0], turn);
+  const uint b = key_vertex(v, n, row[1], turn);
+  return (uint4)(min(a, b), max(a, b), NONE, NONE);
+#else
+  return entity_key(v, n, table, rows, fixed, e);
+#endif
+}
+
 // Chunk k of a group: its cells [k * chunk_cells, min((k + 1) * chunk_cells, count)).
 // Its counts are row first_chunk + k of chunk_counts (`partitions` entries each).
 __kernel void count_partition_entries(CELL_ARGS, __global const int* table, const int rows,
@@ -52,7 +66,7 @@ __kernel void count_partition_entries(CELL_ARGS, __global const int* table, cons
     for (int e = 0; e < entities; ++e)
     {
       slot_cell[first + e] = cell;
-      ++counts[entity_key(v, n, table, rows, cells_fixed, e).x >> shift];
+      ++counts[pair_source_key(v, n, table, rows, cells_fixed, e).x >> shift];
     }
   }
 }
@@ -106,7 +120,7 @@ __kernel void scatter_partition_entries(CELL_ARGS, __global const int* table, co
     const int entities = (int)(slot_offsets[cell_ids[i] + 1] - first);
     for (int e = 0; e < entities; ++e)
     {
-      const uint4 key = entity_key(v, n, table, rows, cells_fixed, e);
+      const uint4 key = pair_source_key(v, n, table, rows, cells_fixed, e);
       const uint at = cursors[key.x >> shift]++;
       pair_keys[at] = PAIR_KEY(key);
       pair_slots[at] = (int)(first + e);
@@ -142,7 +156,7 @@ inline void insertion_sort(__global pair_key* keys, __global int* slots, uint si
   }
 }
 
-// Each pair goes straight to its rank among the bucket's keys (ties by position): n^2
+// Each pair goes straight to its rank among the bucket's keys (ties by position): n^2 / 2
 // comparisons without a branch, which the compiler vectorises, for buckets of up to RANK_SORT
 // pairs (those of ordinary vertices of a tetrahedral mesh: tens of edge slots, which an
 // insertion sort spends most of its time mispredicting). Then each run of equal keys, a few
@@ -151,12 +165,10 @@ inline void insertion_sort(__global pair_key* keys, __global int* slots, uint si
 #define RANK_KEY uint
 #define RANK_KEY_OF(key) ((key).y)
 #define RANK_LESS(a, b) ((a) < (b))
-#define RANK_LESS_EQUAL(a, b) ((a) <= (b))
 #else
 #define RANK_KEY ulong2
 #define RANK_KEY_OF(key) ((ulong2)((ulong)(key).y << 32 | (key).z, (key).w))
 #define RANK_LESS(a, b) (((a).x < (b).x) | (((a).x == (b).x) & ((a).y < (b).y)))
-#define RANK_LESS_EQUAL(a, b) (((a).x < (b).x) | (((a).x == (b).x) & ((a).y <= (b).y)))
 #endif
 
 inline void rank_sort(__global pair_key* keys, __global int* slots, uint size)
@@ -170,15 +182,27 @@ inline void rank_sort(__global pair_key* keys, __global int* slots, uint size)
     slot[i] = slots[i];
     order[i] = RANK_KEY_OF(key[i]);
   }
+  // Each pair (i, j > i) compared once: the larger (j on a tie, which keeps positions) gains a
+  // rank.
+  uint rank[RANK_SORT];
+  for (uint i = 0; i < size; ++i)
+    rank[i] = 0;
   for (uint i = 0; i < size; ++i)
   {
-    uint rank = 0;
-    for (uint j = 0; j < i; ++j)
-      rank += RANK_LESS_EQUAL(order[j], order[i]);
+    const RANK_KEY mine = order[i];
+    uint below = 0;
     for (uint j = i + 1; j < size; ++j)
-      rank += RANK_LESS(order[j], order[i]);
-    keys[rank] = key[i];
-    slots[rank] = slot[i];
+    {
+      const uint less = RANK_LESS(order[j], mine);
+      below += less;
+      rank[j] += 1 - less;
+    }
+    rank[i] += below;
+  }
+  for (uint i = 0; i < size; ++i)
+  {
+    keys[rank[i]] = key[i];
+    slots[rank[i]] = slot[i];
   }
   for (uint start = 0; start < size;)
   {
