@@ -8,39 +8,8 @@
 // Vocabulary: a slot is one (cell, local entity) pair; slots of cell c are consecutive from
 // slot_offsets[c]. A key is a uint4 of sorted vertex ids padded with NONE, so an edge, a
 // triangle face and a quad face never compare equal.
-#define NONE 0xffffffffu
-// Build options: SMALL_BUCKET, the largest bucket sorted by one work-item; PRIVATE_SORT (1:
-// that sort runs on a private copy, which GPUs gain from; 0: in place, better on CPUs, whose
-// caches already hold the bucket).
-
-inline uint4 sorted_key(uint a, uint b, uint c, uint d)
-{
-  // A sorting network for four values.
-  uint t;
-#define ORDER(x, y)                                                                                \
-  if (x > y)                                                                                       \
-  {                                                                                                \
-    t = x;                                                                                         \
-    x = y;                                                                                         \
-    y = t;                                                                                         \
-  }
-  ORDER(a, b) ORDER(c, d) ORDER(a, c) ORDER(b, d) ORDER(b, c)
-#undef ORDER
-  return (uint4)(a, b, c, d);
-}
-
-inline int key_less(uint4 a, uint4 b)
-{
-  if (a.x != b.x) return a.x < b.x;
-  if (a.y != b.y) return a.y < b.y;
-  if (a.z != b.z) return a.z < b.z;
-  return a.w < b.w;
-}
-
-inline int key_equal(uint4 a, uint4 b)
-{
-  return all(a == b);
-}
+#include "entity_keys.cl"
+// Build option: SMALL_BUCKET, the largest bucket sorted by one work-item.
 
 // Slot e of a cell: entity_vertex (kernels/common.cl) says which vertices it has. Closed cells
 // (polygons) have as many edges as vertices, open ones (polylines) one fewer.
@@ -49,12 +18,6 @@ __kernel void count_entities(CELL_ARGS, const int rows, const int open, __global
   const int i = get_global_id(0);
   if (i < count)
     slot_counts[cell_ids[i]] = cells_fixed ? rows : cell_size(i) - open;
-}
-
-// An entity_vertex as a key component (padding: NONE).
-inline uint key_vertex(__global const int* v, int n, int corner, int turn)
-{
-  return corner < 0 ? NONE : (uint)entity_vertex(v, n, corner, turn);
 }
 
 __kernel void emit_entities(CELL_ARGS, __global const int* table, const int rows,
@@ -71,33 +34,35 @@ __kernel void emit_entities(CELL_ARGS, __global const int* table, const int rows
   const int entities = (int)slot_offsets[cell + 1] - first;
   for (int e = 0; e < entities; ++e)
   {
-    __global const int* row = table + 4 * (cells_fixed ? e : e % rows);
-    const int turn = cells_fixed ? 0 : e / rows;
-    const uint4 key = sorted_key(key_vertex(v, n, row[0], turn), key_vertex(v, n, row[1], turn),
-      key_vertex(v, n, row[2], turn), key_vertex(v, n, row[3], turn));
+    const uint4 key = entity_key(v, n, table, rows, cells_fixed, e);
     keys[first + e] = key;
     slot_cell[first + e] = cell;
     atomic_inc(&bucket_counts[key.x]);
   }
 }
 
-// Groups the slots by bucket; the order inside a bucket is arbitrary until it is sorted.
+// Groups the slots by bucket, each as its sort entry (key.y, key.z, key.w, slot): every key of
+// a bucket shares x, so the entry orders the bucket, and the sort then reads its bucket's
+// entries where they lie, not each key through its slot. The order inside a bucket is
+// arbitrary until it is sorted.
 __kernel void fill_buckets(__global const uint4* keys, const int slots,
-  __global const uint* bucket_offsets, __global uint* cursors, __global int* sorted_slots)
+  __global const uint* bucket_offsets, __global uint* cursors, __global uint4* entries)
 {
   const int slot = get_global_id(0);
   if (slot >= slots)
     return;
-  const uint bucket = keys[slot].x;
-  sorted_slots[bucket_offsets[bucket] + atomic_inc(&cursors[bucket])] = slot;
+  const uint4 key = keys[slot];
+  entries[bucket_offsets[key.x] + atomic_inc(&cursors[key.x])] = (uint4)(key.y, key.z, key.w, (uint)slot);
 }
 
-// One work-item per small bucket: sorts its slots by (key, slot), which makes every later
-// result independent of the thread schedule. Insertion sort, at most SMALL_BUCKET^2 steps.
-// Large buckets are left to the radix sort: large_sizes gets their sizes (0 for small ones),
-// whose scan says where each one's slots start in the sorted list of all large buckets' slots.
-__kernel void sort_small_buckets(__global const uint4* keys, __global const uint* bucket_offsets,
-  const int buckets, __global int* sorted_slots, __global uint* large_sizes)
+// One work-item per small bucket: sorts its entries by (key, slot) (slot last: equal keys keep
+// slot order), which makes every later result independent of the thread schedule, and writes
+// the sorted slots and where runs of equal keys start (the first of a bucket always does: its
+// x differs from the previous bucket's). Insertion sort, at most SMALL_BUCKET^2 steps. Large
+// buckets are left to the radix sort: large_sizes gets their sizes (0 for small ones), whose
+// scan says where each one's slots start in the sorted list of all large buckets' slots.
+__kernel void sort_small_buckets(__global uint4* entries, __global const uint* bucket_offsets,
+  const int buckets, __global int* sorted_slots, __global uint* heads, __global uint* large_sizes)
 {
   const int b = get_global_id(0);
   if (b >= buckets)
@@ -108,46 +73,24 @@ __kernel void sort_small_buckets(__global const uint4* keys, __global const uint
   large_sizes[b] = large ? end - begin : 0;
   if (large)
     return;
-#if PRIVATE_SORT
-  // Every key of a bucket shares x, so (y, z, w, slot) orders it, and the keys are read from
-  // global memory once.
-  uint4 entry[SMALL_BUCKET]; // (key.y, key.z, key.w, slot)
-  for (int i = begin; i < end; ++i)
-  {
-    const int slot = sorted_slots[i];
-    const uint4 key = keys[slot];
-    const uint4 e = (uint4)(key.y, key.z, key.w, (uint)slot);
-    int j = i - begin - 1;
-    while (j >= 0 && key_less(e, entry[j]))
-    {
-      entry[j + 1] = entry[j];
-      --j;
-    }
-    entry[j + 1] = e;
-  }
-  for (int i = begin; i < end; ++i)
-    sorted_slots[i] = (int)entry[i - begin].w;
-#else
+  // In place: the bucket's entries lie together.
   for (int i = begin + 1; i < end; ++i)
   {
-    const int slot = sorted_slots[i];
-    const uint4 key = keys[slot];
+    const uint4 e = entries[i];
     int j = i - 1;
-    while (j >= begin)
+    while (j >= begin && key_less(e, entries[j]))
     {
-      const int other = sorted_slots[j];
-      const uint4 other_key = keys[other];
-      if (key_less(key, other_key) || (key_equal(key, other_key) && slot < other))
-      {
-        sorted_slots[j + 1] = other;
-        --j;
-      }
-      else
-        break;
+      entries[j + 1] = entries[j];
+      --j;
     }
-    sorted_slots[j + 1] = slot;
+    entries[j + 1] = e;
   }
-#endif
+  for (int i = begin; i < end; ++i)
+  {
+    const uint4 e = entries[i];
+    sorted_slots[i] = (int)e.w;
+    heads[i] = i == begin || any(e.xyz != entries[i - 1].xyz);
+  }
 }
 
 inline uint bucket_size(__global const uint* bucket_offsets, uint b)
@@ -191,26 +134,20 @@ __kernel void pack_keys(__global const uint4* keys, __global const uint* slots, 
   packed[i] = result;
 }
 
-// The large buckets' slots, sorted by (key, slot), go back to their buckets' places.
+// The large buckets' slots, sorted by (key, slot), go back to their buckets' places, with
+// where their runs of equal keys start.
 __kernel void place_large_slots(__global const uint4* keys, __global const uint* sorted_large,
   const int count, __global const uint* bucket_offsets, __global const uint* large_offsets,
-  __global int* sorted_slots)
+  __global int* sorted_slots, __global uint* heads)
 {
   const int i = get_global_id(0);
   if (i >= count)
     return;
   const uint slot = sorted_large[i];
-  const uint b = keys[slot].x;
-  sorted_slots[bucket_offsets[b] + (uint)i - large_offsets[b]] = (int)slot;
-}
-
-// 1 where a run of equal keys starts in the sorted slots: scanned, the entity numbers.
-__kernel void mark_run_heads(__global const uint4* keys, __global const int* sorted_slots,
-  const int slots, __global uint* heads)
-{
-  const int i = get_global_id(0);
-  if (i < slots)
-    heads[i] = i == 0 || !key_equal(keys[sorted_slots[i]], keys[sorted_slots[i - 1]]);
+  const uint4 key = keys[slot];
+  const uint place = bucket_offsets[key.x] + (uint)i - large_offsets[key.x];
+  sorted_slots[place] = (int)slot;
+  heads[place] = i == 0 || !key_equal(key, keys[sorted_large[i - 1]]);
 }
 
 // entity_offsets[i]: the entities that start before position i, so a head at i starts entity

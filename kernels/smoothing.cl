@@ -3,15 +3,17 @@
 // mesh origin is not lost to rounding: x = x0 + d. A step reads the previous iterate `in` and
 // writes `out`: d_v += factor * mean over the row's sources s of (s - x_v). The sources are
 // the neighbour vertices (umbrella operator) or, with CELL_SOURCES, the barycentres of the
-// vertex's cells, each an anchor point (the cell's first point) plus an offset that the
-// per-cell scatter writes at every step. So that a step reads only the sources' current
-// values, the mean splits into a part fixed by the input positions, found once per vertex
-// (source_offsets, into fixed_part: the mean of x0_s - x0_v, or of anchor_s - x0_v), and the mean of the
-// sources' state: mean(s - x_v) = fixed_part_v + mean(d_s) - d_v (barycentres: their offsets
-// instead of d_s). Every term is a difference of nearby values. Rows are sorted (by the input's
-// ids, also when the smoother renumbers the mesh: VertexTable::sortRowsBy), so each vertex sums
-// in one fixed order: results are identical run to run, renumbered or not. A vertex whose role
-// differs from `role` is not written; it keeps, in both ping-pong buffers, its displacement.
+// vertex's cells. So that a step reads only the sources' current values, the mean splits into
+// a part fixed by the input positions, found once per vertex (source_offsets, into fixed_part:
+// the mean of x0_s - x0_v, or of the cell's input barycentre - x0_v, as its anchor point (first
+// point) minus x0_v plus the barycentre's offset from the anchor), and the mean of the
+// sources' state: mean(s - x_v) = fixed_part_v + mean(d_s) - d_v, where a barycentre's state is
+// the mean displacement of its cell's points (the per-cell scatter writes it at every step:
+// 3 to 8 reads and one write, GMlib's bytes). Every term is a difference of nearby values. Rows
+// are sorted (by the input's ids, also when the smoother renumbers the mesh:
+// VertexTable::sortRowsBy), so each vertex sums in one fixed order: results are identical run
+// to run, renumbered or not. A vertex whose role differs from `role` is not written; it keeps,
+// in both ping-pong buffers, its displacement.
 //
 // One work-item per vertex: its row of sources is entries[row_start[v] ...], degree[v] of them
 // (core/gpumesh/VertexTable.h). Build option: CELL_SOURCES (0 or 1).
@@ -25,15 +27,17 @@
 #define INTERIOR 2
 #define NONE_ID 0xffffffffu
 
-// Where source s sits in the input (its anchor for a cell), and its state at this step.
+// Where source s sits in the input relative to x0 (a cell's: its input barycentre), and its
+// state at this step.
 #if CELL_SOURCES
-#define ANCHOR_ARGUMENTS , __global const int *anchors
-#define ANCHORS , anchors
+#define ANCHOR_ARGUMENTS , __global const int *anchors, __global const REAL4 *barycentre_offsets
+#define ANCHORS , anchors, barycentre_offsets
 #define STATE_ARGUMENTS , __global const REAL4 *sources
 #define STATE , sources
-inline REAL3 source_position(__global const REAL* points, int s, __global const int* anchors)
+inline REAL3 source_position_from(__global const REAL* points, int s, REAL3 x0, __global const int* anchors,
+  __global const REAL4* barycentre_offsets)
 {
-  return point_at(points, anchors[s]);
+  return (point_at(points, anchors[s]) - x0) + barycentre_offsets[s].xyz;
 }
 inline REAL3 source_state(__global const REAL4* in, int s, __global const REAL4* sources)
 {
@@ -44,9 +48,9 @@ inline REAL3 source_state(__global const REAL4* in, int s, __global const REAL4*
 #define ANCHORS
 #define STATE_ARGUMENTS
 #define STATE
-inline REAL3 source_position(__global const REAL* points, int s)
+inline REAL3 source_position_from(__global const REAL* points, int s, REAL3 x0)
 {
-  return point_at(points, s);
+  return point_at(points, s) - x0;
 }
 inline REAL3 source_state(__global const REAL4* in, int s)
 {
@@ -70,7 +74,7 @@ __kernel void source_offsets(__global const REAL* points, ROW_TABLE, __global co
   const REAL3 x0 = point_at(points, v);
   REAL3 sum = (REAL3)(0);
   for (int k = 0; k < n; ++k)
-    sum += source_position(points, row[k] ANCHORS) - x0;
+    sum += source_position_from(points, row[k], x0 ANCHORS);
   fixed_part[v] = (REAL4)(sum / (REAL)n, 0);
 }
 
@@ -90,22 +94,19 @@ __kernel void relax(__global const REAL4* in, __global REAL4* out, const REAL fa
   out[v] = (REAL4)(d + factor * (fixed_part[v].xyz + (sum / (REAL)n - d)), 0);
 }
 
-// The scatter half of barycentric smoothing: each cell's barycentre as its first point (its
-// anchor, found once: core/gpumesh/NeighborDistance.h's centroids) plus the mean of
-// (x0_k - x0_first + d_k) over its vertices.
+// The scatter half of barycentric smoothing: each cell's state, the mean displacement of its
+// points (its input barycentre is in the vertices' fixed parts).
 // Per step: in; the rest is bound once.
-__kernel void barycentre(__global const REAL4* in, CELL_ARGS, __global const REAL* points,
-  __global REAL4* barycentres)
+__kernel void barycentre(__global const REAL4* in, CELL_ARGS, __global REAL4* barycentres)
 {
   const int i = get_global_id(0);
   if (i >= count)
     return;
   __global const int* v = connectivity + cell_start(i);
   const int n = cell_size(i);
-  const REAL3 origin = point_at(points, v[0]);
   REAL3 sum = (REAL3)(0);
   for (int k = 0; k < n; ++k)
-    sum += (point_at(points, v[k]) - origin) + in[v[k]].xyz;
+    sum += in[v[k]].xyz;
   barycentres[cell_ids[i]] = (REAL4)(sum / (REAL)n, 0);
 }
 

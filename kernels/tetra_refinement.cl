@@ -67,12 +67,13 @@ inline int longest_face_edge(int t, int f, EDGE_ORDER_ARGS)
 // Checks every tetrahedron: a zero-length edge or a zero volume makes it degenerate; an edge
 // of distinct points whose squared length leaves REAL's normal range makes lengths unreliable
 // in this precision. With check_faces, also how many tetrahedra share each face, read from the
-// edges' runs (no face table): the tetrahedra around the face's first edge that also hold its
-// third vertex. More than two make it non-manifold; one makes it a boundary face, whose
+// edges' runs (no face table): the tetrahedra around one of the face's edges that also hold
+// its third vertex. More than two make it non-manifold; one makes it a boundary face, whose
 // points are appended to `boundary` (capacity entries; boundary_size counts them all, so the
 // caller can retry with room) for the seam check. The smallest offending cell id of each kind
 // is kept (atomic_min): the report does not depend on the schedule.
 __constant int FACE_THIRD[4] = { 3, 3, 3, 1 }; // the vertex of face f off its edge FACE_EDGES[f][0]
+__constant int FACE_VERTEX_SUM[4] = { 4, 6, 5, 3 }; // of face f's local vertices: less an edge's, the third
 
 __kernel void validate_tetrahedra(CELL_ARGS, __global const REAL* points,
   __global const int* slot_edge, __global const REAL* length2, __global const int* sorted_slots,
@@ -97,9 +98,20 @@ __kernel void validate_tetrahedra(CELL_ARGS, __global const REAL* points,
   }
   for (int f = 0; f < 4 && check_faces; ++f)
   {
+    // Around the face's edge with the fewest tetrahedra (any of its three would do).
+    int walked = FACE_EDGES[f][0];
+    int2 run = slot_run[6 * t + walked];
+    for (int k = 1; k < 3; ++k)
+    {
+      const int2 other = slot_run[6 * t + FACE_EDGES[f][k]];
+      if (other.y < run.y)
+      {
+        walked = FACE_EDGES[f][k];
+        run = other;
+      }
+    }
+    const int third = connectivity[start + FACE_VERTEX_SUM[f] - EDGE_A[walked] - EDGE_B[walked]];
     const int edge = FACE_EDGES[f][0];
-    const int third = connectivity[start + FACE_THIRD[f]];
-    const int2 run = slot_run[6 * t + edge];
     int uses = 0;
     for (int r = run.x; r < run.x + run.y; ++r)
     {

@@ -32,12 +32,10 @@ const Table hexahedronFaces = { 0, 4, 7, 3, 1, 2, 6, 5, 0, 1, 5, 4, 3, 7, 6, 2, 
 const Table wedgeFaces = { 0, 1, 2, -1, 3, 5, 4, -1, 0, 3, 4, 1, 1, 4, 5, 2, 2, 5, 3, 0 };
 const Table pyramidFaces = { 0, 3, 2, 1, 0, 1, 4, -1, 1, 2, 4, -1, 2, 3, 4, -1, 3, 0, 4, -1 };
 
-// Buckets up to this size are sorted by one work-item (GPUs: in private memory, as far as it
-// holds them; CPUs: in place, in cache); larger ones by the radix sort.
-std::string buildOptions(DeviceRun& run)
-{
-  return run.info().isGPU ? "-DSMALL_BUCKET=48 -DPRIVATE_SORT=1" : "-DSMALL_BUCKET=64 -DPRIVATE_SORT=0";
-}
+// Buckets up to this size are sorted in place by one work-item, larger ones by the radix sort.
+// (A private copy of the bucket, tried on GPUs, spilled: in place was 1.8x faster for random
+// numberings on an H200.)
+const char* const bucketOptions = "-DSMALL_BUCKET=64";
 
 // The most vertex ids in one entity of the mesh: 2 (edges), 3 (triangle faces) or 4.
 int keyComponents(const DeviceMesh& mesh, EntityType type)
@@ -57,15 +55,16 @@ int keyComponents(const DeviceMesh& mesh, EntityType type)
 }
 
 // Sorts the slots of all large buckets by (key, slot) with the device radix sort and puts them
-// back in their buckets' places of sortedSlots. Least significant first: the keys' (z, w) or
-// z, then (x, y); each vertex id (and NONE, as pointCount) in bitWidth(pointCount) bits.
+// back in their buckets' places of sortedSlots, marking their run heads. Least significant
+// first: the keys' (z, w) or z, then (x, y); each vertex id (and NONE, as pointCount) in
+// bitWidth(pointCount) bits.
 void sortLargeBuckets(DeviceRun& run, const DeviceBuffer<cl_uint4>& keys, const DeviceBuffer<cl_uint>& bucketOffsets,
   const DeviceBuffer<cl_uint>& largeOffsets, std::size_t largeCount, std::size_t pointCount, int components,
-  DeviceBuffer<cl_int>& sortedSlots)
+  DeviceBuffer<cl_int>& sortedSlots, DeviceBuffer<cl_uint>& heads)
 {
   DeviceRun::ScopedLabel label(run, "sort large buckets");
   const char* program = "cell_entities";
-  const std::string options = buildOptions(run);
+  const std::string options = bucketOptions;
   const std::size_t slots = keys.size();
   const auto count = static_cast<cl_int>(largeCount);
 
@@ -95,7 +94,7 @@ void sortLargeBuckets(DeviceRun& run, const DeviceBuffer<cl_uint4>& keys, const 
   sortBy(0, 2);
 
   run.call({ program, "place_large_slots", options }, largeCount, "place large slots", keys, values, count,
-    bucketOffsets, largeOffsets, sortedSlots);
+    bucketOffsets, largeOffsets, sortedSlots, heads);
 }
 } // namespace
 
@@ -127,13 +126,12 @@ const std::vector<cl_int>* localEntityTable(CellKind kind, EntityType type)
   }
 }
 
-CellEntities::CellEntities(DeviceRun& run, const DeviceMesh& mesh, EntityType type)
+CellEntities::CellEntities(DeviceRun& run, const DeviceMesh& mesh, EntityType type, AccessPattern pattern)
   : Type(type)
 {
   const auto cells = static_cast<std::size_t>(mesh.cellCount());
-  const auto points = static_cast<std::size_t>(mesh.pointCount());
   const char* program = "cell_entities";
-  const std::string options = buildOptions(run);
+  const std::string options = bucketOptions;
 
   for (const DeviceCellGroup& group : mesh.groups())
   {
@@ -144,8 +142,7 @@ CellEntities::CellEntities(DeviceRun& run, const DeviceMesh& mesh, EntityType ty
     }
   }
 
-  // The kinds that have sides (edges) of this type, and the table each one emits them by.
-  std::vector<std::pair<const DeviceCellGroup*, const Table*>> emitting;
+  EmittingGroups emitting;
   for (const DeviceCellGroup& group : mesh.groups())
   {
     if (const Table* table = localEntityTable(group.kind, type))
@@ -163,10 +160,22 @@ CellEntities::CellEntities(DeviceRun& run, const DeviceMesh& mesh, EntityType ty
   SlotOffsets = run.allocate<cl_uint>(cells + 1, "slot offsets");
   SlotCount = exclusiveScan(run, counts, cells, SlotOffsets, "cell sides and edges");
   counts.release();
+  SlotCell = run.allocate<cl_int>(SlotCount, "slot cells");
+
+  if (isContiguous(pattern, run.info().isGPU))
+    matchInPartitions(run, mesh, emitting);
+  else
+    matchInBuckets(run, mesh, emitting);
+}
+
+void CellEntities::matchInBuckets(DeviceRun& run, const DeviceMesh& mesh, const EmittingGroups& emitting)
+{
+  const auto points = static_cast<std::size_t>(mesh.pointCount());
+  const char* program = "cell_entities";
+  const std::string options = bucketOptions;
 
   // 2. Every slot's key, its cell, and how many slots each bucket (smallest vertex) gets.
   DeviceBuffer<cl_uint4> keys = run.allocate<cl_uint4>(SlotCount, "entity keys");
-  SlotCell = run.allocate<cl_int>(SlotCount, "slot cells");
   DeviceBuffer<cl_uint> bucketCounts = run.allocate<cl_uint>(points, "bucket counts");
   run.fill(bucketCounts, cl_uint(0), "bucket counts");
   std::vector<DeviceBuffer<cl_int>> tables;
@@ -177,16 +186,20 @@ CellEntities::CellEntities(DeviceRun& run, const DeviceMesh& mesh, EntityType ty
       tables.back(), static_cast<cl_int>(table->size() / 4), SlotOffsets, keys, SlotCell, bucketCounts);
   }
 
-  // 3. Slots grouped by bucket, each small bucket sorted by (key, slot) by one work-item.
+  // 3. Slots grouped by bucket as sort entries, each small bucket sorted by (key, slot) by one
+  // work-item, which also marks where runs of equal keys start.
   DeviceBuffer<cl_uint> bucketOffsets = run.allocate<cl_uint>(points + 1, "bucket offsets");
   exclusiveScan(run, bucketCounts, points, bucketOffsets, "bucket entries");
   run.fill(bucketCounts, cl_uint(0), "bucket cursors");
-  SortedSlots = run.allocate<cl_int>(SlotCount, "sorted slots");
+  DeviceBuffer<cl_uint4> entries = run.allocate<cl_uint4>(SlotCount, "bucket entries");
   run.call({ program, "fill_buckets", options }, SlotCount, "fill buckets", keys,
-    static_cast<cl_int>(SlotCount), bucketOffsets, bucketCounts, SortedSlots);
+    static_cast<cl_int>(SlotCount), bucketOffsets, bucketCounts, entries);
+  SortedSlots = run.allocate<cl_int>(SlotCount, "sorted slots");
+  DeviceBuffer<cl_uint> heads = run.allocate<cl_uint>(SlotCount, "run heads");
   DeviceBuffer<cl_uint>& largeSizes = bucketCounts; // the cursors are no longer needed
-  run.call({ program, "sort_small_buckets", options }, points, "sort small buckets", keys, bucketOffsets,
-    static_cast<cl_int>(points), SortedSlots, largeSizes);
+  run.call({ program, "sort_small_buckets", options }, points, "sort small buckets", entries, bucketOffsets,
+    static_cast<cl_int>(points), SortedSlots, heads, largeSizes);
+  entries.release();
 
   // 4. The large buckets' slots, sorted together.
   DeviceBuffer<cl_uint> largeOffsets = run.allocate<cl_uint>(points + 1, "large bucket offsets");
@@ -194,16 +207,13 @@ CellEntities::CellEntities(DeviceRun& run, const DeviceMesh& mesh, EntityType ty
   bucketCounts.release();
   if (largeSlots > 0)
   {
-    sortLargeBuckets(run, keys, bucketOffsets, largeOffsets, largeSlots, points, keyComponents(mesh, type),
-      SortedSlots);
+    sortLargeBuckets(run, keys, bucketOffsets, largeOffsets, largeSlots, points, keyComponents(mesh, Type),
+      SortedSlots, heads);
   }
   largeOffsets.release();
   bucketOffsets.release();
 
   // 5. Runs of equal keys: entities, numbered in sorted order.
-  DeviceBuffer<cl_uint> heads = run.allocate<cl_uint>(SlotCount, "run heads");
-  run.call({ program, "mark_run_heads", options }, SlotCount, "mark run heads", keys, SortedSlots,
-    static_cast<cl_int>(SlotCount), heads);
   DeviceBuffer<cl_uint> entityOffsets = run.allocate<cl_uint>(SlotCount + 1, "entity offsets");
   EntityCount = exclusiveScan(run, heads, SlotCount, entityOffsets, "distinct sides and edges");
   heads.release();

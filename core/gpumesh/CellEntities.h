@@ -1,7 +1,11 @@
 // The sides or edges of every cell, matched across cells on the device: neighbour tables,
 // unique edges and faces, and entity-to-cell links.
 #pragma once
+#include "gpumesh/AccessPattern.h"
 #include "gpumesh/DeviceMesh.h"
+
+#include <utility>
+#include <vector>
 
 namespace gpumesh
 {
@@ -16,11 +20,16 @@ enum class EntityType
   Edges
 };
 
-/// Built on the device by bucketing each entity under its smallest vertex, sorting the
-/// buckets (small ones by one work-item each, large ones together by a radix sort, so a vertex
-/// of any degree costs linear time) and finding the runs of equal keys; every result is
-/// independent of the thread schedule. Entities are numbered by (smallest vertex, sorted
-/// vertex ids).
+/// Built on the device by bucketing each entity under its smallest vertex, sorting each bucket
+/// by (sorted vertex ids, slot) and finding the runs of equal keys; every result is independent
+/// of the thread schedule. Entities are numbered by (smallest vertex, sorted vertex ids).
+/// Two ways, with identical results (AccessPattern; Auto picks by device type):
+///  - Strided (GPUs, kernels/cell_entities.cl): a work-item per cell, slot or bucket, counts
+///    by atomics; small buckets sorted by one work-item each, large ones together by a radix
+///    sort, so a vertex of any degree costs linear time.
+///  - Contiguous (CPUs, kernels/cell_entity_partitions.cl): few work-items that own chunks of
+///    cells or ranges of vertices (partitions), no atomics; each partition sorts its
+///    (key, slot) pairs in cache, large buckets by a heap sort.
 ///
 /// A slot is one (cell, local entity) pair, in the local order of the cell's type (VTK's
 /// numbering of edges and faces). Triangle strips are an error (triangulate them first).
@@ -34,7 +43,7 @@ const std::vector<cl_int>* localEntityTable(CellKind kind, EntityType type);
 class CellEntities
 {
 public:
-  CellEntities(DeviceRun& run, const DeviceMesh& mesh, EntityType type);
+  CellEntities(DeviceRun& run, const DeviceMesh& mesh, EntityType type, AccessPattern pattern = AccessPattern::Auto);
 
   EntityType type() const { return Type; }
   std::size_t slotCount() const { return SlotCount; }
@@ -58,6 +67,13 @@ public:
   const DeviceBuffer<cl_uint4>& entityVertices() const { return EntityVertices; }
 
 private:
+  // The groups that have entities of this type, with the table each one emits them by.
+  using EmittingGroups = std::vector<std::pair<const DeviceCellGroup*, const std::vector<cl_int>*>>;
+  // From slotOffsets on, the two ways of filling the rest (CellEntities.cxx and
+  // CellEntityPartitions.cxx).
+  void matchInBuckets(DeviceRun& run, const DeviceMesh& mesh, const EmittingGroups& emitting);
+  void matchInPartitions(DeviceRun& run, const DeviceMesh& mesh, const EmittingGroups& emitting);
+
   EntityType Type;
   std::size_t SlotCount = 0;
   std::size_t EntityCount = 0;

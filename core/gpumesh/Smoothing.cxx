@@ -23,12 +23,13 @@ struct Launch
 
 // The vertices of `role` get their fixed part of a step in `offsets` (source_offsets in
 // kernels/smoothing.cl, run now), and a relax kernel over the table is bound, its step
-// arguments (in, out, factor) left free. With barycentres, their anchors place the sources and
-// the barycentres are the sources' state. One work-item per vertex, reading its row where the
-// table keeps it: 1.7x faster per step than one launch per row width (H100, 30M triangles).
+// arguments (in, out, factor) left free. With barycentres, the cells' input barycentres
+// (`centroids`) place the sources and the barycentres are the sources' state. One work-item per
+// vertex, reading its row where the table keeps it: 1.7x faster per step than one launch per
+// row width (H100, 30M triangles).
 void addRelaxLaunch(DeviceRun& run, const DeviceMesh& mesh, const VertexTable& table,
-  const DeviceBuffer<cl_int>& roles, VertexRole role, const RealBuffer* barycentres,
-  const DeviceBuffer<cl_int>& anchors, RealBuffer& offsets, std::vector<Launch>& out)
+  const DeviceBuffer<cl_int>& roles, VertexRole role, const RealBuffer* barycentres, const Centroids* centroids,
+  RealBuffer& offsets, std::vector<Launch>& out)
 {
   const std::string sources = barycentres ? "-DCELL_SOURCES=1" : "";
   const auto vertices = static_cast<std::size_t>(mesh.pointCount());
@@ -36,7 +37,8 @@ void addRelaxLaunch(DeviceRun& run, const DeviceMesh& mesh, const VertexTable& t
   if (barycentres)
   {
     run.call({ "smoothing", "source_offsets", sources }, vertices, "source offsets", mesh.points(), table.entries(),
-      table.rowStart(), table.degree(), count, roles, cl_int(role), offsets, anchors);
+      table.rowStart(), table.degree(), count, roles, cl_int(role), offsets, centroids->anchors,
+      centroids->offsets);
     out.push_back({ run.bind({ "smoothing", "relax", sources }, 3, table.entries(), table.rowStart(), table.degree(),
                       count, roles, cl_int(role), offsets, *barycentres),
       vertices, "relax" });
@@ -190,6 +192,7 @@ VertexSmoother::VertexSmoother(DeviceRun& run, const DeviceMesh& inputMesh, cons
   }
 
   const bool barycentric = Options.method == SmoothingMethod::Barycentric;
+  std::optional<Centroids> inputBarycentres;
   if (barycentric)
   {
     Links.emplace(vertexCells(run, mesh, Options.layout));
@@ -197,16 +200,15 @@ VertexSmoother::VertexSmoother(DeviceRun& run, const DeviceMesh& inputMesh, cons
     {
       Links->sortRowsBy(run, Renumbered->oldCellIds);
     }
-    // A cell's anchor (its first point) does not change from step to step: found once.
-    BarycentreAnchors = std::move(computeCentroids(run, mesh).anchors);
+    // The input barycentres are part of the vertices' fixed parts, found once below.
+    inputBarycentres.emplace(computeCentroids(run, mesh));
     Barycentres = run.allocateReal(4 * static_cast<std::size_t>(mesh.cellCount()), "barycentres");
-    // The scatter half: one barycentre per cell, written by its own work-item; the
+    // The scatter half: one barycentre state per cell, written by its own work-item; the
     // displacements are the step argument.
     for (const DeviceCellGroup& group : mesh.groups())
     {
-      Kernels->scatter.push_back({ run.bind({ "smoothing", "barycentre" }, 1, CellArgs{ group }, mesh.points(),
-                                     Barycentres),
-        group.count, "barycentres" });
+      Kernels->scatter.push_back(
+        { run.bind({ "smoothing", "barycentre" }, 1, CellArgs{ group }, Barycentres), group.count, "barycentres" });
     }
   }
   else
@@ -220,12 +222,11 @@ VertexSmoother::VertexSmoother(DeviceRun& run, const DeviceMesh& inputMesh, cons
   }
   SourceOffsets = run.allocateReal(4 * points, "source offsets");
   run.fillReal(SourceOffsets, 0.0, "source offsets");
-  addRelaxLaunch(run, mesh, *Links, Roles, Interior, barycentric ? &Barycentres : nullptr, BarycentreAnchors,
-    SourceOffsets, Kernels->relax);
+  addRelaxLaunch(run, mesh, *Links, Roles, Interior, barycentric ? &Barycentres : nullptr,
+    inputBarycentres ? &*inputBarycentres : nullptr, SourceOffsets, Kernels->relax);
   if (BoundaryLinks)
   {
-    addRelaxLaunch(run, mesh, *BoundaryLinks, Roles, OnBoundary, nullptr, BarycentreAnchors, SourceOffsets,
-      Kernels->relax);
+    addRelaxLaunch(run, mesh, *BoundaryLinks, Roles, OnBoundary, nullptr, nullptr, SourceOffsets, Kernels->relax);
   }
   Ping = run.allocateReal(4 * points, "displacements (ping)");
   Pong = run.allocateReal(4 * points, "displacements (pong)");

@@ -163,7 +163,6 @@ private:
   DeviceBuffer<cl_int> Roles;
   std::optional<VertexTable> Links;
   std::optional<VertexTable> BoundaryLinks;
-  DeviceBuffer<cl_int> BarycentreAnchors;
   RealBuffer Barycentres;
   /// Per vertex, the part of every step fixed by the input positions (kernels/smoothing.cl).
   RealBuffer SourceOffsets;

@@ -7,7 +7,6 @@
 #include "vtkDataObject.h"
 #include "vtkFieldData.h"
 #include "vtkDoubleArray.h"
-#include "vtkIdList.h"
 #include "vtkIdTypeArray.h"
 #include "vtkSMPTools.h"
 #include "vtkTypeInt32Array.h"
@@ -27,6 +26,7 @@
 #include "vtkCommunicator.h"
 #include "vtkMultiProcessController.h"
 
+#include "gpumesh/BoundaryEdges.h"
 #include "gpumesh/IndexedCopy.h"
 #include "gpumesh/LongestEdgeRefinement.h"
 #include "gpumesh/TetraRefinement.h"
@@ -330,21 +330,27 @@ class CutEdgeExchange
 public:
   using Key = std::pair<long long, long long>;
 
-  // Collective: the boundary edges of all pieces (edges used by one triangle, or edges of
-  // faces used by one tetrahedron, here) are gathered; those that another process has too are
-  // the cut.
-  CutEdgeExchange(vtkPointSet* input, const std::vector<long long>& globalIds,
-    vtkMultiProcessController* controller, bool tetrahedra)
+  // Collective: the boundary edges of all pieces (gpumesh::boundaryEdgeSlots, found on the
+  // device) are gathered by their global point ids; those that another process has too are the
+  // cut.
+  CutEdgeExchange(const gpumesh::BoundaryEdgeSlots& boundary, const std::vector<long long>& globalIds,
+    vtkMultiProcessController* controller)
     : Controller(controller)
   {
-    this->SlotOf = tetrahedra ? tetrahedronBoundaryEdges(input, globalIds) : triangleBoundaryEdges(input, globalIds);
-    std::vector<long long> boundary;
+    for (std::size_t i = 0; i < boundary.slots.size(); ++i)
+    {
+      const Key edge = key(globalIds, boundary.ends[i].s[0], boundary.ends[i].s[1]);
+      this->SlotOf.emplace(edge, boundary.slots[i]); // the first slot of the edge
+      // The closure reports an edge by whichever of its slots claimed it: know them all.
+      this->KeyOf[boundary.slots[i]] = edge;
+    }
+    std::vector<long long> mine;
     for (const auto& [edge, slot] : this->SlotOf)
     {
-      boundary.insert(boundary.end(), { edge.first, edge.second });
+      mine.insert(mine.end(), { edge.first, edge.second });
     }
     std::map<Key, int> holders;
-    for (const auto& [owner, values] : this->Gathered(boundary))
+    for (const auto& [owner, values] : this->Gathered(mine))
     {
       for (std::size_t i = 0; i + 1 < values.size(); i += 2)
       {
@@ -355,24 +361,9 @@ public:
     {
       it = holders[it->first] > 1 ? std::next(it) : this->SlotOf.erase(it);
     }
-    for (const auto& [edge, slot] : this->SlotOf)
+    for (auto it = this->KeyOf.begin(); it != this->KeyOf.end();)
     {
-      this->KeyOf[slot] = edge;
-    }
-    if (tetrahedra)
-    {
-      // The closure reports an edge by whichever of its slots claimed it: know them all.
-      vtkNew<vtkIdList> corners;
-      for (vtkIdType t = 0; t < input->GetNumberOfCells() && !this->SlotOf.empty(); ++t)
-      {
-        input->GetCellPoints(t, corners);
-        for (int k = 0; k < 6; ++k)
-        {
-          const Key edge = key(globalIds, corners->GetId(TetraEdges[k][0]), corners->GetId(TetraEdges[k][1]));
-          if (this->SlotOf.count(edge))
-            this->KeyOf[static_cast<cl_int>(6 * t + k)] = edge;
-        }
-      }
+      it = this->SlotOf.count(it->second) ? std::next(it) : this->KeyOf.erase(it);
     }
   }
 
@@ -409,69 +400,9 @@ public:
   bool AnyFailed = false;
 
 private:
-  // A tetrahedron's local edges in VTK's order, as gpumesh::refineTetrahedra numbers its slots.
-  static constexpr int TetraEdges[6][2] = { { 0, 1 }, { 1, 2 }, { 2, 0 }, { 0, 3 }, { 1, 3 }, { 2, 3 } };
-
   static Key key(const std::vector<long long>& ids, vtkIdType a, vtkIdType b)
   {
     return { std::min(ids[a], ids[b]), std::max(ids[a], ids[b]) };
-  }
-
-  // Edges used by one triangle, each with its slot (3 * triangle + local edge).
-  static std::map<Key, cl_int> triangleBoundaryEdges(vtkPointSet* input, const std::vector<long long>& ids)
-  {
-    std::map<Key, std::pair<int, cl_int>> uses; // key -> (triangles using it, a slot)
-    vtkNew<vtkIdList> corners;
-    for (vtkIdType t = 0; t < input->GetNumberOfCells(); ++t)
-    {
-      input->GetCellPoints(t, corners);
-      for (int j = 0; j < 3 && corners->GetNumberOfIds() == 3; ++j)
-      {
-        auto& use = uses[key(ids, corners->GetId(j), corners->GetId((j + 1) % 3))];
-        ++use.first;
-        use.second = static_cast<cl_int>(3 * t + j);
-      }
-    }
-    std::map<Key, cl_int> boundary;
-    for (const auto& [edge, use] : uses)
-      if (use.first == 1)
-        boundary[edge] = use.second;
-    return boundary;
-  }
-
-  // Edges of faces used by one tetrahedron, each with a slot (6 * tetrahedron + local edge, in
-  // VTK's edge order, as gpumesh::refineTetrahedra numbers them).
-  static std::map<Key, cl_int> tetrahedronBoundaryEdges(vtkPointSet* input, const std::vector<long long>& ids)
-  {
-    static const int faceEdges[4][3] = { { 0, 4, 3 }, { 1, 5, 4 }, { 2, 3, 5 }, { 2, 1, 0 } };
-    static const int faces[4][3] = { { 0, 1, 3 }, { 1, 2, 3 }, { 2, 0, 3 }, { 0, 2, 1 } };
-    std::map<std::array<long long, 3>, std::pair<int, cl_int>> uses; // face -> (uses, 4 * tet + face)
-    vtkNew<vtkIdList> corners;
-    for (vtkIdType t = 0; t < input->GetNumberOfCells(); ++t)
-    {
-      input->GetCellPoints(t, corners);
-      for (int f = 0; f < 4 && corners->GetNumberOfIds() == 4; ++f)
-      {
-        std::array<long long, 3> face = { ids[corners->GetId(faces[f][0])], ids[corners->GetId(faces[f][1])],
-          ids[corners->GetId(faces[f][2])] };
-        std::sort(face.begin(), face.end());
-        auto& use = uses[face];
-        ++use.first;
-        use.second = static_cast<cl_int>(4 * t + f);
-      }
-    }
-    std::map<Key, cl_int> boundary;
-    for (const auto& [face, use] : uses)
-    {
-      if (use.first != 1)
-        continue;
-      const vtkIdType t = use.second / 4;
-      input->GetCellPoints(t, corners);
-      for (int k : faceEdges[use.second % 4])
-        boundary[key(ids, corners->GetId(TetraEdges[k][0]), corners->GetId(TetraEdges[k][1]))] =
-          static_cast<cl_int>(6 * t + k);
-    }
-    return boundary;
   }
 
   // Every process's `mine`, by rank.
@@ -503,7 +434,8 @@ private:
 // The tetrahedra's path: the core refines, the points are built as for triangles, the cells by
 // vtkGPUMeshRefinedTetrahedra.
 void refineTetrahedra(vtkGPULongestEdgeRefinement* filter, gpumesh::DeviceRun& run, vtkPointSet* input,
-  vtkPointSet* output, gpumesh::DeviceMesh mesh, gpumesh::MarkedCells marked, vtkMultiProcessController* controller)
+  vtkPointSet* output, gpumesh::DeviceMesh mesh, gpumesh::MarkedCells marked, vtkMultiProcessController* controller,
+  const gpumesh::BoundaryEdgeSlots& boundary)
 {
   gpumesh::RefinedTetrahedra refined;
   if (controller)
@@ -512,7 +444,7 @@ void refineTetrahedra(vtkGPULongestEdgeRefinement* filter, gpumesh::DeviceRun& r
     gpumesh::DistributedRefinement distributed;
     const std::vector<long long> globalIds = vtkGPUMeshDistributed::GlobalPointIds(input, controller);
     distributed.tieIds.assign(globalIds.begin(), globalIds.end());
-    CutEdgeExchange cut(input, globalIds, controller, true);
+    CutEdgeExchange cut(boundary, globalIds, controller);
     distributed.exchange = [&cut](const std::vector<cl_int>& divided, std::vector<cl_int>& forced, bool failed) {
       return cut(divided, forced, failed);
     };
@@ -567,6 +499,7 @@ void vtkGPULongestEdgeRefinement::ExecuteOnDevice(
   vtkGPUMeshAdapter::MeshDescription description;
   std::optional<gpumesh::DeviceMesh> mesh;
   gpumesh::MarkedCells marked;
+  gpumesh::BoundaryEdgeSlots boundary;
   bool tetrahedra = false;
   // Checks of this piece: under MPI every process learns whether one failed before any
   // exchange starts.
@@ -578,6 +511,10 @@ void vtkGPULongestEdgeRefinement::ExecuteOnDevice(
     }
     mesh.emplace(run, description.view);
     tetrahedra = requireTrianglesOrTetrahedra(input, *mesh);
+    if (controller)
+    {
+      boundary = gpumesh::boundaryEdgeSlots(run, *mesh); // where the cuts can run
+    }
     if (!this->RefineAll && (!controller || input->GetNumberOfCells() > 0)) // an empty piece may carry no arrays
     {
       vtkDataArray* marks = this->GetRequiredCellArray(inputVector, "Mark Array (or turn Refine All on)");
@@ -593,7 +530,7 @@ void vtkGPULongestEdgeRefinement::ExecuteOnDevice(
 
   if (tetrahedra)
   {
-    refineTetrahedra(this, run, input, output, std::move(*mesh), std::move(marked), controller);
+    refineTetrahedra(this, run, input, output, std::move(*mesh), std::move(marked), controller, boundary);
     return;
   }
 
@@ -613,7 +550,7 @@ void vtkGPULongestEdgeRefinement::ExecuteOnDevice(
     gpumesh::DistributedRefinement distributed;
     const std::vector<long long> globalIds = vtkGPUMeshDistributed::GlobalPointIds(input, controller);
     distributed.tieIds.assign(globalIds.begin(), globalIds.end());
-    CutEdgeExchange cut(input, globalIds, controller, false);
+    CutEdgeExchange cut(boundary, globalIds, controller);
     distributed.exchange = [&cut](const std::vector<cl_int>& divided, std::vector<cl_int>& forced,
                              bool failed) { return cut(divided, forced, failed); };
     refined =

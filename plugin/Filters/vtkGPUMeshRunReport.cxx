@@ -47,6 +47,8 @@ void AddToFieldData(
   // the legacy VTK format, whose reader fails on the range information that ParaView attaches
   // to multi-component arrays.)
   double kernelMilliseconds = 0.0;
+  double uploadMilliseconds = 0.0;
+  double downloadMilliseconds = 0.0;
   for (const auto& timing : run.timings())
   {
     if (timing.kind == gpumesh::CommandTiming::Kind::Kernel)
@@ -56,8 +58,16 @@ void AddToFieldData(
       SetFieldValue(fieldData, name, timing.milliseconds);
       kernelMilliseconds += timing.milliseconds;
     }
+    else
+    {
+      (timing.kind == gpumesh::CommandTiming::Kind::Upload ? uploadMilliseconds : downloadMilliseconds) +=
+        timing.milliseconds;
+    }
   }
   SetFieldValue(fieldData, "KernelTimeMs", kernelMilliseconds);
+  // The copies' own device time (staged copies: their chunks' summed), a part of HostTimeMs.
+  SetFieldValue(fieldData, "UploadTimeMs", uploadMilliseconds);
+  SetFieldValue(fieldData, "DownloadTimeMs", downloadMilliseconds);
   // timings() waited for the device: what is left of the wall time ran on the host.
   const double wallMilliseconds =
     std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - requestStart).count();

@@ -7,6 +7,7 @@
 //                     [--refine N1,N2,...] [--refine-fraction F]
 //                     [--smoothing-iterations N]
 //                     [--matching N] [--hub-degree D]
+//                     [--matching-pattern auto|contiguous|strided|both]
 //   gpumesh-benchmark --list-devices
 #include "MeshGenerators.h"
 
@@ -54,6 +55,9 @@ struct Options
   int smoothingIterations = 10;
   std::size_t matching = 0; // triangles for the matching benchmark
   std::size_t hubDegree = 16384;
+  // CellEntities' ways of matching to time (AccessPattern: contiguous is the CPUs' way, strided
+  // the GPUs'); "both" times them side by side in one run.
+  std::vector<AccessPattern> matchingPatterns = { AccessPattern::Auto };
   std::string json;
 };
 
@@ -398,19 +402,23 @@ void benchmarkMatching(const std::shared_ptr<DeviceContext>& context, const Opti
     const char* label;
   } types[] = { { EntityType::Sides, "sides" }, { EntityType::Edges, "unique edges" } };
   for (const auto& t : types)
-  {
-    std::size_t entities = 0;
-    const Measured measured = measure(context, options.repeat, [&](DeviceRun& run) {
-      const CellEntities matched(run, mesh, t.type);
-      entities = matched.entityCount();
-    });
-    // Fewest bytes: read the connectivity, write one entity id per slot.
-    const double bytes = static_cast<double>(generated.connectivity.size()) * 4 * 2;
-    results.push_back({ name + ": " + t.label + " (kernels)", measured.kernelMs, bytes, measured.kernels });
-    results.push_back({ name + ": " + t.label + " (wall)", measured.wallMs, 0.0, {} });
-    std::printf("%s: %zu cells, %zu points, %zu %s\n", name.c_str(), generated.cellCount(), generated.pointCount(),
-      entities, t.label);
-  }
+    for (AccessPattern pattern : options.matchingPatterns)
+    {
+      const std::string way = pattern == AccessPattern::Contiguous ? ", contiguous"
+        : pattern == AccessPattern::Strided                        ? ", strided"
+                                                                   : "";
+      std::size_t entities = 0;
+      const Measured measured = measure(context, options.repeat, [&](DeviceRun& run) {
+        const CellEntities matched(run, mesh, t.type, pattern);
+        entities = matched.entityCount();
+      });
+      // Fewest bytes: read the connectivity, write one entity id per slot.
+      const double bytes = static_cast<double>(generated.connectivity.size()) * 4 * 2;
+      results.push_back({ name + ": " + t.label + way + " (kernels)", measured.kernelMs, bytes, measured.kernels });
+      results.push_back({ name + ": " + t.label + way + " (wall)", measured.wallMs, 0.0, {} });
+      std::printf("%s: %zu cells, %zu points, %zu %s\n", name.c_str(), generated.cellCount(),
+        generated.pointCount(), entities, t.label);
+    }
 }
 
 // The degree cliff: a triangle grid with a fan of hubDegree triangles beside it (one vertex of
@@ -473,6 +481,20 @@ Options parse(int argc, char** argv)
       options.smoothingIterations = std::max(1, std::stoi(next()));
     else if (arg == "--matching")
       options.matching = std::stoull(next());
+    else if (arg == "--matching-pattern")
+    {
+      const std::string pattern = next();
+      if (pattern == "auto")
+        options.matchingPatterns = { AccessPattern::Auto };
+      else if (pattern == "contiguous")
+        options.matchingPatterns = { AccessPattern::Contiguous };
+      else if (pattern == "strided")
+        options.matchingPatterns = { AccessPattern::Strided };
+      else if (pattern == "both")
+        options.matchingPatterns = { AccessPattern::Contiguous, AccessPattern::Strided };
+      else
+        throw Error("--matching-pattern takes auto, contiguous, strided or both, not '" + pattern + "'");
+    }
     else if (arg == "--hub-degree")
       options.hubDegree = std::stoull(next());
     else if (arg == "--json")

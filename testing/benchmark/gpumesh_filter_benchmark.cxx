@@ -844,6 +844,8 @@ int benchmark(const Options& options)
     }
     line.number("step_kernel_ms", stepMs / filter.steps);
   }
+  line.number("upload_ms", filter.gpu ? fieldNumber(output, "UploadTimeMs") : std::nan(""));
+  line.number("download_ms", filter.gpu ? fieldNumber(output, "DownloadTimeMs") : std::nan(""));
   line.number("bytes_uploaded", filter.gpu ? fieldNumber(output, "BytesUploaded") : std::nan(""));
   line.number("bytes_downloaded", filter.gpu ? fieldNumber(output, "BytesDownloaded") : std::nan(""));
   if (filter.gpu) // the device time of each step the filter reports (KernelTimeMs_<step>)

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <numeric>
 #include <random>
@@ -44,6 +45,8 @@ std::vector<std::vector<int>> localEntities(CellKind kind, EntityType type)
   }
   switch (kind)
   {
+    case CellKind::Line:
+      return { { 0, 1 } };
     case CellKind::Triangle:
       return { { 0, 1 }, { 1, 2 }, { 2, 0 } };
     case CellKind::Quad:
@@ -57,10 +60,30 @@ std::vector<std::vector<int>> localEntities(CellKind kind, EntityType type)
   }
 }
 
+// The same for one cell: polygons have the edges (k, k + 1) around them (their sides and
+// edges alike), polylines the edges (k, k + 1) along them (and no sides).
+std::vector<std::vector<int>> localEntities(const testmesh::Cell& cell, EntityType type)
+{
+  const int n = static_cast<int>(cell.ids.size());
+  std::vector<std::vector<int>> entities;
+  if (cell.kind == CellKind::Polygon)
+    for (int k = 0; k < n; ++k)
+      entities.push_back({ k, (k + 1) % n });
+  else if (cell.kind == CellKind::PolyLine && type == EntityType::Edges)
+    for (int k = 0; k + 1 < n; ++k)
+      entities.push_back({ k, k + 1 });
+  else if (cell.kind != CellKind::PolyLine && (cell.kind != CellKind::Line || type == EntityType::Edges))
+    entities = localEntities(cell.kind, type);
+  return entities;
+}
+
+// Sorted vertex ids padded with `none`, which (like the device's padding) sorts after every
+// id, so an edge (a, b) follows the faces (a, b, c).
 using Key = std::array<std::int64_t, 4>;
+constexpr std::int64_t none = std::numeric_limits<std::int64_t>::max();
 Key keyOf(const TestCell& cell, const std::vector<int>& local)
 {
-  Key key = { -1, -1, -1, -1 };
+  Key key = { none, none, none, none };
   for (std::size_t k = 0; k < local.size(); ++k)
     key[k] = cell.ids[local[k]];
   std::sort(key.begin(), key.begin() + static_cast<long>(local.size()));
@@ -188,12 +211,21 @@ struct Built
   std::vector<cl_int> count;
 };
 
-Built build(const TestMesh& mesh, EntityType type)
+// Both ways of matching (AccessPattern: Contiguous is the CPUs' way, Strided the GPUs'), which
+// must give identical results; every test runs both on whatever device it has.
+const AccessPattern bothWays[] = { AccessPattern::Contiguous, AccessPattern::Strided };
+
+std::string nameOf(AccessPattern pattern)
+{
+  return pattern == AccessPattern::Contiguous ? "contiguous" : "strided";
+}
+
+Built build(const TestMesh& mesh, EntityType type, AccessPattern pattern)
 {
   const HostMesh host = testmesh::toHost(mesh);
   DeviceRun run(DeviceContext::acquire("auto"));
   DeviceMesh deviceMesh(run, host);
-  CellEntities entities(run, deviceMesh, type);
+  CellEntities entities(run, deviceMesh, type, pattern);
   Built b;
   auto get = [&](const auto& buffer, auto& out, std::size_t n) {
     out.resize(n);
@@ -217,15 +249,16 @@ Built build(const TestMesh& mesh, EntityType type)
   return b;
 }
 
-// Checks every output against the CPU map from keys to the slots that share them.
-void expectMatchesReference(const TestMesh& mesh, EntityType type)
+// Checks every output of one way against the CPU map from keys to the slots that share them.
+void expectMatchesReference(const TestMesh& mesh, EntityType type, AccessPattern pattern)
 {
-  const Built b = build(mesh, type);
+  SCOPED_TRACE(nameOf(pattern));
+  const Built b = build(mesh, type, pattern);
   std::map<Key, std::vector<std::int64_t>> slotsOfKey; // std::map: keys in sorted order
   std::vector<Key> keyOfSlot;
   for (std::size_t c = 0; c < mesh.cells.size(); ++c)
   {
-    const auto entities = localEntities(mesh.cells[c].kind, type);
+    const auto entities = localEntities(mesh.cells[c], type);
     ASSERT_EQ(b.slotOffsets[c + 1] - b.slotOffsets[c], entities.size()) << "cell " << c;
     for (std::size_t e = 0; e < entities.size(); ++e)
     {
@@ -241,7 +274,7 @@ void expectMatchesReference(const TestMesh& mesh, EntityType type)
   for (const auto& [key, slots] : slotsOfKey) // entity numbering follows the sorted keys
   {
     for (int k = 0; k < 4; ++k)
-      ASSERT_EQ(b.entityVertices[entity].s[k], key[k] < 0 ? 0xffffffffu : cl_uint(key[k]));
+      ASSERT_EQ(b.entityVertices[entity].s[k], key[k] == none ? 0xffffffffu : cl_uint(key[k]));
     for (std::int64_t slot : slots)
     {
       ASSERT_EQ(b.slotEntity[slot], entity);
@@ -254,6 +287,30 @@ void expectMatchesReference(const TestMesh& mesh, EntityType type)
     }
     ++entity;
   }
+}
+
+void expectMatchesReference(const TestMesh& mesh, EntityType type)
+{
+  for (AccessPattern pattern : bothWays)
+    expectMatchesReference(mesh, type, pattern);
+}
+
+void expectBothWaysEqual(const TestMesh& mesh, EntityType type)
+{
+  const Built contiguous = build(mesh, type, AccessPattern::Contiguous);
+  const Built strided = build(mesh, type, AccessPattern::Strided);
+  EXPECT_EQ(contiguous.slotCell, strided.slotCell);
+  EXPECT_EQ(contiguous.sortedSlots, strided.sortedSlots);
+  EXPECT_EQ(contiguous.slotEntity, strided.slotEntity);
+  EXPECT_EQ(contiguous.neighbor, strided.neighbor);
+  ASSERT_EQ(contiguous.slotRun.size(), strided.slotRun.size());
+  for (std::size_t s = 0; s < contiguous.slotRun.size(); ++s)
+    for (int k = 0; k < 2; ++k)
+      ASSERT_EQ(contiguous.slotRun[s].s[k], strided.slotRun[s].s[k]) << "slot " << s;
+  ASSERT_EQ(contiguous.entityVertices.size(), strided.entityVertices.size());
+  for (std::size_t e = 0; e < contiguous.entityVertices.size(); ++e)
+    for (int k = 0; k < 4; ++k)
+      ASSERT_EQ(contiguous.entityVertices[e].s[k], strided.entityVertices[e].s[k]) << "entity " << e;
 }
 } // namespace
 
@@ -275,9 +332,12 @@ TEST(CellEntities, NonManifoldFanMakesEveryCellANeighbour)
   fan.xyz = { 0, 0, 0, 1, 0, 0, 0.5, 1, 0, 0.5, -1, 0, 0.5, 0, 1 };
   fan.cells = { { CellKind::Triangle, { 0, 1, 2 } }, { CellKind::Triangle, { 1, 0, 3 } }, { CellKind::Triangle, { 0, 1, 4 } } };
   expectMatchesReference(fan, EntityType::Sides);
-  const Built b = build(fan, EntityType::Sides);
-  for (int c = 0; c < 3; ++c)
-    EXPECT_EQ(b.count[c], 2) << "cell " << c;
+  for (AccessPattern pattern : bothWays)
+  {
+    const Built b = build(fan, EntityType::Sides, pattern);
+    for (int c = 0; c < 3; ++c)
+      EXPECT_EQ(b.count[c], 2) << "cell " << c << ", " << nameOf(pattern);
+  }
 }
 
 TEST(CellEntities, SingleCellHasNoNeighbour)
@@ -285,22 +345,28 @@ TEST(CellEntities, SingleCellHasNoNeighbour)
   TestMesh one;
   one.xyz = { 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1 };
   one.cells = { { CellKind::Tetra, { 0, 1, 2, 3 } } };
-  const Built b = build(one, EntityType::Sides);
-  EXPECT_EQ(b.count[0], 0);
-  EXPECT_TRUE(std::isnan(b.minimum[0]));
-  EXPECT_TRUE(std::isnan(b.mean[0]));
-  for (cl_int n : b.neighbor)
-    EXPECT_EQ(n, -1);
+  for (AccessPattern pattern : bothWays)
+  {
+    const Built b = build(one, EntityType::Sides, pattern);
+    EXPECT_EQ(b.count[0], 0);
+    EXPECT_TRUE(std::isnan(b.minimum[0]));
+    EXPECT_TRUE(std::isnan(b.mean[0]));
+    for (cl_int n : b.neighbor)
+      EXPECT_EQ(n, -1);
+  }
 }
 
 TEST(CellEntities, ResultsDoNotDependOnTheSchedule)
 {
   const TestMesh mesh = shuffled(tetraBox(5), 3);
-  const Built first = build(mesh, EntityType::Sides);
-  const Built second = build(mesh, EntityType::Sides);
-  EXPECT_EQ(first.sortedSlots, second.sortedSlots);
-  EXPECT_EQ(first.slotEntity, second.slotEntity);
-  EXPECT_EQ(first.neighbor, second.neighbor);
+  for (AccessPattern pattern : bothWays)
+  {
+    const Built first = build(mesh, EntityType::Sides, pattern);
+    const Built second = build(mesh, EntityType::Sides, pattern);
+    EXPECT_EQ(first.sortedSlots, second.sortedSlots);
+    EXPECT_EQ(first.slotEntity, second.slotEntity);
+    EXPECT_EQ(first.neighbor, second.neighbor);
+  }
 }
 
 TEST(CellEntities, LargeBucketsMatchToo)
@@ -338,7 +404,7 @@ TEST(CellEntities, UVSphereWith4096PointsPerRing)
   const TestMesh mesh = uvSphere(4096, 4);
   expectMatchesReference(mesh, EntityType::Sides);
   expectMatchesReference(mesh, EntityType::Edges);
-  const Built b = build(mesh, EntityType::Sides);
+  const Built b = build(mesh, EntityType::Sides, AccessPattern::Contiguous);
   for (cl_int n : b.neighbor) // closed: every side has a neighbour
     ASSERT_GE(n, 0);
 }
@@ -364,4 +430,50 @@ TEST(CellEntities, WedgesAroundAnAxisMatchTriangleAndQuadFaces)
   expectMatchesReference(wheel, EntityType::Sides);
   expectMatchesReference(wheel, EntityType::Edges);
   expectMatchesReference(shuffled(wheel, 18), EntityType::Sides);
+}
+
+// Polygons and polylines turn one table row around the cell; lines have edges but no sides;
+// every kind in one mesh, cells and points in random order.
+TEST(CellEntities, EveryKindMixedInOneMesh)
+{
+  TestMesh mesh = shuffled(tetraBox(4), 21);
+  const std::int64_t points = static_cast<std::int64_t>(mesh.points());
+  std::mt19937 generator(22);
+  std::uniform_int_distribution<std::int64_t> point(0, points - 1);
+  auto distinct = [&](int n) {
+    std::set<std::int64_t> ids;
+    while (static_cast<int>(ids.size()) < n)
+      ids.insert(point(generator));
+    std::vector<std::int64_t> list(ids.begin(), ids.end());
+    std::shuffle(list.begin(), list.end(), generator);
+    return list;
+  };
+  for (int k = 0; k < 40; ++k)
+  {
+    mesh.cells.push_back({ CellKind::Polygon, distinct(5 + k % 4) });
+    mesh.cells.push_back({ CellKind::PolyLine, distinct(2 + k % 5) });
+    mesh.cells.push_back({ CellKind::Line, distinct(2) });
+    mesh.cells.push_back({ CellKind::Triangle, distinct(3) });
+    mesh.cells.push_back({ CellKind::Quad, distinct(4) });
+    mesh.cells.push_back({ CellKind::Wedge, distinct(6) });
+  }
+  // A polygon and a polyline that share edges with cells above.
+  mesh.cells.push_back({ CellKind::Polygon, mesh.cells[0].ids });
+  mesh.cells.push_back({ CellKind::PolyLine, { mesh.cells[0].ids[0], mesh.cells[0].ids[1], mesh.cells[0].ids[2] } });
+  std::shuffle(mesh.cells.begin(), mesh.cells.end(), generator);
+  expectMatchesReference(mesh, EntityType::Sides);
+  expectMatchesReference(mesh, EntityType::Edges);
+}
+
+// The two ways agree buffer for buffer, through every sort of the contiguous way: insertion
+// (triangles), ranks (tetrahedron edges, 2 ids; faces, 3), swaps and a heap sort (a vertex of
+// degree 4000, whose partition exceeds the private staging).
+TEST(CellEntities, BothWaysGiveIdenticalBuffers)
+{
+  expectBothWaysEqual(shuffled(triangleGrid(40, 30), 31), EntityType::Edges);
+  const TestMesh tetrahedra = shuffled(tetraBox(7), 32);
+  expectBothWaysEqual(tetrahedra, EntityType::Edges);
+  expectBothWaysEqual(tetrahedra, EntityType::Sides);
+  expectBothWaysEqual(shuffled(fan(4000), 33), EntityType::Edges);
+  expectBothWaysEqual(wedgeWheel(300), EntityType::Sides);
 }

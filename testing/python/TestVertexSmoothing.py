@@ -395,6 +395,12 @@ class VertexSmoothingTest(unittest.TestCase):
         self.assertGreater(gt.field_value(result, "BytesDownloaded"), 0)
         # Wall time minus kernel time: the host always does some of the work.
         self.assertGreater(gt.field_value(result, "HostTimeMs"), 0.0)
+        # The points went up and the smoothed ones came down: both copies took device time,
+        # which is part of the host's share.
+        upload, download = gt.field_value(result, "UploadTimeMs"), gt.field_value(result, "DownloadTimeMs")
+        self.assertGreater(upload, 0.0)
+        self.assertGreater(download, 0.0)
+        self.assertLess(upload + download, gt.field_value(result, "HostTimeMs"))
 
     # -- bad input ------------------------------------------------------------------------------
 
