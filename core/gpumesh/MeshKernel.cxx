@@ -131,17 +131,24 @@ std::string readTuple(const ArrayPlan& plan, const std::string& index)
 }
 
 // "line L, column C: error: message" for each error of the build log in the user's text
-// (clang writes "Kernel:3:5: error: ...", PoCL "error: Kernel:3:5: ...").
-std::string userErrors(const std::string& log)
+// (clang writes "Kernel:3:5: error: ...", PoCL "error: Kernel:3:5: ..."; NVIDIA ignores #line
+// and writes "<kernel>:145:5: error: ...", the line in the whole program).
+std::string userErrors(const std::string& log, const GeneratedMeshKernel& generated)
 {
-  static const std::regex located(R"((error: )?Kernel:(\d+):(\d+): (error: )?([^\n]*))");
+  static const std::regex located(R"((error: )?(Kernel|<kernel>):(\d+):(\d+): (error: )?([^\n]*))");
   std::string errors;
   for (auto it = std::sregex_iterator(log.begin(), log.end(), located); it != std::sregex_iterator(); ++it)
   {
-    if ((*it)[1].matched || (*it)[4].matched)
+    if (!(*it)[1].matched && !(*it)[5].matched)
+      continue;
+    int line = std::stoi((*it)[3].str());
+    if ((*it)[2].str() == "<kernel>")
     {
-      errors += "\n  line " + (*it)[2].str() + ", column " + (*it)[3].str() + ": error: " + (*it)[5].str();
+      line -= generated.userFirstLine - 1;
+      if (line < 1 || line > generated.userLineCount)
+        continue; // in the generated part
     }
+    errors += "\n  line " + std::to_string(line) + ", column " + (*it)[4].str() + ": error: " + (*it)[6].str();
   }
   return errors;
 }
@@ -391,6 +398,8 @@ GeneratedMeshKernel generateMeshKernel(const MeshKernelDefinition& definition)
   const std::string user = definition.body + (definition.body.empty() || definition.body.back() != '\n' ? "\n" : "");
   // Lines: before, the #line directive, the user's text, the second directive, then `after`.
   const int afterLine = countLines(before) + 1 + countLines(user) + 1 + 1;
+  generated.userFirstLine = countLines(before) + 2;
+  generated.userLineCount = countLines(user);
   generated.source = before + "#line 1 \"Kernel\"\n" + user + "#line " + std::to_string(afterLine) +
     " \"GeneratedSource\"\n" + after;
   return generated;
@@ -449,7 +458,7 @@ MeshKernel::MeshKernel(DeviceRun& run, const DeviceMesh& mesh, const MeshKernelD
     {
       if (error.buildLog().empty())
         throw;
-      const std::string errors = userErrors(error.buildLog());
+      const std::string errors = userErrors(error.buildLog(), s.generated);
       throw Error("The Kernel does not compile on device '" + run.info().label() + "'" +
           (errors.empty() ? std::string(" (see the build log and the GeneratedSource)") : ":" + errors),
         error.clCode(), error.buildLog());

@@ -61,6 +61,10 @@ struct GeneratedMeshKernel
   /// The whole program: kernels/common.cl, the generated #define lines, kernels/
   /// mesh_kernel_access.cl, the template with the user's text after `#line 1 "Kernel"`.
   std::string source;
+  /// Where the user's text lies in `source`: its first line (1-based) and its line count, for
+  /// compilers that report physical lines (NVIDIA's ignores #line).
+  int userFirstLine = 0;
+  int userLineCount = 0;
   bool usesCells = false;      ///< Points domain: the cells around each point
   bool usesNeighbours = false; ///< the points joined by an edge / the cells across the sides
   Feedback feedback = Feedback::None;
