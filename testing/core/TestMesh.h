@@ -33,4 +33,18 @@ inline gpumesh::HostMesh toHost(const Mesh& mesh)
   return host;
 }
 
+/// A generated benchmark mesh (testing/benchmark/MeshGenerators.h) written out cell by cell,
+/// into any mesh type with `xyz` and `cells` of {kind, ids}.
+template <typename MeshType, typename Generated>
+MeshType fromGenerated(const Generated& generated)
+{
+  MeshType mesh{ generated.xyz, {} };
+  const auto v = static_cast<std::size_t>(generated.verticesPerCell);
+  for (std::size_t c = 0; c < generated.cellCount(); ++c)
+    mesh.cells.push_back({ generated.kind,
+      std::vector<std::int64_t>(generated.connectivity.begin() + static_cast<long>(c * v),
+        generated.connectivity.begin() + static_cast<long>((c + 1) * v)) });
+  return mesh;
+}
+
 } // namespace testmesh

@@ -17,16 +17,6 @@ using namespace gpumesh;
 
 namespace
 {
-testmesh::Mesh fromGenerated(const benchmark::GeneratedMesh& generated)
-{
-  testmesh::Mesh mesh{ generated.xyz, {} };
-  const auto v = static_cast<std::size_t>(generated.verticesPerCell);
-  for (std::size_t c = 0; c < generated.cellCount(); ++c)
-    mesh.cells.push_back({ generated.kind,
-      std::vector<std::int64_t>(generated.connectivity.begin() + static_cast<long>(c * v),
-        generated.connectivity.begin() + static_cast<long>((c + 1) * v)) });
-  return mesh;
-}
 
 // A disc of `rim` triangles around a hub (point 0): the hub has `rim` cells and neighbours,
 // more than the widest fixed-width row, so its rows live in the overflow table.
@@ -100,7 +90,7 @@ std::string errorOf(DeviceRun& run, const DeviceMesh& mesh, const MeshKernelDefi
 // the previous iterate of the coordinates.
 TEST(MeshKernel, PointsMoveAlongADirection)
 {
-  const testmesh::Mesh mesh = fromGenerated(benchmark::triangleGrid(200, 3));
+  const testmesh::Mesh mesh = testmesh::fromGenerated<testmesh::Mesh>(benchmark::triangleGrid(200, 3));
   const HostMesh host = testmesh::toHost(mesh);
   DeviceRun run(DeviceContext::acquire("auto"), Precision::Double);
   const DeviceMesh device(run, host);
@@ -133,7 +123,7 @@ TEST(MeshKernel, PointsMoveAlongADirection)
 // Seed 001, 2.4 (downward link): triangle barycentres from the cell's points.
 TEST(MeshKernel, TriangleBarycentres)
 {
-  const testmesh::Mesh mesh = fromGenerated(benchmark::triangleGrid(500, 5));
+  const testmesh::Mesh mesh = testmesh::fromGenerated<testmesh::Mesh>(benchmark::triangleGrid(500, 5));
   const HostMesh host = testmesh::toHost(mesh);
   DeviceRun run(DeviceContext::acquire("auto"), Precision::Double);
   const DeviceMesh device(run, host);
@@ -156,7 +146,7 @@ TEST(MeshKernel, TriangleBarycentres)
 // neighbours' barycentres, read through neighbours_<array>(k).
 TEST(MeshKernel, LargestDistanceToNeighbourBarycentres)
 {
-  const testmesh::Mesh mesh = fromGenerated(benchmark::triangleGrid(500, 7));
+  const testmesh::Mesh mesh = testmesh::fromGenerated<testmesh::Mesh>(benchmark::triangleGrid(500, 7));
   const HostMesh host = testmesh::toHost(mesh);
   DeviceRun run(DeviceContext::acquire("auto"), Precision::Double);
   const DeviceMesh device(run, host);
@@ -228,7 +218,7 @@ TEST(MeshKernel, VariableLengthLinksAreNotTruncated)
 // and a result of more than 4 components.
 TEST(MeshKernel, CellArrayIterationsReadThePreviousIterate)
 {
-  const testmesh::Mesh mesh = fromGenerated(benchmark::triangleGrid(300, 2));
+  const testmesh::Mesh mesh = testmesh::fromGenerated<testmesh::Mesh>(benchmark::triangleGrid(300, 2));
   const HostMesh host = testmesh::toHost(mesh);
   DeviceRun run(DeviceContext::acquire("auto"), Precision::Double);
   const DeviceMesh device(run, host);

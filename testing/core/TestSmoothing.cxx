@@ -1,5 +1,6 @@
 // Vertex links and smoothing on the device against the CPU statements of SmoothingReference.h.
 #include "MeshGenerators.h"
+#include "TestMesh.h"
 #include "SmoothingReference.h"
 
 #include "gpumesh/CellEntities.h"
@@ -19,19 +20,9 @@ using reference::Mesh;
 
 namespace
 {
-Mesh fromGenerated(const benchmark::GeneratedMesh& generated)
-{
-  Mesh mesh{ generated.xyz, {} };
-  const auto v = static_cast<std::size_t>(generated.verticesPerCell);
-  for (std::size_t c = 0; c < generated.cellCount(); ++c)
-    mesh.cells.push_back({ generated.kind,
-      std::vector<std::int64_t>(generated.connectivity.begin() + static_cast<long>(c * v),
-        generated.connectivity.begin() + static_cast<long>((c + 1) * v)) });
-  return mesh;
-}
 
-Mesh triangles() { return fromGenerated(benchmark::triangleGrid(2000, 3)); }
-Mesh tetrahedra() { return fromGenerated(benchmark::tetrahedronBox(3000, 5)); }
+Mesh triangles() { return testmesh::fromGenerated<Mesh>(benchmark::triangleGrid(2000, 3)); }
+Mesh tetrahedra() { return testmesh::fromGenerated<Mesh>(benchmark::tetrahedronBox(3000, 5)); }
 
 // A disc of `rim` triangles around one off-centre hub: the hub has `rim` neighbours and cells.
 Mesh fan(int rim)

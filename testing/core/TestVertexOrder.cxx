@@ -2,6 +2,7 @@
 // permutation and the renumbered rows checked on the host, and smoothing results bit for bit
 // equal to those in the mesh's own numbering, on randomly renumbered meshes and a gmsh mesh.
 #include "MeshGenerators.h"
+#include "TestMesh.h"
 
 #include "gpumesh/CellEntities.h"
 #include "gpumesh/DeviceMesh.h"
@@ -40,29 +41,19 @@ struct TestMesh
   }
 };
 
-TestMesh fromGenerated(const benchmark::GeneratedMesh& generated)
-{
-  TestMesh mesh{ generated.xyz, {} };
-  const auto v = static_cast<std::size_t>(generated.verticesPerCell);
-  for (std::size_t c = 0; c < generated.cellCount(); ++c)
-    mesh.cells.push_back({ generated.kind,
-      std::vector<std::int64_t>(generated.connectivity.begin() + static_cast<long>(c * v),
-        generated.connectivity.begin() + static_cast<long>((c + 1) * v)) });
-  return mesh;
-}
 
 TestMesh shuffledTriangles(std::size_t cells)
 {
   benchmark::GeneratedMesh mesh = benchmark::triangleGrid(cells, 3);
   benchmark::shuffle(mesh, 5);
-  return fromGenerated(mesh);
+  return testmesh::fromGenerated<TestMesh>(mesh);
 }
 
 TestMesh shuffledTetrahedra()
 {
   benchmark::GeneratedMesh mesh = benchmark::tetrahedronBox(6000, 4);
   benchmark::shuffle(mesh, 9);
-  return fromGenerated(mesh);
+  return testmesh::fromGenerated<TestMesh>(mesh);
 }
 
 // A jittered n x n grid of quads, every other one given as a 4-vertex polygon (two groups, one
@@ -329,7 +320,7 @@ TEST(SmoothingInLocalityOrder, AutomaticRenumbersScatteredMeshesOnlyWhenItPays)
   const std::size_t cells = 140000;
   const TestMesh scattered = shuffledTriangles(cells);
   ASSERT_GE(scattered.xyz.size() / 3, VertexSmoother::renumberingMinimumPoints);
-  const TestMesh rowOrder = fromGenerated(benchmark::triangleGrid(cells, 3));
+  const TestMesh rowOrder = testmesh::fromGenerated<TestMesh>(benchmark::triangleGrid(cells, 3));
   for (SmoothingMethod method : { SmoothingMethod::Laplacian, SmoothingMethod::Barycentric })
   {
     EXPECT_TRUE(renumbered(scattered, SmoothingVertexOrder::Automatic, method, 10));
