@@ -431,33 +431,41 @@ private:
   std::map<Key, cl_int> SlotOf;
   std::map<cl_int, Key> KeyOf;
 };
+// `refine(distributed)`: the core's refinement of this piece. Under MPI (a controller) the
+// closure crosses the cuts through a CutEdgeExchange, and ties go by global point id.
+template <typename Refine>
+auto refineThisPiece(vtkPointSet* input, vtkMultiProcessController* controller,
+  const gpumesh::BoundaryEdgeSlots& boundary, Refine refine)
+{
+  if (!controller)
+  {
+    return refine(nullptr);
+  }
+  gpumesh::DistributedRefinement distributed;
+  const std::vector<long long> globalIds = vtkGPUMeshDistributed::GlobalPointIds(input, controller);
+  distributed.tieIds.assign(globalIds.begin(), globalIds.end());
+  CutEdgeExchange cut(boundary, globalIds, controller);
+  distributed.exchange = [&cut](const std::vector<cl_int>& divided, std::vector<cl_int>& forced, bool failed) {
+    return cut(divided, forced, failed);
+  };
+  auto refined = refine(&distributed);
+  if (cut.AnyFailed)
+  {
+    throw gpumesh::Error("Another process failed to refine its piece (see its error)");
+  }
+  return refined;
+}
+
 // The tetrahedra's path: the core refines, the points are built as for triangles, the cells by
 // vtkGPUMeshRefinedTetrahedra.
 void refineTetrahedra(vtkGPULongestEdgeRefinement* filter, gpumesh::DeviceRun& run, vtkPointSet* input,
   vtkPointSet* output, gpumesh::DeviceMesh mesh, gpumesh::MarkedCells marked, vtkMultiProcessController* controller,
   const gpumesh::BoundaryEdgeSlots& boundary)
 {
-  gpumesh::RefinedTetrahedra refined;
-  if (controller)
-  {
-    // The closure crosses the cuts; ties go by global point id.
-    gpumesh::DistributedRefinement distributed;
-    const std::vector<long long> globalIds = vtkGPUMeshDistributed::GlobalPointIds(input, controller);
-    distributed.tieIds.assign(globalIds.begin(), globalIds.end());
-    CutEdgeExchange cut(boundary, globalIds, controller);
-    distributed.exchange = [&cut](const std::vector<cl_int>& divided, std::vector<cl_int>& forced, bool failed) {
-      return cut(divided, forced, failed);
-    };
-    refined = gpumesh::refineTetrahedra(run, std::move(mesh), std::move(marked), filter->GetPasses(), &distributed);
-    if (cut.AnyFailed)
-    {
-      throw gpumesh::Error("Another process failed to refine its piece (see its error)");
-    }
-  }
-  else
-  {
-    refined = gpumesh::refineTetrahedra(run, std::move(mesh), std::move(marked), filter->GetPasses());
-  }
+  gpumesh::RefinedTetrahedra refined =
+    refineThisPiece(input, controller, boundary, [&](const gpumesh::DistributedRefinement* distributed) {
+      return gpumesh::refineTetrahedra(run, std::move(mesh), std::move(marked), filter->GetPasses(), distributed);
+    });
   filter->UpdateProgress(0.6);
   output->Initialize();
   buildPoints(run, input, output, refined);
@@ -543,27 +551,10 @@ void vtkGPULongestEdgeRefinement::ExecuteOnDevice(
     inputTriangles = std::async(std::launch::async, narrowedTriangles, input);
   }
 
-  gpumesh::RefinedTriangles refined;
-  if (controller)
-  {
-    // The closure crosses the cuts; ties go by global point id.
-    gpumesh::DistributedRefinement distributed;
-    const std::vector<long long> globalIds = vtkGPUMeshDistributed::GlobalPointIds(input, controller);
-    distributed.tieIds.assign(globalIds.begin(), globalIds.end());
-    CutEdgeExchange cut(boundary, globalIds, controller);
-    distributed.exchange = [&cut](const std::vector<cl_int>& divided, std::vector<cl_int>& forced,
-                             bool failed) { return cut(divided, forced, failed); };
-    refined =
-      gpumesh::refineLongestEdges(run, std::move(*mesh), std::move(marked), this->Passes, &distributed);
-    if (cut.AnyFailed)
-    {
-      throw gpumesh::Error("Another process failed to refine its piece (see its error)");
-    }
-  }
-  else
-  {
-    refined = gpumesh::refineLongestEdges(run, std::move(*mesh), std::move(marked), this->Passes);
-  }
+  gpumesh::RefinedTriangles refined =
+    refineThisPiece(input, controller, boundary, [&](const gpumesh::DistributedRefinement* distributed) {
+      return gpumesh::refineLongestEdges(run, std::move(*mesh), std::move(marked), this->Passes, distributed);
+    });
   this->UpdateProgress(0.6);
 
   output->Initialize();
