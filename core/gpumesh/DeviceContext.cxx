@@ -18,7 +18,7 @@ DeviceContext::DeviceContext(const DeviceInfo& info, const cl::Device& device)
   check(status, "creating an OpenCL context on device '" + Info.label() + "'");
   Queue = cl::CommandQueue(Context, Device, CL_QUEUE_PROFILING_ENABLE, &status);
   check(status, "creating a command queue on device '" + Info.label() + "'");
-  Staging = std::make_unique<StagingArea>(Context, Queue, std::size_t(64) << 20);
+  Staging = std::make_unique<StagingArea>(Context, Queue, defaultStagingChunkBytes);
   StagingThreshold = Info.isGPU ? std::size_t(16) << 20 : SIZE_MAX;
 }
 

@@ -59,9 +59,13 @@ public:
   /// Host<->device copies of at least this many bytes go through pinned staging (default:
   /// 16 MiB on GPUs; never on CPU devices, whose "device memory" is host memory).
   std::size_t stagingThreshold() const { return StagingThreshold; }
-  /// Changes the threshold and the size of the two pinned chunks (tests use tiny ones to
-  /// exercise the staged path on any device). Not to be called while transfers run.
+  /// Changes the threshold and the size of the pinned chunks (two per staging worker; tests
+  /// use tiny ones to exercise the staged path on any device). Not to be called while
+  /// transfers run.
   void setStaging(std::size_t thresholdBytes, std::size_t chunkBytes);
+  /// 4 MiB: large enough for the bus's full speed, small enough that every worker gets chunks
+  /// of a mesh's arrays (2 x 16 workers x 4 MiB = 128 MiB of pinned memory at most).
+  static constexpr std::size_t defaultStagingChunkBytes = std::size_t(4) << 20;
   StagingArea& staging() { return *Staging; }
 
   DeviceContext(const DeviceInfo& info, const cl::Device& device); // use acquire()

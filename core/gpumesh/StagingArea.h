@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <vector>
 
@@ -11,13 +12,18 @@ namespace gpumesh
 {
 
 /// A GPU driver copies from pageable host memory through its own small pinned buffers, at a
-/// fraction of the bus speed (10-19 GB/s measured on an H200). This copies through two pinned
-/// chunks instead: while one chunk is on the bus, several threads fill (or drain) the other.
-/// One per DeviceContext; transfers through it are serialised.
+/// fraction of the bus speed (10-19 GB/s measured on an H200). This copies through pinned
+/// chunks instead, and the host side of a large copy (reading the caller's memory, narrowing
+/// 64-bit ids) is what limits it: several workers each fill (or drain) two chunks of their
+/// own and enqueue them themselves, so the host never waits for a chunk it is not using and
+/// the bus always has a chunk queued. One per DeviceContext; transfers through it are serialised.
 class StagingArea
 {
 public:
-  StagingArea(const cl::Context& context, const cl::CommandQueue& queue, std::size_t chunkBytes);
+  /// `chunkBytes` per pinned chunk; `workers` threads (0: one per hardware thread, at most 16),
+  /// each with two chunks.
+  StagingArea(const cl::Context& context, const cl::CommandQueue& queue, std::size_t chunkBytes,
+    unsigned workers = 0);
 
   /// Copies `bytes` from `data` to `target` at byte `offset`; returns the transfer events.
   std::vector<cl::Event> upload(const cl::Buffer& target, std::size_t offset, const void* data, std::size_t bytes);
@@ -28,19 +34,29 @@ public:
   /// Copies `bytes` from `source` at byte `offset` to `data`; returns the transfer events.
   std::vector<cl::Event> download(const cl::Buffer& source, std::size_t offset, void* data, std::size_t bytes);
 
+  std::size_t chunkBytes() const { return ChunkBytes; }
+  unsigned workers() const { return Workers; }
+
 private:
-  void allocate();
-  /// Uploads `bytes` to `target` at `offset` chunk by chunk; fill(chunk, first, n) writes bytes
-  /// [first, first + n) of what goes up into the pinned chunk.
-  template <typename Fill>
-  std::vector<cl::Event> uploadChunks(const cl::Buffer& target, std::size_t offset, std::size_t bytes, Fill fill);
+  struct Chunk
+  {
+    cl::Buffer pinned;
+    char* mapped = nullptr;
+  };
+  /// Pinned memory is allocated on first use only: small transfers never need it.
+  void allocate(unsigned workersNeeded);
+  /// Runs chunk(worker, slot, index) for every chunk index below `chunks` (index i on worker
+  /// i % workers, alternating its two slots), the workers in parallel; returns the events they
+  /// recorded, in chunk order. An exception in any worker is rethrown here.
+  std::vector<cl::Event> forEachChunk(std::size_t chunks,
+    const std::function<cl::Event(Chunk& chunk, cl::Event& previousOfSlot, std::size_t index)>& work);
 
   cl::Context Context;
   cl::CommandQueue Queue;
   std::size_t ChunkBytes;
+  unsigned Workers;
   std::mutex Mutex;
-  cl::Buffer Pinned[2];
-  char* Mapped[2] = { nullptr, nullptr };
+  std::vector<Chunk> Chunks; ///< two per worker: worker w owns 2w and 2w + 1
 };
 
 } // namespace gpumesh

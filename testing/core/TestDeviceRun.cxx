@@ -81,7 +81,7 @@ TEST(DeviceRun, StagedTransfersThroughPinnedChunks)
     EXPECT_EQ(run.bytesDownloaded(), 4 * host.size());
     EXPECT_GT(run.timings().size(), 0u);
   }
-  context->setStaging(threshold, std::size_t(64) << 20);
+  context->setStaging(threshold, DeviceContext::defaultStagingChunkBytes);
 }
 
 // A CPU device's buffers live in host memory the core allocates: huge-page aligned when large

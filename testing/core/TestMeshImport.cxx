@@ -27,7 +27,7 @@ public:
   {
     Context->setStaging(1, 4096);
   }
-  ~ForcedStaging() { Context->setStaging(Threshold, std::size_t(64) << 20); }
+  ~ForcedStaging() { Context->setStaging(Threshold, DeviceContext::defaultStagingChunkBytes); }
 
 private:
   std::shared_ptr<DeviceContext> Context;
