@@ -79,10 +79,10 @@ DeviceMesh::DeviceMesh(DeviceRun& run, const MeshView& view, int minimumDimensio
 {
   checkIndexSpace(PointCount, "points");
   checkIndexSpace(CellCount, "cells");
-  uploadPoints(run, view.points);
+  uploadPoints(run, view.points, view.readInPlace);
   for (const CellSection& section : view.sections)
   {
-    importSection(run, section, minimumDimension);
+    importSection(run, section, minimumDimension, view.readInPlace);
   }
   std::sort(Groups.begin(), Groups.end(),
     [](const DeviceCellGroup& a, const DeviceCellGroup& b) { return a.kind < b.kind; });
@@ -94,7 +94,7 @@ DeviceMesh::DeviceMesh(DeviceRun& run, const MeshView& view, int minimumDimensio
   }
 }
 
-void DeviceMesh::uploadPoints(DeviceRun& run, const PointsView& view)
+void DeviceMesh::uploadPoints(DeviceRun& run, const PointsView& view, bool inPlace)
 {
   const auto values = static_cast<std::size_t>(3 * view.count);
   if (view.count == 0)
@@ -123,11 +123,13 @@ void DeviceMesh::uploadPoints(DeviceRun& run, const PointsView& view)
   }
   else if (view.isDouble)
   {
-    Points = run.uploadReal(static_cast<const double*>(view.xyz), values, "points");
+    const auto* xyz = static_cast<const double*>(view.xyz);
+    Points = inPlace ? run.borrowReal(xyz, values, "points") : run.uploadReal(xyz, values, "points");
   }
   else
   {
-    Points = run.uploadReal(static_cast<const float*>(view.xyz), values, "points");
+    const auto* xyz = static_cast<const float*>(view.xyz);
+    Points = inPlace ? run.borrowReal(xyz, values, "points") : run.uploadReal(xyz, values, "points");
   }
   auto firstBad = run.allocate<cl_int>(1, "point check");
   run.fill(firstBad, noCell, "point check");
@@ -148,8 +150,11 @@ void DeviceMesh::uploadPoints(DeviceRun& run, const PointsView& view)
   }
 }
 
-void DeviceMesh::importSection(DeviceRun& run, const CellSection& section, int minimumDimension)
+void DeviceMesh::importSection(DeviceRun& run, const CellSection& section, int minimumDimension, bool inPlace)
 {
+  const auto take = [&](const auto* data, std::size_t count, const std::string& what) {
+    return inPlace ? run.borrow(data, count, what) : run.upload(data, count, what);
+  };
   const std::int64_t cells = section.cellCount;
   if (cells == 0 || section.layout == SectionLayout::LeftOut)
   {
@@ -174,8 +179,8 @@ void DeviceMesh::importSection(DeviceRun& run, const CellSection& section, int m
   DeviceBuffer<cl_int> offsets32, connectivity32;
   if (ids64)
   {
-    offsets64 = run.upload(static_cast<const cl_long*>(section.offsets), n + 1, "cell offsets");
-    connectivity64 = run.upload(static_cast<const cl_long*>(section.connectivity), ids, "cell connectivity");
+    offsets64 = take(static_cast<const cl_long*>(section.offsets), n + 1, "cell offsets");
+    connectivity64 = take(static_cast<const cl_long*>(section.connectivity), ids, "cell connectivity");
   }
   else if (narrowedWhileStaged)
   {
@@ -184,8 +189,8 @@ void DeviceMesh::importSection(DeviceRun& run, const CellSection& section, int m
   }
   else
   {
-    offsets32 = run.upload(static_cast<const cl_int*>(section.offsets), n + 1, "cell offsets");
-    connectivity32 = run.upload(static_cast<const cl_int*>(section.connectivity), ids, "cell connectivity");
+    offsets32 = take(static_cast<const cl_int*>(section.offsets), n + 1, "cell offsets");
+    connectivity32 = take(static_cast<const cl_int*>(section.connectivity), ids, "cell connectivity");
   }
   const cl::Buffer& offsets = ids64 ? offsets64.handle() : offsets32.handle();
   const cl::Buffer& connectivity = ids64 ? connectivity64.handle() : connectivity32.handle();
@@ -194,7 +199,7 @@ void DeviceMesh::importSection(DeviceRun& run, const CellSection& section, int m
   DeviceBuffer<cl_int> table;
   if (section.layout == SectionLayout::ByTypeCode)
   {
-    codes = run.upload(section.typeCodes, n, "cell types");
+    codes = take(section.typeCodes, n, "cell types");
     table = run.upload(section.table->entries.data(), section.table->entries.size(), "cell type table");
   }
   else
@@ -258,6 +263,12 @@ void DeviceMesh::importSection(DeviceRun& run, const CellSection& section, int m
         cellGroup.connectivity = run.allocate<cl_int>(ids, name + " connectivity");
         run.call({ "mesh_import", "narrow_ids", options }, ids, "narrow ids", connectivity64,
           static_cast<cl_ulong>(ids), cellGroup.connectivity);
+      }
+      else if (inPlace)
+      {
+        // The group's ids get modified in place (refinement): never the caller's own.
+        cellGroup.connectivity = run.allocate<cl_int>(ids, name + " connectivity");
+        run.copy(connectivity32, cellGroup.connectivity, ids, name + " connectivity");
       }
       else
       {

@@ -16,7 +16,7 @@ void checkIndexSpace(std::int64_t count, const std::string& what);
 class DeviceMesh
 {
 public:
-  /// Uploads the view's arrays as they are, then on the device checks the points (finite),
+  /// Uploads the view's arrays as they are (or reads them in place: MeshView::readInPlace), then on the device checks the points (finite),
   /// classifies the cells and gathers each kind into a group of 32-bit ids. Kinds of lower
   /// dimension than `minimumDimension` are left out (e.g. 2: only surface and volume cells),
   /// as if the mesh had no such cells; cell ids and cellCount() still span the whole mesh.
@@ -49,8 +49,9 @@ public:
   const std::vector<DeviceCellGroup>& groups() const { return Groups; }
 
 private:
-  void uploadPoints(DeviceRun& run, const PointsView& points);
-  void importSection(DeviceRun& run, const CellSection& section, int minimumDimension);
+  /// inPlace: MeshView::readInPlace.
+  void uploadPoints(DeviceRun& run, const PointsView& points, bool inPlace);
+  void importSection(DeviceRun& run, const CellSection& section, int minimumDimension, bool inPlace);
 
   std::int64_t PointCount = 0;
   std::int64_t CellCount = 0;

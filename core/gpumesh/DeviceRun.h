@@ -97,6 +97,13 @@ public:
   template <typename T>
   DeviceBuffer<T> upload(const T* data, std::size_t count, const std::string& what);
 
+  /// Host memory that kernels only read, as a buffer. On a device that works in host memory
+  /// (not a GPU) the buffer is `data` itself, read in place without a copy (when `data` is
+  /// aligned for T); elsewhere it is an upload. `data` must stay alive and unchanged until
+  /// the run's commands that read the buffer have finished, and no kernel may write to it.
+  template <typename T>
+  DeviceBuffer<T> borrow(const T* data, std::size_t count, const std::string& what);
+
   /// Whether a host<->device copy of `bytes` goes through pinned staging (large copies to a GPU).
   bool staged(std::size_t bytes) const;
 
@@ -118,6 +125,10 @@ public:
   /// the index and the value.
   RealBuffer uploadReal(const float* data, std::size_t count, const std::string& what);
   RealBuffer uploadReal(const double* data, std::size_t count, const std::string& what);
+  /// uploadReal for values kernels only read: values of the run's own type are borrowed (read
+  /// in place on a CPU device: see borrow), others converted as by uploadReal.
+  RealBuffer borrowReal(const float* data, std::size_t count, const std::string& what);
+  RealBuffer borrowReal(const double* data, std::size_t count, const std::string& what);
   /// Copies the first `count` values to host memory of either type (converted on the host when
   /// the types differ).
   void download(const RealBuffer& buffer, float* out, std::size_t count, const std::string& what);
@@ -230,6 +241,8 @@ public:
   };
 
   std::uint64_t bytesUploaded() const { return Counters->bytesUploaded(); }
+  /// Host memory borrowed and read in place (CPU devices): bytes that needed no upload.
+  std::uint64_t bytesReadInPlace() const { return Counters->bytesReadInPlace(); }
   std::uint64_t bytesDownloaded() const { return Counters->bytesDownloaded(); }
   std::uint64_t peakDeviceMemory() const { return Counters->peakMemoryInUse(); }
   std::uint64_t deviceMemoryInUse() const { return Counters->memoryInUse(); }
@@ -242,6 +255,11 @@ private:
     cl::Event event;
   };
   cl::Buffer createBuffer(std::size_t bytes, const std::string& what);
+  /// The host memory `data` as a read-only buffer on a device that works in host memory, when
+  /// `data` is aligned to `alignment`; an empty handle otherwise (the caller then uploads).
+  template <typename Host>
+  RealBuffer borrowRealValues(const Host* data, std::size_t count, const std::string& what);
+  cl::Buffer hostMemoryBuffer(const void* data, std::size_t bytes, std::size_t alignment, const std::string& what);
   /// Blocking copy of `bytes` between host memory and the start of `buffer`, through pinned
   /// staging when large enough; counted and timed.
   void transfer(const cl::Buffer& buffer, void* host, std::size_t bytes, bool toDevice, const std::string& what);
@@ -322,6 +340,23 @@ DeviceBuffer<T> DeviceRun::upload(const T* data, std::size_t count, const std::s
     transfer(buffer.handle(), const_cast<T*>(data), count * sizeof(T), true, what);
   }
   return buffer;
+}
+
+template <typename T>
+DeviceBuffer<T> DeviceRun::borrow(const T* data, std::size_t count, const std::string& what)
+{
+  if (count && count <= SIZE_MAX / sizeof(T))
+  {
+    cl::Buffer inPlace = hostMemoryBuffer(data, count * sizeof(T), alignof(T), what);
+    if (inPlace())
+    {
+      // No device memory of its own: nothing to count as allocated or uploaded.
+      Counters->readInPlace(count * sizeof(T));
+      Device->counters()->readInPlace(count * sizeof(T));
+      return DeviceBuffer<T>(std::move(inPlace), count, 0, nullptr, nullptr);
+    }
+  }
+  return upload(data, count, what);
 }
 
 template <typename T>

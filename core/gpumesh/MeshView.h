@@ -74,6 +74,10 @@ struct MeshView
 {
   PointsView points;
   std::vector<CellSection> sections;
+  /// The arrays stay alive and unchanged as long as the DeviceMesh made from this view (and
+  /// the run's commands on it): a device that works in host memory (a CPU) then reads them
+  /// where they are instead of copying them (DeviceRun::borrow).
+  bool readInPlace = false;
   std::int64_t cellCount() const
   {
     std::int64_t total = 0;

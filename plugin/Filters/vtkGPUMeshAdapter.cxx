@@ -91,6 +91,8 @@ MeshDescription DescribeMesh(vtkPointSet* input, gpumesh::Precision precision)
 {
   MeshDescription description;
   gpumesh::MeshView& view = description.view;
+  // The input outlives every DeviceMesh a filter makes from it and is not modified meanwhile.
+  view.readInPlace = true;
   vtkPoints* points = input->GetPoints();
   if (points && points->GetNumberOfPoints() > 0)
   {

@@ -18,7 +18,9 @@ namespace vtkGPUMeshAdapter
 
 /// `input` described to the core through VTK's own arrays (its points, the offsets and
 /// connectivity of its vtkCellArrays, the cell types of a grid), uploaded as they are by
-/// gpumesh::DeviceMesh and classified on the device. Valid while `input` lives unchanged.
+/// gpumesh::DeviceMesh (read in place on a CPU device: MeshView::readInPlace) and classified
+/// on the device. Valid while `input` lives unchanged: keep the description and `input` alive
+/// and unmodified as long as any DeviceMesh made from it.
 /// Vertices, poly-vertices and empty cells take part in nothing; pixels and voxels become
 /// quads and hexahedra. Cells of types the core does not handle (quadratic and higher-order
 /// cells, polyhedra, prisms) are errors naming the first such cell, raised by DeviceMesh.

@@ -20,7 +20,9 @@
  * (device time of all kernels, from OpenCL profiling events), and one
  * `KernelTimeMs_<kernel>` per kernel (its device time summed over its launches),
  * `HostTimeMs` (the wall time of RequestData minus KernelTimeMs: everything but the kernels,
- * transfers included), `BytesUploaded`, `BytesDownloaded` and `PeakDeviceMemoryBytes`.
+ * transfers included), `BytesUploaded`, `BytesDownloaded`, `BytesReadInPlace` (input arrays a
+ * CPU device read where they are instead of a copy: the input's points and cells, mark
+ * arrays) and `PeakDeviceMemoryBytes`.
  */
 #ifndef vtkGPUMeshFilter_h
 #define vtkGPUMeshFilter_h

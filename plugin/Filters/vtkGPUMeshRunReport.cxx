@@ -74,6 +74,7 @@ void AddToFieldData(
   SetFieldValue(fieldData, "HostTimeMs", wallMilliseconds - kernelMilliseconds);
   SetFieldCount(fieldData, "BytesUploaded", run.bytesUploaded());
   SetFieldCount(fieldData, "BytesDownloaded", run.bytesDownloaded());
+  SetFieldCount(fieldData, "BytesReadInPlace", run.bytesReadInPlace());
   SetFieldCount(fieldData, "PeakDeviceMemoryBytes", run.peakDeviceMemory());
 }
 

@@ -14,8 +14,8 @@ namespace vtkGPUMeshRunReport
 {
 
 /// Adds Device, Precision, KernelTimeMs, KernelTimeMs_<kernel>, HostTimeMs (the time since `requestStart`,
-/// once the device has finished, minus KernelTimeMs), BytesUploaded, BytesDownloaded and
-/// PeakDeviceMemoryBytes (see vtkGPUMeshFilter) to `fieldData`, replacing arrays of those names.
+/// once the device has finished, minus KernelTimeMs), BytesUploaded, BytesDownloaded,
+/// BytesReadInPlace and PeakDeviceMemoryBytes (see vtkGPUMeshFilter) to `fieldData`, replacing arrays of those names.
 void AddToFieldData(
   gpumesh::DeviceRun& run, vtkFieldData* fieldData, std::chrono::steady_clock::time_point requestStart);
 

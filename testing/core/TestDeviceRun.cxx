@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstring>
 #include <numeric>
 
 using namespace gpumesh;
@@ -114,6 +115,39 @@ TEST(DeviceRun, CpuDeviceBuffersLiveInAlignedHostMemory)
     EXPECT_EQ(back, host);
   }
   EXPECT_EQ(run.deviceMemoryInUse(), 0u);
+}
+
+// A borrowed array is the host memory itself on a CPU device (a change made after borrowing
+// is what the kernels read) and an upload on a GPU (they read the values as borrowed); either
+// way nothing is counted as device memory on a CPU, and unaligned memory falls back to a copy.
+TEST(DeviceRun, BorrowedHostMemoryIsReadInPlaceOnCpuDevices)
+{
+  DeviceRun run(DeviceContext::acquire("0"));
+  const bool cpu = !run.info().isGPU;
+  const std::size_t count = 1000;
+  std::vector<cl_uint> host(count + 1);
+  std::iota(host.begin(), host.end(), 1u);
+  for (const std::size_t shift : { std::size_t(0), std::size_t(1) })
+  {
+    // shift 1: a cl_uint array one byte off its alignment, kept in a byte vector.
+    std::vector<unsigned char> bytes((count + 1) * sizeof(cl_uint));
+    auto* values = shift ? reinterpret_cast<cl_uint*>(bytes.data() + 1) : host.data();
+    if (shift)
+      std::memcpy(values, host.data(), count * sizeof(cl_uint));
+    const std::uint64_t inUse = run.deviceMemoryInUse();
+    DeviceBuffer<cl_uint> borrowed = run.borrow(values, count, "borrowed");
+    const bool inPlace = cpu && shift == 0;
+    EXPECT_EQ(run.deviceMemoryInUse() - inUse, inPlace ? 0u : count * sizeof(cl_uint)) << "shift " << shift;
+    std::memcpy(reinterpret_cast<unsigned char*>(values) + 5 * sizeof(cl_uint), "\x2a\0\0\0", sizeof(cl_uint));
+    DeviceBuffer<cl_uint> copy = run.allocate<cl_uint>(count, "copy");
+    run.copy(borrowed, copy, count, "borrowed");
+    std::vector<cl_uint> back(count);
+    run.download(copy, back.data(), count, "copy");
+    EXPECT_EQ(back[5], inPlace ? 42u : 6u) << "shift " << shift;
+    EXPECT_EQ(back[999], 1000u);
+    const cl_uint six = 6;
+    std::memcpy(reinterpret_cast<unsigned char*>(values) + 5 * sizeof(cl_uint), &six, sizeof(cl_uint));
+  }
 }
 
 // Double precision on a device that lacks fp64 is an error naming the device, not a build

@@ -210,6 +210,53 @@ TEST(LongestEdgeRefinement, SecondPassRefinesTheChildrenOfMarkedCells)
   EXPECT_NEAR(total, expectedTotal, 1e-9 * std::abs(expectedTotal));
 }
 
+// Read in place (a CPU device reads the caller's arrays), the 32-bit connectivity that the
+// refinement modifies in place must be a copy: the caller's arrays come back unchanged, and
+// the result is the one of an upload.
+TEST(LongestEdgeRefinement, ArraysReadInPlaceAreLeftUnchanged)
+{
+  const Example example = readExample("leb_example_thesis.txt");
+  std::vector<double> xyz;
+  for (const auto& p : example.points)
+    xyz.insert(xyz.end(), { p[0], p[1], 0.0 });
+  std::vector<std::int32_t> offsets, connectivity;
+  for (const auto& t : example.triangles)
+  {
+    offsets.push_back(static_cast<std::int32_t>(connectivity.size()));
+    connectivity.insert(connectivity.end(), t.begin(), t.end());
+  }
+  offsets.push_back(static_cast<std::int32_t>(connectivity.size()));
+  const auto keptXyz = xyz;
+  const auto keptConnectivity = connectivity;
+  std::vector<cl_int> marked;
+  for (std::size_t t = 0; t < example.marks.size(); ++t)
+    if (example.marks[t])
+      marked.push_back(static_cast<cl_int>(t));
+
+  MeshView view;
+  view.points.xyz = xyz.data();
+  view.points.isDouble = true;
+  view.points.count = static_cast<std::int64_t>(example.points.size());
+  CellSection section;
+  section.layout = SectionLayout::Polygons;
+  section.cellCount = static_cast<std::int64_t>(example.triangles.size());
+  section.offsets = offsets.data();
+  section.connectivity = connectivity.data();
+  view.sections.push_back(section);
+  std::vector<cl_int> copied, inPlace, parents;
+  for (const bool readInPlace : { false, true })
+  {
+    view.readInPlace = readInPlace;
+    DeviceRun run(DeviceContext::acquire("auto"), Precision::Double);
+    RefinedTriangles result = refineLongestEdges(run, DeviceMesh(run, view), marked, 1);
+    result.download(run, readInPlace ? inPlace : copied, parents);
+  }
+  EXPECT_EQ(copied.size(), 21u);
+  EXPECT_EQ(inPlace, copied);
+  EXPECT_EQ(connectivity, keptConnectivity);
+  EXPECT_EQ(xyz, keptXyz);
+}
+
 TEST(LongestEdgeRefinement, BadInputIsAnErrorNamingTheCell)
 {
   Example fan; // three triangles on the edge 0-1: non-manifold
