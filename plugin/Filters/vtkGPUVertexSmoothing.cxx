@@ -15,6 +15,7 @@
 
 #include "vtkGPUMeshAdapter.h"
 #include "vtkGPUMeshDistributed.h"
+#include "vtkGPUMeshGhostedPieceCache.h"
 #include "vtkGPUMeshOutputArrays.h"
 #include "vtkGPUMeshPointHalo.h"
 #include "vtkGPUMeshRunReport.h"
@@ -123,11 +124,10 @@ void addDisplacement(vtkDataArray* input, vtkDoubleArray* displacement, vtkPoint
 // of every input point (3 per point, in double): through the piece, or received for points
 // only the input's own ghost cells use.
 vtkSmartPointer<vtkDoubleArray> smoothDistributed(gpumesh::DeviceRun& run, vtkPointSet* input,
-  const gpumesh::SmoothingOptions& options, const std::string& fixedName,
-  vtkMultiProcessController* controller, vtkGPUVertexSmoothing* progress, std::uint64_t& bytesExchanged)
+  const vtkGPUMeshDistributed::GhostedPiece& piece, const gpumesh::SmoothingOptions& options,
+  const std::string& fixedName, vtkMultiProcessController* controller, vtkGPUVertexSmoothing* progress,
+  std::uint64_t& bytesExchanged)
 {
-  const vtkGPUMeshDistributed::GhostedPiece piece =
-    vtkGPUMeshDistributed::BuildGhostedPiece(input, controller);
   const std::array<double, 3> origin = vtkGPUMeshDistributed::GlobalBoundsCentre(input, controller);
   vtkGPUMeshPointHalo halo(piece, controller);
 
@@ -207,11 +207,19 @@ vtkSmartPointer<vtkDoubleArray> smoothDistributed(gpumesh::DeviceRun& run, vtkPo
 }
 } // namespace
 
-vtkGPUVertexSmoothing::vtkGPUVertexSmoothing() = default;
+vtkGPUVertexSmoothing::vtkGPUVertexSmoothing()
+  : GhostedPieceCache(std::make_unique<vtkGPUMeshGhostedPieceCache>())
+{
+}
 
 vtkGPUVertexSmoothing::~vtkGPUVertexSmoothing()
 {
   this->SetFixedPointsArray(nullptr);
+}
+
+vtkIdType vtkGPUVertexSmoothing::GetGhostedPieceBuildCount()
+{
+  return this->GhostedPieceCache->GetBuildCount();
 }
 
 const char* vtkGPUVertexSmoothing::GetMethodName(int method)
@@ -255,8 +263,11 @@ void vtkGPUVertexSmoothing::ExecuteOnDevice(
   {
     // Collective whatever this piece holds.
     std::uint64_t bytesExchanged = 0;
+    const vtkGPUMeshDistributed::GhostedPiece& piece = this->GhostedPieceCache->Get(input, controller);
+    vtkGPUMeshRunReport::SetFieldCount(
+      output->GetFieldData(), "GhostedPieceReused", this->GhostedPieceCache->LastReused());
     const vtkSmartPointer<vtkDoubleArray> displacement =
-      smoothDistributed(run, input, options, fixedName, controller, this, bytesExchanged);
+      smoothDistributed(run, input, piece, options, fixedName, controller, this, bytesExchanged);
     vtkGPUMeshRunReport::SetFieldCount(output->GetFieldData(), "HaloBytesExchanged", bytesExchanged);
     this->UpdateProgress(0.9);
     if (!coordinates || coordinates->GetNumberOfTuples() == 0)
@@ -352,4 +363,5 @@ void vtkGPUVertexSmoothing::PrintSelf(ostream& os, vtkIndent indent)
   os << indent << "PassBand: " << this->PassBand << "\n";
   os << indent << "Boundary: " << GetBoundaryName(this->Boundary) << "\n";
   os << indent << "FixedPointsArray: " << (this->FixedPointsArray ? this->FixedPointsArray : "(none)") << "\n";
+  os << indent << "GhostedPieceBuildCount: " << this->GhostedPieceCache->GetBuildCount() << "\n";
 }
