@@ -18,9 +18,10 @@ POINT_IDS = "PointIds"
 executions = 0
 
 
-def numbered_mesh(path, with_global_ids=False):
-    """The mesh of a .vtu file with the point and cell arrays PointIds and CellIds (and the
-    point ids as global ids, when asked)."""
+def numbered_mesh(path, global_ids=None):
+    """The mesh of a .vtu file with the point and cell arrays PointIds and CellIds, and with
+    global_ids "vtkIdType" or "int64" the point ids as global ids of that type (numpy's int64
+    becomes a vtkLongArray or vtkLongLongArray, not a vtkIdTypeArray)."""
     reader = vtkXMLUnstructuredGridReader()
     reader.SetFileName(path)
     reader.Update()
@@ -30,8 +31,9 @@ def numbered_mesh(path, with_global_ids=False):
         array = numpy_to_vtk(np.arange(count, dtype=np.int64), deep=1)
         array.SetName(name)
         data.AddArray(array)
-    if with_global_ids:
-        ids = numpy_to_vtk(np.arange(mesh.GetNumberOfPoints(), dtype=np.int64), deep=1, array_type=VTK_ID_TYPE)
+    if global_ids:
+        ids = numpy_to_vtk(np.arange(mesh.GetNumberOfPoints(), dtype=np.int64), deep=1,
+                           array_type=VTK_ID_TYPE if global_ids == "vtkIdType" else None)
         ids.SetName("GlobalPointIds")
         mesh.GetPointData().SetGlobalIds(ids)
     return mesh
