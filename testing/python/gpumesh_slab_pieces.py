@@ -8,6 +8,7 @@ from vtkmodules.numpy_interface import dataset_adapter as dsa
 from vtkmodules.util.numpy_support import numpy_to_vtk
 from vtkmodules.vtkCommonCore import VTK_ID_TYPE, vtkIdList
 from vtkmodules.vtkFiltersCore import vtkExtractCells
+from vtkmodules.vtkFiltersGeometry import vtkGeometryFilter
 from vtkmodules.vtkIOXML import vtkXMLUnstructuredGridReader
 
 CELL_IDS = "CellIds"
@@ -51,8 +52,18 @@ def cell_slabs(mesh, slabs):
     return np.searchsorted(edges, centre_x, side="right")
 
 
+def as_polydata(grid):
+    """The surface cells of an unstructured grid as a vtkPolyData, arrays kept, points unmerged."""
+    surface = vtkGeometryFilter()
+    surface.SetInputData(grid)
+    surface.MergingOff()
+    surface.Update()
+    return surface.GetOutput()
+
+
 def slab_piece(mesh, slabs, slab):
-    """The cells of one slab (all of the mesh's arrays kept, unused points dropped)."""
+    """The cells of one slab (all of the mesh's arrays kept, unused points dropped), of the
+    mesh's type."""
     cells = vtkIdList()
     for c in np.flatnonzero(cell_slabs(mesh, slabs) == slab):
         cells.InsertNextId(int(c))
@@ -60,12 +71,12 @@ def slab_piece(mesh, slabs, slab):
     extract.SetInputData(mesh)
     extract.SetCellList(cells)
     extract.Update()
-    return extract.GetOutput()
+    return as_polydata(extract.GetOutput()) if mesh.IsA("vtkPolyData") else extract.GetOutput()
 
 
 def last_slab_only_points(mesh, slabs):
-    """Ids of the points that only cells of the last slab use: moving them changes the last
-    slab's piece alone, and the ghost layers of its neighbours."""
+    """The PointIds of the points that only cells of the last slab use: moving them changes the
+    last slab's piece alone, and the ghost layers of its neighbours."""
     in_last = cell_slabs(mesh, slabs) == slabs - 1
     used_elsewhere = np.zeros(mesh.GetNumberOfPoints(), dtype=bool)
     used_by_last = np.zeros(mesh.GetNumberOfPoints(), dtype=bool)
@@ -74,7 +85,8 @@ def last_slab_only_points(mesh, slabs):
         mesh.GetCellPoints(c, ids)
         corners = [ids.GetId(k) for k in range(ids.GetNumberOfIds())]
         (used_by_last if in_last[c] else used_elsewhere)[corners] = True
-    return np.flatnonzero(used_by_last & ~used_elsewhere)
+    point_ids = np.asarray(dsa.vtkDataArrayToVTKArray(mesh.GetPointData().GetArray(POINT_IDS)))
+    return point_ids[used_by_last & ~used_elsewhere]
 
 
 def move_points_in_place(dataset, moved_ids):
