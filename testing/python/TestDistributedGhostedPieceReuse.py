@@ -6,6 +6,7 @@ rebuilds it on every process, and every result is the serial one.
         serial runs of every case and property set, on the mesh as read and on the mesh whose
         last slab (of 2 and of 3) was moved, written to DIR;
     mpiexec -np N pvbatch TestDistributedGhostedPieceReuse.py --compare DIR [--layout slabs|one-empty]
+    pvpython TestDistributedGhostedPieceReuse.py --compare DIR --pvserver N [--cases a,b]
         each process makes its own slab of the mesh (slabs = one per process; one-empty = process
         1 holds nothing, the others a slab each). The filter runs four times: properties A, B,
         then, after the last slab's process moved some of its points in place (the others'
@@ -216,17 +217,27 @@ def main():
     parser.add_argument("--reference")
     parser.add_argument("--compare")
     parser.add_argument("--layout", default="slabs", choices=["slabs", "one-empty"])
+    parser.add_argument("--pvserver", type=int, help="run through a client connected to N pvservers")
+    parser.add_argument("--cases", help="comma-separated case names (default: all)")
     args = parser.parse_args()
-    gt.load_plugin()
+    cases = args.cases.split(",") if args.cases else list(CASES)
     if args.reference:
+        gt.load_plugin()
         write_references(args.reference)
-        return
+    elif args.pvserver:
+        distributed.with_pvserver(args.pvserver, lambda: compare_all(args.compare, args.layout, cases))
+    else:
+        gt.load_plugin()
+        compare_all(args.compare, args.layout, cases)
+
+
+def compare_all(folder, layout, cases):
     ranks = servermanager.ActiveConnection.GetNumberOfDataPartitions()
-    if ranks not in (2, 3) or (args.layout == "one-empty" and ranks != 3):
-        sys.exit("run under mpiexec -np 2 or 3 pvbatch (one-empty: 3); found %d processes" % ranks)
+    if ranks not in (2, 3) or (layout == "one-empty" and ranks != 3):
+        sys.exit("run on 2 or 3 processes (one-empty: 3); found %d" % ranks)
     failures = []
-    for case in CASES:
-        failures += ["%s: %s" % (case, p) for p in run_case(case, args.compare, args.layout, ranks)]
+    for case in cases:
+        failures += ["%s: %s" % (case, p) for p in run_case(case, folder, layout, ranks)]
     if failures:
         sys.exit("\n".join(failures))
 
