@@ -52,7 +52,7 @@
  * come from the input (vtkPointData::GetGlobalIds), else are generated from coincident points.
  * The field data `HaloBytesExchanged` counts the bytes this process sent and received.
  * The ghosted piece (the piece, its ghost layer and their index maps, about as large as the
- * piece) is kept between executions and reused while no process's input has changed, so
+ * piece) and the halo exchange's plan are kept between executions and reused while no process's input has changed, so
  * changing a property of the filter (Iterations, RelaxationFactor, Device...) does not rebuild
  * it; it is released with the filter. The field data `GhostedPieceReused` says whether this
  * execution reused it (1) or built it (0).
@@ -66,6 +66,7 @@
 #include <memory> // for std::unique_ptr
 
 class vtkGPUMeshGhostedPieceCache;
+class vtkGPUMeshPointHalo;
 
 class GPUMESHFILTERS_EXPORT vtkGPUVertexSmoothing : public vtkGPUMeshFilter
 {
@@ -153,6 +154,7 @@ protected:
 
 private:
   std::unique_ptr<vtkGPUMeshGhostedPieceCache> GhostedPieceCache;
+  std::unique_ptr<vtkGPUMeshPointHalo> Halo; // the exchange plan of the kept piece
 
   vtkGPUVertexSmoothing(const vtkGPUVertexSmoothing&) = delete;
   void operator=(const vtkGPUVertexSmoothing&) = delete;

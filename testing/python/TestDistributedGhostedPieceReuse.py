@@ -171,6 +171,7 @@ def run_case(case, folder, layout, ranks):
     problems = []
     reported = 0
     mesh_moved = False
+    halo_per_iteration = None
     for label, moved, reused, builds in RUNS:
         if moved and not mesh_moved:
             mesh_moved = True
@@ -197,6 +198,14 @@ def run_case(case, folder, layout, ranks):
         flags = field_per_process(filtered, "GhostedPieceReused", ranks)
         if flags != [reused] * ranks:
             problems.append("%s: GhostedPieceReused per process %s, expected %s" % (run, flags, [reused] * ranks))
+        if name == "GPUVertexSmoothing":
+            # The kept halo plan counts each execution's bytes alone: the same per iteration.
+            iterations = (first if label == "A" else second)["Iterations"]
+            per_iteration = [b / iterations for b in field_per_process(filtered, "HaloBytesExchanged", ranks)]
+            halo_per_iteration = halo_per_iteration or per_iteration
+            if per_iteration != halo_per_iteration:
+                problems.append("%s: halo bytes per iteration and process %s, first run %s"
+                                % (run, per_iteration, halo_per_iteration))
         filtered.UpdatePropertyInformation()
         count = filtered.GetProperty("GhostedPieceBuildCount")[0]
         if count != builds:
