@@ -164,6 +164,20 @@ vtkSmartPointer<vtkPointSet> withPointsMergedByGlobalId(vtkPointSet* mesh, const
   return result;
 }
 
+// vtkGhostCellsGenerator reads global point ids as a vtkIdTypeArray (and crashes on any other
+// type, such as the vtkTypeInt64Array numpy's int64 gives): others are converted.
+vtkSmartPointer<vtkDataArray> asIdTypeArray(vtkDataArray* ids)
+{
+  if (vtkIdTypeArray::SafeDownCast(ids))
+  {
+    return ids;
+  }
+  auto converted = vtkSmartPointer<vtkIdTypeArray>::New();
+  converted->DeepCopy(ids);
+  converted->SetName(ids->GetName());
+  return converted;
+}
+
 std::vector<long long> globalPointIds(vtkPointSet* dataset)
 {
   vtkDataArray* ids = dataset->GetPointData()->GetGlobalIds();
@@ -390,7 +404,7 @@ GhostedPiece BuildGhostedPiece(vtkPointSet* input, vtkMultiProcessController* co
 
   if (vtkSmartPointer<vtkDataArray> ids = GlobalPointIdArray(input, controller))
   {
-    work->GetPointData()->SetGlobalIds(ids);
+    work->GetPointData()->SetGlobalIds(asIdTypeArray(ids));
   }
 
   GhostedPiece piece;

@@ -15,6 +15,7 @@
 
 #include "vtkGPUMeshAdapter.h"
 #include "vtkGPUMeshDistributed.h"
+#include "vtkGPUMeshGhostedPieceCache.h"
 #include "vtkGPUMeshOutputArrays.h"
 #include "vtkGPUMeshRunReport.h"
 
@@ -277,6 +278,7 @@ void setCoordinates(vtkPointSet* output, vtkDataArray* xyz)
 } // namespace
 
 vtkGPUMeshKernel::vtkGPUMeshKernel()
+  : GhostedPieceCache(std::make_unique<vtkGPUMeshGhostedPieceCache>())
 {
   this->SetResultArrayName("Result");
   this->SetKernel("");
@@ -286,6 +288,11 @@ vtkGPUMeshKernel::~vtkGPUMeshKernel()
 {
   this->SetResultArrayName(nullptr);
   this->SetKernel(nullptr);
+}
+
+vtkIdType vtkGPUMeshKernel::GetGhostedPieceBuildCount()
+{
+  return this->GhostedPieceCache->GetBuildCount();
 }
 
 void vtkGPUMeshKernel::AddInputArray(const char* name)
@@ -382,7 +389,9 @@ void vtkGPUMeshKernel::ExecuteOnDevice(
   {
     // The owned cells plus one layer of ghost cells give every owned point and cell all its
     // links; one origin for all processes makes each value the serial one.
-    const vtkGPUMeshDistributed::GhostedPiece piece = vtkGPUMeshDistributed::BuildGhostedPiece(input, controller);
+    const vtkGPUMeshDistributed::GhostedPiece& piece = this->GhostedPieceCache->Get(input, controller);
+    vtkGPUMeshRunReport::SetFieldCount(
+      output->GetFieldData(), "GhostedPieceReused", this->GhostedPieceCache->LastReused());
     const std::array<double, 3> origin = vtkGPUMeshDistributed::GlobalBoundsCentre(input, controller);
     vtkGPUMeshDistributed::AllSucceed(controller, [&] {
       const int components = writesPoints ? 3 : this->ResultComponents;
@@ -466,4 +475,5 @@ void vtkGPUMeshKernel::PrintSelf(ostream& os, vtkIndent indent)
   os << indent << "InputArrays: " << (names.empty() ? "(none)" : names) << "\n";
   os << indent << "Iterations: " << this->Iterations << "\n";
   os << indent << "Reduction: " << GetReductionName(this->Reduction) << "\n";
+  os << indent << "GhostedPieceBuildCount: " << this->GhostedPieceCache->GetBuildCount() << "\n";
 }

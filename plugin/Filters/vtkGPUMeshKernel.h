@@ -43,7 +43,11 @@
  * owned point and cell sees all its links and the values equal the serial ones; entities the
  * input marks as ghosts, and points used only by them, get NaN (coordinates: unchanged).
  * Iterations above 1 with a fed-back result, and a Reduction of a point result (points on the
- * cuts belong to several pieces), are errors under MPI.
+ * cuts belong to several pieces), are errors under MPI. The ghosted piece (the piece, its ghost
+ * layer and their index maps, about as large as the piece) is kept between executions and
+ * reused while no process's input has changed, so editing the Kernel or another property does
+ * not rebuild it; it is released with the filter. The field data `GhostedPieceReused` says
+ * whether this execution reused it (1) or built it (0).
  */
 #ifndef vtkGPUMeshKernel_h
 #define vtkGPUMeshKernel_h
@@ -51,8 +55,11 @@
 #include "GPUMeshFiltersModule.h" // for export macro
 #include "vtkGPUMeshFilter.h"
 
+#include <memory> // for std::unique_ptr
 #include <string> // for members
 #include <vector> // for members
+
+class vtkGPUMeshGhostedPieceCache;
 
 class GPUMESHFILTERS_EXPORT vtkGPUMeshKernel : public vtkGPUMeshFilter
 {
@@ -124,6 +131,10 @@ public:
   /// The program generated at the last execution (empty before).
   const char* GetGeneratedSource() const { return this->GeneratedSource.c_str(); }
 
+  /// Under MPI: how many times this filter has built its ghosted piece (0 in serial runs,
+  /// which need none). An execution whose input is unchanged on every process reuses it.
+  vtkIdType GetGhostedPieceBuildCount();
+
 protected:
   vtkGPUMeshKernel();
   ~vtkGPUMeshKernel() override;
@@ -141,6 +152,8 @@ protected:
   std::string GeneratedSource;
 
 private:
+  std::unique_ptr<vtkGPUMeshGhostedPieceCache> GhostedPieceCache;
+
   vtkGPUMeshKernel(const vtkGPUMeshKernel&) = delete;
   void operator=(const vtkGPUMeshKernel&) = delete;
 };

@@ -3,6 +3,7 @@
 #include "vtkCellData.h"
 #include "vtkDataArray.h"
 #include "vtkDoubleArray.h"
+#include "vtkFieldData.h"
 #include "vtkIntArray.h"
 #include "vtkNew.h"
 #include "vtkObjectFactory.h"
@@ -12,7 +13,9 @@
 
 #include "vtkGPUMeshAdapter.h"
 #include "vtkGPUMeshDistributed.h"
+#include "vtkGPUMeshGhostedPieceCache.h"
 #include "vtkGPUMeshOutputArrays.h"
+#include "vtkGPUMeshRunReport.h"
 
 #include "gpumesh/NeighborDistance.h"
 
@@ -113,6 +116,18 @@ vtkSmartPointer<vtkDataArray> remapped(vtkDataArray* piece, const std::vector<vt
 }
 } // namespace
 
+vtkGPUNeighborDistance::vtkGPUNeighborDistance()
+  : GhostedPieceCache(std::make_unique<vtkGPUMeshGhostedPieceCache>())
+{
+}
+
+vtkGPUNeighborDistance::~vtkGPUNeighborDistance() = default;
+
+vtkIdType vtkGPUNeighborDistance::GetGhostedPieceBuildCount()
+{
+  return this->GhostedPieceCache->GetBuildCount();
+}
+
 void vtkGPUNeighborDistance::ExecuteOnDevice(
   vtkInformationVector**, vtkPointSet* input, vtkPointSet* output, gpumesh::DeviceRun& run)
 {
@@ -126,8 +141,9 @@ void vtkGPUNeighborDistance::ExecuteOnDevice(
   // Distributed: the owned cells plus one layer of ghost cells give every owned cell all its
   // neighbours; one origin for all processes makes each value the serial one.
   const vtkIdType cells = input->GetNumberOfCells();
-  const vtkGPUMeshDistributed::GhostedPiece piece =
-    vtkGPUMeshDistributed::BuildGhostedPiece(input, controller);
+  const vtkGPUMeshDistributed::GhostedPiece& piece = this->GhostedPieceCache->Get(input, controller);
+  vtkGPUMeshRunReport::SetFieldCount(
+    output->GetFieldData(), "GhostedPieceReused", this->GhostedPieceCache->LastReused());
   const std::array<double, 3> origin = vtkGPUMeshDistributed::GlobalBoundsCentre(input, controller);
   vtkGPUMeshDistributed::AllSucceed(controller, [&] {
     vtkNew<vtkCellData> pieceArrays;
@@ -153,4 +169,5 @@ void vtkGPUNeighborDistance::PrintSelf(ostream& os, vtkIndent indent)
 {
   this->Superclass::PrintSelf(os, indent);
   os << indent << "ComputeCentroids: " << this->ComputeCentroids << "\n";
+  os << indent << "GhostedPieceBuildCount: " << this->GhostedPieceCache->GetBuildCount() << "\n";
 }

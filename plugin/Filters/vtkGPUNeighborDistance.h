@@ -22,13 +22,21 @@
  * Under MPI the filter works on its piece plus one layer of ghost cells
  * (vtkGhostCellsGenerator), so cells on a cut between processes see their neighbours there;
  * values equal the serial ones. Cells the input marks as ghosts (DUPLICATECELL) get NaN and a
- * NeighborCount of -1: the process owning them holds their values.
+ * NeighborCount of -1: the process owning them holds their values. The ghosted piece (the
+ * piece, its ghost layer and their index maps, about as large as the piece) is kept between
+ * executions and reused while no process's input has changed, so changing a property of the
+ * filter does not rebuild it; it is released with the filter. The field data
+ * `GhostedPieceReused` says whether this execution reused it (1) or built it (0).
  */
 #ifndef vtkGPUNeighborDistance_h
 #define vtkGPUNeighborDistance_h
 
 #include "GPUMeshFiltersModule.h" // for export macro
 #include "vtkGPUMeshFilter.h"
+
+#include <memory> // for std::unique_ptr
+
+class vtkGPUMeshGhostedPieceCache;
 
 class GPUMESHFILTERS_EXPORT vtkGPUNeighborDistance : public vtkGPUMeshFilter
 {
@@ -44,9 +52,13 @@ public:
   vtkBooleanMacro(ComputeCentroids, bool);
   ///@}
 
+  /// Under MPI: how many times this filter has built its ghosted piece (0 in serial runs,
+  /// which need none). An execution whose input is unchanged on every process reuses it.
+  vtkIdType GetGhostedPieceBuildCount();
+
 protected:
-  vtkGPUNeighborDistance() = default;
-  ~vtkGPUNeighborDistance() override = default;
+  vtkGPUNeighborDistance();
+  ~vtkGPUNeighborDistance() override;
 
   void ExecuteOnDevice(vtkInformationVector** inputVector, vtkPointSet* input, vtkPointSet* output,
     gpumesh::DeviceRun& run) override;
@@ -54,6 +66,8 @@ protected:
   bool ComputeCentroids = false;
 
 private:
+  std::unique_ptr<vtkGPUMeshGhostedPieceCache> GhostedPieceCache;
+
   vtkGPUNeighborDistance(const vtkGPUNeighborDistance&) = delete;
   void operator=(const vtkGPUNeighborDistance&) = delete;
 };

@@ -15,6 +15,7 @@
 
 #include "vtkGPUMeshAdapter.h"
 #include "vtkGPUMeshDistributed.h"
+#include "vtkGPUMeshGhostedPieceCache.h"
 #include "vtkGPUMeshOutputArrays.h"
 #include "vtkGPUMeshPointHalo.h"
 #include "vtkGPUMeshRunReport.h"
@@ -123,13 +124,12 @@ void addDisplacement(vtkDataArray* input, vtkDoubleArray* displacement, vtkPoint
 // of every input point (3 per point, in double): through the piece, or received for points
 // only the input's own ghost cells use.
 vtkSmartPointer<vtkDoubleArray> smoothDistributed(gpumesh::DeviceRun& run, vtkPointSet* input,
+  const vtkGPUMeshDistributed::GhostedPiece& piece, vtkGPUMeshPointHalo& halo,
   const gpumesh::SmoothingOptions& options, const std::string& fixedName,
   vtkMultiProcessController* controller, vtkGPUVertexSmoothing* progress, std::uint64_t& bytesExchanged)
 {
-  const vtkGPUMeshDistributed::GhostedPiece piece =
-    vtkGPUMeshDistributed::BuildGhostedPiece(input, controller);
   const std::array<double, 3> origin = vtkGPUMeshDistributed::GlobalBoundsCentre(input, controller);
-  vtkGPUMeshPointHalo halo(piece, controller);
+  const std::uint64_t bytesBefore = halo.BytesExchanged();
 
   vtkGPUMeshAdapter::MeshDescription description;
   std::unique_ptr<gpumesh::DeviceMesh> mesh;
@@ -179,7 +179,7 @@ vtkSmartPointer<vtkDoubleArray> smoothDistributed(gpumesh::DeviceRun& run, vtkPo
   const auto piecePoints = static_cast<std::size_t>(mesh->pointCount());
   std::vector<double> smoothed(4 * piecePoints);
   run.download(result, smoothed.data(), smoothed.size(), "displacements");
-  bytesExchanged = halo.BytesExchanged();
+  bytesExchanged = halo.BytesExchanged() - bytesBefore;
 
   const vtkIdType n = input->GetNumberOfPoints();
   std::vector<std::int64_t> pieceOfInput(static_cast<std::size_t>(n), -1);
@@ -207,11 +207,19 @@ vtkSmartPointer<vtkDoubleArray> smoothDistributed(gpumesh::DeviceRun& run, vtkPo
 }
 } // namespace
 
-vtkGPUVertexSmoothing::vtkGPUVertexSmoothing() = default;
+vtkGPUVertexSmoothing::vtkGPUVertexSmoothing()
+  : GhostedPieceCache(std::make_unique<vtkGPUMeshGhostedPieceCache>())
+{
+}
 
 vtkGPUVertexSmoothing::~vtkGPUVertexSmoothing()
 {
   this->SetFixedPointsArray(nullptr);
+}
+
+vtkIdType vtkGPUVertexSmoothing::GetGhostedPieceBuildCount()
+{
+  return this->GhostedPieceCache->GetBuildCount();
 }
 
 const char* vtkGPUVertexSmoothing::GetMethodName(int method)
@@ -255,8 +263,26 @@ void vtkGPUVertexSmoothing::ExecuteOnDevice(
   {
     // Collective whatever this piece holds.
     std::uint64_t bytesExchanged = 0;
+    const vtkGPUMeshDistributed::GhostedPiece& piece = this->GhostedPieceCache->Get(input, controller);
+    vtkGPUMeshRunReport::SetFieldCount(
+      output->GetFieldData(), "GhostedPieceReused", this->GhostedPieceCache->LastReused());
+    // The halo's plan depends on the piece alone: kept with it. Whether to rebuild it follows
+    // the processes' agreement on the piece, so they all take part in its exchanges or none.
+    if (!this->GhostedPieceCache->LastReused())
+    {
+      this->Halo.reset();
+      try
+      {
+        this->Halo = std::make_unique<vtkGPUMeshPointHalo>(piece, controller);
+      }
+      catch (...)
+      {
+        this->GhostedPieceCache->Release(); // so that every process builds both next time
+        throw;
+      }
+    }
     const vtkSmartPointer<vtkDoubleArray> displacement =
-      smoothDistributed(run, input, options, fixedName, controller, this, bytesExchanged);
+      smoothDistributed(run, input, piece, *this->Halo, options, fixedName, controller, this, bytesExchanged);
     vtkGPUMeshRunReport::SetFieldCount(output->GetFieldData(), "HaloBytesExchanged", bytesExchanged);
     this->UpdateProgress(0.9);
     if (!coordinates || coordinates->GetNumberOfTuples() == 0)
@@ -352,4 +378,5 @@ void vtkGPUVertexSmoothing::PrintSelf(ostream& os, vtkIndent indent)
   os << indent << "PassBand: " << this->PassBand << "\n";
   os << indent << "Boundary: " << GetBoundaryName(this->Boundary) << "\n";
   os << indent << "FixedPointsArray: " << (this->FixedPointsArray ? this->FixedPointsArray : "(none)") << "\n";
+  os << indent << "GhostedPieceBuildCount: " << this->GhostedPieceCache->GetBuildCount() << "\n";
 }

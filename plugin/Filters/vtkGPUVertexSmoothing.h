@@ -51,12 +51,22 @@
  * the run's precision: 4 values per point and step). Global point ids
  * come from the input (vtkPointData::GetGlobalIds), else are generated from coincident points.
  * The field data `HaloBytesExchanged` counts the bytes this process sent and received.
+ * The ghosted piece (the piece, its ghost layer and their index maps, about as large as the
+ * piece) and the halo exchange's plan are kept between executions and reused while no process's input has changed, so
+ * changing a property of the filter (Iterations, RelaxationFactor, Device...) does not rebuild
+ * it; it is released with the filter. The field data `GhostedPieceReused` says whether this
+ * execution reused it (1) or built it (0).
  */
 #ifndef vtkGPUVertexSmoothing_h
 #define vtkGPUVertexSmoothing_h
 
 #include "GPUMeshFiltersModule.h" // for export macro
 #include "vtkGPUMeshFilter.h"
+
+#include <memory> // for std::unique_ptr
+
+class vtkGPUMeshGhostedPieceCache;
+class vtkGPUMeshPointHalo;
 
 class GPUMESHFILTERS_EXPORT vtkGPUVertexSmoothing : public vtkGPUMeshFilter
 {
@@ -124,6 +134,10 @@ public:
   static const char* GetMethodName(int method);
   static const char* GetBoundaryName(int boundary);
 
+  /// Under MPI: how many times this filter has built its ghosted piece (0 in serial runs,
+  /// which need none). An execution whose input is unchanged on every process reuses it.
+  vtkIdType GetGhostedPieceBuildCount();
+
 protected:
   vtkGPUVertexSmoothing();
   ~vtkGPUVertexSmoothing() override;
@@ -139,6 +153,9 @@ protected:
   char* FixedPointsArray = nullptr;
 
 private:
+  std::unique_ptr<vtkGPUMeshGhostedPieceCache> GhostedPieceCache;
+  std::unique_ptr<vtkGPUMeshPointHalo> Halo; // the exchange plan of the kept piece
+
   vtkGPUVertexSmoothing(const vtkGPUVertexSmoothing&) = delete;
   void operator=(const vtkGPUVertexSmoothing&) = delete;
 };

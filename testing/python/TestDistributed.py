@@ -406,4 +406,5 @@ def main():
         run_distributed(args.compare, args.layout, cases)
 
 
-main()
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,66 @@
+// The ghosted piece of a filter's input, kept between executions under MPI (private to the
+// module). Building it (global point ids, vtkGhostCellsGenerator, merging, the index maps) costs
+// far more than the filters' device work; a GUI user who changes only a property of the filter
+// re-executes it with the same input, and then gets the piece built last time.
+//
+// The piece is reused only when no process's input changed: each process compares what decides
+// its piece (the input dataset itself, the modification times of it, its points, cells and
+// point and cell arrays, which include the global ids and the ghost array, its point and cell
+// counts, the controller and its process count) with the last build, and the processes agree
+// with a MIN reduction, so that one changed piece makes every process rebuild (building is
+// collective). An in-place change counts when it is followed by Modified(), as everywhere in
+// VTK.
+#ifndef vtkGPUMeshGhostedPieceCache_h
+#define vtkGPUMeshGhostedPieceCache_h
+
+#include "vtkGPUMeshDistributed.h"
+
+#include "vtkMultiProcessController.h"
+#include "vtkPointSet.h"
+#include "vtkType.h"
+#include "vtkWeakPointer.h"
+
+#include <memory>
+#include <vector>
+
+class vtkGPUMeshGhostedPieceCache
+{
+public:
+  /// Collective. The ghosted piece of `input` (vtkGPUMeshDistributed::BuildGhostedPiece): the
+  /// one kept from the last call when every process's input is unchanged since, else built
+  /// afresh and kept. Throws what BuildGhostedPiece throws (on every process); nothing is kept
+  /// then.
+  const vtkGPUMeshDistributed::GhostedPiece& Get(vtkPointSet* input, vtkMultiProcessController* controller);
+
+  /// Whether the last Get returned the piece kept from the call before.
+  bool LastReused() const { return this->Reused; }
+
+  /// How many pieces Get has built so far.
+  vtkIdType GetBuildCount() const { return this->Builds; }
+
+  /// Drops the kept piece (the next Get builds one).
+  void Release();
+
+private:
+  /// What decides the ghosted piece on this process.
+  struct Key
+  {
+    vtkWeakPointer<vtkPointSet> Input;
+    /// False for a dataset type whose cells KeyOf does not know: never reused.
+    bool Known = false;
+    std::vector<vtkMTimeType> ModificationTimes;
+    vtkIdType Points = 0;
+    vtkIdType Cells = 0;
+    vtkWeakPointer<vtkMultiProcessController> Controller;
+    int Processes = 0;
+  };
+  static Key KeyOf(vtkPointSet* input, vtkMultiProcessController* controller);
+  bool Matches(const Key& key) const;
+
+  std::unique_ptr<vtkGPUMeshDistributed::GhostedPiece> Piece;
+  Key PieceKey;
+  bool Reused = false;
+  vtkIdType Builds = 0;
+};
+
+#endif
