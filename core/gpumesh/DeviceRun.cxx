@@ -171,8 +171,9 @@ cl::Buffer DeviceRun::createBuffer(std::size_t bytes, const std::string& what)
     return buffer;
   }
   // A CPU device's buffers are host memory: give it memory in huge pages, whose first touch
-  // (every fresh buffer's) costs a fault per 2 MiB instead of per 4 KiB. PoCL's own
-  // allocations come in small pages, which made page faults most of a refinement's time there.
+  // costs a fault per 2 MiB instead of per 4 KiB, reused from freed buffers where it can be
+  // (touched memory needs no fault at all). PoCL's own allocations come in small pages, which
+  // made page faults most of a refinement's time there.
   void* memory = allocateHostMemory(bytes);
   if (!memory)
   {
@@ -181,16 +182,16 @@ cl::Buffer DeviceRun::createBuffer(std::size_t bytes, const std::string& what)
   cl::Buffer buffer(Device->context(), CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, bytes, memory, &status);
   if (status != CL_SUCCESS)
   {
-    std::free(memory);
+    freeHostMemory(memory);
     check(status, doing);
   }
   // Freed when the runtime lets the buffer go (after every command that uses it).
   status = clSetMemObjectDestructorCallback(
-    buffer(), [](cl_mem, void* owned) { std::free(owned); }, memory);
+    buffer(), [](cl_mem, void* owned) { freeHostMemory(owned); }, memory);
   if (status != CL_SUCCESS)
   {
     buffer = cl::Buffer(); // no command has used it yet
-    std::free(memory);
+    freeHostMemory(memory);
     check(status, "registering the release of the host memory of '" + what + "' on device '" + device.label() + "'");
   }
   return buffer;

@@ -1,4 +1,5 @@
 #include "vtkGMFReader.h"
+#include "vtkGPUMeshOutputArrays.h"
 
 #include "vtkCellArray.h"
 #include "vtkCellData.h"
@@ -51,7 +52,7 @@ void AllocateLarge(vtkDataArray* array, vtkIdType tuples)
     array->SetNumberOfTuples(tuples); // reports the failure its own way
     return;
   }
-  array->SetVoidArray(memory, static_cast<vtkIdType>(values), 0, vtkAbstractArray::VTK_DATA_ARRAY_FREE);
+  vtkGPUMeshOutputArrays::AdoptHostMemory(array, memory, static_cast<vtkIdType>(values));
 }
 
 // References: 32-bit integers up to version 3, 64-bit in version 4.

@@ -27,6 +27,7 @@
 #include "vtkMultiProcessController.h"
 
 #include "gpumesh/BoundaryEdges.h"
+#include "gpumesh/HostMemory.h"
 #include "gpumesh/IndexedCopy.h"
 #include "gpumesh/LongestEdgeRefinement.h"
 #include "gpumesh/TetraRefinement.h"
@@ -223,7 +224,7 @@ void buildPoints(gpumesh::DeviceRun& run, vtkPointSet* input, vtkPointSet* outpu
 // ids were checked when the device mesh was built.
 struct NarrowedTriangles
 {
-  vtkGPUMeshOutputArrays::Reservation ids{ nullptr, &std::free };
+  vtkGPUMeshOutputArrays::Reservation ids{ nullptr, &gpumesh::freeHostMemory };
   vtkIdType capacity = 0; ///< triangles
 };
 

@@ -19,8 +19,8 @@ namespace vtkGPUMeshOutputArrays
 
 namespace
 {
-// Below this, 4 KiB pages cost little (gpumesh::allocateHostMemory advises huge pages above).
-constexpr std::size_t hugePageThreshold = std::size_t(8) << 20;
+// Below this, 4 KiB pages cost little (gpumesh::allocateHostMemory gives huge pages above).
+constexpr std::size_t hugePageThreshold = std::size_t(2) << 20;
 // Each thread copies blocks of this size (a multiple of the huge page: no page is shared).
 constexpr std::size_t copyBlock = std::size_t(4) << 20;
 
@@ -47,12 +47,12 @@ void Allocate(vtkDataArray* array, vtkIdType tuples)
       std::string(array->GetName() ? array->GetName() : "(unnamed)") + "' needs " + std::to_string(bytes) +
       " bytes");
   }
-  array->SetVoidArray(memory, values, 0, vtkAbstractArray::VTK_DATA_ARRAY_FREE);
+  AdoptHostMemory(array, memory, values);
 }
 
 Reservation Reserve(std::size_t bytes)
 {
-  Reservation reserved(gpumesh::allocateHostMemory(bytes), &std::free);
+  Reservation reserved(gpumesh::allocateHostMemory(bytes), &gpumesh::freeHostMemory);
   if (!reserved)
   {
     throw gpumesh::Error("Out of host memory: an output array needs " + std::to_string(bytes) + " bytes");
@@ -62,8 +62,14 @@ Reservation Reserve(std::size_t bytes)
 
 void Adopt(vtkDataArray* array, Reservation reserved, vtkIdType tuples)
 {
-  array->SetVoidArray(reserved.release(), tuples * array->GetNumberOfComponents(), 0,
-    vtkAbstractArray::VTK_DATA_ARRAY_FREE);
+  AdoptHostMemory(array, reserved.release(), tuples * array->GetNumberOfComponents());
+}
+
+void AdoptHostMemory(vtkDataArray* array, void* memory, vtkIdType values)
+{
+  array->SetVoidArray(memory, values, 0, vtkAbstractArray::VTK_DATA_ARRAY_USER_DEFINED);
+  // Back to the cache of touched memory when VTK lets the array go (or reallocates it).
+  array->SetArrayFreeFunction(&gpumesh::freeHostMemory);
 }
 
 vtkSmartPointer<vtkDataArray> NewLike(vtkDataArray* like, vtkIdType tuples)

@@ -24,7 +24,8 @@ namespace vtkGPUMeshOutputArrays
 
 /// Gives `array` (an array of VTK's standard layout, e.g. vtkFloatArray) room for `tuples`
 /// tuples of its components, uninitialized, in memory that the array frees itself. Large
-/// arrays get transparent huge pages.
+/// arrays get transparent huge pages, reused from freed buffers and outputs
+/// (gpumesh::allocateHostMemory).
 void Allocate(vtkDataArray* array, vtkIdType tuples);
 
 /// A new array of the same type and number of components as `like` (unnamed), of `tuples`
@@ -51,6 +52,10 @@ Reservation Reserve(std::size_t bytes);
 /// Gives `reserved` (of at least `tuples` tuples of `array`'s type and components) to `array`,
 /// which frees it.
 void Adopt(vtkDataArray* array, Reservation reserved, vtkIdType tuples);
+
+/// Makes `memory` (of gpumesh::allocateHostMemory, `values` values of `array`'s type) the
+/// array's storage, given back with gpumesh::freeHostMemory when the array lets it go.
+void AdoptHostMemory(vtkDataArray* array, void* memory, vtkIdType values);
 
 /// memcpy on all threads: the first write of fresh pages is paid in parallel.
 void Copy(void* to, const void* from, std::size_t bytes);

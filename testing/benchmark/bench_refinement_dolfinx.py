@@ -132,8 +132,9 @@ def run_gpumesh(mesh_path, fraction, passes, plugin, quality):
     data = np.load(mesh_path)
     points, cells = data["points"], data["cells"]
     per_cell = cells.shape[1]
-    # Warm-up on a small mesh of the same kind: the OpenCL programs are built outside the timer.
-    small = kuhn_tetrahedra(4) if per_cell == 4 else jittered_triangles(20)
+    # Warm-up on a small mesh of the same kind (20,000 cells: enough for every multi-level path,
+    # e.g. scans of more than one chunk): the OpenCL programs are built outside the timer.
+    small = kuhn_tetrahedra(15) if per_cell == 4 else jittered_triangles(100)
     refinement(*small).UpdatePipeline()
     refine = refinement(points, cells)
     start = time.perf_counter()

@@ -105,7 +105,7 @@ TEST(DeviceRun, CpuDeviceBuffersLiveInAlignedHostMemory)
       ASSERT_EQ(clGetMemObjectInfo(buffer.handle()(), CL_MEM_FLAGS, sizeof(flags), &flags, nullptr), CL_SUCCESS);
       ASSERT_EQ(clGetMemObjectInfo(buffer.handle()(), CL_MEM_HOST_PTR, sizeof(memory), &memory, nullptr), CL_SUCCESS);
       EXPECT_EQ((flags & CL_MEM_USE_HOST_PTR) != 0, cpu);
-      const std::size_t alignment = count * sizeof(cl_uint) >= (std::size_t(8) << 20) ? std::size_t(2) << 20 : 128;
+      const std::size_t alignment = count * sizeof(cl_uint) >= (std::size_t(2) << 20) ? std::size_t(2) << 20 : 128;
       EXPECT_EQ(cpu ? reinterpret_cast<std::uintptr_t>(memory) % alignment : 0u, 0u) << count << " values";
       DeviceBuffer<cl_uint> copy = run.allocate<cl_uint>(count, "copy");
       run.copy(buffer, copy, count, "values");

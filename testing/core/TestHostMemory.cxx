@@ -1,0 +1,85 @@
+// Host memory for CPU devices' buffers and output arrays: alignment, and reuse of freed blocks.
+#include "gpumesh/HostMemory.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+
+using namespace gpumesh;
+
+namespace
+{
+constexpr std::size_t MiB = std::size_t(1) << 20;
+
+std::uintptr_t address(const void* memory)
+{
+  return reinterpret_cast<std::uintptr_t>(memory);
+}
+} // namespace
+
+TEST(HostMemory, SmallBlocksAreAlignedAndLargeOnesAreWholeHugePages)
+{
+  trimHostMemory();
+  void* small = allocateHostMemory(100);
+  void* large = allocateHostMemory(3 * MiB + 1);
+  ASSERT_NE(small, nullptr);
+  ASSERT_NE(large, nullptr);
+  EXPECT_EQ(address(small) % 128, 0u);
+  EXPECT_EQ(address(large) % (2 * MiB), 0u);
+  std::memset(large, 1, 3 * MiB + 1);
+  freeHostMemory(small); // not kept: small blocks go back to the allocator
+  freeHostMemory(large);
+  EXPECT_EQ(cachedHostMemory(), 4 * MiB) << "kept as the two huge pages it spans";
+  freeHostMemory(nullptr);
+}
+
+TEST(HostMemory, FreedLargeBlocksAreReusedWholeOrInPart)
+{
+  trimHostMemory();
+  auto* first = static_cast<char*>(allocateHostMemory(6 * MiB));
+  freeHostMemory(first);
+  EXPECT_EQ(cachedHostMemory(), 6 * MiB);
+  // A request of the same rounded size gets the same block back, already touched.
+  EXPECT_EQ(allocateHostMemory(5 * MiB + 12345), first);
+  EXPECT_EQ(cachedHostMemory(), 0u);
+  freeHostMemory(first);
+  // A smaller one gets its first part; the rest stays kept and serves the next one.
+  void* part = allocateHostMemory(2 * MiB);
+  EXPECT_EQ(part, first);
+  EXPECT_EQ(cachedHostMemory(), 4 * MiB);
+  void* rest = allocateHostMemory(3 * MiB);
+  EXPECT_EQ(rest, first + 2 * MiB);
+  EXPECT_EQ(cachedHostMemory(), 0u);
+  // Freed neighbours merge: the whole block serves a request of its size again.
+  freeHostMemory(rest);
+  freeHostMemory(part);
+  EXPECT_EQ(cachedHostMemory(), 6 * MiB);
+  EXPECT_EQ(allocateHostMemory(6 * MiB), first);
+  // A request larger than every kept range gets new memory.
+  freeHostMemory(first);
+  void* larger = allocateHostMemory(8 * MiB);
+  EXPECT_NE(larger, first);
+  EXPECT_EQ(cachedHostMemory(), 6 * MiB);
+  freeHostMemory(larger);
+  trimHostMemory();
+  EXPECT_EQ(cachedHostMemory(), 0u);
+}
+
+TEST(HostMemory, NoMoreThanTheLimitIsKept)
+{
+  trimHostMemory();
+  const std::size_t limit = hostMemoryCacheLimit();
+  ASSERT_GE(limit, 16 * MiB);
+  // Four blocks of a third of the limit: what is freed beyond the limit goes back.
+  const std::size_t third = limit / 3 / (2 * MiB) * (2 * MiB);
+  void* blocks[4];
+  for (auto& block : blocks)
+    block = allocateHostMemory(third);
+  for (auto& block : blocks)
+    freeHostMemory(block);
+  EXPECT_LE(cachedHostMemory(), limit);
+  EXPECT_GE(cachedHostMemory(), limit - 2 * MiB);
+  trimHostMemory();
+  EXPECT_EQ(cachedHostMemory(), 0u);
+}
