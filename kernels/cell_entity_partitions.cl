@@ -16,7 +16,8 @@
 // Build options: SMALL_BUCKET, the largest bucket sorted by insertion; RANK_SORT, the largest
 // sorted by ranks (a heap sort above); STAGED_PAIRS, the largest partition moved into its
 // buckets through private memory (by swaps above); KEY_COMPONENTS, the most vertices of one
-// entity (2, or 4 for any more); PER_CELL for the per-cell kernels (cellKindOptions).
+// entity (2, or 4 for any more); PER_CELL for the per-cell kernels (cellKindOptions);
+// WITH_NEIGHBORS 0 leaves the slots' cells and neighbours out (SlotNeighbors::LeftOut).
 #include "entity_keys.cl"
 
 // The pairs' keys: only (x, y) when no entity of the mesh has more than 2 vertices (edges,
@@ -65,7 +66,9 @@ __kernel void count_partition_entries(CELL_ARGS, __global const int* table, cons
     const int entities = (int)(slot_offsets[cell + 1] - first);
     for (int e = 0; e < entities; ++e)
     {
+#if WITH_NEIGHBORS
       slot_cell[first + e] = cell;
+#endif
       ++counts[pair_source_key(v, n, table, rows, cells_fixed, e).x >> shift];
     }
   }
@@ -373,14 +376,18 @@ __kernel void record_partition_entities(__global const pair_key* keys,
       ++stop;
     entity_vertices[entity] = FULL_KEY(key);
     const int length = (int)(stop - start);
+#if WITH_NEIGHBORS
     const int first_cell = slot_cell[sorted_slots[start]];
     const int second_cell = length > 1 ? slot_cell[sorted_slots[start + 1]] : -1;
+#endif
     for (uint i = start; i < stop; ++i)
     {
       const int slot = sorted_slots[i];
       slot_run[slot] = (int2)((int)start, length);
       slot_entity[slot] = entity;
+#if WITH_NEIGHBORS
       neighbor[slot] = i == start ? second_cell : first_cell;
+#endif
     }
     start = stop;
   }

@@ -126,7 +126,8 @@ const std::vector<cl_int>* localEntityTable(CellKind kind, EntityType type)
   }
 }
 
-CellEntities::CellEntities(DeviceRun& run, const DeviceMesh& mesh, EntityType type, AccessPattern pattern)
+CellEntities::CellEntities(
+  DeviceRun& run, const DeviceMesh& mesh, EntityType type, AccessPattern pattern, SlotNeighbors neighbors)
   : Type(type)
 {
   const auto cells = static_cast<std::size_t>(mesh.cellCount());
@@ -160,12 +161,21 @@ CellEntities::CellEntities(DeviceRun& run, const DeviceMesh& mesh, EntityType ty
   SlotOffsets = run.allocate<cl_uint>(cells + 1, "slot offsets");
   SlotCount = exclusiveScan(run, counts, cells, SlotOffsets, "cell sides and edges");
   counts.release();
-  SlotCell = run.allocate<cl_int>(SlotCount, "slot cells");
-
+  const bool kept = neighbors == SlotNeighbors::Kept;
   if (isContiguous(pattern, run.info().isGPU))
-    matchInPartitions(run, mesh, emitting);
-  else
-    matchInBuckets(run, mesh, emitting);
+  {
+    SlotCell = run.allocate<cl_int>(kept ? SlotCount : 0, "slot cells");
+    matchInPartitions(run, mesh, emitting, kept);
+    return;
+  }
+  // The buckets' way needs the slots' cells on the way: they go at the end.
+  SlotCell = run.allocate<cl_int>(SlotCount, "slot cells");
+  matchInBuckets(run, mesh, emitting);
+  if (!kept)
+  {
+    SlotCell = DeviceBuffer<cl_int>();
+    Neighbor = DeviceBuffer<cl_int>();
+  }
 }
 
 void CellEntities::matchInBuckets(DeviceRun& run, const DeviceMesh& mesh, const EmittingGroups& emitting)

@@ -40,10 +40,21 @@ enum class EntityType
 /// polylines, triangle strips).
 const std::vector<cl_int>* localEntityTable(CellKind kind, EntityType type);
 
+/// What a caller reads besides the entities and their runs.
+enum class SlotNeighbors
+{
+  /// slotCell() and neighbor() filled.
+  Kept,
+  /// slotCell() and neighbor() left empty: on CPU devices they are never made (two ints per
+  /// slot of fresh memory saved, which the first touch makes costly there); GPUs let them go.
+  LeftOut
+};
+
 class CellEntities
 {
 public:
-  CellEntities(DeviceRun& run, const DeviceMesh& mesh, EntityType type, AccessPattern pattern = AccessPattern::Auto);
+  CellEntities(DeviceRun& run, const DeviceMesh& mesh, EntityType type, AccessPattern pattern = AccessPattern::Auto,
+    SlotNeighbors neighbors = SlotNeighbors::Kept);
 
   EntityType type() const { return Type; }
   std::size_t slotCount() const { return SlotCount; }
@@ -51,7 +62,7 @@ public:
 
   /// cellCount + 1 entries: the slots of cell c are [slotOffsets[c], slotOffsets[c + 1]).
   const DeviceBuffer<cl_uint>& slotOffsets() const { return SlotOffsets; }
-  /// slot -> its cell.
+  /// slot -> its cell (empty with SlotNeighbors::LeftOut).
   const DeviceBuffer<cl_int>& slotCell() const { return SlotCell; }
   /// Slots grouped by entity, entities in numbering order, slots of one entity by slot.
   const DeviceBuffer<cl_int>& sortedSlots() const { return SortedSlots; }
@@ -59,7 +70,7 @@ public:
   /// A run of 1 is a boundary entity; more than 2 is non-manifold.
   const DeviceBuffer<cl_int2>& slotRun() const { return SlotRun; }
   /// slot -> the cell across it: -1 when none; for a non-manifold entity, the first other
-  /// cell (all of them are in its run).
+  /// cell (all of them are in its run). Empty with SlotNeighbors::LeftOut.
   const DeviceBuffer<cl_int>& neighbor() const { return Neighbor; }
   /// slot -> the id of its entity, in [0, entityCount()).
   const DeviceBuffer<cl_int>& slotEntity() const { return SlotEntity; }
@@ -72,7 +83,7 @@ private:
   // From slotOffsets on, the two ways of filling the rest (CellEntities.cxx and
   // CellEntityPartitions.cxx).
   void matchInBuckets(DeviceRun& run, const DeviceMesh& mesh, const EmittingGroups& emitting);
-  void matchInPartitions(DeviceRun& run, const DeviceMesh& mesh, const EmittingGroups& emitting);
+  void matchInPartitions(DeviceRun& run, const DeviceMesh& mesh, const EmittingGroups& emitting, bool neighbors);
 
   EntityType Type;
   std::size_t SlotCount = 0;

@@ -29,7 +29,8 @@ std::size_t divideUp(std::size_t a, std::size_t b)
 }
 } // namespace
 
-void CellEntities::matchInPartitions(DeviceRun& run, const DeviceMesh& mesh, const EmittingGroups& emitting)
+void CellEntities::matchInPartitions(
+  DeviceRun& run, const DeviceMesh& mesh, const EmittingGroups& emitting, bool neighbors)
 {
   const char* program = "cell_entity_partitions";
   // Keys of 2 vertex ids when every entity has 2 (edges; sides of 2D cells), else 4.
@@ -40,8 +41,8 @@ void CellEntities::matchInPartitions(DeviceRun& run, const DeviceMesh& mesh, con
     for (std::size_t row = 0; row < table.size(); row += 4)
       twoVertices = twoVertices && table[row + 2] < 0;
   }
-  const std::string options =
-    std::string("-DSMALL_BUCKET=8 -DRANK_SORT=128 -DSTAGED_PAIRS=1024 -DKEY_COMPONENTS=") + (twoVertices ? "2" : "4");
+  const std::string options = std::string("-DSMALL_BUCKET=8 -DRANK_SORT=128 -DSTAGED_PAIRS=1024 -DKEY_COMPONENTS=") +
+    (twoVertices ? "2" : "4") + " -DWITH_NEIGHBORS=" + (neighbors ? "1" : "0");
   const std::size_t keyBytes = twoVertices ? sizeof(cl_uint2) : sizeof(cl_uint4);
   const auto points = static_cast<std::size_t>(mesh.pointCount());
   const std::size_t units = static_cast<std::size_t>(std::max(run.info().computeUnits, 1));
@@ -130,7 +131,7 @@ void CellEntities::matchInPartitions(DeviceRun& run, const DeviceMesh& mesh, con
     AccessPattern::Contiguous);
   EntityVertices = run.allocate<cl_uint4>(EntityCount, "entity vertices");
   SlotRun = run.allocate<cl_int2>(SlotCount, "slot runs");
-  Neighbor = run.allocate<cl_int>(SlotCount, "neighbours");
+  Neighbor = run.allocate<cl_int>(neighbors ? SlotCount : 0, "neighbours");
   SlotEntity = run.allocate<cl_int>(SlotCount, "slot entities");
   run.call({ program, "record_partition_entities", options }, { partitions, 1 }, "record partition entities",
     pairKeys, SortedSlots, partitionStarts, entityStarts, static_cast<cl_int>(partitions), SlotCell, SlotRun,

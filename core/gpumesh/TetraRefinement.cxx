@@ -44,7 +44,8 @@ Edges edgeLengths(DeviceRun& run, const DeviceMesh& mesh, const DistributedRefin
   std::optional<CellEntities> entities;
   {
     const Label label(run, "edge extraction");
-    entities.emplace(run, mesh, EntityType::Edges);
+    // The refinement never reads the slots' cells and neighbours.
+    entities.emplace(run, mesh, EntityType::Edges, AccessPattern::Auto, SlotNeighbors::LeftOut);
   }
   const std::size_t edgeCount = entities->entityCount();
   RealBuffer length2 = run.allocateReal(edgeCount, "edge lengths");

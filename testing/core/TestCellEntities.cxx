@@ -220,25 +220,32 @@ std::string nameOf(AccessPattern pattern)
   return pattern == AccessPattern::Contiguous ? "contiguous" : "strided";
 }
 
-Built build(const TestMesh& mesh, EntityType type, AccessPattern pattern)
+Built build(const TestMesh& mesh, EntityType type, AccessPattern pattern,
+  SlotNeighbors neighbors = SlotNeighbors::Kept)
 {
   const HostMesh host = testmesh::toHost(mesh);
   DeviceRun run(DeviceContext::acquire("auto"));
   DeviceMesh deviceMesh(run, host);
-  CellEntities entities(run, deviceMesh, type, pattern);
+  CellEntities entities(run, deviceMesh, type, pattern, neighbors);
   Built b;
+  if (neighbors == SlotNeighbors::LeftOut)
+  {
+    // Only what a caller may read; the left-out buffers stay empty.
+    EXPECT_TRUE(entities.slotCell().empty());
+    EXPECT_TRUE(entities.neighbor().empty());
+  }
   auto get = [&](const auto& buffer, auto& out, std::size_t n) {
     out.resize(n);
     run.download(buffer, out.data(), n, "result");
   };
   get(entities.slotOffsets(), b.slotOffsets, mesh.cells.size() + 1);
-  get(entities.slotCell(), b.slotCell, entities.slotCount());
+  get(entities.slotCell(), b.slotCell, entities.slotCell().size());
   get(entities.sortedSlots(), b.sortedSlots, entities.slotCount());
-  get(entities.neighbor(), b.neighbor, entities.slotCount());
+  get(entities.neighbor(), b.neighbor, entities.neighbor().size());
   get(entities.slotEntity(), b.slotEntity, entities.slotCount());
   get(entities.slotRun(), b.slotRun, entities.slotCount());
   get(entities.entityVertices(), b.entityVertices, entities.entityCount());
-  if (type == EntityType::Sides)
+  if (type == EntityType::Sides && neighbors == SlotNeighbors::Kept)
   {
     auto centroids = computeCentroids(run, deviceMesh);
     auto distances = computeNeighborDistances(run, deviceMesh, entities, centroids);
@@ -476,4 +483,30 @@ TEST(CellEntities, BothWaysGiveIdenticalBuffers)
   expectBothWaysEqual(tetrahedra, EntityType::Sides);
   expectBothWaysEqual(shuffled(fan(4000), 33), EntityType::Edges);
   expectBothWaysEqual(wedgeWheel(300), EntityType::Sides);
+}
+
+// Left out, the slots' cells and neighbours are not made; every other buffer is as with them.
+TEST(CellEntities, NeighborsLeftOutChangeNothingElse)
+{
+  const TestMesh tetrahedra = shuffled(tetraBox(6), 34);
+  for (AccessPattern pattern : bothWays)
+  {
+    for (EntityType type : { EntityType::Edges, EntityType::Sides })
+    {
+      const Built all = build(tetrahedra, type, pattern);
+      const Built some = build(tetrahedra, type, pattern, SlotNeighbors::LeftOut);
+      EXPECT_FALSE(all.neighbor.empty());
+      EXPECT_EQ(some.slotOffsets, all.slotOffsets);
+      EXPECT_EQ(some.sortedSlots, all.sortedSlots);
+      EXPECT_EQ(some.slotEntity, all.slotEntity);
+      ASSERT_EQ(some.slotRun.size(), all.slotRun.size());
+      for (std::size_t i = 0; i < all.slotRun.size(); ++i)
+        ASSERT_EQ(std::make_pair(some.slotRun[i].s[0], some.slotRun[i].s[1]),
+          std::make_pair(all.slotRun[i].s[0], all.slotRun[i].s[1]));
+      ASSERT_EQ(some.entityVertices.size(), all.entityVertices.size());
+      for (std::size_t e = 0; e < all.entityVertices.size(); ++e)
+        for (int k = 0; k < 4; ++k)
+          ASSERT_EQ(some.entityVertices[e].s[k], all.entityVertices[e].s[k]) << "entity " << e;
+    }
+  }
 }
