@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <numeric>
@@ -81,6 +82,13 @@ TEST(DeviceRun, StagedTransfersThroughPinnedChunks)
     EXPECT_EQ(run.bytesUploaded(), 4 * host.size());
     EXPECT_EQ(run.bytesDownloaded(), 4 * host.size());
     EXPECT_GT(run.timings().size(), 0u);
+    // Host memory off the 16-byte alignment the streamed copies use, both ways.
+    DeviceBuffer<float> shifted = run.upload(host.data() + 1, host.size() - 1, "shifted values");
+    std::vector<float> shiftedBack(host.size() + 1, -1.0f);
+    run.download(shifted, shiftedBack.data() + 1, host.size() - 1, "shifted values");
+    EXPECT_TRUE(std::equal(host.begin() + 1, host.end(), shiftedBack.begin() + 1));
+    EXPECT_EQ(shiftedBack[0], -1.0f);
+    EXPECT_EQ(shiftedBack[host.size()], -1.0f);
   }
   context->setStaging(threshold, DeviceContext::defaultStagingChunkBytes);
 }
