@@ -6,8 +6,10 @@ from paraview import servermanager
 from paraview import simple
 from vtkmodules.numpy_interface import dataset_adapter as dsa
 from vtkmodules.vtkCommonCore import vtkOutputWindow, vtkStringOutputWindow
-from vtkmodules.vtkFiltersGeometry import vtkGeometryFilter
 from vtkmodules.vtkIOXML import vtkXMLUnstructuredGridReader
+
+# The surface cells of an unstructured grid as a vtkPolyData (arrays kept, points unmerged).
+from gpumesh_slab_pieces import as_polydata  # noqa: F401  (re-exported for the tests)
 
 DATA = os.environ.get("GPUMESH_DATA", os.path.join(os.path.dirname(__file__), "..", "..", "data"))
 
@@ -33,13 +35,6 @@ def read_vtu(name):
     return reader.GetOutput()
 
 
-def as_polydata(grid):
-    """The cells of an unstructured grid of surface cells as a vtkPolyData, points unmerged."""
-    surface = vtkGeometryFilter()
-    surface.SetInputData(grid)
-    surface.MergingOff()
-    surface.Update()
-    return surface.GetOutput()
 
 
 def producer(dataset):
