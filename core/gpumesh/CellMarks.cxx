@@ -72,12 +72,10 @@ MarkedCells markCells(DeviceRun& run, const void* values, ValueType type, std::s
   const TypeInfo info = typeInfo(type);
   const bool inDouble = run.info().hasDoublePrecision;
   const std::size_t count = tuples * static_cast<std::size_t>(components);
-  // Read in place on a CPU device: only mark_flags reads it, and the scan's total (read back
-  // below) waits for that.
-  const auto* bytes = static_cast<const cl_uchar*>(values);
-  const bool aligned = reinterpret_cast<std::uintptr_t>(values) % info.bytes == 0;
-  DeviceBuffer<cl_uchar> raw = aligned ? run.borrow(bytes, count * info.bytes, "mark array")
-                                       : run.upload(bytes, count * info.bytes, "mark array");
+  // Read in place on a CPU device (as VALUE: aligned to it): only mark_flags reads it, and the
+  // scan's total (read back below) waits for that.
+  DeviceBuffer<cl_uchar> raw =
+    run.borrow(static_cast<const cl_uchar*>(values), count * info.bytes, "mark array", info.bytes);
   DeviceBuffer<cl_uint> flags = run.allocate<cl_uint>(tuples, "mark flags");
   const std::string options =
     std::string("-DVALUE=") + info.openclName + " -DCOMPARE_DOUBLE=" + (inDouble ? "1" : "0");

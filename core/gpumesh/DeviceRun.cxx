@@ -73,16 +73,10 @@ RealBuffer DeviceRun::uploadReal(const double* data, std::size_t count, const st
 template <typename Host>
 RealBuffer DeviceRun::borrowRealValues(const Host* data, std::size_t count, const std::string& what)
 {
-  if (realSize(Real) == sizeof(Host) && count && count <= SIZE_MAX / sizeof(Host))
+  if (realSize(Real) == sizeof(Host) && count <= SIZE_MAX / sizeof(Host))
   {
-    cl::Buffer inPlace = hostMemoryBuffer(data, count * sizeof(Host), alignof(Host), what);
-    if (inPlace())
-    {
-      Counters->readInPlace(count * sizeof(Host));
-      Device->counters()->readInPlace(count * sizeof(Host));
-      DeviceBuffer<cl_uchar> bytes(std::move(inPlace), count * sizeof(Host), 0, nullptr, nullptr);
-      return RealBuffer(std::move(bytes), count, Real);
-    }
+    DeviceBuffer<cl_uchar> bytes = borrow(reinterpret_cast<const cl_uchar*>(data), count * sizeof(Host), what, alignof(Host));
+    return RealBuffer(std::move(bytes), count, Real);
   }
   return uploadReal(data, count, what);
 }
@@ -197,17 +191,22 @@ cl::Buffer DeviceRun::createBuffer(std::size_t bytes, const std::string& what)
   return buffer;
 }
 
-cl::Buffer DeviceRun::hostMemoryBuffer(const void* data, std::size_t bytes, std::size_t alignment, const std::string& what)
+cl::Buffer DeviceRun::inPlaceBuffer(
+  const void* data, std::size_t count, std::size_t elementSize, std::size_t alignment, const std::string& what)
 {
-  if (info().isGPU || reinterpret_cast<std::uintptr_t>(data) % alignment != 0)
+  if (info().isGPU || count == 0 || count > SIZE_MAX / elementSize ||
+    reinterpret_cast<std::uintptr_t>(data) % alignment != 0)
   {
     return cl::Buffer();
   }
+  const std::size_t bytes = count * elementSize;
   cl_int status = CL_SUCCESS;
   // The runtime never writes a read-only buffer back, so the const_cast stays a promise.
   cl::Buffer buffer(Device->context(), CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, bytes, const_cast<void*>(data), &status);
   check(status, "using " + std::to_string(bytes) + " bytes of host memory for '" + what + "' on device '" +
       info().label() + "'");
+  Counters->readInPlace(bytes);
+  Device->counters()->readInPlace(bytes);
   return buffer;
 }
 

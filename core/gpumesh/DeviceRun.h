@@ -98,11 +98,12 @@ public:
   DeviceBuffer<T> upload(const T* data, std::size_t count, const std::string& what);
 
   /// Host memory that kernels only read, as a buffer. On a device that works in host memory
-  /// (not a GPU) the buffer is `data` itself, read in place without a copy (when `data` is
-  /// aligned for T); elsewhere it is an upload. `data` must stay alive and unchanged until
-  /// the run's commands that read the buffer have finished, and no kernel may write to it.
+  /// (not a GPU) the buffer is `data` itself, read in place without a copy, when `data` is
+  /// aligned to `alignment` (what the kernels read it as); elsewhere it is an upload. `data`
+  /// must stay alive and unchanged until the run's commands that read the buffer have
+  /// finished, and no kernel may write to it.
   template <typename T>
-  DeviceBuffer<T> borrow(const T* data, std::size_t count, const std::string& what);
+  DeviceBuffer<T> borrow(const T* data, std::size_t count, const std::string& what, std::size_t alignment = alignof(T));
 
   /// Whether a host<->device copy of `bytes` goes through pinned staging (large copies to a GPU).
   bool staged(std::size_t bytes) const;
@@ -255,11 +256,13 @@ private:
     cl::Event event;
   };
   cl::Buffer createBuffer(std::size_t bytes, const std::string& what);
-  /// The host memory `data` as a read-only buffer on a device that works in host memory, when
-  /// `data` is aligned to `alignment`; an empty handle otherwise (the caller then uploads).
+  /// `count` elements of `elementSize` bytes at `data` as a read-only buffer over that very
+  /// memory, counted as read in place, on a device that works in host memory when `data` is
+  /// aligned to `alignment`; an empty handle otherwise (the caller then uploads).
+  cl::Buffer inPlaceBuffer(
+    const void* data, std::size_t count, std::size_t elementSize, std::size_t alignment, const std::string& what);
   template <typename Host>
   RealBuffer borrowRealValues(const Host* data, std::size_t count, const std::string& what);
-  cl::Buffer hostMemoryBuffer(const void* data, std::size_t bytes, std::size_t alignment, const std::string& what);
   /// Blocking copy of `bytes` between host memory and the start of `buffer`, through pinned
   /// staging when large enough; counted and timed.
   void transfer(const cl::Buffer& buffer, void* host, std::size_t bytes, bool toDevice, const std::string& what);
@@ -343,18 +346,13 @@ DeviceBuffer<T> DeviceRun::upload(const T* data, std::size_t count, const std::s
 }
 
 template <typename T>
-DeviceBuffer<T> DeviceRun::borrow(const T* data, std::size_t count, const std::string& what)
+DeviceBuffer<T> DeviceRun::borrow(const T* data, std::size_t count, const std::string& what, std::size_t alignment)
 {
-  if (count && count <= SIZE_MAX / sizeof(T))
+  cl::Buffer inPlace = inPlaceBuffer(data, count, sizeof(T), alignment, what);
+  if (inPlace())
   {
-    cl::Buffer inPlace = hostMemoryBuffer(data, count * sizeof(T), alignof(T), what);
-    if (inPlace())
-    {
-      // No device memory of its own: nothing to count as allocated or uploaded.
-      Counters->readInPlace(count * sizeof(T));
-      Device->counters()->readInPlace(count * sizeof(T));
-      return DeviceBuffer<T>(std::move(inPlace), count, 0, nullptr, nullptr);
-    }
+    // No device memory of its own: nothing to count as allocated.
+    return DeviceBuffer<T>(std::move(inPlace), count, 0, nullptr, nullptr);
   }
   return upload(data, count, what);
 }

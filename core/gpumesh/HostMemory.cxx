@@ -17,7 +17,7 @@ namespace gpumesh
 
 namespace
 {
-constexpr std::size_t hugePage = std::size_t(2) << 20;
+constexpr std::size_t hugePage = hostMemoryPageBytes;
 // Enough for the widest vector a CPU device's compiler loads aligned (and OpenCL's long16).
 constexpr std::size_t smallAlignment = 128;
 
@@ -50,11 +50,6 @@ char* mapHugePages(std::size_t bytes)
     munmap(aligned + bytes, tail);
   madvise(aligned, bytes, MADV_HUGEPAGE); // advice only
   return aligned;
-}
-
-void unmap(char* start, std::size_t bytes)
-{
-  munmap(start, bytes);
 }
 
 // The large blocks handed out (their size) and the freed ranges kept for reuse, by address
@@ -175,12 +170,12 @@ void freeHostMemory(void* memory)
     cache.forget(cache.keptByAddress.find(victim));
     if (excess < victimSize)
     {
-      unmap(victim + (victimSize - excess), excess);
+      munmap(victim + (victimSize - excess), excess);
       cache.keep(victim, victimSize - excess);
     }
     else
     {
-      unmap(victim, victimSize);
+      munmap(victim, victimSize);
     }
   }
 #else
@@ -194,7 +189,7 @@ void trimHostMemory()
   BlockCache& cache = blocks();
   std::lock_guard<std::mutex> lock(cache.mutex);
   for (const auto& [start, size] : cache.keptByAddress)
-    unmap(start, size);
+    munmap(start, size);
   cache.keptByAddress.clear();
   cache.keptBySize.clear();
   cache.keptBytes = 0;

@@ -6,6 +6,9 @@
 namespace gpumesh
 {
 
+/// From this size on, allocateHostMemory gives whole huge pages and keeps them for reuse.
+constexpr std::size_t hostMemoryPageBytes = std::size_t(2) << 20;
+
 /// `bytes` of host memory (at least 1), aligned to 128 bytes, or nullptr when the system has
 /// none; give it back with freeHostMemory. From 2 MiB up it is whole 2 MiB pages, aligned to
 /// 2 MiB and advised as transparent huge pages (Linux): the first touch then faults one 2 MiB

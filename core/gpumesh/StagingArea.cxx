@@ -53,8 +53,8 @@ void StagingArea::allocate(unsigned workersNeeded)
   }
 }
 
-std::vector<cl::Event> StagingArea::forEachChunk(std::size_t chunks,
-  const std::function<cl::Event(Chunk& chunk, cl::Event& previousOfSlot, std::size_t index)>& work)
+std::vector<cl::Event> StagingArea::forEachChunk(
+  std::size_t chunks, const std::function<cl::Event(Chunk& chunk, std::size_t index)>& work)
 {
   const auto workers = static_cast<unsigned>(std::min<std::size_t>(Workers, chunks));
   allocate(workers);
@@ -67,7 +67,9 @@ std::vector<cl::Event> StagingArea::forEachChunk(std::size_t chunks,
       for (std::size_t index = w, round = 0; index < chunks; index += workers, ++round)
       {
         const std::size_t slot = round % 2;
-        events[index] = work(Chunks[2 * w + slot], previous[slot], index);
+        if (previous[slot]())
+          check(previous[slot].wait(), "waiting for a staged transfer");
+        events[index] = work(Chunks[2 * w + slot], index);
         previous[slot] = events[index];
       }
       for (auto& event : previous)
@@ -91,22 +93,26 @@ std::vector<cl::Event> StagingArea::forEachChunk(std::size_t chunks,
   return events;
 }
 
-std::vector<cl::Event> StagingArea::upload(const cl::Buffer& target, std::size_t offset, const void* data, std::size_t bytes)
+template <typename Fill>
+std::vector<cl::Event> StagingArea::uploadChunks(const cl::Buffer& target, std::size_t offset, std::size_t bytes, Fill fill)
 {
   std::lock_guard<std::mutex> lock(Mutex);
-  const char* source = static_cast<const char*>(data);
-  const std::size_t chunks = (bytes + ChunkBytes - 1) / ChunkBytes;
-  return forEachChunk(chunks, [&](Chunk& chunk, cl::Event& previous, std::size_t index) {
-    if (previous())
-      check(previous.wait(), "waiting for a staged upload");
+  return forEachChunk((bytes + ChunkBytes - 1) / ChunkBytes, [&](Chunk& chunk, std::size_t index) {
     const std::size_t first = index * ChunkBytes;
     const std::size_t n = std::min(ChunkBytes, bytes - first);
-    std::memcpy(chunk.mapped, source + first, n);
+    fill(chunk.mapped, first, n);
     cl::Event event;
     check(Queue.enqueueWriteBuffer(target, CL_FALSE, offset + first, n, chunk.mapped, nullptr, &event),
       "uploading through pinned memory");
     return event;
   });
+}
+
+std::vector<cl::Event> StagingArea::upload(const cl::Buffer& target, std::size_t offset, const void* data, std::size_t bytes)
+{
+  const char* source = static_cast<const char*>(data);
+  return uploadChunks(target, offset, bytes,
+    [source](char* chunk, std::size_t first, std::size_t n) { std::memcpy(chunk, source + first, n); });
 }
 
 std::vector<cl::Event> StagingArea::uploadNarrowed(const cl::Buffer& target, const std::int64_t* data, std::size_t count)
@@ -116,20 +122,8 @@ std::vector<cl::Event> StagingArea::uploadNarrowed(const cl::Buffer& target, con
   {
     throw Error("staging chunks of " + std::to_string(ChunkBytes) + " bytes cannot hold whole 32-bit values");
   }
-  std::lock_guard<std::mutex> lock(Mutex);
-  const std::size_t perChunk = ChunkBytes / sizeof(std::int32_t);
-  const std::size_t chunks = (count + perChunk - 1) / perChunk;
-  return forEachChunk(chunks, [&](Chunk& chunk, cl::Event& previous, std::size_t index) {
-    if (previous())
-      check(previous.wait(), "waiting for a staged upload");
-    const std::size_t first = index * perChunk;
-    const std::size_t n = std::min(perChunk, count - first);
-    narrow(reinterpret_cast<std::int32_t*>(chunk.mapped), data + first, n);
-    cl::Event event;
-    check(Queue.enqueueWriteBuffer(target, CL_FALSE, first * sizeof(std::int32_t), n * sizeof(std::int32_t),
-            chunk.mapped, nullptr, &event),
-      "uploading through pinned memory");
-    return event;
+  return uploadChunks(target, 0, count * sizeof(std::int32_t), [data](char* chunk, std::size_t first, std::size_t n) {
+    narrow(reinterpret_cast<std::int32_t*>(chunk), data + first / sizeof(std::int32_t), n / sizeof(std::int32_t));
   });
 }
 
@@ -137,10 +131,7 @@ std::vector<cl::Event> StagingArea::download(const cl::Buffer& source, std::size
 {
   std::lock_guard<std::mutex> lock(Mutex);
   char* target = static_cast<char*>(data);
-  const std::size_t chunks = (bytes + ChunkBytes - 1) / ChunkBytes;
-  return forEachChunk(chunks, [&](Chunk& chunk, cl::Event& previous, std::size_t index) {
-    // The slot's previous chunk was drained before this call returned: it is free.
-    (void)previous;
+  return forEachChunk((bytes + ChunkBytes - 1) / ChunkBytes, [&](Chunk& chunk, std::size_t index) {
     const std::size_t first = index * ChunkBytes;
     const std::size_t n = std::min(ChunkBytes, bytes - first);
     cl::Event event;

@@ -45,11 +45,16 @@ private:
   };
   /// Pinned memory is allocated on first use only: small transfers never need it.
   void allocate(unsigned workersNeeded);
-  /// Runs chunk(worker, slot, index) for every chunk index below `chunks` (index i on worker
-  /// i % workers, alternating its two slots), the workers in parallel; returns the events they
-  /// recorded, in chunk order. An exception in any worker is rethrown here.
-  std::vector<cl::Event> forEachChunk(std::size_t chunks,
-    const std::function<cl::Event(Chunk& chunk, cl::Event& previousOfSlot, std::size_t index)>& work);
+  /// Runs work(chunk, index) for every chunk index below `chunks` (index i on worker
+  /// i % workers, alternating its two chunks, each free again once the transfer work returned
+  /// for it last has completed), the workers in parallel; returns those transfers' events, in
+  /// chunk order. An exception in any worker is rethrown here.
+  std::vector<cl::Event> forEachChunk(
+    std::size_t chunks, const std::function<cl::Event(Chunk& chunk, std::size_t index)>& work);
+  /// Uploads `bytes` to `target` at `offset` chunk by chunk; fill(chunk, first, n) writes bytes
+  /// [first, first + n) of what goes up into the pinned chunk.
+  template <typename Fill>
+  std::vector<cl::Event> uploadChunks(const cl::Buffer& target, std::size_t offset, std::size_t bytes, Fill fill);
 
   cl::Context Context;
   cl::CommandQueue Queue;

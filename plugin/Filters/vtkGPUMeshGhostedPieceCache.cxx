@@ -1,4 +1,5 @@
 #include "vtkGPUMeshGhostedPieceCache.h"
+#include "vtkGPUMeshRunReport.h"
 
 #include "vtkAbstractArray.h"
 #include "vtkCellArray.h"
@@ -85,13 +86,14 @@ bool vtkGPUMeshGhostedPieceCache::Matches(const Key& key) const
 }
 
 const vtkGPUMeshDistributed::GhostedPiece& vtkGPUMeshGhostedPieceCache::Get(
-  vtkPointSet* input, vtkMultiProcessController* controller)
+  vtkPointSet* input, vtkMultiProcessController* controller, vtkFieldData* report)
 {
   Key key = KeyOf(input, controller);
   // Building is collective: reuse only when every process can.
   long long reusable = this->Matches(key) ? 1 : 0;
   vtkGPUMeshDistributed::AllReduce(controller, &reusable, 1, vtkCommunicator::MIN_OP);
   this->Reused = reusable != 0;
+  vtkGPUMeshRunReport::SetFieldCount(report, "GhostedPieceReused", this->Reused);
   if (this->Reused)
   {
     return *this->Piece;

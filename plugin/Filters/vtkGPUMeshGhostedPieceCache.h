@@ -15,6 +15,8 @@
 
 #include "vtkGPUMeshDistributed.h"
 
+#include "vtkFieldData.h"
+
 #include "vtkMultiProcessController.h"
 #include "vtkPointSet.h"
 #include "vtkType.h"
@@ -28,9 +30,10 @@ class vtkGPUMeshGhostedPieceCache
 public:
   /// Collective. The ghosted piece of `input` (vtkGPUMeshDistributed::BuildGhostedPiece): the
   /// one kept from the last call when every process's input is unchanged since, else built
-  /// afresh and kept. Throws what BuildGhostedPiece throws (on every process); nothing is kept
-  /// then.
-  const vtkGPUMeshDistributed::GhostedPiece& Get(vtkPointSet* input, vtkMultiProcessController* controller);
+  /// afresh and kept; which of the two, as the field `GhostedPieceReused` (1 or 0) of
+  /// `report`. Throws what BuildGhostedPiece throws (on every process); nothing is kept then.
+  const vtkGPUMeshDistributed::GhostedPiece& Get(
+    vtkPointSet* input, vtkMultiProcessController* controller, vtkFieldData* report);
 
   /// Whether the last Get returned the piece kept from the call before.
   bool LastReused() const { return this->Reused; }

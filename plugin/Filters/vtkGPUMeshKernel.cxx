@@ -389,9 +389,8 @@ void vtkGPUMeshKernel::ExecuteOnDevice(
   {
     // The owned cells plus one layer of ghost cells give every owned point and cell all its
     // links; one origin for all processes makes each value the serial one.
-    const vtkGPUMeshDistributed::GhostedPiece& piece = this->GhostedPieceCache->Get(input, controller);
-    vtkGPUMeshRunReport::SetFieldCount(
-      output->GetFieldData(), "GhostedPieceReused", this->GhostedPieceCache->LastReused());
+    const vtkGPUMeshDistributed::GhostedPiece& piece =
+      this->GhostedPieceCache->Get(input, controller, output->GetFieldData());
     const std::array<double, 3> origin = vtkGPUMeshDistributed::GlobalBoundsCentre(input, controller);
     vtkGPUMeshDistributed::AllSucceed(controller, [&] {
       const int components = writesPoints ? 3 : this->ResultComponents;

@@ -19,10 +19,8 @@ namespace vtkGPUMeshOutputArrays
 
 namespace
 {
-// Below this, 4 KiB pages cost little (gpumesh::allocateHostMemory gives huge pages above).
-constexpr std::size_t hugePageThreshold = std::size_t(2) << 20;
 // Each thread copies blocks of this size (a multiple of the huge page: no page is shared).
-constexpr std::size_t copyBlock = std::size_t(4) << 20;
+constexpr std::size_t copyBlock = 2 * gpumesh::hostMemoryPageBytes;
 
 bool plainValues(vtkAbstractArray* array)
 {
@@ -35,7 +33,8 @@ void Allocate(vtkDataArray* array, vtkIdType tuples)
 {
   const vtkIdType values = tuples * array->GetNumberOfComponents();
   const std::size_t bytes = static_cast<std::size_t>(values) * static_cast<std::size_t>(array->GetDataTypeSize());
-  if (!plainValues(array) || bytes < hugePageThreshold)
+  // Smaller arrays: 4 KiB pages cost little, VTK's own allocation serves.
+  if (!plainValues(array) || bytes < gpumesh::hostMemoryPageBytes)
   {
     array->SetNumberOfTuples(tuples);
     return;

@@ -3,7 +3,6 @@
 #include "vtkCellData.h"
 #include "vtkDataArray.h"
 #include "vtkDoubleArray.h"
-#include "vtkFieldData.h"
 #include "vtkIntArray.h"
 #include "vtkNew.h"
 #include "vtkObjectFactory.h"
@@ -15,7 +14,6 @@
 #include "vtkGPUMeshDistributed.h"
 #include "vtkGPUMeshGhostedPieceCache.h"
 #include "vtkGPUMeshOutputArrays.h"
-#include "vtkGPUMeshRunReport.h"
 
 #include "gpumesh/NeighborDistance.h"
 
@@ -141,9 +139,8 @@ void vtkGPUNeighborDistance::ExecuteOnDevice(
   // Distributed: the owned cells plus one layer of ghost cells give every owned cell all its
   // neighbours; one origin for all processes makes each value the serial one.
   const vtkIdType cells = input->GetNumberOfCells();
-  const vtkGPUMeshDistributed::GhostedPiece& piece = this->GhostedPieceCache->Get(input, controller);
-  vtkGPUMeshRunReport::SetFieldCount(
-    output->GetFieldData(), "GhostedPieceReused", this->GhostedPieceCache->LastReused());
+  const vtkGPUMeshDistributed::GhostedPiece& piece =
+    this->GhostedPieceCache->Get(input, controller, output->GetFieldData());
   const std::array<double, 3> origin = vtkGPUMeshDistributed::GlobalBoundsCentre(input, controller);
   vtkGPUMeshDistributed::AllSucceed(controller, [&] {
     vtkNew<vtkCellData> pieceArrays;

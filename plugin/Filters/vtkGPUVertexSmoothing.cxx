@@ -263,9 +263,8 @@ void vtkGPUVertexSmoothing::ExecuteOnDevice(
   {
     // Collective whatever this piece holds.
     std::uint64_t bytesExchanged = 0;
-    const vtkGPUMeshDistributed::GhostedPiece& piece = this->GhostedPieceCache->Get(input, controller);
-    vtkGPUMeshRunReport::SetFieldCount(
-      output->GetFieldData(), "GhostedPieceReused", this->GhostedPieceCache->LastReused());
+    const vtkGPUMeshDistributed::GhostedPiece& piece =
+      this->GhostedPieceCache->Get(input, controller, output->GetFieldData());
     // The halo's plan depends on the piece alone: kept with it. Whether to rebuild it follows
     // the processes' agreement on the piece, so they all take part in its exchanges or none.
     if (!this->GhostedPieceCache->LastReused())
