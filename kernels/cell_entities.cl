@@ -1,6 +1,6 @@
 // The sides (or edges) of every cell, matched across cells: each entity is keyed by its
 // sorted vertex ids and owned by its smallest vertex (its bucket). Nearly every bucket holds
-// few entities, and one work-item sorts it; the few large buckets (a pole, a fan) are sorted
+// few entities, each placed in its bucket's order by its own work-item; the few large buckets (a pole, a fan) are sorted
 // together by a device radix sort, so no bucket costs more than linear time. Entities with
 // equal keys are the same side (edge) shared by several cells: runs of equal keys in the
 // sorted order, found in parallel.
@@ -9,7 +9,7 @@
 // slot_offsets[c]. A key is a uint4 of sorted vertex ids padded with NONE, so an edge, a
 // triangle face and a quad face never compare equal.
 #include "entity_keys.cl"
-// Build option: SMALL_BUCKET, the largest bucket sorted by one work-item.
+// Build option: SMALL_BUCKET, the largest bucket ranked in place (larger ones: radix sort).
 
 // Slot e of a cell: entity_vertex (kernels/common.cl) says which vertices it has. Closed cells
 // (polygons) have as many edges as vertices, open ones (polylines) one fewer.
@@ -18,6 +18,14 @@ __kernel void count_entities(CELL_ARGS, const int rows, const int open, __global
   const int i = get_global_id(0);
   if (i < count)
     slot_counts[cell_ids[i]] = cells_fixed ? rows : cell_size(i) - open;
+}
+
+// The same when every cell has `rows` slots.
+__kernel void uniform_slot_offsets(const int count, const uint rows, __global uint* slot_offsets)
+{
+  const int c = get_global_id(0);
+  if (c < count)
+    slot_offsets[c] = (uint)c * rows;
 }
 
 __kernel void emit_entities(CELL_ARGS, __global const int* table, const int rows,
@@ -41,56 +49,64 @@ __kernel void emit_entities(CELL_ARGS, __global const int* table, const int rows
   }
 }
 
-// Groups the slots by bucket, each as its sort entry (key.y, key.z, key.w, slot): every key of
-// a bucket shares x, so the entry orders the bucket, and the sort then reads its bucket's
-// entries where they lie, not each key through its slot. The order inside a bucket is
-// arbitrary until it is sorted.
+// Groups the slots by bucket, each as its sort entry (key.y, key.z, key.w, slot), with its
+// bucket beside it: every key of a bucket shares x, so the entry orders the bucket, and the
+// sort then reads its bucket's entries where they lie, not each key through its slot. The order
+// inside a bucket is arbitrary until it is sorted. Afterwards the cursors hold the buckets'
+// sizes.
 __kernel void fill_buckets(__global const uint4* keys, const int slots,
-  __global const uint* bucket_offsets, __global uint* cursors, __global uint4* entries)
+  __global const uint* bucket_offsets, __global uint* cursors, __global uint4* entries,
+  __global uint* entry_bucket)
 {
   const int slot = get_global_id(0);
   if (slot >= slots)
     return;
   const uint4 key = keys[slot];
-  entries[bucket_offsets[key.x] + atomic_inc(&cursors[key.x])] = (uint4)(key.y, key.z, key.w, (uint)slot);
+  const uint place = bucket_offsets[key.x] + atomic_inc(&cursors[key.x]);
+  entries[place] = (uint4)(key.y, key.z, key.w, (uint)slot);
+  entry_bucket[place] = key.x;
 }
 
-// One work-item per small bucket: sorts its entries by (key, slot) (slot last: equal keys keep
-// slot order), which makes every later result independent of the thread schedule, and writes
-// the sorted slots and where runs of equal keys start (the first of a bucket always does: its
-// x differs from the previous bucket's). Insertion sort, at most SMALL_BUCKET^2 steps. Large
-// buckets are left to the radix sort: large_sizes gets their sizes (0 for small ones), whose
-// scan says where each one's slots start in the sorted list of all large buckets' slots.
-__kernel void sort_small_buckets(__global uint4* entries, __global const uint* bucket_offsets,
-  const int buckets, __global int* sorted_slots, __global uint* heads, __global uint* large_sizes)
+// One work-item per entry of a small bucket: its place in the bucket sorted by (key, slot) is
+// the number of the bucket's entries before it in that order (slot last: equal keys keep slot
+// order, so every later result is independent of the thread schedule), and it starts a run of
+// equal keys when no entry of its key has a smaller slot. Linear in the bucket's size per
+// entry, and the entries of a bucket are read together by neighbouring work-items, so they come
+// from cache. Large buckets are left to the radix sort: the bucket's first entry turns its
+// size (the cursor) to 0 when the bucket is small, so `sizes` then holds the large buckets'
+// sizes, whose scan says where each one's slots start among all large buckets' slots, and
+// large_slots counts them.
+__kernel void rank_small_buckets(__global const uint4* entries, __global const uint* entry_bucket,
+  __global const uint* bucket_offsets, const int count, __global int* sorted_slots,
+  __global uint* heads, __global uint* sizes, __global uint* large_slots)
 {
-  const int b = get_global_id(0);
-  if (b >= buckets)
+  const int i = get_global_id(0);
+  if (i >= count)
     return;
+  const uint b = entry_bucket[i];
   const int begin = (int)bucket_offsets[b];
   const int end = (int)bucket_offsets[b + 1];
   const int large = end - begin > SMALL_BUCKET;
-  large_sizes[b] = large ? end - begin : 0;
+  if (i == begin)
+  {
+    if (large)
+      atomic_add(large_slots, (uint)(end - begin));
+    else
+      sizes[b] = 0;
+  }
   if (large)
     return;
-  // In place: the bucket's entries lie together.
-  for (int i = begin + 1; i < end; ++i)
+  const uint4 e = entries[i];
+  int rank = 0;
+  int head = 1;
+  for (int j = begin; j < end; ++j)
   {
-    const uint4 e = entries[i];
-    int j = i - 1;
-    while (j >= begin && key_less(e, entries[j]))
-    {
-      entries[j + 1] = entries[j];
-      --j;
-    }
-    entries[j + 1] = e;
+    const uint4 other = entries[j];
+    rank += key_less(other, e);
+    head &= !(all(other.xyz == e.xyz) && other.w < e.w);
   }
-  for (int i = begin; i < end; ++i)
-  {
-    const uint4 e = entries[i];
-    sorted_slots[i] = (int)e.w;
-    heads[i] = i == begin || any(e.xyz != entries[i - 1].xyz);
-  }
+  sorted_slots[begin + rank] = (int)e.w;
+  heads[begin + rank] = head;
 }
 
 inline uint bucket_size(__global const uint* bucket_offsets, uint b)

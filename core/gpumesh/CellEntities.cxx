@@ -150,17 +150,30 @@ CellEntities::CellEntities(
       emitting.emplace_back(&group, table);
   }
 
-  // 1. How many slots each cell has, and where they start.
-  DeviceBuffer<cl_uint> counts = run.allocate<cl_uint>(cells, "entity counts");
-  run.fill(counts, cl_uint(0), "entity counts");
-  for (const auto& [group, table] : emitting)
-  {
-    run.call({ program, "count_entities", options }, group->count, "count entities", CellArgs{ *group },
-      static_cast<cl_int>(table->size() / 4), cl_int(group->kind == CellKind::PolyLine), counts);
-  }
+  // 1. How many slots each cell has, and where they start: a multiple of the cell id when one
+  // fixed-size kind fills the mesh, else a scan of the counts.
   SlotOffsets = run.allocate<cl_uint>(cells + 1, "slot offsets");
-  SlotCount = exclusiveScan(run, counts, cells, SlotOffsets, "cell sides and edges");
-  counts.release();
+  const bool oneFixedKind = emitting.size() == 1 && emitting.front().first->count == cells &&
+    fixedVertexCount(emitting.front().first->kind) > 0;
+  if (oneFixedKind)
+  {
+    const auto rows = static_cast<cl_uint>(emitting.front().second->size() / 4);
+    checkIndexable(std::uint64_t(cells) * rows, "cell sides and edges");
+    run.call({ program, "uniform_slot_offsets", options }, cells + 1, "count entities",
+      static_cast<cl_int>(cells + 1), rows, SlotOffsets);
+    SlotCount = cells * rows;
+  }
+  else
+  {
+    DeviceBuffer<cl_uint> counts = run.allocate<cl_uint>(cells, "entity counts");
+    run.fill(counts, cl_uint(0), "entity counts");
+    for (const auto& [group, table] : emitting)
+    {
+      run.call({ program, "count_entities", options }, group->count, "count entities", CellArgs{ *group },
+        static_cast<cl_int>(table->size() / 4), cl_int(group->kind == CellKind::PolyLine), counts);
+    }
+    SlotCount = exclusiveScan(run, counts, cells, SlotOffsets, "cell sides and edges");
+  }
   const bool kept = neighbors == SlotNeighbors::Kept;
   if (isContiguous(pattern, run.info().isGPU))
   {
@@ -192,35 +205,41 @@ void CellEntities::matchInBuckets(DeviceRun& run, const DeviceMesh& mesh, const 
   for (const auto& [group, table] : emitting)
   {
     tables.push_back(run.upload(table->data(), table->size(), "entity table"));
-    run.call({ program, "emit_entities", options }, group->count, "emit entities", CellArgs{ *group },
+    run.call({ program, "emit_entities", options + " " + cellKindOptions(*group) }, group->count, "emit entities",
+      CellArgs{ *group },
       tables.back(), static_cast<cl_int>(table->size() / 4), SlotOffsets, keys, SlotCell, bucketCounts);
   }
 
-  // 3. Slots grouped by bucket as sort entries, each small bucket sorted by (key, slot) by one
-  // work-item, which also marks where runs of equal keys start.
+  // 3. Slots grouped by bucket as sort entries; each entry of a small bucket finds its place in
+  // the bucket's (key, slot) order and whether it starts a run of equal keys.
   DeviceBuffer<cl_uint> bucketOffsets = run.allocate<cl_uint>(points + 1, "bucket offsets");
   exclusiveScan(run, bucketCounts, points, bucketOffsets, "bucket entries");
   run.fill(bucketCounts, cl_uint(0), "bucket cursors");
   DeviceBuffer<cl_uint4> entries = run.allocate<cl_uint4>(SlotCount, "bucket entries");
+  DeviceBuffer<cl_uint> entryBucket = run.allocate<cl_uint>(SlotCount, "entry buckets");
   run.call({ program, "fill_buckets", options }, SlotCount, "fill buckets", keys,
-    static_cast<cl_int>(SlotCount), bucketOffsets, bucketCounts, entries);
+    static_cast<cl_int>(SlotCount), bucketOffsets, bucketCounts, entries, entryBucket);
   SortedSlots = run.allocate<cl_int>(SlotCount, "sorted slots");
   DeviceBuffer<cl_uint> heads = run.allocate<cl_uint>(SlotCount, "run heads");
-  DeviceBuffer<cl_uint>& largeSizes = bucketCounts; // the cursors are no longer needed
-  run.call({ program, "sort_small_buckets", options }, points, "sort small buckets", entries, bucketOffsets,
-    static_cast<cl_int>(points), SortedSlots, heads, largeSizes);
+  DeviceBuffer<cl_uint>& largeSizes = bucketCounts; // the cursors hold the buckets' sizes now
+  DeviceBuffer<cl_uint> largeSlotCount = run.allocate<cl_uint>(1, "slots of large buckets");
+  run.fill(largeSlotCount, cl_uint(0), "slots of large buckets");
+  run.call({ program, "rank_small_buckets", options }, SlotCount, "sort small buckets", entries, entryBucket,
+    bucketOffsets, static_cast<cl_int>(SlotCount), SortedSlots, heads, largeSizes, largeSlotCount);
   entries.release();
+  entryBucket.release();
 
-  // 4. The large buckets' slots, sorted together.
-  DeviceBuffer<cl_uint> largeOffsets = run.allocate<cl_uint>(points + 1, "large bucket offsets");
-  const std::size_t largeSlots = exclusiveScan(run, largeSizes, points, largeOffsets, "slots of large buckets");
-  bucketCounts.release();
-  if (largeSlots > 0)
+  // 4. The large buckets' slots, sorted together (most meshes have none: no scan then).
+  cl_uint largeSlotTotal = 0;
+  run.download(largeSlotCount, &largeSlotTotal, 1, "slots of large buckets");
+  if (largeSlotTotal > 0)
   {
+    DeviceBuffer<cl_uint> largeOffsets = run.allocate<cl_uint>(points + 1, "large bucket offsets");
+    const std::size_t largeSlots = exclusiveScan(run, largeSizes, points, largeOffsets, "slots of large buckets");
     sortLargeBuckets(run, keys, bucketOffsets, largeOffsets, largeSlots, points, keyComponents(mesh, Type),
       SortedSlots, heads);
   }
-  largeOffsets.release();
+  bucketCounts.release();
   bucketOffsets.release();
 
   // 5. Runs of equal keys: entities, numbered in sorted order.
