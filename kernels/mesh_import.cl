@@ -4,6 +4,13 @@
 #ifndef INDEX
 #define INDEX int
 #endif
+// UNIFORM_SIZE (build option): every cell has this many point ids, and the offsets argument is
+// never read (core/gpumesh/UniformCellSize.h).
+#ifdef UNIFORM_SIZE
+#define offset_at(i) ((long)(i) * UNIFORM_SIZE)
+#else
+#define offset_at(i) ((long)offsets[(i)])
+#endif
 
 // SectionLayout values.
 #define BY_TYPE_CODE 0
@@ -42,8 +49,8 @@ __kernel void classify_cells(__global const INDEX* offsets, __global const INDEX
   const int i = get_global_id(0);
   if (i < count)
   {
-    const long begin = (long)offsets[i];
-    const long end = (long)offsets[i + 1];
+    const long begin = offset_at(i);
+    const long end = offset_at(i + 1);
     // Offsets that decrease or leave the connectivity would read outside it: refused first.
     const int out_of_order = begin < 0 || end < begin || end > id_count;
     if (out_of_order)
@@ -94,7 +101,7 @@ __kernel void kind_membership(__global const INDEX* offsets, __global const ucha
     return;
   const int member = (kinds[i] & 0x7f) == kind;
   membership[i] = member;
-  sizes[i] = member ? (uint)((long)offsets[i + 1] - (long)offsets[i]) : 0u;
+  sizes[i] = member ? (uint)(offset_at(i + 1) - offset_at(i)) : 0u;
 }
 
 // Copies the cells of `kind` into their group: 32-bit ids (pixels and voxels reordered into
@@ -109,8 +116,8 @@ __kernel void gather_kind(__global const INDEX* offsets, __global const INDEX* c
     return;
   const int raster = (kinds[i] & 0x80) != 0;
   const uint p = positions[i];
-  const long begin = (long)offsets[i];
-  const int n = (int)((long)offsets[i + 1] - begin);
+  const long begin = offset_at(i);
+  const int n = (int)(offset_at(i + 1) - begin);
   const uint out = size_offsets[i];
   for (int k = 0; k < n; ++k)
   {

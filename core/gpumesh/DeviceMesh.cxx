@@ -1,4 +1,5 @@
 #include "gpumesh/DeviceMesh.h"
+#include "gpumesh/UniformCellSize.h"
 
 #include "gpumesh/Scan.h"
 
@@ -174,26 +175,36 @@ void DeviceMesh::importSection(DeviceRun& run, const CellSection& section, int m
   // Everything else happens where they are.
   const bool narrowedWhileStaged = section.indices64 && run.staged(ids * sizeof(cl_int));
   const bool ids64 = section.indices64 && !narrowedWhileStaged;
-  const std::string options = ids64 ? "-DINDEX=long" : "-DINDEX=int";
+  // Offsets that would be staged and are those of one cell size (checked here on the host)
+  // stay here: the kernels compute them (UNIFORM_SIZE, kernels/mesh_import.cl).
+  const std::int64_t uniformSize =
+    run.staged((n + 1) * (ids64 ? sizeof(cl_long) : sizeof(cl_int))) ? uniformCellSize(section) : 0;
+  std::string options = ids64 ? "-DINDEX=long" : "-DINDEX=int";
+  if (uniformSize > 0)
+    options += " -DUNIFORM_SIZE=" + std::to_string(uniformSize);
   DeviceBuffer<cl_long> offsets64, connectivity64;
   DeviceBuffer<cl_int> offsets32, connectivity32;
   if (ids64)
   {
-    offsets64 = take(static_cast<const cl_long*>(section.offsets), n + 1, "cell offsets");
+    if (uniformSize == 0)
+      offsets64 = take(static_cast<const cl_long*>(section.offsets), n + 1, "cell offsets");
     connectivity64 = take(static_cast<const cl_long*>(section.connectivity), ids, "cell connectivity");
   }
   else if (narrowedWhileStaged)
   {
-    offsets32 = run.uploadNarrowed(static_cast<const cl_long*>(section.offsets), n + 1, "cell offsets");
+    if (uniformSize == 0)
+      offsets32 = run.uploadNarrowed(static_cast<const cl_long*>(section.offsets), n + 1, "cell offsets");
     connectivity32 = run.uploadNarrowed(static_cast<const cl_long*>(section.connectivity), ids, "cell connectivity");
   }
   else
   {
-    offsets32 = take(static_cast<const cl_int*>(section.offsets), n + 1, "cell offsets");
+    if (uniformSize == 0)
+      offsets32 = take(static_cast<const cl_int*>(section.offsets), n + 1, "cell offsets");
     connectivity32 = take(static_cast<const cl_int*>(section.connectivity), ids, "cell connectivity");
   }
-  const cl::Buffer& offsets = ids64 ? offsets64.handle() : offsets32.handle();
   const cl::Buffer& connectivity = ids64 ? connectivity64.handle() : connectivity32.handle();
+  // With a uniform size the kernels never read the offsets: the connectivity stands in.
+  const cl::Buffer& offsets = uniformSize > 0 ? connectivity : ids64 ? offsets64.handle() : offsets32.handle();
 
   DeviceBuffer<cl_uchar> codes;
   DeviceBuffer<cl_int> table;

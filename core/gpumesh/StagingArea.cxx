@@ -37,6 +37,15 @@ StagingArea::StagingArea(const cl::Context& context, const cl::CommandQueue& que
 {
 }
 
+StagingArea::~StagingArea()
+{
+  for (Chunk& chunk : Chunks)
+  {
+    if (chunk.inFlight())
+      chunk.inFlight.wait(); // a failure here has nowhere to go: the transfer has ended either way
+  }
+}
+
 void StagingArea::allocate(unsigned workersNeeded)
 {
   const std::size_t wanted = 2 * static_cast<std::size_t>(workersNeeded);
@@ -63,18 +72,14 @@ std::vector<cl::Event> StagingArea::forEachChunk(
   const auto worker = [&](unsigned w) {
     try
     {
-      cl::Event previous[2];
       for (std::size_t index = w, round = 0; index < chunks; index += workers, ++round)
       {
-        const std::size_t slot = round % 2;
-        if (previous[slot]())
-          check(previous[slot].wait(), "waiting for a staged transfer");
-        events[index] = work(Chunks[2 * w + slot], index);
-        previous[slot] = events[index];
+        Chunk& chunk = Chunks[2 * w + round % 2];
+        if (chunk.inFlight())
+          check(chunk.inFlight.wait(), "waiting for a staged transfer");
+        events[index] = work(chunk, index);
+        chunk.inFlight = events[index];
       }
-      for (auto& event : previous)
-        if (event())
-          check(event.wait(), "waiting for a staged transfer");
     }
     catch (...)
     {

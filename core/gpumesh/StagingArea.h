@@ -16,7 +16,10 @@ namespace gpumesh
 /// chunks instead, and the host side of a large copy (reading the caller's memory, narrowing
 /// 64-bit ids) is what limits it: several workers each fill (or drain) two chunks of their
 /// own and enqueue them themselves, so the host never waits for a chunk it is not using and
-/// the bus always has a chunk queued. One per DeviceContext; transfers through it are serialised.
+/// the bus always has a chunk queued. An upload returns once every chunk is filled and queued,
+/// without waiting for the last transfers: the next upload's workers fill their free chunks
+/// while those cross the bus (the queue is in order, so what follows on the device sees the
+/// data). One per DeviceContext; transfers through it are serialised.
 class StagingArea
 {
 public:
@@ -24,6 +27,10 @@ public:
   /// each with two chunks.
   StagingArea(const cl::Context& context, const cl::CommandQueue& queue, std::size_t chunkBytes,
     unsigned workers = 0);
+  /// Waits for the transfers still reading the chunks.
+  ~StagingArea();
+  StagingArea(const StagingArea&) = delete;
+  StagingArea& operator=(const StagingArea&) = delete;
 
   /// Copies `bytes` from `data` to `target` at byte `offset`; returns the transfer events.
   std::vector<cl::Event> upload(const cl::Buffer& target, std::size_t offset, const void* data, std::size_t bytes);
@@ -42,13 +49,15 @@ private:
   {
     cl::Buffer pinned;
     char* mapped = nullptr;
+    /// The last transfer that reads or writes `mapped`: the chunk is free once it completed.
+    cl::Event inFlight;
   };
   /// Pinned memory is allocated on first use only: small transfers never need it.
   void allocate(unsigned workersNeeded);
   /// Runs work(chunk, index) for every chunk index below `chunks` (index i on worker
-  /// i % workers, alternating its two chunks, each free again once the transfer work returned
-  /// for it last has completed), the workers in parallel; returns those transfers' events, in
-  /// chunk order. An exception in any worker is rethrown here.
+  /// i % workers, alternating its two chunks, each once the transfer work returned for it last,
+  /// in this call or an earlier one, has completed), the workers in parallel; returns those
+  /// transfers' events, in chunk order. An exception in any worker is rethrown here.
   std::vector<cl::Event> forEachChunk(
     std::size_t chunks, const std::function<cl::Event(Chunk& chunk, std::size_t index)>& work);
   /// Uploads `bytes` to `target` at `offset` chunk by chunk; fill(chunk, first, n) writes bytes

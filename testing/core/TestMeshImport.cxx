@@ -4,6 +4,7 @@
 #include "gpumesh/DeviceMesh.h"
 #include "gpumesh/DeviceRun.h"
 #include "gpumesh/Error.h"
+#include "gpumesh/UniformCellSize.h"
 
 #include <gtest/gtest.h>
 
@@ -199,5 +200,97 @@ TEST(MeshImport, CorruptOffsetsAreAnErrorNamingTheCell)
     const ForcedStaging forced(context);
     DeviceRun staged(context);
     EXPECT_EQ(importError(staged, strip.view()), expected) << "offset shifted by " << bad;
+  }
+}
+
+namespace
+{
+// `triangles` triangles in a strip, as polygons, with offsets and ids of type Index: every cell
+// has three ids unless a test changes it.
+template <typename Index>
+struct TriangleStrip
+{
+  std::vector<float> xyz;
+  std::vector<Index> offsets{ 0 };
+  std::vector<Index> connectivity;
+
+  explicit TriangleStrip(int triangles)
+  {
+    for (int i = 0; i < triangles / 2 + 2; ++i)
+      xyz.insert(xyz.end(), { float(i), 0.0f, 0.0f, float(i), 1.0f, 0.0f });
+    for (int t = 0; t < triangles; ++t)
+    {
+      const Index a = 2 * (t / 2), b = a + 2, c = a + 3, d = a + 1;
+      const std::vector<Index> ids = t % 2 ? std::vector<Index>{ a, c, d } : std::vector<Index>{ a, b, c };
+      connectivity.insert(connectivity.end(), ids.begin(), ids.end());
+      offsets.push_back(static_cast<Index>(connectivity.size()));
+    }
+  }
+  MeshView view() const
+  {
+    MeshView view;
+    view.points.xyz = xyz.data();
+    view.points.count = static_cast<std::int64_t>(xyz.size() / 3);
+    CellSection section;
+    section.layout = SectionLayout::Polygons;
+    section.cellCount = static_cast<std::int64_t>(offsets.size() - 1);
+    section.offsets = offsets.data();
+    section.connectivity = connectivity.data();
+    section.indices64 = sizeof(Index) == 8;
+    view.sections.push_back(section);
+    return view;
+  }
+};
+
+template <typename Index>
+void checkUniformOffsetsStayOnTheHost()
+{
+  auto context = DeviceContext::acquire("0");
+  const TriangleStrip<Index> strip(20000);
+  EXPECT_EQ(uniformCellSize(strip.view().sections.front()), 3);
+  DeviceRun direct(context);
+  const std::vector<ImportedGroup> expected = imported(direct, strip.view());
+  ASSERT_EQ(expected.size(), 1u);
+  EXPECT_EQ(expected.front().kind, CellKind::Triangle);
+  const ForcedStaging forced(context);
+  DeviceRun staged(context);
+  EXPECT_TRUE(imported(staged, strip.view()) == expected);
+  // The points and the (narrowed) connectivity went up; the offsets did not.
+  const std::size_t idBytes = sizeof(Index) == 8 ? 4 : sizeof(Index);
+  EXPECT_EQ(staged.bytesUploaded(), strip.xyz.size() * sizeof(float) + idBytes * strip.connectivity.size());
+}
+} // namespace
+
+// Offsets of one cell size are not uploaded when staged: the kernels compute them.
+TEST(MeshImport, UniformOffsetsStayOnTheHost)
+{
+  checkUniformOffsetsStayOnTheHost<std::int32_t>();
+  checkUniformOffsetsStayOnTheHost<std::int64_t>();
+}
+
+// Offsets that are uniform but for one cell, anywhere, are uploaded and give the same groups
+// and errors as without staging.
+TEST(MeshImport, AlmostUniformOffsetsAreUploaded)
+{
+  auto context = DeviceContext::acquire("0");
+  for (const std::size_t cell : { std::size_t(0), std::size_t(7777), std::size_t(19998) })
+  {
+    TriangleStrip<std::int64_t> strip(20000);
+    // Cell `cell` gets a fourth id (a quad, or, shifting the next cell, a wrong size).
+    strip.connectivity.insert(strip.connectivity.begin() + 3 * cell + 3, strip.connectivity[3 * cell]);
+    for (std::size_t i = cell + 1; i < strip.offsets.size(); ++i)
+      ++strip.offsets[i];
+    EXPECT_EQ(uniformCellSize(strip.view().sections.front()), 0) << "cell " << cell;
+    TriangleStrip<std::int64_t> corrupt(20000);
+    corrupt.offsets[cell + 1] += cell + 1 < 20000 ? 1 : 0; // cell `cell` has 4 ids, the next one 2
+    DeviceRun direct(context);
+    const std::vector<ImportedGroup> expected = imported(direct, strip.view());
+    ASSERT_EQ(expected.size(), 2u); // triangles and one quad
+    const std::string error = importError(direct, corrupt.view());
+    EXPECT_NE(error, "no error") << "cell " << cell;
+    const ForcedStaging forced(context);
+    DeviceRun staged(context);
+    EXPECT_TRUE(imported(staged, strip.view()) == expected) << "cell " << cell;
+    EXPECT_EQ(importError(staged, corrupt.view()), error) << "cell " << cell;
   }
 }
