@@ -208,7 +208,8 @@ VertexSmoother::VertexSmoother(DeviceRun& run, const DeviceMesh& inputMesh, cons
     for (const DeviceCellGroup& group : mesh.groups())
     {
       Kernels->scatter.push_back(
-        { run.bind({ "smoothing", "barycentre" }, 1, CellArgs{ group }, Barycentres), group.count, "barycentres" });
+        { run.bind({ "smoothing", "barycentre", cellKindOptions(group) }, 1, CellArgs{ group }, Barycentres),
+          group.count, "barycentres" });
     }
   }
   else
