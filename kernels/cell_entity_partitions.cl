@@ -17,8 +17,16 @@
 // sorted by ranks (a heap sort above); STAGED_PAIRS, the largest partition moved into its
 // buckets through private memory (by swaps above); KEY_COMPONENTS, the most vertices of one
 // entity (2, or 4 for any more); PER_CELL for the per-cell kernels (cellKindOptions);
-// WITH_NEIGHBORS 0 leaves the slots' cells and neighbours out (SlotNeighbors::LeftOut).
+// WITH_NEIGHBORS 0 leaves the slots' cells and neighbours out (SlotNeighbors::LeftOut);
+// SLOT_CELLS 0 finds a slot's cell as slot / SLOT_ROWS (one fixed-size kind) instead of storing
+// it; WITH_RUNS 0 leaves the runs and the entities' vertices out (SlotNeighbors::Only).
 #include "entity_keys.cl"
+
+#if SLOT_CELLS
+#define CELL_OF(slot) slot_cell[slot]
+#else
+#define CELL_OF(slot) ((slot) / SLOT_ROWS)
+#endif
 
 // The pairs' keys: only (x, y) when no entity of the mesh has more than 2 vertices (edges,
 // sides of 2D cells), which halves the bytes every pass moves.
@@ -66,7 +74,7 @@ __kernel void count_partition_entries(CELL_ARGS, __global const int* table, cons
     const int entities = (int)(slot_offsets[cell + 1] - first);
     for (int e = 0; e < entities; ++e)
     {
-#if WITH_NEIGHBORS
+#if SLOT_CELLS
       slot_cell[first + e] = cell;
 #endif
       ++counts[pair_source_key(v, n, table, rows, cells_fixed, e).x >> shift];
@@ -374,16 +382,20 @@ __kernel void record_partition_entities(__global const pair_key* keys,
     uint stop = start + 1;
     while (stop < end && all(keys[stop] == key))
       ++stop;
-    entity_vertices[entity] = FULL_KEY(key);
     const int length = (int)(stop - start);
+#if WITH_RUNS
+    entity_vertices[entity] = FULL_KEY(key);
+#endif
 #if WITH_NEIGHBORS
-    const int first_cell = slot_cell[sorted_slots[start]];
-    const int second_cell = length > 1 ? slot_cell[sorted_slots[start + 1]] : -1;
+    const int first_cell = CELL_OF(sorted_slots[start]);
+    const int second_cell = length > 1 ? CELL_OF(sorted_slots[start + 1]) : -1;
 #endif
     for (uint i = start; i < stop; ++i)
     {
       const int slot = sorted_slots[i];
+#if WITH_RUNS
       slot_run[slot] = (int2)((int)start, length);
+#endif
       slot_entity[slot] = entity;
 #if WITH_NEIGHBORS
       neighbor[slot] = i == start ? second_cell : first_cell;

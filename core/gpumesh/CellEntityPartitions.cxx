@@ -6,6 +6,7 @@
 #include "gpumesh/Scan.h"
 
 #include <algorithm>
+#include <string>
 
 namespace gpumesh
 {
@@ -29,9 +30,12 @@ std::size_t divideUp(std::size_t a, std::size_t b)
 }
 } // namespace
 
-void CellEntities::matchInPartitions(
-  DeviceRun& run, const DeviceMesh& mesh, const EmittingGroups& emitting, bool neighbors)
+void CellEntities::matchInPartitions(DeviceRun& run, const DeviceMesh& mesh, const EmittingGroups& emitting,
+  SlotNeighbors neighbors, std::size_t slotRows)
 {
+  const bool withNeighbors = neighbors != SlotNeighbors::LeftOut;
+  const bool slotCells = !SlotCell.empty();
+  const bool withRuns = neighbors != SlotNeighbors::Only;
   const char* program = "cell_entity_partitions";
   // Keys of 2 vertex ids when every entity has 2 (edges; sides of 2D cells), else 4.
   bool twoVertices = true;
@@ -42,7 +46,9 @@ void CellEntities::matchInPartitions(
       twoVertices = twoVertices && table[row + 2] < 0;
   }
   const std::string options = std::string("-DSMALL_BUCKET=8 -DRANK_SORT=128 -DSTAGED_PAIRS=1024 -DKEY_COMPONENTS=") +
-    (twoVertices ? "2" : "4") + " -DWITH_NEIGHBORS=" + (neighbors ? "1" : "0");
+    (twoVertices ? "2" : "4") + " -DWITH_NEIGHBORS=" + (withNeighbors ? "1" : "0") + " -DSLOT_CELLS=" +
+    (slotCells ? "1" : "0") + " -DSLOT_ROWS=" + std::to_string(std::max<std::size_t>(slotRows, 1)) +
+    " -DWITH_RUNS=" + (withRuns ? "1" : "0");
   const std::size_t keyBytes = twoVertices ? sizeof(cl_uint2) : sizeof(cl_uint4);
   const auto points = static_cast<std::size_t>(mesh.pointCount());
   const std::size_t units = static_cast<std::size_t>(std::max(run.info().computeUnits, 1));
@@ -129,13 +135,15 @@ void CellEntities::matchInPartitions(
   DeviceBuffer<cl_uint> entityStarts = run.allocate<cl_uint>(partitions + 1, "partition entity starts");
   EntityCount = exclusiveScan(run, entityCounts, partitions, entityStarts, "distinct sides and edges",
     AccessPattern::Contiguous);
-  EntityVertices = run.allocate<cl_uint4>(EntityCount, "entity vertices");
-  SlotRun = run.allocate<cl_int2>(SlotCount, "slot runs");
-  Neighbor = run.allocate<cl_int>(neighbors ? SlotCount : 0, "neighbours");
+  EntityVertices = run.allocate<cl_uint4>(withRuns ? EntityCount : 0, "entity vertices");
+  SlotRun = run.allocate<cl_int2>(withRuns ? SlotCount : 0, "slot runs");
+  Neighbor = run.allocate<cl_int>(withNeighbors ? SlotCount : 0, "neighbours");
   SlotEntity = run.allocate<cl_int>(SlotCount, "slot entities");
   run.call({ program, "record_partition_entities", options }, { partitions, 1 }, "record partition entities",
     pairKeys, SortedSlots, partitionStarts, entityStarts, static_cast<cl_int>(partitions), SlotCell, SlotRun,
     Neighbor, SlotEntity, EntityVertices);
+  if (!withRuns)
+    SortedSlots = DeviceBuffer<cl_int>(); // only the sort's: its memory serves what comes next
 }
 
 } // namespace gpumesh
