@@ -16,7 +16,8 @@
 // Build options: SMALL_BUCKET, the largest bucket sorted by insertion; RANK_SORT, the largest
 // sorted by ranks (a heap sort above); STAGED_PAIRS, the largest partition moved into its
 // buckets through private memory (by swaps above); KEY_COMPONENTS, the most vertices of one
-// entity (2, or 4 for any more); PER_CELL for the per-cell kernels (cellKindOptions);
+// entity (2, or 4 for any more); PRIVATE_BUCKETS, when not 0, the most vertices of a partition,
+// whose buckets' bounds are then kept in private memory; PER_CELL for the per-cell kernels (cellKindOptions);
 // WITH_NEIGHBORS 0 leaves the slots' cells and neighbours out (SlotNeighbors::LeftOut);
 // SLOT_CELLS 0 finds a slot's cell as slot / SLOT_ROWS (one fixed-size kind) instead of storing
 // it; WITH_RUNS 0 leaves the runs and the entities' vertices out (SlotNeighbors::Only).
@@ -286,8 +287,14 @@ __kernel void sort_partitions(__global pair_key* keys, __global int* slots,
   const uint end = partition_starts[p + 1];
   const uint first_vertex = (uint)p << shift;
   const uint vertices = min(points - first_vertex, 1u << shift);
+#if PRIVATE_BUCKETS
+  // Partitions of up to PRIVATE_BUCKETS vertices keep their buckets' bounds in private memory
+  // (bucket_starts and bucket_cursors are not read).
+  uint start[PRIVATE_BUCKETS], next[PRIVATE_BUCKETS];
+#else
   __global uint* start = bucket_starts + first_vertex;
   __global uint* next = bucket_cursors + first_vertex;
+#endif
   for (uint v = 0; v < vertices; ++v)
     next[v] = 0;
   for (uint i = begin; i < end; ++i)

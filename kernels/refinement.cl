@@ -41,25 +41,28 @@ inline int non_manifold_at(int t, int slot, __global const int* slot_edge, __glo
   return INT_MAX;
 }
 
-// Checks every triangle: a zero-length edge or a zero area makes it degenerate; an edge
-// shared by more than two triangles makes it non-manifold; an edge of distinct points whose
-// squared length leaves REAL's normal range (0 or infinity where it is not) makes lengths and
-// areas unreliable in this precision. The smallest offending cell id of each kind is kept
-// (atomic_min; for a non-manifold edge the smallest of its triangles), so the report does not
-// depend on the schedule.
-__kernel void validate_triangles(__global const REAL* points, __global const int* triangles,
-  __global const int* slot_edge, __global const int* neighbor, const int count,
+// Steps 1-2: the longest edge of every triangle (its local index, 0-2), from the squared
+// lengths of its edges, computed here (no per-edge array: every triangle sharing an edge
+// computes the same bits for it). In the same pass, the checks: a zero-length edge or a zero
+// area makes a triangle degenerate; an edge shared by more than two triangles makes it
+// non-manifold; an edge of distinct points whose squared length leaves REAL's normal range (0
+// or infinity where it is not) makes lengths and areas unreliable in this precision. The
+// smallest offending cell id of each kind is kept (atomic_min; for a non-manifold edge the
+// smallest of its triangles), so the report does not depend on the schedule.
+__kernel void longest_edges(__global const REAL* points, __global const int* triangles,
+  __global const int* slot_edge, __global const int* neighbor, __global const long* tie_ids,
+  const int use_tie_ids, const int count, __global uchar* longest,
   __global int* first_bad /* [0] degenerate, [1] non-manifold, [3] range */)
 {
   const int t = get_global_id(0);
   if (t >= count)
     return;
-  const REAL3 a = point_at(points, triangles[3 * t]);
-  const REAL3 ab = point_at(points, triangles[3 * t + 1]) - a;
-  const REAL3 ac = point_at(points, triangles[3 * t + 2]) - a;
   int out_of_range = 0;
   int degenerate = 0;
   int non_manifold = INT_MAX;
+  int best = 0;
+  uint2 best_ends;
+  REAL best_length2;
   for (int j = 0; j < 3; ++j)
   {
     const uint2 ends = slot_ends(triangles, t, j);
@@ -68,34 +71,10 @@ __kernel void validate_triangles(__global const REAL* points, __global const int
     out_of_range |= distinct && !(representable(l2) && l2 > (REAL)0);
     degenerate |= !distinct;
     non_manifold = min(non_manifold, non_manifold_at(t, 3 * t + j, slot_edge, neighbor));
-  }
-  degenerate |= length(cross(ab, ac)) == (REAL)0;
-  if (out_of_range)
-    atomic_min(&first_bad[3], t);
-  else if (degenerate)
-    atomic_min(&first_bad[0], t);
-  if (non_manifold != INT_MAX)
-    atomic_min(&first_bad[1], non_manifold);
-}
-
-// Steps 1-2: the longest edge of every triangle (its local index, 0-2), from the squared
-// lengths of its edges, computed here (no per-edge array: every triangle sharing an edge
-// computes the same bits for it).
-__kernel void longest_edges(__global const REAL* points, __global const int* triangles,
-  __global const long* tie_ids, const int use_tie_ids, const int count, __global uchar* longest)
-{
-  const int t = get_global_id(0);
-  if (t >= count)
-    return;
-  uint2 best_ends = slot_ends(triangles, t, 0);
-  REAL best_length2 = edge_length2(points, best_ends);
-  int best = 0;
-  for (int j = 1; j < 3; ++j)
-  {
-    const uint2 ends = slot_ends(triangles, t, j);
-    const REAL l2 = edge_length2(points, ends);
-    if (longer_than(l2, tie_key_of(ends, tie_ids, use_tie_ids), best_length2,
-          tie_key_of(best_ends, tie_ids, use_tie_ids)))
+    // (The tie keys are read only on a tie.)
+    if (j == 0 || (l2 != best_length2 ? l2 > best_length2
+                                      : longer_than(l2, tie_key_of(ends, tie_ids, use_tie_ids), best_length2,
+                                          tie_key_of(best_ends, tie_ids, use_tie_ids))))
     {
       best = j;
       best_ends = ends;
@@ -103,6 +82,14 @@ __kernel void longest_edges(__global const REAL* points, __global const int* tri
     }
   }
   longest[t] = (uchar)best;
+  const REAL3 a = point_at(points, triangles[3 * t]);
+  degenerate |= length(cross(point_at(points, triangles[3 * t + 1]) - a, point_at(points, triangles[3 * t + 2]) - a)) == (REAL)0;
+  if (out_of_range)
+    atomic_min(&first_bad[3], t);
+  else if (degenerate)
+    atomic_min(&first_bad[0], t);
+  if (non_manifold != INT_MAX)
+    atomic_min(&first_bad[1], non_manifold);
 }
 
 // The vertices of the boundary edges (slots without a neighbour), appended to a list of

@@ -23,6 +23,9 @@ constexpr std::size_t slotsPerPartition = 256;
 // At least this many slots per counter of chunkCounts (chunks x partitions), so that the
 // counters stay a few percent of the pairs: more chunks (compute units) make wider partitions.
 constexpr std::size_t slotsPerCounter = 16;
+// Partitions of up to this many vertices (the usual: a few tens) sort with their buckets' bounds
+// in private memory, without two points-sized arrays (fresh 4 KiB pages, costly on first touch).
+constexpr std::size_t privateBuckets = 256;
 
 std::size_t divideUp(std::size_t a, std::size_t b)
 {
@@ -124,9 +127,11 @@ void CellEntities::matchInPartitions(DeviceRun& run, const DeviceMesh& mesh, con
   // 4. Each partition sorted in place by (key, slot); its entities counted.
   DeviceBuffer<cl_uint> entityCounts = run.allocate<cl_uint>(partitions, "partition entities");
   {
-    DeviceBuffer<cl_uint> bucketStarts = run.allocate<cl_uint>(points, "bucket starts");
-    DeviceBuffer<cl_uint> bucketCursors = run.allocate<cl_uint>(points, "bucket cursors");
-    run.call({ program, "sort_partitions", options }, { partitions, 1 }, "sort partitions", pairKeys, SortedSlots,
+    const bool inPrivate = (std::size_t(1) << shift) <= privateBuckets;
+    DeviceBuffer<cl_uint> bucketStarts = run.allocate<cl_uint>(inPrivate ? 1 : points, "bucket starts");
+    DeviceBuffer<cl_uint> bucketCursors = run.allocate<cl_uint>(inPrivate ? 1 : points, "bucket cursors");
+    const std::string sortOptions = options + " -DPRIVATE_BUCKETS=" + std::to_string(inPrivate ? privateBuckets : 0);
+    run.call({ program, "sort_partitions", sortOptions }, { partitions, 1 }, "sort partitions", pairKeys, SortedSlots,
       partitionStarts, static_cast<cl_int>(partitions), shift, static_cast<cl_uint>(points), bucketStarts,
       bucketCursors, entityCounts);
   }

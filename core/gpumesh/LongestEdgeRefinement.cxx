@@ -119,14 +119,11 @@ std::vector<cl_int> boundaryPoints(DeviceRun& run, const PassInput& in)
   }
 }
 
-// Non-manifold edges, edge lengths REAL cannot compare, degenerate triangles and seams are errors.
-void validate(DeviceRun& run, const PassInput& in, bool checkForSeams)
+// Non-manifold edges, edge lengths REAL cannot compare, degenerate triangles (as `flags` of
+// longest_edges found them) and seams are errors.
+void rejectBadTriangles(DeviceRun& run, const PassInput& in, const DeviceBuffer<cl_int>& flags, bool checkForSeams)
 {
   const Label label(run, "validation");
-  auto flags = run.allocate<cl_int>(4, "validation flags");
-  run.fill(flags, std::numeric_limits<cl_int>::max(), "validation flags");
-  run.call({ program, "validate_triangles" }, in.count(), "validate", in.mesh.points(), in.triangles.connectivity,
-    in.slotEdge(), in.edges.neighbor(), static_cast<cl_int>(in.count()), flags);
   const auto bad = downloadFlags(run, flags);
   if (bad[1] != std::numeric_limits<cl_int>::max())
   {
@@ -153,12 +150,11 @@ void validate(DeviceRun& run, const PassInput& in, bool checkForSeams)
 }
 
 // Steps 1-2: each triangle's longest edge (ties broken by the tie ids when distributed), from
-// its edges' squared lengths.
-DeviceBuffer<cl_uchar> longestEdges(DeviceRun& run, const PassInput& in, const DistributedRefinement* distributed)
+// its edges' squared lengths, and in the same pass over the triangles their checks.
+DeviceBuffer<cl_uchar> longestEdges(
+  DeviceRun& run, const PassInput& in, const DistributedRefinement* distributed, bool checkForSeams)
 {
-  const Label label(run, "step 2 longest edges");
   const auto oldPoints = static_cast<std::size_t>(in.mesh.pointCount());
-  DeviceBuffer<cl_uchar> longest = run.allocate<cl_uchar>(in.count(), "longest edges");
   const cl_long noTieIds = 0;
   const bool useTieIds = distributed && !distributed->tieIds.empty();
   if (useTieIds && distributed->tieIds.size() != oldPoints)
@@ -166,10 +162,20 @@ DeviceBuffer<cl_uchar> longestEdges(DeviceRun& run, const PassInput& in, const D
     throw Error("Refinement got " + std::to_string(distributed->tieIds.size()) + " tie ids for " +
       std::to_string(oldPoints) + " points");
   }
-  const DeviceBuffer<cl_long> tieIds = useTieIds ? run.upload(distributed->tieIds.data(), oldPoints, "tie ids")
-                                                 : run.upload(&noTieIds, 1, "tie ids");
-  run.call({ program, "longest_edges" }, in.count(), "longest edges", in.mesh.points(), in.triangles.connectivity,
-    tieIds, static_cast<cl_int>(useTieIds), static_cast<cl_int>(in.count()), longest);
+  DeviceBuffer<cl_uchar> longest;
+  DeviceBuffer<cl_int> flags;
+  {
+    const Label label(run, "step 2 longest edges");
+    longest = run.allocate<cl_uchar>(in.count(), "longest edges");
+    const DeviceBuffer<cl_long> tieIds = useTieIds ? run.upload(distributed->tieIds.data(), oldPoints, "tie ids")
+                                                   : run.upload(&noTieIds, 1, "tie ids");
+    flags = run.allocate<cl_int>(4, "validation flags");
+    run.fill(flags, std::numeric_limits<cl_int>::max(), "validation flags");
+    run.call({ program, "longest_edges" }, in.count(), "longest edges", in.mesh.points(), in.triangles.connectivity,
+      in.slotEdge(), in.edges.neighbor(), tieIds, static_cast<cl_int>(useTieIds), static_cast<cl_int>(in.count()),
+      longest, flags);
+  }
+  rejectBadTriangles(run, in, flags, checkForSeams);
   return longest;
 }
 
@@ -278,8 +284,7 @@ Pass refinePass(DeviceRun& run, DeviceMesh& mesh, const DeviceBuffer<cl_int>& ma
   const std::size_t count = in.count();
   const auto oldPoints = static_cast<std::size_t>(mesh.pointCount());
 
-  validate(run, in, checkForSeams);
-  const DeviceBuffer<cl_uchar> longest = longestEdges(run, in, distributed);
+  const DeviceBuffer<cl_uchar> longest = longestEdges(run, in, distributed, checkForSeams);
 
   // Steps 3-5 and 7 touch only the marked triangles and what their refinement reaches.
   Divisions d(run, edges->entityCount(), count);

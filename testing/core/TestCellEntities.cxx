@@ -355,6 +355,18 @@ TEST(CellEntities, NonManifoldFanMakesEveryCellANeighbour)
   }
 }
 
+// Many unused points among few cells make partitions of many vertices, whose buckets' bounds
+// do not fit in private memory.
+TEST(CellEntities, SparseCellsAmongManyPointsMatchToo)
+{
+  TestMesh sparse = triangleGrid(12, 10);
+  for (int p = 0; p < 30000; ++p)
+    sparse.xyz.insert(sparse.xyz.end(), { 0.001 * p, -1.0, 0.0 });
+  sparse = shuffled(sparse, 39);
+  expectMatchesReference(sparse, EntityType::Sides);
+  expectMatchesReference(sparse, EntityType::Edges);
+}
+
 TEST(CellEntities, SingleCellHasNoNeighbour)
 {
   TestMesh one;
