@@ -557,6 +557,12 @@ TEST(CellEntities, NeighborsOnlyAreThoseOfTheFullMatching)
       EXPECT_EQ(some.neighbor, all.neighbor);
     }
   }
+  // Over 16 MB of (key, slot) pairs: the contiguous way sorts them in batches of partitions.
+  const TestMesh large = shuffled(triangleGrid(520, 520), 40);
+  const Built all = build(large, EntityType::Sides, AccessPattern::Contiguous);
+  const Built some = build(large, EntityType::Sides, AccessPattern::Contiguous, SlotNeighbors::Only);
+  EXPECT_EQ(some.slotEntity, all.slotEntity);
+  EXPECT_EQ(some.neighbor, all.neighbor);
   const Built fanOnly = build(fan, EntityType::Sides, AccessPattern::Contiguous, SlotNeighbors::Only);
   // Slot 0 of each triangle is its edge 0-1.
   EXPECT_EQ(fanOnly.neighbor[0], 1);
