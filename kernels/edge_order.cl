@@ -52,16 +52,11 @@ inline int longer(int e, int f, __global const REAL* length2, __global const uin
     tie_key(f, edge_vertices, tie_ids, use_tie_ids));
 }
 
-// The edge between vertices a and b: its (smaller, larger) ids, and its squared length from the
-// smaller id's end (the same bits as edge_lengths gives it).
+// The edge between vertices a and b as (smaller id, larger id); its squared length is taken from
+// the smaller id's end, as edge_lengths does.
 inline uint2 edge_ends(int a, int b)
 {
   return (uint2)((uint)min(a, b), (uint)max(a, b));
-}
-
-inline REAL edge_length2(__global const REAL* points, uint2 ends)
-{
-  return squared_length(point_at(points, (int)ends.x), point_at(points, (int)ends.y));
 }
 
 // The squared length of every edge (from its smaller-id end, so both orientations give the

@@ -57,6 +57,8 @@ __kernel void longest_edges(__global const REAL* points, __global const int* tri
   const int t = get_global_id(0);
   if (t >= count)
     return;
+  const int ids[3] = { triangles[3 * t], triangles[3 * t + 1], triangles[3 * t + 2] };
+  const REAL3 corner[3] = { point_at(points, ids[0]), point_at(points, ids[1]), point_at(points, ids[2]) };
   int out_of_range = 0;
   int degenerate = 0;
   int non_manifold = INT_MAX;
@@ -65,9 +67,11 @@ __kernel void longest_edges(__global const REAL* points, __global const int* tri
   REAL best_length2;
   for (int j = 0; j < 3; ++j)
   {
-    const uint2 ends = slot_ends(triangles, t, j);
-    const REAL l2 = edge_length2(points, ends);
-    const int distinct = any(point_at(points, (int)ends.x) != point_at(points, (int)ends.y));
+    const int k = j == 2 ? 0 : j + 1;
+    const uint2 ends = edge_ends(ids[j], ids[k]);
+    // From the smaller id's end, as edge_lengths (edge_order.cl) computes it.
+    const REAL l2 = ids[j] < ids[k] ? squared_length(corner[j], corner[k]) : squared_length(corner[k], corner[j]);
+    const int distinct = any(corner[j] != corner[k]);
     out_of_range |= distinct && !(representable(l2) && l2 > (REAL)0);
     degenerate |= !distinct;
     non_manifold = min(non_manifold, non_manifold_at(t, 3 * t + j, slot_edge, neighbor));
@@ -82,8 +86,7 @@ __kernel void longest_edges(__global const REAL* points, __global const int* tri
     }
   }
   longest[t] = (uchar)best;
-  const REAL3 a = point_at(points, triangles[3 * t]);
-  degenerate |= length(cross(point_at(points, triangles[3 * t + 1]) - a, point_at(points, triangles[3 * t + 2]) - a)) == (REAL)0;
+  degenerate |= length(cross(corner[1] - corner[0], corner[2] - corner[0])) == (REAL)0;
   if (out_of_range)
     atomic_min(&first_bad[3], t);
   else if (degenerate)

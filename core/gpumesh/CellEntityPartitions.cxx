@@ -127,12 +127,15 @@ void CellEntities::matchInPartitions(DeviceRun& run, const DeviceMesh& mesh, con
   {
     pairStarts.resize(partitions + 1);
     run.download(partitionStarts, pairStarts.data(), pairStarts.size(), "partition starts");
-    const std::size_t batchPairs = std::max(divideUp(SlotCount, maxBatches), pairBudgetBytes / pairBytes);
+    // Batches of about equal numbers of pairs: each ends at the first partition that reaches its
+    // share.
+    const std::size_t batchCount = std::min(maxBatches, divideUp(SlotCount * pairBytes, pairBudgetBytes));
     batches.clear();
-    for (std::size_t first = 0; first < partitions;)
+    for (std::size_t first = 0, k = 1; first < partitions; ++k)
     {
+      const std::size_t share = SlotCount * k / batchCount;
       std::size_t end = first + 1;
-      while (end < partitions && pairStarts[end + 1] - pairStarts[first] <= batchPairs)
+      while (end < partitions && pairStarts[end] < share)
         ++end;
       batches.emplace_back(first, end);
       first = end;
