@@ -204,9 +204,8 @@ void CellEntities::matchInPartitions(DeviceRun& run, const DeviceMesh& mesh, con
     cl_uint entities = 0;
     run.download(entityTotal, &entities, 1, "distinct sides and edges");
     EntityCount = entities;
-  }
-  if (!withRuns)
     SortedSlots = DeviceBuffer<cl_int>(); // only the sort's: its memory serves what comes next
+  }
 }
 
 } // namespace gpumesh
