@@ -206,8 +206,8 @@ void CellEntities::matchInBuckets(DeviceRun& run, const DeviceMesh& mesh, const 
   {
     tables.push_back(run.upload(table->data(), table->size(), "entity table"));
     run.call({ program, "emit_entities", options + " " + cellKindOptions(*group) }, group->count, "emit entities",
-      CellArgs{ *group },
-      tables.back(), static_cast<cl_int>(table->size() / 4), SlotOffsets, keys, SlotCell, bucketCounts);
+      CellArgs{ *group }, tables.back(), static_cast<cl_int>(table->size() / 4), SlotOffsets, keys, SlotCell,
+      bucketCounts);
   }
 
   // 3. Slots grouped by bucket as sort entries; each entry of a small bucket finds its place in
