@@ -9,7 +9,8 @@
 // slot_offsets[c]. A key is a uint4 of sorted vertex ids padded with NONE, so an edge, a
 // triangle face and a quad face never compare equal.
 #include "entity_keys.cl"
-// Build option: SMALL_BUCKET, the largest bucket ranked in place (larger ones: radix sort).
+// Build options: SMALL_BUCKET, the largest bucket ranked in place (larger ones: radix sort);
+// KEY_COMPONENTS, the most vertex ids in one key of the mesh (2, 3 or 4).
 
 // Slot e of a cell: entity_vertex (kernels/common.cl) says which vertices it has. Closed cells
 // (polygons) have as many edges as vertices, open ones (polylines) one fewer.
@@ -49,11 +50,12 @@ __kernel void emit_entities(CELL_ARGS, __global const int* table, const int rows
   }
 }
 
-// Groups the slots by bucket, each as its sort entry (key.y, key.z, key.w, slot), with its
-// bucket beside it: every key of a bucket shares x, so the entry orders the bucket, and the
-// sort then reads its bucket's entries where they lie, not each key through its slot. The order
-// inside a bucket is arbitrary until it is sorted. Afterwards the cursors hold the buckets'
-// sizes.
+// Groups the slots by bucket, each as its sort entry (key.y, key.z, key.w, slot) with its bucket
+// (key.x) beside it, or, when no key has a fourth vertex (KEY_COMPONENTS < 4), in the entry's
+// third place instead of key.w: every key of a bucket shares x, so the entry orders the bucket
+// either way, and the sort then reads its bucket's entries where they lie, not each key through
+// its slot. The order inside a bucket is arbitrary until it is sorted. Afterwards the cursors
+// hold the buckets' sizes.
 __kernel void fill_buckets(__global const uint4* keys, const int slots,
   __global const uint* bucket_offsets, __global uint* cursors, __global uint4* entries,
   __global uint* entry_bucket)
@@ -63,8 +65,12 @@ __kernel void fill_buckets(__global const uint4* keys, const int slots,
     return;
   const uint4 key = keys[slot];
   const uint place = bucket_offsets[key.x] + atomic_inc(&cursors[key.x]);
+#if KEY_COMPONENTS < 4
+  entries[place] = (uint4)(key.y, key.z, key.x, (uint)slot);
+#else
   entries[place] = (uint4)(key.y, key.z, key.w, (uint)slot);
   entry_bucket[place] = key.x;
+#endif
 }
 
 // One work-item per entry of a small bucket: its place in the bucket sorted by (key, slot) is
@@ -83,7 +89,11 @@ __kernel void rank_small_buckets(__global const uint4* entries, __global const u
   const int i = get_global_id(0);
   if (i >= count)
     return;
+#if KEY_COMPONENTS < 4
+  const uint b = entries[i].z;
+#else
   const uint b = entry_bucket[i];
+#endif
   const int begin = (int)bucket_offsets[b];
   const int end = (int)bucket_offsets[b + 1];
   const int large = end - begin > SMALL_BUCKET;

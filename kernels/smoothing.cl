@@ -16,7 +16,8 @@
 // in both ping-pong buffers, its displacement.
 //
 // One work-item per vertex: its row of sources is entries[row_start[v] ...], degree[v] of them
-// (core/gpumesh/VertexTable.h). Build option: CELL_SOURCES (0 or 1).
+// (core/gpumesh/VertexTable.h). Build option: CELL_SOURCES: 0 (vertices), 1 (cells, their state
+// written by the per-cell scatter) or 2 (cells, their state computed in the gather).
 #ifndef CELL_SOURCES
 #define CELL_SOURCES 0
 #endif
@@ -32,26 +33,47 @@
 #if CELL_SOURCES
 #define ANCHOR_ARGUMENTS , __global const int *anchors, __global const REAL4 *barycentre_offsets
 #define ANCHORS , anchors, barycentre_offsets
-#define STATE_ARGUMENTS , __global const REAL4 *sources
-#define STATE , sources
 inline REAL3 source_position_from(__global const REAL* points, int s, REAL3 x0, __global const int* anchors,
   __global const REAL4* barycentre_offsets)
 {
   return (point_at(points, anchors[s]) - x0) + barycentre_offsets[s].xyz;
 }
-inline REAL3 source_state(__global const REAL4* in, int s, __global const REAL4* sources)
-{
-  return sources[s].xyz;
-}
 #else
 #define ANCHOR_ARGUMENTS
 #define ANCHORS
-#define STATE_ARGUMENTS
-#define STATE
 inline REAL3 source_position_from(__global const REAL* points, int s, REAL3 x0)
 {
   return point_at(points, s) - x0;
 }
+#endif
+
+#if CELL_SOURCES == 1
+#define STATE_ARGUMENTS , __global const REAL4 *sources
+#define STATE , sources
+inline REAL3 source_state(__global const REAL4* in, int s, __global const REAL4* sources)
+{
+  return sources[s].xyz;
+}
+#elif CELL_SOURCES == 2
+// A cell's state found where it is read, from its points' displacements as the per-cell scatter
+// (barycentre, below) sums them: when one fixed-size 2D kind fills the mesh (PER_CELL, cell s's
+// ids at s * PER_CELL), the gather reads the cells' ids and its neighbours' displacements,
+// which neighbouring vertices share in cache, instead of a barycentre written and read back
+// per cell at every step. The same values up to the rounding of the division, which a
+// compiler may contract into the row's sum.
+#define STATE_ARGUMENTS , __global const int *cell_points
+#define STATE , cell_points
+inline REAL3 source_state(__global const REAL4* in, int s, __global const int* cell_points)
+{
+  __global const int* v = cell_points + (size_t)s * PER_CELL;
+  REAL3 sum = (REAL3)(0);
+  for (int k = 0; k < PER_CELL; ++k)
+    sum += in[v[k]].xyz;
+  return sum / (REAL)PER_CELL;
+}
+#else
+#define STATE_ARGUMENTS
+#define STATE
 inline REAL3 source_state(__global const REAL4* in, int s)
 {
   return in[s].xyz;

@@ -216,8 +216,8 @@ void CellEntities::matchInBuckets(DeviceRun& run, const DeviceMesh& mesh, const 
   {
     tables.push_back(run.upload(table->data(), table->size(), "entity table"));
     run.call({ program, "emit_entities", options + " " + cellKindOptions(*group) }, group->count, "emit entities",
-      CellArgs{ *group },
-      tables.back(), static_cast<cl_int>(table->size() / 4), SlotOffsets, keys, SlotCell, bucketCounts);
+      CellArgs{ *group }, tables.back(), static_cast<cl_int>(table->size() / 4), SlotOffsets, keys, SlotCell,
+      bucketCounts);
   }
 
   // 3. Slots grouped by bucket as sort entries; each entry of a small bucket finds its place in
@@ -225,16 +225,19 @@ void CellEntities::matchInBuckets(DeviceRun& run, const DeviceMesh& mesh, const 
   DeviceBuffer<cl_uint> bucketOffsets = run.allocate<cl_uint>(points + 1, "bucket offsets");
   exclusiveScan(run, bucketCounts, points, bucketOffsets, "bucket entries");
   run.fill(bucketCounts, cl_uint(0), "bucket cursors");
+  const int components = keyComponents(mesh, Type);
+  const std::string entryOptions = options + " -DKEY_COMPONENTS=" + std::to_string(components);
   DeviceBuffer<cl_uint4> entries = run.allocate<cl_uint4>(SlotCount, "bucket entries");
-  DeviceBuffer<cl_uint> entryBucket = run.allocate<cl_uint>(SlotCount, "entry buckets");
-  run.call({ program, "fill_buckets", options }, SlotCount, "fill buckets", keys,
+  // Keys of up to three vertices carry their bucket in the entry itself.
+  DeviceBuffer<cl_uint> entryBucket = run.allocate<cl_uint>(components < 4 ? 1 : SlotCount, "entry buckets");
+  run.call({ program, "fill_buckets", entryOptions }, SlotCount, "fill buckets", keys,
     static_cast<cl_int>(SlotCount), bucketOffsets, bucketCounts, entries, entryBucket);
   SortedSlots = run.allocate<cl_int>(SlotCount, "sorted slots");
   DeviceBuffer<cl_uint> heads = run.allocate<cl_uint>(SlotCount, "run heads");
   DeviceBuffer<cl_uint>& largeSizes = bucketCounts; // the cursors hold the buckets' sizes now
   DeviceBuffer<cl_uint> largeSlotCount = run.allocate<cl_uint>(1, "slots of large buckets");
   run.fill(largeSlotCount, cl_uint(0), "slots of large buckets");
-  run.call({ program, "rank_small_buckets", options }, SlotCount, "sort small buckets", entries, entryBucket,
+  run.call({ program, "rank_small_buckets", entryOptions }, SlotCount, "sort small buckets", entries, entryBucket,
     bucketOffsets, static_cast<cl_int>(SlotCount), SortedSlots, heads, largeSizes, largeSlotCount);
   entries.release();
   entryBucket.release();
@@ -246,8 +249,7 @@ void CellEntities::matchInBuckets(DeviceRun& run, const DeviceMesh& mesh, const 
   {
     DeviceBuffer<cl_uint> largeOffsets = run.allocate<cl_uint>(points + 1, "large bucket offsets");
     const std::size_t largeSlots = exclusiveScan(run, largeSizes, points, largeOffsets, "slots of large buckets");
-    sortLargeBuckets(run, keys, bucketOffsets, largeOffsets, largeSlots, points, keyComponents(mesh, Type),
-      SortedSlots, heads);
+    sortLargeBuckets(run, keys, bucketOffsets, largeOffsets, largeSlots, points, components, SortedSlots, heads);
   }
   bucketCounts.release();
   bucketOffsets.release();

@@ -84,15 +84,7 @@ gpumesh::Statistics reduceOwnedCells(
   gpumesh::DeviceRun& run, const gpumesh::RealBuffer& values, vtkPointSet* input)
 {
   const std::size_t cells = static_cast<std::size_t>(input->GetNumberOfCells());
-  const std::vector<std::uint8_t> ghost = vtkGPUMeshDistributed::GhostCellFlags(input);
-  std::vector<std::int32_t> ghostCells;
-  for (std::size_t c = 0; c < ghost.size(); ++c)
-  {
-    if (ghost[c])
-    {
-      ghostCells.push_back(static_cast<std::int32_t>(c));
-    }
-  }
+  const std::vector<std::int32_t> ghostCells = vtkGPUMeshDistributed::GhostCellIds(input);
   if (ghostCells.empty())
   {
     return gpumesh::reduceStatistics(run, values, cells);

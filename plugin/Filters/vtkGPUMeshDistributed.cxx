@@ -23,6 +23,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <exception>
 #include <limits>
@@ -304,6 +305,26 @@ std::vector<std::uint8_t> GhostCellFlags(vtkDataSet* dataset)
     flags[c] = (ghosts->GetValue(c) & vtkDataSetAttributes::DUPLICATECELL) != 0;
   }
   return flags;
+}
+
+std::vector<std::int32_t> GhostCellIds(vtkDataSet* dataset)
+{
+  std::vector<std::int32_t> ids;
+  vtkUnsignedCharArray* ghosts = dataset->GetCellGhostArray();
+  if (!ghosts)
+  {
+    return ids;
+  }
+  const unsigned char* flags = ghosts->GetPointer(0);
+  const vtkIdType cells = std::min(dataset->GetNumberOfCells(), ghosts->GetNumberOfTuples());
+  for (vtkIdType c = 0; c < cells; ++c)
+  {
+    if (flags[c] & vtkDataSetAttributes::DUPLICATECELL)
+    {
+      ids.push_back(static_cast<std::int32_t>(c));
+    }
+  }
+  return ids;
 }
 
 void AllReduce(vtkMultiProcessController* controller, double* values, int count, int operation)

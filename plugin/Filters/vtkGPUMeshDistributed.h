@@ -56,6 +56,10 @@ gpumesh::Precision AgreedPrecision(
 /// another process owns), else 0. All zero when the dataset has no ghost array.
 std::vector<std::uint8_t> GhostCellFlags(vtkDataSet* dataset);
 
+/// The ids of the ghost cells (as GhostCellFlags), ascending; empty, without reading anything
+/// per cell, when the dataset has no ghost array (every serial run).
+std::vector<std::int32_t> GhostCellIds(vtkDataSet* dataset);
+
 ///@{
 /// Element-wise reduction over processes in place (operation: vtkCommunicator::MIN_OP, MAX_OP
 /// or SUM_OP). Nothing happens without a controller.

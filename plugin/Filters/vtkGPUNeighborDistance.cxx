@@ -1,6 +1,8 @@
 #include "vtkGPUNeighborDistance.h"
 
+#include "vtkArrayDispatch.h"
 #include "vtkCellData.h"
+#include "vtkDataArrayRange.h"
 #include "vtkDataArray.h"
 #include "vtkDoubleArray.h"
 #include "vtkIntArray.h"
@@ -90,25 +92,40 @@ void computeArrays(gpumesh::DeviceRun& run, vtkPointSet* mesh, const std::array<
   }
 }
 
-// The output's array: cell c takes the tuple of piece cell source[c], or `missing` when
-// source[c] is -1 (a ghost cell of the input, whose owner holds its values).
+// Cell c of `out` takes the tuple of piece cell source[c], or `missing` when source[c] is -1
+// (a ghost cell of the input, whose owner holds its values); in parallel, in the arrays' type.
+struct RemapTuples
+{
+  template <typename PieceArray>
+  void operator()(PieceArray* piece, vtkDataArray* out, const std::vector<vtkIdType>& source, double missing) const
+  {
+    using Value = vtk::GetAPIType<PieceArray>;
+    const auto from = vtk::DataArrayValueRange(piece);
+    auto to = vtk::DataArrayValueRange(static_cast<PieceArray*>(out));
+    const int components = piece->GetNumberOfComponents();
+    vtkSMPTools::For(0, static_cast<vtkIdType>(source.size()), [&](vtkIdType begin, vtkIdType end) {
+      for (vtkIdType c = begin; c < end; ++c)
+      {
+        for (int k = 0; k < components; ++k)
+        {
+          to[c * components + k] =
+            source[c] >= 0 ? from[source[c] * components + k] : static_cast<Value>(missing);
+        }
+      }
+    });
+  }
+};
+
 vtkSmartPointer<vtkDataArray> remapped(vtkDataArray* piece, const std::vector<vtkIdType>& source, double missing)
 {
   vtkSmartPointer<vtkDataArray> array = vtk::TakeSmartPointer(piece->NewInstance());
   array->SetName(piece->GetName());
   array->SetNumberOfComponents(piece->GetNumberOfComponents());
   array->SetNumberOfTuples(static_cast<vtkIdType>(source.size()));
-  for (vtkIdType c = 0; c < static_cast<vtkIdType>(source.size()); ++c)
+  RemapTuples remap;
+  if (!vtkArrayDispatch::Dispatch::Execute(piece, remap, array.Get(), source, missing))
   {
-    if (source[c] >= 0)
-    {
-      array->SetTuple(c, source[c], piece);
-    }
-    else
-    {
-      for (int k = 0; k < array->GetNumberOfComponents(); ++k)
-        array->SetComponent(c, k, missing);
-    }
+    remap(piece, array.Get(), source, missing); // through the generic vtkDataArray API
   }
   return array;
 }

@@ -192,17 +192,20 @@ vtkSmartPointer<vtkDoubleArray> smoothDistributed(gpumesh::DeviceRun& run, vtkPo
   }
   auto displacement = vtkSmartPointer<vtkDoubleArray>::New();
   displacement->SetNumberOfComponents(3);
-  displacement->SetNumberOfTuples(n);
-  for (vtkIdType p = 0; p < n; ++p)
-  {
-    const double* value = pieceOfInput[p] >= 0 ? &smoothed[4 * pieceOfInput[p]]
-      : options.iterations > 0 ? halo.ReceivedInputPoint(piece.InputGlobalPointId[p])
-                               : nullptr;
-    for (int k = 0; k < 3; ++k)
+  vtkGPUMeshOutputArrays::Allocate(displacement, n);
+  vtkSMPTools::For(0, n, [&](vtkIdType begin, vtkIdType end) {
+    double* out = displacement->GetPointer(0);
+    for (vtkIdType p = begin; p < end; ++p)
     {
-      displacement->SetComponent(p, k, value ? value[k] : 0.0);
+      const double* value = pieceOfInput[p] >= 0 ? &smoothed[4 * pieceOfInput[p]]
+        : options.iterations > 0 ? halo.ReceivedInputPoint(piece.InputGlobalPointId[p])
+                                 : nullptr;
+      for (int k = 0; k < 3; ++k)
+      {
+        out[3 * p + k] = value ? value[k] : 0.0;
+      }
     }
-  }
+  });
   return displacement;
 }
 } // namespace

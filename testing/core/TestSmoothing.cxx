@@ -10,6 +10,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <cmath>
 #include <numeric>
 #include <random>
@@ -335,6 +337,41 @@ TEST(Smoothing, PointsOfLinesAndIsolatedPointsDoNotMove)
   DeviceRun run(DeviceContext::acquire("auto"));
   EXPECT_EQ(smoothVertices(run, host, with(SmoothingMethod::Laplacian, SmoothingBoundary::Free)), mesh.xyz);
   EXPECT_EQ(smoothVertices(run, host, with(SmoothingMethod::Barycentric, SmoothingBoundary::Smooth)), mesh.xyz);
+}
+
+// A mesh of one fixed-size 2D kind has its cells' barycentre states computed in the gather;
+// with one more cell of another kind (a line, which smoothing leaves out) they are scattered
+// per cell first. Both sum the same values in the same order: the same points but for the
+// rounding of the division by the cell's size (bit for bit on PoCL; NVIDIA's compiler may fuse
+// it into the sum), and a tetrahedron mesh keeps the scatter.
+TEST(Smoothing, BarycentresComputedInTheGatherEqualScatteredOnes)
+{
+  for (const Mesh& mesh : { triangles(), tetrahedra() })
+  {
+    Mesh withLine = mesh;
+    const auto a = static_cast<std::int64_t>(mesh.points());
+    // Copies of the first two points: the bounds, and so the origin of a Single-precision run,
+    // stay the same.
+    withLine.xyz.insert(withLine.xyz.end(), mesh.xyz.begin(), mesh.xyz.begin() + 6);
+    withLine.cells.push_back({ CellKind::Line, { a, a + 1 } });
+    const SmoothingOptions options = with(SmoothingMethod::Barycentric, SmoothingBoundary::Smooth, 7);
+    const auto scatterLaunched = [](DeviceRun& run) {
+      const std::vector<CommandTiming> timings = run.timings();
+      return std::any_of(timings.begin(), timings.end(), [](const CommandTiming& t) { return t.label == "barycentres"; });
+    };
+    const bool planar = mesh.cells.front().kind == CellKind::Triangle;
+    DeviceRun first(DeviceContext::acquire("auto"));
+    const std::vector<double> expected = smoothVertices(first, reference::toHost(mesh), options);
+    EXPECT_EQ(scatterLaunched(first), !planar);
+    DeviceRun scattered(DeviceContext::acquire("auto"));
+    std::vector<double> actual = smoothVertices(scattered, reference::toHost(withLine), options);
+    EXPECT_TRUE(scatterLaunched(scattered));
+    actual.resize(expected.size());
+    EXPECT_LT(maxDifference(actual, expected), 1e-6 * size(mesh));
+    if (!first.info().isGPU)
+      EXPECT_EQ(actual, expected);
+    EXPECT_GT(maxDifference(expected, mesh.xyz), 1e-3 * size(mesh));
+  }
 }
 
 TEST(Smoothing, BadOptionsAreErrorsNamingTheValue)
