@@ -12,13 +12,25 @@
 //   scatter_partition_entries each chunk moves its (key, slot) pairs there;
 //   sort_partitions           each partition sorts its pairs in place by (key, slot) and
 //                             counts its entities (runs of equal keys);
+//   number_partition_entities where each partition's entity numbers start;
 //   record_partition_entities entity numbers, runs and neighbours of each partition's slots.
+// The last four run over a batch of partitions [first_partition, end_partition) at a time,
+// whose pairs start at pair_base of the whole order: the pairs' arrays hold one batch.
 // Build options: SMALL_BUCKET, the largest bucket sorted by insertion; RANK_SORT, the largest
 // sorted by ranks (a heap sort above); STAGED_PAIRS, the largest partition moved into its
 // buckets through private memory (by swaps above); KEY_COMPONENTS, the most vertices of one
-// entity (2, or 4 for any more); PER_CELL for the per-cell kernels (cellKindOptions);
-// WITH_NEIGHBORS 0 leaves the slots' cells and neighbours out (SlotNeighbors::LeftOut).
+// entity (2, or 4 for any more); PRIVATE_BUCKETS, when not 0, the most vertices of a partition,
+// whose buckets' bounds are then kept in private memory; PER_CELL for the per-cell kernels (cellKindOptions);
+// WITH_NEIGHBORS 0 leaves the slots' cells and neighbours out (SlotNeighbors::LeftOut);
+// SLOT_CELLS 0 finds a slot's cell as slot / SLOT_ROWS (one fixed-size kind) instead of storing
+// it; WITH_RUNS 0 leaves the runs and the entities' vertices out (SlotNeighbors::Only).
 #include "entity_keys.cl"
+
+#if SLOT_CELLS
+#define CELL_OF(slot) slot_cell[slot]
+#else
+#define CELL_OF(slot) ((slot) / SLOT_ROWS)
+#endif
 
 // The pairs' keys: only (x, y) when no entity of the mesh has more than 2 vertices (edges,
 // sides of 2D cells), which halves the bytes every pass moves.
@@ -66,7 +78,7 @@ __kernel void count_partition_entries(CELL_ARGS, __global const int* table, cons
     const int entities = (int)(slot_offsets[cell + 1] - first);
     for (int e = 0; e < entities; ++e)
     {
-#if WITH_NEIGHBORS
+#if SLOT_CELLS
       slot_cell[first + e] = cell;
 #endif
       ++counts[pair_source_key(v, n, table, rows, cells_fixed, e).x >> shift];
@@ -109,8 +121,8 @@ __kernel void chunk_cursors(__global uint* chunk_counts, const int chunks, const
 // storing and reading them) and moved with their slots to their partitions' places.
 __kernel void scatter_partition_entries(CELL_ARGS, __global const int* table, const int rows,
   __global const uint* slot_offsets, const int chunk_cells, const int first_chunk,
-  const uint shift, const int partitions, __global uint* chunk_cursors,
-  __global pair_key* pair_keys, __global int* pair_slots)
+  const uint shift, const int partitions, __global uint* chunk_cursors, const uint first_partition,
+  const uint end_partition, const uint pair_base, __global pair_key* pair_keys, __global int* pair_slots)
 {
   const int chunk = get_global_id(0);
   __global uint* cursors = chunk_cursors + (size_t)(first_chunk + chunk) * partitions;
@@ -124,7 +136,10 @@ __kernel void scatter_partition_entries(CELL_ARGS, __global const int* table, co
     for (int e = 0; e < entities; ++e)
     {
       const uint4 key = pair_source_key(v, n, table, rows, cells_fixed, e);
-      const uint at = cursors[key.x >> shift]++;
+      const uint partition = key.x >> shift;
+      if (partition < first_partition || partition >= end_partition)
+        continue;
+      const uint at = cursors[partition]++ - pair_base;
       pair_keys[at] = PAIR_KEY(key);
       pair_slots[at] = (int)(first + e);
     }
@@ -267,19 +282,25 @@ inline void heap_sort(__global pair_key* keys, __global int* slots, uint size)
 // entities) counted. The partition's vertices' ranges of
 // bucket_starts and bucket_cursors, which no other partition touches, hold the buckets' bounds.
 __kernel void sort_partitions(__global pair_key* keys, __global int* slots,
-  __global const uint* partition_starts, const int partitions, const uint shift,
-  const uint points, __global uint* bucket_starts, __global uint* bucket_cursors,
-  __global uint* entity_counts)
+  __global const uint* partition_starts, const int first_partition, const int end_partition,
+  const uint pair_base, const uint shift, const uint points, __global uint* bucket_starts,
+  __global uint* bucket_cursors, __global uint* entity_counts)
 {
-  const int p = get_global_id(0);
-  if (p >= partitions)
+  const int p = first_partition + get_global_id(0);
+  if (p >= end_partition)
     return;
-  const uint begin = partition_starts[p];
-  const uint end = partition_starts[p + 1];
+  const uint begin = partition_starts[p] - pair_base;
+  const uint end = partition_starts[p + 1] - pair_base;
   const uint first_vertex = (uint)p << shift;
   const uint vertices = min(points - first_vertex, 1u << shift);
+#if PRIVATE_BUCKETS
+  // Partitions of up to PRIVATE_BUCKETS vertices keep their buckets' bounds in private memory
+  // (bucket_starts and bucket_cursors are not read).
+  uint start[PRIVATE_BUCKETS], next[PRIVATE_BUCKETS];
+#else
   __global uint* start = bucket_starts + first_vertex;
   __global uint* next = bucket_cursors + first_vertex;
+#endif
   for (uint v = 0; v < vertices; ++v)
     next[v] = 0;
   for (uint i = begin; i < end; ++i)
@@ -354,36 +375,58 @@ __kernel void sort_partitions(__global pair_key* keys, __global int* slots,
   entity_counts[p] = entities;
 }
 
+// One work-item: entity_starts of the batch's partitions, from the entities of the batches
+// before (entity_total, which it then advances by the batch's).
+__kernel void number_partition_entities(__global const uint* entity_counts,
+  const int first_partition, const int end_partition, __global uint* entity_starts,
+  __global uint* entity_total)
+{
+  if (get_global_id(0) != 0)
+    return;
+  uint next = *entity_total;
+  for (int p = first_partition; p < end_partition; ++p)
+  {
+    entity_starts[p] = next;
+    next += entity_counts[p];
+  }
+  *entity_total = next;
+}
+
 // Partition p's runs of equal keys: entity numbers from entity_starts[p] on, each entity's
 // vertices, and for each slot its run (start in the sorted slots, length), its entity and the
 // first other cell of its run (-1 for none).
 __kernel void record_partition_entities(__global const pair_key* keys,
   __global const int* sorted_slots, __global const uint* partition_starts,
-  __global const uint* entity_starts, const int partitions, __global const int* slot_cell,
-  __global int2* slot_run, __global int* neighbor, __global int* slot_entity,
-  __global uint4* entity_vertices)
+  __global const uint* entity_starts, const int first_partition, const int end_partition,
+  const uint pair_base, __global const int* slot_cell, __global int2* slot_run,
+  __global int* neighbor, __global int* slot_entity, __global uint4* entity_vertices)
 {
-  const int p = get_global_id(0);
-  if (p >= partitions)
+  const int p = first_partition + get_global_id(0);
+  if (p >= end_partition)
     return;
-  const uint end = partition_starts[p + 1];
+  // Positions in the batch's pairs; the runs record them in the whole order.
+  const uint end = partition_starts[p + 1] - pair_base;
   int entity = (int)entity_starts[p];
-  for (uint start = partition_starts[p]; start < end; ++entity)
+  for (uint start = partition_starts[p] - pair_base; start < end; ++entity)
   {
     const pair_key key = keys[start];
     uint stop = start + 1;
     while (stop < end && all(keys[stop] == key))
       ++stop;
-    entity_vertices[entity] = FULL_KEY(key);
     const int length = (int)(stop - start);
+#if WITH_RUNS
+    entity_vertices[entity] = FULL_KEY(key);
+#endif
 #if WITH_NEIGHBORS
-    const int first_cell = slot_cell[sorted_slots[start]];
-    const int second_cell = length > 1 ? slot_cell[sorted_slots[start + 1]] : -1;
+    const int first_cell = CELL_OF(sorted_slots[start]);
+    const int second_cell = length > 1 ? CELL_OF(sorted_slots[start + 1]) : -1;
 #endif
     for (uint i = start; i < stop; ++i)
     {
       const int slot = sorted_slots[i];
-      slot_run[slot] = (int2)((int)start, length);
+#if WITH_RUNS
+      slot_run[slot] = (int2)((int)(pair_base + start), length);
+#endif
       slot_entity[slot] = entity;
 #if WITH_NEIGHBORS
       neighbor[slot] = i == start ? second_cell : first_cell;

@@ -18,16 +18,28 @@ inline REAL squared_length(REAL3 a, REAL3 b)
   return d.x * d.x + d.y * d.y + d.z * d.z;
 }
 
-// An edge's tie key: its (smaller, larger) vertex id, or with tie ids its (smaller, larger)
-// tie id, so processes sharing the edge agree.
-inline long2 tie_key(int e, __global const uint4* edge_vertices, __global const long* tie_ids,
-  const int use_tie_ids)
+// The tie key of the edge of (smaller, larger) vertex ids v: v itself, or with tie ids its
+// (smaller, larger) tie id pair, so processes sharing the edge agree.
+inline long2 tie_key_of(uint2 v, __global const long* tie_ids, const int use_tie_ids)
 {
-  const uint2 v = edge_vertices[e].xy;
   if (!use_tie_ids)
     return (long2)(v.x, v.y);
   const long a = tie_ids[v.x], b = tie_ids[v.y];
   return (long2)(min(a, b), max(a, b));
+}
+
+inline long2 tie_key(int e, __global const uint4* edge_vertices, __global const long* tie_ids,
+  const int use_tie_ids)
+{
+  return tie_key_of(edge_vertices[e].xy, tie_ids, use_tie_ids);
+}
+
+// Whether an edge of squared length l2e and tie key ke is longer than one of l2f and kf.
+inline int longer_than(REAL l2e, long2 ke, REAL l2f, long2 kf)
+{
+  if (l2e != l2f)
+    return l2e > l2f;
+  return ke.x < kf.x || (ke.x == kf.x && ke.y < kf.y);
 }
 
 // Whether edge e is longer than edge f under the rule above.
@@ -36,9 +48,15 @@ inline int longer(int e, int f, __global const REAL* length2, __global const uin
 {
   if (length2[e] != length2[f])
     return length2[e] > length2[f];
-  const long2 a = tie_key(e, edge_vertices, tie_ids, use_tie_ids);
-  const long2 b = tie_key(f, edge_vertices, tie_ids, use_tie_ids);
-  return a.x < b.x || (a.x == b.x && a.y < b.y);
+  return longer_than(length2[e], tie_key(e, edge_vertices, tie_ids, use_tie_ids), length2[f],
+    tie_key(f, edge_vertices, tie_ids, use_tie_ids));
+}
+
+// The edge between vertices a and b as (smaller id, larger id); its squared length is taken from
+// the smaller id's end, as edge_lengths does.
+inline uint2 edge_ends(int a, int b)
+{
+  return (uint2)((uint)min(a, b), (uint)max(a, b));
 }
 
 // The squared length of every edge (from its smaller-id end, so both orientations give the

@@ -9,62 +9,107 @@
 //
 // The edges are the unique sides of the triangles (gpumesh::CellEntities): slot 3t + j of
 // triangle t is its local edge j, from vertex j to vertex (j + 1) % 3, and slot_edge gives the
-// edge's id. edge_vertices[e] = (smaller id, larger id).
+// edge's id; an edge's vertices are read from the triangles (slot_ends).
 //
 // The longest edge of a triangle follows the longest-edge order of edge_order.cl (the tie
 // rule's one home), so every triangle sharing an edge agrees on it.
 #include "edge_order.cl"
 #include "bit_sets.cl"
 
-// Checks every triangle: a zero-length edge or a zero area makes it degenerate; an edge
-// shared by more than two triangles makes it non-manifold; an edge of distinct points whose
-// squared length leaves REAL's normal range (0 or infinity where it is not) makes lengths and
-// areas unreliable in this precision. The smallest offending cell id of each kind is kept
-// (atomic_min), so the report does not depend on the schedule.
-__kernel void validate_triangles(__global const REAL* points, __global const int* triangles,
-  __global const int* slot_edge, __global const int2* slot_run, __global const REAL* length2,
-  const int count, __global int* first_bad /* [0] degenerate, [1] non-manifold, [3] range */)
+// The vertices of slot j of triangle t (its edge from vertex j to vertex (j + 1) % 3), as
+// (smaller id, larger id).
+inline uint2 slot_ends(__global const int* triangles, int t, int j)
+{
+  return edge_ends(triangles[3 * t + j], triangles[3 * t + (j + 1) % 3]);
+}
+
+// Whether the edge of `slot` is shared by more than two triangles, seen from its triangle t:
+// the triangle across does not point back across the same edge (gpumesh::SlotNeighbors::Only;
+// every triangle of the edge but the first points to the first, which points to the second).
+// Returns the smallest of the three triangles involved, else INT_MAX.
+inline int non_manifold_at(int t, int slot, __global const int* slot_edge, __global const int* neighbor)
+{
+  const int across = neighbor[slot];
+  if (across < 0)
+    return INT_MAX;
+  for (int k = 0; k < 3; ++k)
+  {
+    const int back = 3 * across + k;
+    if (slot_edge[back] == slot_edge[slot])
+      return neighbor[back] == t ? INT_MAX : min(t, min(across, neighbor[back]));
+  }
+  return INT_MAX;
+}
+
+// Steps 1-2: the longest edge of every triangle (its local index, 0-2), from the squared
+// lengths of its edges, computed here (no per-edge array: every triangle sharing an edge
+// computes the same bits for it). In the same pass, the checks: a zero-length edge or a zero
+// area makes a triangle degenerate; an edge shared by more than two triangles makes it
+// non-manifold; an edge of distinct points whose squared length leaves REAL's normal range (0
+// or infinity where it is not) makes lengths and areas unreliable in this precision. The
+// smallest offending cell id of each kind is kept (atomic_min; for a non-manifold edge the
+// smallest of its triangles), so the report does not depend on the schedule.
+__kernel void longest_edges(__global const REAL* points, __global const int* triangles,
+  __global const int* slot_edge, __global const int* neighbor, __global const long* tie_ids,
+  const int use_tie_ids, const int count, __global uchar* longest,
+  __global int* first_bad /* [0] degenerate, [1] non-manifold, [3] range */)
 {
   const int t = get_global_id(0);
   if (t >= count)
     return;
-  const REAL3 a = point_at(points, triangles[3 * t]);
-  const REAL3 ab = point_at(points, triangles[3 * t + 1]) - a;
-  const REAL3 ac = point_at(points, triangles[3 * t + 2]) - a;
+  const int ids[3] = { triangles[3 * t], triangles[3 * t + 1], triangles[3 * t + 2] };
+  const REAL3 corner[3] = { point_at(points, ids[0]), point_at(points, ids[1]), point_at(points, ids[2]) };
   int out_of_range = 0;
   int degenerate = 0;
-  int non_manifold = 0;
+  int non_manifold = INT_MAX;
+  int best = 0;
+  uint2 best_ends;
+  REAL best_length2;
   for (int j = 0; j < 3; ++j)
   {
-    const REAL l2 = length2[slot_edge[3 * t + j]];
-    const int first = triangles[3 * t + j], second = triangles[3 * t + (j + 1) % 3];
-    const int distinct = any(point_at(points, first) != point_at(points, second));
+    const int k = j == 2 ? 0 : j + 1;
+    const uint2 ends = edge_ends(ids[j], ids[k]);
+    // From the smaller id's end, as edge_lengths (edge_order.cl) computes it.
+    const REAL l2 = ids[j] < ids[k] ? squared_length(corner[j], corner[k]) : squared_length(corner[k], corner[j]);
+    const int distinct = any(corner[j] != corner[k]);
     out_of_range |= distinct && !(representable(l2) && l2 > (REAL)0);
     degenerate |= !distinct;
-    non_manifold |= slot_run[3 * t + j].y > 2;
+    non_manifold = min(non_manifold, non_manifold_at(t, 3 * t + j, slot_edge, neighbor));
+    // (The tie keys are read only on a tie.)
+    if (j == 0 || (l2 != best_length2 ? l2 > best_length2
+                                      : longer_than(l2, tie_key_of(ends, tie_ids, use_tie_ids), best_length2,
+                                          tie_key_of(best_ends, tie_ids, use_tie_ids))))
+    {
+      best = j;
+      best_ends = ends;
+      best_length2 = l2;
+    }
   }
-  degenerate |= length(cross(ab, ac)) == (REAL)0;
+  longest[t] = (uchar)best;
+  degenerate |= length(cross(corner[1] - corner[0], corner[2] - corner[0])) == (REAL)0;
   if (out_of_range)
     atomic_min(&first_bad[3], t);
   else if (degenerate)
     atomic_min(&first_bad[0], t);
-  if (non_manifold)
-    atomic_min(&first_bad[1], t);
+  if (non_manifold != INT_MAX)
+    atomic_min(&first_bad[1], non_manifold);
 }
 
-// Step 2: the longest edge of every triangle (its local index, 0-2).
-__kernel void longest_edges(__global const int* slot_edge, __global const REAL* length2,
-  __global const uint4* edge_vertices, __global const long* tie_ids, const int use_tie_ids,
-  const int count, __global uchar* longest)
+// The vertices of the boundary edges (slots without a neighbour), appended to a list of
+// `capacity` entries for the seam check (gpumesh::rejectSeams); list_size counts every entry,
+// also those beyond the capacity.
+__kernel void boundary_points(__global const int* triangles, __global const int* neighbor, const int slots,
+  const int capacity, __global int* list, __global int* list_size)
 {
-  const int t = get_global_id(0);
-  if (t >= count)
+  const int s = get_global_id(0);
+  if (s >= slots || neighbor[s] >= 0)
     return;
-  int best = 0;
-  for (int j = 1; j < 3; ++j)
-    if (longer(slot_edge[3 * t + j], slot_edge[3 * t + best], length2, edge_vertices, tie_ids, use_tie_ids))
-      best = j;
-  longest[t] = (uchar)best;
+  const uint2 ends = slot_ends(triangles, s / 3, s % 3);
+  const int k = atomic_add(list_size, 2);
+  if (k < capacity)
+    list[k] = (int)ends.x;
+  if (k + 1 < capacity)
+    list[k + 1] = (int)ends.y;
 }
 
 // Packed counters hold the extra children of a triangle (0-3) in 2 bits (16 per word), like
@@ -196,7 +241,7 @@ __kernel void word_field_sums(__global const uint* packed, const int words, __gl
 // Step 7a: the midpoint of each divided edge; new points are numbered in edge order. (a + b)/2
 // in REAL is the correctly rounded midpoint (halving is exact), the same value an adapter
 // computes from the parents in the input's precision.
-__kernel void new_points(__global const REAL* points, __global const uint4* edge_vertices,
+__kernel void new_points(__global const REAL* points, __global const int* triangles,
   __global const int* divided, const int divided_count, __global const int* slot_edge,
   __global const uint* divided_bits, __global const uint* point_word_offsets,
   __global REAL* out_points, __global int2* point_parents)
@@ -204,8 +249,9 @@ __kernel void new_points(__global const REAL* points, __global const uint4* edge
   const int i = get_global_id(0);
   if (i >= divided_count)
     return;
-  const int e = slot_edge[divided[i]];
-  const uint4 v = edge_vertices[e];
+  const int slot = divided[i];
+  const int e = slot_edge[slot];
+  const uint2 v = slot_ends(triangles, slot / 3, slot % 3);
   const int p = bits_before(divided_bits, point_word_offsets, e);
   vstore3((REAL)0.5 * (point_at(points, (int)v.x) + point_at(points, (int)v.y)), p, out_points);
   point_parents[p] = (int2)((int)v.x, (int)v.y);

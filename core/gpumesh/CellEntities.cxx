@@ -174,20 +174,30 @@ CellEntities::CellEntities(
     }
     SlotCount = exclusiveScan(run, counts, cells, SlotOffsets, "cell sides and edges");
   }
-  const bool kept = neighbors == SlotNeighbors::Kept;
   if (isContiguous(pattern, run.info().isGPU))
   {
-    SlotCell = run.allocate<cl_int>(kept ? SlotCount : 0, "slot cells");
-    matchInPartitions(run, mesh, emitting, kept);
+    // With neighbours only, a slot's cell is its slot divided by the rows when one fixed-size
+    // kind fills the mesh: no slot cells then.
+    const std::size_t rows = oneFixedKind ? emitting.front().second->size() / 4 : 0;
+    const bool slotCells = neighbors == SlotNeighbors::Kept || (neighbors == SlotNeighbors::Only && !rows);
+    SlotCell = run.allocate<cl_int>(slotCells ? SlotCount : 0, "slot cells");
+    matchInPartitions(run, mesh, emitting, neighbors, rows);
+    if (neighbors == SlotNeighbors::Only)
+      SlotCell = DeviceBuffer<cl_int>();
     return;
   }
   // The buckets' way needs the slots' cells on the way: they go at the end.
   SlotCell = run.allocate<cl_int>(SlotCount, "slot cells");
   matchInBuckets(run, mesh, emitting);
-  if (!kept)
-  {
+  if (neighbors != SlotNeighbors::Kept)
     SlotCell = DeviceBuffer<cl_int>();
+  if (neighbors == SlotNeighbors::LeftOut)
     Neighbor = DeviceBuffer<cl_int>();
+  if (neighbors == SlotNeighbors::Only)
+  {
+    SortedSlots = DeviceBuffer<cl_int>();
+    SlotRun = DeviceBuffer<cl_int2>();
+    EntityVertices = DeviceBuffer<cl_uint4>();
   }
 }
 

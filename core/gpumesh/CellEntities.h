@@ -40,14 +40,20 @@ enum class EntityType
 /// polylines, triangle strips).
 const std::vector<cl_int>* localEntityTable(CellKind kind, EntityType type);
 
-/// What a caller reads besides the entities and their runs.
+/// What a caller reads besides slotOffsets() and slotEntity().
 enum class SlotNeighbors
 {
-  /// slotCell() and neighbor() filled.
+  /// Everything filled.
   Kept,
   /// slotCell() and neighbor() left empty: on CPU devices they are never made (two ints per
   /// slot of fresh memory saved, which the first touch makes costly there); GPUs let them go.
-  LeftOut
+  LeftOut,
+  /// Only neighbor() besides: slotCell(), sortedSlots(), slotRun() and entityVertices() left
+  /// empty, for a caller that finds an entity's vertices in its cells (on CPU devices they are
+  /// never made or let go before the constructor returns: 2.5x less fresh memory for the edges
+  /// of triangles; GPUs let them go). An entity shared by more than two cells shows as a
+  /// neighbour that does not point back (its first cell's neighbour is its second cell).
+  Only
 };
 
 class CellEntities
@@ -62,9 +68,10 @@ public:
 
   /// cellCount + 1 entries: the slots of cell c are [slotOffsets[c], slotOffsets[c + 1]).
   const DeviceBuffer<cl_uint>& slotOffsets() const { return SlotOffsets; }
-  /// slot -> its cell (empty with SlotNeighbors::LeftOut).
+  /// slot -> its cell (empty with SlotNeighbors::LeftOut and Only).
   const DeviceBuffer<cl_int>& slotCell() const { return SlotCell; }
-  /// Slots grouped by entity, entities in numbering order, slots of one entity by slot.
+  /// Slots grouped by entity, entities in numbering order, slots of one entity by slot (empty
+  /// with SlotNeighbors::Only, as are slotRun() and entityVertices()).
   const DeviceBuffer<cl_int>& sortedSlots() const { return SortedSlots; }
   /// slot -> (position in sortedSlots of its entity's first slot, number of slots sharing it).
   /// A run of 1 is a boundary entity; more than 2 is non-manifold.
@@ -83,7 +90,9 @@ private:
   // From slotOffsets on, the two ways of filling the rest (CellEntities.cxx and
   // CellEntityPartitions.cxx).
   void matchInBuckets(DeviceRun& run, const DeviceMesh& mesh, const EmittingGroups& emitting);
-  void matchInPartitions(DeviceRun& run, const DeviceMesh& mesh, const EmittingGroups& emitting, bool neighbors);
+  // `slotRows`: the slots per cell when one fixed-size kind fills the mesh, else 0.
+  void matchInPartitions(DeviceRun& run, const DeviceMesh& mesh, const EmittingGroups& emitting,
+    SlotNeighbors neighbors, std::size_t slotRows);
 
   EntityType Type;
   std::size_t SlotCount = 0;

@@ -6,6 +6,7 @@
 #include "gpumesh/Scan.h"
 
 #include <algorithm>
+#include <string>
 
 namespace gpumesh
 {
@@ -22,6 +23,16 @@ constexpr std::size_t slotsPerPartition = 256;
 // At least this many slots per counter of chunkCounts (chunks x partitions), so that the
 // counters stay a few percent of the pairs: more chunks (compute units) make wider partitions.
 constexpr std::size_t slotsPerCounter = 16;
+// Partitions of up to this many vertices (the usual: a few tens) sort with their buckets' bounds
+// in private memory, without two points-sized arrays (fresh 4 KiB pages, costly on first touch).
+constexpr std::size_t privateBuckets = 256;
+// With neighbours only (SlotNeighbors::Only), the (key, slot) pairs are needed only here: they
+// are sorted and recorded a batch of partitions at a time, in one workspace of about this many
+// bytes, in at most maxBatches batches. Each batch costs one more pass over the cells, less than
+// the fresh memory it saves where first touches are slow (virtual machines: 1-2 ms per MB;
+// 1M triangles: 36 MB of pairs in 3 batches of 12 MB).
+constexpr std::size_t pairBudgetBytes = std::size_t(16) << 20;
+constexpr std::size_t maxBatches = 4;
 
 std::size_t divideUp(std::size_t a, std::size_t b)
 {
@@ -29,9 +40,12 @@ std::size_t divideUp(std::size_t a, std::size_t b)
 }
 } // namespace
 
-void CellEntities::matchInPartitions(
-  DeviceRun& run, const DeviceMesh& mesh, const EmittingGroups& emitting, bool neighbors)
+void CellEntities::matchInPartitions(DeviceRun& run, const DeviceMesh& mesh, const EmittingGroups& emitting,
+  SlotNeighbors neighbors, std::size_t slotRows)
 {
+  const bool withNeighbors = neighbors != SlotNeighbors::LeftOut;
+  const bool slotCells = !SlotCell.empty();
+  const bool withRuns = neighbors != SlotNeighbors::Only;
   const char* program = "cell_entity_partitions";
   // Keys of 2 vertex ids when every entity has 2 (edges; sides of 2D cells), else 4.
   bool twoVertices = true;
@@ -42,7 +56,9 @@ void CellEntities::matchInPartitions(
       twoVertices = twoVertices && table[row + 2] < 0;
   }
   const std::string options = std::string("-DSMALL_BUCKET=8 -DRANK_SORT=128 -DSTAGED_PAIRS=1024 -DKEY_COMPONENTS=") +
-    (twoVertices ? "2" : "4") + " -DWITH_NEIGHBORS=" + (neighbors ? "1" : "0");
+    (twoVertices ? "2" : "4") + " -DWITH_NEIGHBORS=" + (withNeighbors ? "1" : "0") + " -DSLOT_CELLS=" +
+    (slotCells ? "1" : "0") + " -DSLOT_ROWS=" + std::to_string(std::max<std::size_t>(slotRows, 1)) +
+    " -DWITH_RUNS=" + (withRuns ? "1" : "0");
   const std::size_t keyBytes = twoVertices ? sizeof(cl_uint2) : sizeof(cl_uint4);
   const auto points = static_cast<std::size_t>(mesh.pointCount());
   const std::size_t units = static_cast<std::size_t>(std::max(run.info().computeUnits, 1));
@@ -102,40 +118,94 @@ void CellEntities::matchInPartitions(
   run.call({ program, "chunk_cursors", options }, partitions, "partition offsets", chunkCounts,
     static_cast<cl_int>(chunkRows), static_cast<cl_int>(partitions), partitionStarts);
 
-  // 3. The (key, slot) pairs, grouped by partition.
-  DeviceBuffer<cl_uchar> pairKeys = run.allocate<cl_uchar>(SlotCount * keyBytes, "partitioned keys");
-  SortedSlots = run.allocate<cl_int>(SlotCount, "sorted slots");
-  for (std::size_t g = 0; g < emitting.size(); ++g)
+  // 3-5 a batch of partitions at a time (one batch unless only neighbours are wanted, whose
+  // pairs are needed only here), in one workspace for the batch's pairs.
+  const std::size_t pairBytes = keyBytes + sizeof(cl_int);
+  std::vector<std::pair<std::size_t, std::size_t>> batches{ { 0, partitions } };
+  std::vector<cl_uint> pairStarts;
+  if (!withRuns && SlotCount * pairBytes > pairBudgetBytes)
   {
-    const DeviceCellGroup& group = *emitting[g].first;
-    run.call({ program, "scatter_partition_entries", options + " " + cellKindOptions(group) }, { chunks[g].count, 1 },
-      "scatter partition entries", CellArgs{ group }, tables[g], static_cast<cl_int>(emitting[g].second->size() / 4),
-      SlotOffsets, static_cast<cl_int>(chunks[g].cells), static_cast<cl_int>(chunks[g].first), shift,
-      static_cast<cl_int>(partitions), chunkCounts, pairKeys, SortedSlots);
+    pairStarts.resize(partitions + 1);
+    run.download(partitionStarts, pairStarts.data(), pairStarts.size(), "partition starts");
+    // Batches of about equal numbers of pairs: each ends at the first partition that reaches its
+    // share.
+    const std::size_t batchCount = std::min(maxBatches, divideUp(SlotCount * pairBytes, pairBudgetBytes));
+    batches.clear();
+    for (std::size_t first = 0, k = 1; first < partitions; ++k)
+    {
+      const std::size_t share = SlotCount * k / batchCount;
+      std::size_t end = first + 1;
+      while (end < partitions && pairStarts[end] < share)
+        ++end;
+      batches.emplace_back(first, end);
+      first = end;
+    }
   }
-  chunkCounts.release();
-
-  // 4. Each partition sorted in place by (key, slot); its entities counted.
+  std::size_t workspacePairs = SlotCount;
+  if (!pairStarts.empty())
+  {
+    workspacePairs = 0;
+    for (const auto& [first, end] : batches)
+      workspacePairs = std::max<std::size_t>(workspacePairs, pairStarts[end] - pairStarts[first]);
+  }
+  DeviceBuffer<cl_uchar> pairKeys = run.allocate<cl_uchar>(workspacePairs * keyBytes, "partitioned keys");
+  SortedSlots = run.allocate<cl_int>(workspacePairs, "sorted slots");
   DeviceBuffer<cl_uint> entityCounts = run.allocate<cl_uint>(partitions, "partition entities");
+  DeviceBuffer<cl_uint> entityStarts = run.allocate<cl_uint>(partitions, "partition entity starts");
+  DeviceBuffer<cl_uint> entityTotal = run.allocate<cl_uint>(1, "entity count");
+  run.fill(entityTotal, cl_uint(0), "entity count");
+  const bool inPrivate = (std::size_t(1) << shift) <= privateBuckets;
+  DeviceBuffer<cl_uint> bucketStarts = run.allocate<cl_uint>(inPrivate ? 1 : points, "bucket starts");
+  DeviceBuffer<cl_uint> bucketCursors = run.allocate<cl_uint>(inPrivate ? 1 : points, "bucket cursors");
+  const std::string sortOptions = options + " -DPRIVATE_BUCKETS=" + std::to_string(inPrivate ? privateBuckets : 0);
+  for (const auto& [first, end] : batches)
   {
-    DeviceBuffer<cl_uint> bucketStarts = run.allocate<cl_uint>(points, "bucket starts");
-    DeviceBuffer<cl_uint> bucketCursors = run.allocate<cl_uint>(points, "bucket cursors");
-    run.call({ program, "sort_partitions", options }, { partitions, 1 }, "sort partitions", pairKeys, SortedSlots,
-      partitionStarts, static_cast<cl_int>(partitions), shift, static_cast<cl_uint>(points), bucketStarts,
-      bucketCursors, entityCounts);
-  }
+    const auto firstPartition = static_cast<cl_uint>(first);
+    const auto endPartition = static_cast<cl_uint>(end);
+    const cl_uint pairBase = pairStarts.empty() ? 0 : pairStarts[first];
+    // 3. The batch's (key, slot) pairs, grouped by partition.
+    for (std::size_t g = 0; g < emitting.size(); ++g)
+    {
+      const DeviceCellGroup& group = *emitting[g].first;
+      run.call({ program, "scatter_partition_entries", options + " " + cellKindOptions(group) },
+        { chunks[g].count, 1 }, "scatter partition entries", CellArgs{ group }, tables[g],
+        static_cast<cl_int>(emitting[g].second->size() / 4), SlotOffsets, static_cast<cl_int>(chunks[g].cells),
+        static_cast<cl_int>(chunks[g].first), shift, static_cast<cl_int>(partitions), chunkCounts, firstPartition,
+        endPartition, pairBase, pairKeys, SortedSlots);
+    }
 
-  // 5. Entities numbered in sorted order; runs and neighbours.
-  DeviceBuffer<cl_uint> entityStarts = run.allocate<cl_uint>(partitions + 1, "partition entity starts");
-  EntityCount = exclusiveScan(run, entityCounts, partitions, entityStarts, "distinct sides and edges",
-    AccessPattern::Contiguous);
-  EntityVertices = run.allocate<cl_uint4>(EntityCount, "entity vertices");
-  SlotRun = run.allocate<cl_int2>(SlotCount, "slot runs");
-  Neighbor = run.allocate<cl_int>(neighbors ? SlotCount : 0, "neighbours");
-  SlotEntity = run.allocate<cl_int>(SlotCount, "slot entities");
-  run.call({ program, "record_partition_entities", options }, { partitions, 1 }, "record partition entities",
-    pairKeys, SortedSlots, partitionStarts, entityStarts, static_cast<cl_int>(partitions), SlotCell, SlotRun,
-    Neighbor, SlotEntity, EntityVertices);
+    // 4. Each partition sorted in place by (key, slot); its entities counted and numbered.
+    run.call({ program, "sort_partitions", sortOptions }, { end - first, 1 }, "sort partitions", pairKeys,
+      SortedSlots, partitionStarts, static_cast<cl_int>(first), static_cast<cl_int>(end), pairBase, shift,
+      static_cast<cl_uint>(points), bucketStarts, bucketCursors, entityCounts);
+    run.call({ program, "number_partition_entities", options }, { 1, 1 }, "number partition entities",
+      entityCounts, static_cast<cl_int>(first), static_cast<cl_int>(end), entityStarts, entityTotal);
+
+    // 5. Runs and neighbours.
+    if (SlotEntity.empty())
+    {
+      if (withRuns) // one batch: every entity is numbered
+      {
+        cl_uint entities = 0;
+        run.download(entityTotal, &entities, 1, "distinct sides and edges");
+        EntityCount = entities;
+      }
+      EntityVertices = run.allocate<cl_uint4>(withRuns ? EntityCount : 0, "entity vertices");
+      SlotRun = run.allocate<cl_int2>(withRuns ? SlotCount : 0, "slot runs");
+      Neighbor = run.allocate<cl_int>(withNeighbors ? SlotCount : 0, "neighbours");
+      SlotEntity = run.allocate<cl_int>(SlotCount, "slot entities");
+    }
+    run.call({ program, "record_partition_entities", options }, { end - first, 1 }, "record partition entities",
+      pairKeys, SortedSlots, partitionStarts, entityStarts, static_cast<cl_int>(first), static_cast<cl_int>(end),
+      pairBase, SlotCell, SlotRun, Neighbor, SlotEntity, EntityVertices);
+  }
+  if (!withRuns)
+  {
+    cl_uint entities = 0;
+    run.download(entityTotal, &entities, 1, "distinct sides and edges");
+    EntityCount = entities;
+    SortedSlots = DeviceBuffer<cl_int>(); // only the sort's: its memory serves what comes next
+  }
 }
 
 } // namespace gpumesh

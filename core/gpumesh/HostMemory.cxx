@@ -116,6 +116,21 @@ void* allocateHostMemory(std::size_t bytes)
     memory = mapHugePages(rounded);
     if (!memory)
       return nullptr;
+    // No kept range fits: the kept ranges, largest first, are moved into the new block (their
+    // pages, touched before, change address without a copy), so that only the rest is fresh.
+    for (std::size_t filled = 0; filled < rounded && !cache.keptBySize.empty();)
+    {
+      const auto largest = std::prev(cache.keptBySize.end());
+      char* start = largest->second;
+      const std::size_t size = largest->first;
+      const std::size_t moved = std::min(size, rounded - filled);
+      if (mremap(start, moved, moved, MREMAP_MAYMOVE | MREMAP_FIXED, memory + filled) == MAP_FAILED)
+        break; // the rest stays fresh
+      cache.forget(cache.keptByAddress.find(start));
+      if (size > moved)
+        cache.keep(start + moved, size - moved);
+      filled += moved;
+    }
   }
   cache.inUse.emplace(memory, rounded);
   return memory;

@@ -16,7 +16,8 @@ constexpr std::size_t hostMemoryPageBytes = std::size_t(2) << 20;
 /// the memory (a 500 MB copy: 4.6 s in small pages, 0.14 s in huge ones, measured on the
 /// project's CI-class VM). Without transparent huge pages the advice is ignored.
 /// Such large blocks, once freed, are kept (up to hostMemoryCacheLimit() bytes, neighbours
-/// merged) and handed out again, whole or in part (Linux): memory touched before is many times
+/// merged) and handed out again, whole or in part, or several moved together into a larger
+/// block (their pages remapped, not copied) (Linux): memory touched before is many times
 /// cheaper than fresh memory (on the CI-class VM, fresh pages fill at 0.3-2.3 GB/s, touched
 /// ones at 25), and a filter's buffers and outputs come and go within and between executions.
 void* allocateHostMemory(std::size_t bytes);

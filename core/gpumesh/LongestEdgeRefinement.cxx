@@ -9,6 +9,7 @@
 #include <array>
 #include <limits>
 #include <optional>
+#include <vector>
 
 namespace gpumesh
 {
@@ -93,25 +94,36 @@ struct Divisions
   cl_int dividedCount = 0;
 };
 
-// Step 1: every edge's squared length.
-RealBuffer edgeLengths(DeviceRun& run, const PassInput& in)
+// The ends of the boundary edges (repeats allowed), for the seam check.
+std::vector<cl_int> boundaryPoints(DeviceRun& run, const PassInput& in)
 {
-  const Label label(run, "step 1 edge lengths");
-  const std::size_t edgeCount = in.edges.entityCount();
-  RealBuffer length2 = run.allocateReal(edgeCount, "edge lengths");
-  run.call({ program, "edge_lengths" }, edgeCount, "edge lengths", in.mesh.points(), in.edges.entityVertices(),
-    static_cast<cl_int>(edgeCount), length2);
-  return length2;
+  const std::size_t slots = in.edges.slotCount();
+  std::size_t capacity = 4096;
+  std::vector<cl_int> list;
+  auto size = run.allocate<cl_int>(1, "boundary point count");
+  for (;;)
+  {
+    auto deviceList = run.allocate<cl_int>(capacity, "boundary points");
+    run.fill(size, cl_int(0), "boundary point count");
+    run.call({ program, "boundary_points" }, slots, "boundary points", in.triangles.connectivity,
+      in.edges.neighbor(), static_cast<cl_int>(slots), static_cast<cl_int>(capacity), deviceList, size);
+    cl_int found = 0;
+    run.download(size, &found, 1, "boundary point count");
+    if (static_cast<std::size_t>(found) <= capacity)
+    {
+      list.resize(static_cast<std::size_t>(found));
+      run.download(deviceList, list.data(), list.size(), "boundary points");
+      return list;
+    }
+    capacity = static_cast<std::size_t>(found);
+  }
 }
 
-// Non-manifold edges, edge lengths REAL cannot compare, degenerate triangles and seams are errors.
-void validate(DeviceRun& run, const PassInput& in, const RealBuffer& length2, bool checkForSeams)
+// Non-manifold edges, edge lengths REAL cannot compare, degenerate triangles (as `flags` of
+// longest_edges found them) and seams are errors.
+void rejectBadTriangles(DeviceRun& run, const PassInput& in, const DeviceBuffer<cl_int>& flags, bool checkForSeams)
 {
   const Label label(run, "validation");
-  auto flags = run.allocate<cl_int>(4, "validation flags");
-  run.fill(flags, std::numeric_limits<cl_int>::max(), "validation flags");
-  run.call({ program, "validate_triangles" }, in.count(), "validate", in.mesh.points(), in.triangles.connectivity,
-    in.slotEdge(), in.edges.slotRun(), length2, static_cast<cl_int>(in.count()), flags);
   const auto bad = downloadFlags(run, flags);
   if (bad[1] != std::numeric_limits<cl_int>::max())
   {
@@ -133,17 +145,16 @@ void validate(DeviceRun& run, const PassInput& in, const RealBuffer& length2, bo
   }
   if (checkForSeams)
   {
-    rejectSeams(run, in.mesh, in.edges);
+    rejectSeams(run, in.mesh, boundaryPoints(run, in));
   }
 }
 
-// Step 2: each triangle's longest edge (ties broken by the tie ids when distributed).
-DeviceBuffer<cl_uchar> longestEdges(DeviceRun& run, const PassInput& in, const RealBuffer& length2,
-  const DistributedRefinement* distributed)
+// Steps 1-2: each triangle's longest edge (ties broken by the tie ids when distributed), from
+// its edges' squared lengths, and in the same pass over the triangles their checks.
+DeviceBuffer<cl_uchar> longestEdges(
+  DeviceRun& run, const PassInput& in, const DistributedRefinement* distributed, bool checkForSeams)
 {
-  const Label label(run, "step 2 longest edges");
   const auto oldPoints = static_cast<std::size_t>(in.mesh.pointCount());
-  DeviceBuffer<cl_uchar> longest = run.allocate<cl_uchar>(in.count(), "longest edges");
   const cl_long noTieIds = 0;
   const bool useTieIds = distributed && !distributed->tieIds.empty();
   if (useTieIds && distributed->tieIds.size() != oldPoints)
@@ -151,10 +162,20 @@ DeviceBuffer<cl_uchar> longestEdges(DeviceRun& run, const PassInput& in, const R
     throw Error("Refinement got " + std::to_string(distributed->tieIds.size()) + " tie ids for " +
       std::to_string(oldPoints) + " points");
   }
-  const DeviceBuffer<cl_long> tieIds = useTieIds ? run.upload(distributed->tieIds.data(), oldPoints, "tie ids")
-                                                 : run.upload(&noTieIds, 1, "tie ids");
-  run.call({ program, "longest_edges" }, in.count(), "longest edges", in.slotEdge(), length2,
-    in.edges.entityVertices(), tieIds, static_cast<cl_int>(useTieIds), static_cast<cl_int>(in.count()), longest);
+  DeviceBuffer<cl_uchar> longest;
+  DeviceBuffer<cl_int> flags;
+  {
+    const Label label(run, "step 2 longest edges");
+    longest = run.allocate<cl_uchar>(in.count(), "longest edges");
+    const DeviceBuffer<cl_long> tieIds = useTieIds ? run.upload(distributed->tieIds.data(), oldPoints, "tie ids")
+                                                   : run.upload(&noTieIds, 1, "tie ids");
+    flags = run.allocate<cl_int>(4, "validation flags");
+    run.fill(flags, std::numeric_limits<cl_int>::max(), "validation flags");
+    run.call({ program, "longest_edges" }, in.count(), "longest edges", in.mesh.points(), in.triangles.connectivity,
+      in.slotEdge(), in.edges.neighbor(), tieIds, static_cast<cl_int>(useTieIds), static_cast<cl_int>(in.count()),
+      longest, flags);
+  }
+  rejectBadTriangles(run, in, flags, checkForSeams);
   return longest;
 }
 
@@ -224,7 +245,7 @@ void applyTemplates(DeviceRun& run, DeviceMesh& mesh, const PassInput& in, const
 {
   const Label label(run, "step 7 templates");
   run.call({ program, "new_points" }, static_cast<std::size_t>(d.dividedCount), "new points", mesh.points(),
-    in.edges.entityVertices(), d.divided, d.dividedCount, in.slotEdge(), d.dividedBits, pointWordOffsets,
+    in.triangles.connectivity, d.divided, d.dividedCount, in.slotEdge(), d.dividedBits, pointWordOffsets,
     pass.newPoints, pass.pointParents);
 
   cl_int affectedCount = 0;
@@ -255,16 +276,15 @@ Pass refinePass(DeviceRun& run, DeviceMesh& mesh, const DeviceBuffer<cl_int>& ma
 {
   std::optional<CellEntities> edges;
   {
+    // Only each slot's edge and neighbour: the kernels read an edge's ends from the triangles.
     const Label label(run, "edge extraction");
-    edges.emplace(run, mesh, EntityType::Sides);
+    edges.emplace(run, mesh, EntityType::Sides, AccessPattern::Auto, SlotNeighbors::Only);
   }
   const PassInput in{ mesh, mesh.groups().front(), *edges };
   const std::size_t count = in.count();
   const auto oldPoints = static_cast<std::size_t>(mesh.pointCount());
 
-  const RealBuffer length2 = edgeLengths(run, in);
-  validate(run, in, length2, checkForSeams);
-  const DeviceBuffer<cl_uchar> longest = longestEdges(run, in, length2, distributed);
+  const DeviceBuffer<cl_uchar> longest = longestEdges(run, in, distributed, checkForSeams);
 
   // Steps 3-5 and 7 touch only the marked triangles and what their refinement reaches.
   Divisions d(run, edges->entityCount(), count);

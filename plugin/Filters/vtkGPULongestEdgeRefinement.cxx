@@ -543,10 +543,12 @@ void vtkGPULongestEdgeRefinement::ExecuteOnDevice(
     return;
   }
 
-  // One pass with few marks leaves most triangles as they are: narrow the input's own while the
-  // device refines (see buildCells).
+  // One pass with few marks leaves most triangles as they are: on a GPU, narrow the input's own
+  // while the device refines (see buildCells). A CPU device's triangles are host memory already:
+  // they come down as one copy into reused memory, where narrowing would compete with the
+  // device for the cores and touch fresh memory.
   std::future<NarrowedTriangles> inputTriangles;
-  if (this->Passes == 1 && !this->RefineAll && input->GetNumberOfCells() > 0 &&
+  if (run.info().isGPU && this->Passes == 1 && !this->RefineAll && input->GetNumberOfCells() > 0 &&
     marked.count * fewMarks < static_cast<std::size_t>(input->GetNumberOfCells()))
   {
     inputTriangles = std::async(std::launch::async, narrowedTriangles, input);

@@ -234,17 +234,25 @@ Built build(const TestMesh& mesh, EntityType type, AccessPattern pattern,
     EXPECT_TRUE(entities.slotCell().empty());
     EXPECT_TRUE(entities.neighbor().empty());
   }
+  if (neighbors == SlotNeighbors::Only)
+  {
+    EXPECT_TRUE(entities.slotCell().empty());
+    EXPECT_TRUE(entities.sortedSlots().empty());
+    EXPECT_TRUE(entities.slotRun().empty());
+    EXPECT_TRUE(entities.entityVertices().empty());
+    EXPECT_FALSE(entities.neighbor().empty());
+  }
   auto get = [&](const auto& buffer, auto& out, std::size_t n) {
     out.resize(n);
     run.download(buffer, out.data(), n, "result");
   };
   get(entities.slotOffsets(), b.slotOffsets, mesh.cells.size() + 1);
   get(entities.slotCell(), b.slotCell, entities.slotCell().size());
-  get(entities.sortedSlots(), b.sortedSlots, entities.slotCount());
+  get(entities.sortedSlots(), b.sortedSlots, entities.sortedSlots().size());
   get(entities.neighbor(), b.neighbor, entities.neighbor().size());
   get(entities.slotEntity(), b.slotEntity, entities.slotCount());
-  get(entities.slotRun(), b.slotRun, entities.slotCount());
-  get(entities.entityVertices(), b.entityVertices, entities.entityCount());
+  get(entities.slotRun(), b.slotRun, entities.slotRun().size());
+  get(entities.entityVertices(), b.entityVertices, entities.entityVertices().size());
   if (type == EntityType::Sides && neighbors == SlotNeighbors::Kept)
   {
     auto centroids = computeCentroids(run, deviceMesh);
@@ -345,6 +353,18 @@ TEST(CellEntities, NonManifoldFanMakesEveryCellANeighbour)
     for (int c = 0; c < 3; ++c)
       EXPECT_EQ(b.count[c], 2) << "cell " << c << ", " << nameOf(pattern);
   }
+}
+
+// Many unused points among few cells make partitions of many vertices, whose buckets' bounds
+// do not fit in private memory.
+TEST(CellEntities, SparseCellsAmongManyPointsMatchToo)
+{
+  TestMesh sparse = triangleGrid(12, 10);
+  for (int p = 0; p < 30000; ++p)
+    sparse.xyz.insert(sparse.xyz.end(), { 0.001 * p, -1.0, 0.0 });
+  sparse = shuffled(sparse, 39);
+  expectMatchesReference(sparse, EntityType::Sides);
+  expectMatchesReference(sparse, EntityType::Edges);
 }
 
 TEST(CellEntities, SingleCellHasNoNeighbour)
@@ -509,4 +529,43 @@ TEST(CellEntities, NeighborsLeftOutChangeNothingElse)
           ASSERT_EQ(some.entityVertices[e].s[k], all.entityVertices[e].s[k]) << "entity " << e;
     }
   }
+}
+
+// With neighbours only, the slots' edges and neighbours are those of the full matching, with
+// one fixed-size kind (a slot's cell found by division), kinds mixed (through the slots'
+// cells) and a non-manifold fan (whose first cell points to its second, the others to the first).
+TEST(CellEntities, NeighborsOnlyAreThoseOfTheFullMatching)
+{
+  TestMesh fan;
+  fan.xyz = { 0, 0, 0, 1, 0, 0, 0.5, 1, 0, 0.5, -1, 0, 0.5, 0, 1 };
+  fan.cells = { { CellKind::Triangle, { 0, 1, 2 } }, { CellKind::Triangle, { 1, 0, 3 } }, { CellKind::Triangle, { 0, 1, 4 } } };
+  TestMesh mixed = shuffled(tetraBox(3), 35);
+  mixed.cells.push_back({ CellKind::Triangle, { 0, 1, 2 } });
+  mixed.cells.push_back({ CellKind::Quad, { 0, 1, 3, 2 } });
+  const std::pair<TestMesh, EntityType> cases[] = { { shuffled(triangleGrid(40, 30), 36), EntityType::Sides },
+    { shuffled(tetraBox(6), 37), EntityType::Sides }, { shuffled(tetraBox(5), 38), EntityType::Edges },
+    { mixed, EntityType::Edges }, { fan, EntityType::Sides } };
+  for (const auto& [mesh, type] : cases)
+  {
+    for (AccessPattern pattern : bothWays)
+    {
+      SCOPED_TRACE(nameOf(pattern) + ", " + std::to_string(mesh.cells.size()) + " cells");
+      const Built all = build(mesh, type, pattern);
+      const Built some = build(mesh, type, pattern, SlotNeighbors::Only);
+      EXPECT_EQ(some.slotOffsets, all.slotOffsets);
+      EXPECT_EQ(some.slotEntity, all.slotEntity);
+      EXPECT_EQ(some.neighbor, all.neighbor);
+    }
+  }
+  // Over 16 MB of (key, slot) pairs: the contiguous way sorts them in batches of partitions.
+  const TestMesh large = shuffled(triangleGrid(520, 520), 40);
+  const Built all = build(large, EntityType::Sides, AccessPattern::Contiguous);
+  const Built some = build(large, EntityType::Sides, AccessPattern::Contiguous, SlotNeighbors::Only);
+  EXPECT_EQ(some.slotEntity, all.slotEntity);
+  EXPECT_EQ(some.neighbor, all.neighbor);
+  const Built fanOnly = build(fan, EntityType::Sides, AccessPattern::Contiguous, SlotNeighbors::Only);
+  // Slot 0 of each triangle is its edge 0-1.
+  EXPECT_EQ(fanOnly.neighbor[0], 1);
+  EXPECT_EQ(fanOnly.neighbor[3], 0);
+  EXPECT_EQ(fanOnly.neighbor[6], 0);
 }

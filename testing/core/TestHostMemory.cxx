@@ -56,12 +56,41 @@ TEST(HostMemory, FreedLargeBlocksAreReusedWholeOrInPart)
   freeHostMemory(part);
   EXPECT_EQ(cachedHostMemory(), 6 * MiB);
   EXPECT_EQ(allocateHostMemory(6 * MiB), first);
-  // A request larger than every kept range gets new memory.
+  // A request larger than every kept range takes them in, and new memory for the rest.
   freeHostMemory(first);
   void* larger = allocateHostMemory(8 * MiB);
   EXPECT_NE(larger, first);
-  EXPECT_EQ(cachedHostMemory(), 6 * MiB);
+  EXPECT_EQ(cachedHostMemory(), 0u);
   freeHostMemory(larger);
+  EXPECT_EQ(cachedHostMemory(), 8 * MiB);
+  trimHostMemory();
+  EXPECT_EQ(cachedHostMemory(), 0u);
+}
+
+TEST(HostMemory, KeptRangesTooSmallAloneAreMovedTogether)
+{
+  trimHostMemory();
+  // Two freed blocks that do not touch (a block in use between them), each with its own bytes.
+  auto* a = static_cast<char*>(allocateHostMemory(4 * MiB));
+  auto* between = static_cast<char*>(allocateHostMemory(2 * MiB));
+  auto* b = static_cast<char*>(allocateHostMemory(4 * MiB));
+  std::memset(a, 0x5a, 4 * MiB);
+  std::memset(b, 0xa5, 4 * MiB);
+  freeHostMemory(a);
+  freeHostMemory(b);
+  ASSERT_EQ(cachedHostMemory(), 8 * MiB);
+  // A request for 10 MiB gets both (their pages, with what they held: moved, not new) and 2 MiB
+  // of new memory.
+  auto* joined = static_cast<unsigned char*>(allocateHostMemory(10 * MiB));
+  ASSERT_NE(joined, nullptr);
+  EXPECT_EQ(cachedHostMemory(), 0u);
+  const unsigned char firstByte = joined[0];
+  EXPECT_TRUE(firstByte == 0x5a || firstByte == 0xa5);
+  for (std::size_t i = 0; i < 8 * MiB; i += 4096)
+    ASSERT_EQ(joined[i], i < 4 * MiB ? firstByte : 0x5a + 0xa5 - firstByte) << "byte " << i;
+  std::memset(joined, 0, 10 * MiB); // all of it is usable
+  freeHostMemory(joined);
+  freeHostMemory(between);
   trimHostMemory();
   EXPECT_EQ(cachedHostMemory(), 0u);
 }

@@ -272,6 +272,21 @@ TEST(LongestEdgeRefinement, BadInputIsAnErrorNamingTheCell)
   {
     EXPECT_NE(std::string(error.what()).find("Cell 0 has an edge shared by more than two"), std::string::npos) << error.what();
   }
+  // The same fan after a manifold triangle, and a fourth triangle on the edge: the smallest
+  // cell on the edge is named.
+  Example wider;
+  wider.points = { { 0, 0 }, { 1, 0 }, { 0.5, 1 }, { 0.5, -1 }, { 0.2, 0.5 }, { 0.8, -0.5 }, { -1, 0 } };
+  wider.triangles = { { 0, 2, 6 }, { 0, 1, 4 }, { 1, 0, 3 }, { 0, 1, 2 }, { 1, 0, 5 } };
+  wider.marks = { 1, 0, 0, 0, 0 };
+  try
+  {
+    refine(wider);
+    FAIL() << "a non-manifold mesh was refined";
+  }
+  catch (const Error& error)
+  {
+    EXPECT_NE(std::string(error.what()).find("Cell 1 has an edge shared by more than two"), std::string::npos) << error.what();
+  }
   Example flat; // cell 1 has zero area
   flat.points = { { 0, 0 }, { 1, 0 }, { 0, 1 }, { 2, 0 } };
   flat.triangles = { { 0, 1, 2 }, { 0, 1, 3 } };
