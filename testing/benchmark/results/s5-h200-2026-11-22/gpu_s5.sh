@@ -51,5 +51,12 @@ case $part in
       core $lib timeout 150 .carry/core/bin/gpumesh-benchmark --device NVIDIA --repeat 5 --reduce-size 0 --tetrahedra 10000000 --smoothing-iterations 10 > $OUT/tet10m-$v.txt 2>&1
       echo "== tet10m $v rc $?"; grep -i "smoothing.*per iteration\|^    barycentres\|^    relax" $OUT/tet10m-$v.txt
     done ;;
+  five)
+    core $PWD/.carry/core/lib timeout 150 .carry/core/bin/GPUMeshCoreTests > $OUT/core-tests.txt 2>&1; echo "== core tests rc $?"
+    grep -E "PASSED|FAILED|tests ran" $OUT/core-tests.txt | head -10
+    for v in b a; do bench $v rn-$v gpu-refinement-marked@triangles,gpu-neighbor-distance@triangles --triangles 30000000 --point-type float; done
+    for v in b a; do bench $v all-$v gpu-refinement-all@triangles --triangles 30000000; done
+    bench a tets gpu-refinement-marked@tetrahedra --tetrahedra 10000000 --marked-fractions 0.001
+    bench a cr gpu-cell-reduction@triangles,gpu-vertex-smoothing@triangles --triangles 30000000 --point-type float ;;
 esac
 tar -C $OUT -czf $OUT/s5-$part.tgz --exclude='*.tgz' . 2>/dev/null; ls $OUT
