@@ -4,6 +4,7 @@
 #include "gpumesh/DeviceMesh.h"
 #include "gpumesh/DeviceRun.h"
 #include "gpumesh/Error.h"
+#include "gpumesh/HostMesh.h"
 #include "gpumesh/UniformCellSize.h"
 
 #include <gtest/gtest.h>
@@ -284,4 +285,34 @@ TEST(MeshImport, AlmostUniformOffsetsAreUploaded)
     EXPECT_TRUE(imported(staged, strip.view()) == expected) << "cell " << cell;
     EXPECT_EQ(importError(staged, corrupt.view()), error) << "cell " << cell;
   }
+}
+
+// Tetrahedra and quads in turn: every cell has 4 point ids, of two kinds, so the offsets are
+// uniform and the cells still go to two groups by their types.
+TEST(MeshImport, UniformOffsetsOfTwoKindsGiveTheSameGroups)
+{
+  HostMesh host;
+  std::vector<double> xyz;
+  for (int p = 0; p < 3000; ++p)
+    xyz.insert(xyz.end(), { double(p % 17), double(p % 13), double(p % 7) });
+  host.setPoints(xyz.data(), 3000);
+  const std::int64_t cells = 12000;
+  host.setCellCount(cells);
+  for (std::int64_t c = 0; c < cells; ++c)
+  {
+    const std::int64_t ids[4] = { c % 3000, (c + 1) % 3000, (c + 2) % 3000, (c + 3) % 3000 };
+    host.addCell(c, c % 2 ? CellKind::Quad : CellKind::Tetra, ids, 4);
+  }
+  const MeshView view = host.view();
+  ASSERT_EQ(view.sections.size(), 1u);
+  EXPECT_EQ(uniformCellSize(view.sections.front()), 4);
+  auto context = DeviceContext::acquire("0");
+  DeviceRun direct(context);
+  const std::vector<ImportedGroup> expected = imported(direct, view);
+  ASSERT_EQ(expected.size(), 2u);
+  const ForcedStaging forced(context);
+  DeviceRun staged(context);
+  EXPECT_TRUE(imported(staged, view) == expected);
+  // Staged: the ids narrowed to 32 bits, the 64-bit offsets not sent.
+  EXPECT_EQ(staged.bytesUploaded(), direct.bytesUploaded() - 8 * (cells + 1) - 4 * 4 * cells);
 }
