@@ -151,17 +151,16 @@ CellEntities::CellEntities(
   }
 
   // 1. How many slots each cell has, and where they start: a multiple of the cell id when one
-  // fixed-size kind fills the mesh, else a scan of the counts.
+  // fixed-size kind fills the mesh (`slotRows` per cell), else a scan of the counts.
   SlotOffsets = run.allocate<cl_uint>(cells + 1, "slot offsets");
-  const bool oneFixedKind = emitting.size() == 1 && emitting.front().first->count == cells &&
-    fixedVertexCount(emitting.front().first->kind) > 0;
-  if (oneFixedKind)
+  const DeviceCellGroup* sole = mesh.soleFixedSizeGroup();
+  const std::size_t slotRows = sole && !emitting.empty() ? emitting.front().second->size() / 4 : 0;
+  if (slotRows > 0)
   {
-    const auto rows = static_cast<cl_uint>(emitting.front().second->size() / 4);
-    checkIndexable(std::uint64_t(cells) * rows, "cell sides and edges");
+    checkIndexSpace(static_cast<std::int64_t>(cells * slotRows), "cell sides and edges");
     run.call({ program, "uniform_slot_offsets", options }, cells + 1, "count entities",
-      static_cast<cl_int>(cells + 1), rows, SlotOffsets);
-    SlotCount = cells * rows;
+      static_cast<cl_int>(cells + 1), static_cast<cl_uint>(slotRows), SlotOffsets);
+    SlotCount = cells * slotRows;
   }
   else
   {
@@ -178,10 +177,9 @@ CellEntities::CellEntities(
   {
     // With neighbours only, a slot's cell is its slot divided by the rows when one fixed-size
     // kind fills the mesh: no slot cells then.
-    const std::size_t rows = oneFixedKind ? emitting.front().second->size() / 4 : 0;
-    const bool slotCells = neighbors == SlotNeighbors::Kept || (neighbors == SlotNeighbors::Only && !rows);
+    const bool slotCells = neighbors == SlotNeighbors::Kept || (neighbors == SlotNeighbors::Only && !slotRows);
     SlotCell = run.allocate<cl_int>(slotCells ? SlotCount : 0, "slot cells");
-    matchInPartitions(run, mesh, emitting, neighbors, rows);
+    matchInPartitions(run, mesh, emitting, neighbors, slotRows);
     if (neighbors == SlotNeighbors::Only)
       SlotCell = DeviceBuffer<cl_int>();
     return;

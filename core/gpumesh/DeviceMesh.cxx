@@ -1,7 +1,7 @@
 #include "gpumesh/DeviceMesh.h"
-#include "gpumesh/UniformCellSize.h"
 
 #include "gpumesh/Scan.h"
+#include "gpumesh/UniformCellSize.h"
 
 #include <algorithm>
 #include <cmath>
@@ -341,6 +341,17 @@ DeviceMesh::DeviceMesh(RealBuffer points, std::size_t pointCount, std::vector<De
   , Origin(origin)
   , Groups(std::move(groups))
 {
+}
+
+const DeviceCellGroup* DeviceMesh::soleFixedSizeGroup() const
+{
+  // Every way a mesh is made lists a group of every cell in id order (import, renumbering).
+  if (Groups.size() != 1 || static_cast<std::int64_t>(Groups.front().count) != CellCount ||
+    fixedVertexCount(Groups.front().kind) <= 0)
+  {
+    return nullptr;
+  }
+  return &Groups.front();
 }
 
 } // namespace gpumesh

@@ -30,7 +30,7 @@ public:
     DeviceBuffer<cl_int> connectivity, std::size_t cellCount, const std::array<double, 3>& origin);
 
   /// A mesh of cell groups made on the device (e.g. renumbered: VertexOrder.h), in CellKind
-  /// order, their cell ids below cellCount.
+  /// order, their cell ids below cellCount (a group of every cell lists them in id order).
   DeviceMesh(RealBuffer points, std::size_t pointCount, std::vector<DeviceCellGroup> groups, std::size_t cellCount,
     const std::array<double, 3>& origin);
 
@@ -47,6 +47,9 @@ public:
   const std::array<double, 3>& origin() const { return Origin; }
   /// The non-empty groups, in CellKind order.
   const std::vector<DeviceCellGroup>& groups() const { return Groups; }
+  /// The one group when a single fixed-size kind fills the mesh, else nullptr: cell c is then
+  /// the group's c-th cell, its ids at c * fixedVertexCount(kind) of the connectivity.
+  const DeviceCellGroup* soleFixedSizeGroup() const;
 
 private:
   /// inPlace: MeshView::readInPlace.

@@ -68,15 +68,6 @@ std::uint64_t scanLevel(DeviceRun& run, const DeviceBuffer<In>& values, std::siz
 }
 } // namespace
 
-void checkIndexable(std::uint64_t total, const std::string& what)
-{
-  if (total > static_cast<std::uint64_t>(std::numeric_limits<cl_int>::max()))
-  {
-    throw Error("The mesh needs " + std::to_string(total) + " " + what +
-      ", more than the 2^31-1 that the device's 32-bit indices can address");
-  }
-}
-
 std::uint64_t exclusiveScan(DeviceRun& run, const DeviceBuffer<cl_uint>& counts, std::size_t n,
   DeviceBuffer<cl_uint>& offsets, const std::string& what, AccessPattern pattern)
 {
@@ -91,7 +82,11 @@ std::uint64_t exclusiveScan(DeviceRun& run, const DeviceBuffer<cl_uint>& counts,
     total = scanLevel<cl_uint, cl_uint>(run, counts, n, offsets, "uint", "uint",
       isContiguous(pattern, run.info().isGPU));
   }
-  checkIndexable(total, what);
+  if (total > static_cast<std::uint64_t>(std::numeric_limits<cl_int>::max()))
+  {
+    throw Error("The mesh needs " + std::to_string(total) + " " + what +
+      ", more than the 2^31-1 that the device's 32-bit indices can address");
+  }
   const cl_uint last = static_cast<cl_uint>(total);
   check(run.device().queue().enqueueWriteBuffer(offsets.handle(), CL_TRUE, n * sizeof(cl_uint),
           sizeof(cl_uint), &last),

@@ -16,7 +16,4 @@ namespace gpumesh
 std::uint64_t exclusiveScan(DeviceRun& run, const DeviceBuffer<cl_uint>& counts, std::size_t n,
   DeviceBuffer<cl_uint>& offsets, const std::string& what, AccessPattern pattern = AccessPattern::Auto);
 
-/// The error exclusiveScan gives for a total above 2^31-1, for totals found without a scan.
-void checkIndexable(std::uint64_t total, const std::string& what);
-
 } // namespace gpumesh

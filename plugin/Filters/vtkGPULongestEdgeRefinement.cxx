@@ -52,11 +52,10 @@ constexpr std::size_t fewMarks = 8;
 // error naming the first offending cell (an error path: a plain loop is fine here).
 bool requireTrianglesOrTetrahedra(vtkPointSet* input, const gpumesh::DeviceMesh& mesh)
 {
-  const auto& groups = mesh.groups();
-  if (groups.size() == 1 && static_cast<vtkIdType>(groups.front().count) == input->GetNumberOfCells() &&
-    (groups.front().kind == gpumesh::CellKind::Triangle || groups.front().kind == gpumesh::CellKind::Tetra))
+  const gpumesh::DeviceCellGroup* sole = mesh.soleFixedSizeGroup();
+  if (sole && (sole->kind == gpumesh::CellKind::Triangle || sole->kind == gpumesh::CellKind::Tetra))
   {
-    return groups.front().kind == gpumesh::CellKind::Tetra;
+    return sole->kind == gpumesh::CellKind::Tetra;
   }
   const int first = input->GetNumberOfCells() > 0 ? input->GetCellType(0) : VTK_TRIANGLE;
   const int expected = first == VTK_TETRA ? VTK_TETRA : VTK_TRIANGLE;
