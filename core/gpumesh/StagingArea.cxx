@@ -1,6 +1,7 @@
 #include "gpumesh/StagingArea.h"
 
 #include "gpumesh/Error.h"
+#include "gpumesh/HostThreads.h"
 
 #include <algorithm>
 #include <cstring>
@@ -14,11 +15,6 @@ namespace gpumesh
 
 namespace
 {
-unsigned defaultWorkers()
-{
-  return std::min(16u, std::max(1u, std::thread::hardware_concurrency()));
-}
-
 void narrow(std::int32_t* to, const std::int64_t* from, std::size_t count)
 {
   constexpr std::int64_t low = std::numeric_limits<std::int32_t>::min();
@@ -33,7 +29,7 @@ StagingArea::StagingArea(const cl::Context& context, const cl::CommandQueue& que
   : Context(context)
   , Queue(queue)
   , ChunkBytes(chunkBytes)
-  , Workers(workers ? workers : defaultWorkers())
+  , Workers(workers ? workers : hostThreads())
 {
 }
 
@@ -63,8 +59,9 @@ void StagingArea::allocate(unsigned workersNeeded)
 }
 
 std::vector<cl::Event> StagingArea::forEachChunk(
-  std::size_t chunks, const std::function<cl::Event(Chunk& chunk, std::size_t index)>& work)
+  std::size_t bytes, const std::function<cl::Event(Chunk& chunk, std::size_t first, std::size_t n)>& work)
 {
+  const std::size_t chunks = (bytes + ChunkBytes - 1) / ChunkBytes;
   const auto workers = static_cast<unsigned>(std::min<std::size_t>(Workers, chunks));
   allocate(workers);
   std::vector<cl::Event> events(chunks);
@@ -77,7 +74,8 @@ std::vector<cl::Event> StagingArea::forEachChunk(
         Chunk& chunk = Chunks[2 * w + round % 2];
         if (chunk.inFlight())
           check(chunk.inFlight.wait(), "waiting for a staged transfer");
-        events[index] = work(chunk, index);
+        const std::size_t first = index * ChunkBytes;
+        events[index] = work(chunk, first, std::min(ChunkBytes, bytes - first));
         chunk.inFlight = events[index];
       }
     }
@@ -102,9 +100,7 @@ template <typename Fill>
 std::vector<cl::Event> StagingArea::uploadChunks(const cl::Buffer& target, std::size_t offset, std::size_t bytes, Fill fill)
 {
   std::lock_guard<std::mutex> lock(Mutex);
-  return forEachChunk((bytes + ChunkBytes - 1) / ChunkBytes, [&](Chunk& chunk, std::size_t index) {
-    const std::size_t first = index * ChunkBytes;
-    const std::size_t n = std::min(ChunkBytes, bytes - first);
+  return forEachChunk(bytes, [&](Chunk& chunk, std::size_t first, std::size_t n) {
     fill(chunk.mapped, first, n);
     cl::Event event;
     check(Queue.enqueueWriteBuffer(target, CL_FALSE, offset + first, n, chunk.mapped, nullptr, &event),
@@ -136,9 +132,7 @@ std::vector<cl::Event> StagingArea::download(const cl::Buffer& source, std::size
 {
   std::lock_guard<std::mutex> lock(Mutex);
   char* target = static_cast<char*>(data);
-  return forEachChunk((bytes + ChunkBytes - 1) / ChunkBytes, [&](Chunk& chunk, std::size_t index) {
-    const std::size_t first = index * ChunkBytes;
-    const std::size_t n = std::min(ChunkBytes, bytes - first);
+  return forEachChunk(bytes, [&](Chunk& chunk, std::size_t first, std::size_t n) {
     cl::Event event;
     check(Queue.enqueueReadBuffer(source, CL_FALSE, offset + first, n, chunk.mapped, nullptr, &event),
       "downloading through pinned memory");

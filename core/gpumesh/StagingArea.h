@@ -23,7 +23,7 @@ namespace gpumesh
 class StagingArea
 {
 public:
-  /// `chunkBytes` per pinned chunk; `workers` threads (0: one per hardware thread, at most 16),
+  /// `chunkBytes` per pinned chunk; `workers` threads (0: hostThreads()),
   /// each with two chunks.
   StagingArea(const cl::Context& context, const cl::CommandQueue& queue, std::size_t chunkBytes,
     unsigned workers = 0);
@@ -54,12 +54,13 @@ private:
   };
   /// Pinned memory is allocated on first use only: small transfers never need it.
   void allocate(unsigned workersNeeded);
-  /// Runs work(chunk, index) for every chunk index below `chunks` (index i on worker
-  /// i % workers, alternating its two chunks, each once the transfer work returned for it last,
-  /// in this call or an earlier one, has completed), the workers in parallel; returns those
-  /// transfers' events, in chunk order. An exception in any worker is rethrown here.
+  /// Runs work(chunk, first, n) for bytes [first, first + n) of a transfer of `bytes`, a chunk's
+  /// worth at a time (the i-th on worker i % workers, alternating its two chunks, each once the
+  /// transfer work returned for it last, in this call or an earlier one, has completed), the
+  /// workers in parallel; returns those transfers' events, in order. An exception in any
+  /// worker is rethrown here.
   std::vector<cl::Event> forEachChunk(
-    std::size_t chunks, const std::function<cl::Event(Chunk& chunk, std::size_t index)>& work);
+    std::size_t bytes, const std::function<cl::Event(Chunk& chunk, std::size_t first, std::size_t n)>& work);
   /// Uploads `bytes` to `target` at `offset` chunk by chunk; fill(chunk, first, n) writes bytes
   /// [first, first + n) of what goes up into the pinned chunk.
   template <typename Fill>

@@ -1,5 +1,7 @@
 #include "gpumesh/UniformCellSize.h"
 
+#include "gpumesh/HostThreads.h"
+
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
@@ -20,8 +22,7 @@ std::int64_t uniformSize(const Index* offsets, std::int64_t cells)
   // Blocks of this many offsets between looks at whether another thread found a difference.
   constexpr std::int64_t block = 1 << 16;
   const std::int64_t entries = cells + 1;
-  const auto threads = static_cast<std::int64_t>(
-    std::min<std::int64_t>({ 16, std::max(1u, std::thread::hardware_concurrency()), (entries + block - 1) / block }));
+  const auto threads = std::min<std::int64_t>(hostThreads(), (entries + block - 1) / block);
   std::atomic<bool> differs{ false };
   const auto check = [&](std::int64_t part) {
     const std::int64_t first = entries * part / threads;
