@@ -77,6 +77,15 @@ struct BlockCache
     keptBytes -= range->second;
     keptByAddress.erase(range);
   }
+  /// Takes the first `bytes` (at most its size) of the kept range at `start`; the rest stays kept.
+  void takeFront(char* start, std::size_t bytes)
+  {
+    const auto range = keptByAddress.find(start);
+    const std::size_t size = range->second;
+    forget(range);
+    if (size > bytes)
+      keep(start + bytes, size - bytes);
+  }
 };
 
 BlockCache& blocks()
@@ -104,12 +113,8 @@ void* allocateHostMemory(std::size_t bytes)
   if (fitting != cache.keptBySize.end())
   {
     // The smallest kept range that fits: its first part is handed out, the rest stays kept.
-    char* start = fitting->second;
-    const std::size_t size = fitting->first;
-    cache.forget(cache.keptByAddress.find(start));
-    if (size > rounded)
-      cache.keep(start + rounded, size - rounded);
-    memory = start;
+    memory = fitting->second;
+    cache.takeFront(memory, rounded);
   }
   else
   {
@@ -122,13 +127,10 @@ void* allocateHostMemory(std::size_t bytes)
     {
       const auto largest = std::prev(cache.keptBySize.end());
       char* start = largest->second;
-      const std::size_t size = largest->first;
-      const std::size_t moved = std::min(size, rounded - filled);
+      const std::size_t moved = std::min(largest->first, rounded - filled);
       if (mremap(start, moved, moved, MREMAP_MAYMOVE | MREMAP_FIXED, memory + filled) == MAP_FAILED)
         break; // the rest stays fresh
-      cache.forget(cache.keptByAddress.find(start));
-      if (size > moved)
-        cache.keep(start + moved, size - moved);
+      cache.takeFront(start, moved);
       filled += moved;
     }
   }
