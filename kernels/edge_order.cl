@@ -52,8 +52,7 @@ inline int longer(int e, int f, __global const REAL* length2, __global const uin
     tie_key(f, edge_vertices, tie_ids, use_tie_ids));
 }
 
-// The edge between vertices a and b as (smaller id, larger id); its squared length is taken from
-// the smaller id's end, as edge_lengths does.
+// The edge between vertices a and b as (smaller id, larger id).
 inline uint2 edge_ends(int a, int b)
 {
   return (uint2)((uint)min(a, b), (uint)max(a, b));

@@ -69,8 +69,8 @@ __kernel void longest_edges(__global const REAL* points, __global const int* tri
   {
     const int k = j == 2 ? 0 : j + 1;
     const uint2 ends = edge_ends(ids[j], ids[k]);
-    // From the smaller id's end, as edge_lengths (edge_order.cl) computes it.
-    const REAL l2 = ids[j] < ids[k] ? squared_length(corner[j], corner[k]) : squared_length(corner[k], corner[j]);
+    // The same bits from either end (a difference only changes sign), as edge_lengths computes.
+    const REAL l2 = squared_length(corner[j], corner[k]);
     const int distinct = any(corner[j] != corner[k]);
     out_of_range |= distinct && !(representable(l2) && l2 > (REAL)0);
     degenerate |= !distinct;
