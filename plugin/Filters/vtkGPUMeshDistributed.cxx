@@ -1,8 +1,11 @@
 #include "vtkGPUMeshDistributed.h"
+#include "vtkGPUMeshOutputArrays.h"
 
+#include "vtkArrayDispatch.h"
 #include "vtkCellData.h"
 #include "vtkCommunicator.h"
 #include "vtkDataArray.h"
+#include "vtkDataArrayRange.h"
 #include "vtkDataSetAttributes.h"
 #include "vtkGenerateGlobalIds.h"
 #include "vtkGhostCellsGenerator.h"
@@ -13,6 +16,7 @@
 #include "vtkPointSet.h"
 #include "vtkPoints.h"
 #include "vtkPolyData.h"
+#include "vtkSMPTools.h"
 #include "vtkUnstructuredGrid.h"
 #include "vtkIdList.h"
 #include "vtkFieldData.h"
@@ -477,6 +481,55 @@ GhostedPiece BuildGhostedPiece(vtkPointSet* input, vtkMultiProcessController* co
     }
   });
   return piece;
+}
+
+std::vector<vtkIdType> PieceEntries(const std::vector<vtkIdType>& inputOfPiece, vtkIdType inputCount)
+{
+  std::vector<vtkIdType> source(static_cast<std::size_t>(inputCount), -1);
+  for (std::size_t e = 0; e < inputOfPiece.size(); ++e)
+  {
+    if (inputOfPiece[e] >= 0)
+    {
+      source[inputOfPiece[e]] = static_cast<vtkIdType>(e);
+    }
+  }
+  return source;
+}
+
+namespace
+{
+struct GatherTuples
+{
+  template <typename PieceArray>
+  void operator()(PieceArray* piece, vtkDataArray* out, const std::vector<vtkIdType>& source, double missing) const
+  {
+    using Value = vtk::GetAPIType<PieceArray>;
+    const auto from = vtk::DataArrayValueRange(piece);
+    auto to = vtk::DataArrayValueRange(static_cast<PieceArray*>(out));
+    const int components = piece->GetNumberOfComponents();
+    vtkSMPTools::For(0, static_cast<vtkIdType>(source.size()), [&](vtkIdType begin, vtkIdType end) {
+      for (vtkIdType e = begin; e < end; ++e)
+      {
+        for (int k = 0; k < components; ++k)
+        {
+          to[e * components + k] = source[e] >= 0 ? from[source[e] * components + k] : static_cast<Value>(missing);
+        }
+      }
+    });
+  }
+};
+} // namespace
+
+vtkSmartPointer<vtkDataArray> InputArrayOfPiece(vtkDataArray* piece, const std::vector<vtkIdType>& source, double missing)
+{
+  vtkSmartPointer<vtkDataArray> array = vtkGPUMeshOutputArrays::NewLike(piece, static_cast<vtkIdType>(source.size()));
+  array->SetName(piece->GetName());
+  GatherTuples gather;
+  if (!vtkArrayDispatch::Dispatch::Execute(piece, gather, array.Get(), source, missing))
+  {
+    gather(piece, array.Get(), source, missing); // through the generic vtkDataArray API
+  }
+  return array;
 }
 
 } // namespace vtkGPUMeshDistributed

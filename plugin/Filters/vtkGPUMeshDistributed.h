@@ -102,6 +102,17 @@ struct GhostedPiece
 /// generation fails.
 GhostedPiece BuildGhostedPiece(vtkPointSet* input, vtkMultiProcessController* controller);
 
+/// Per input entry (`inputCount` of them): its entry in the piece, from the piece's
+/// GhostedPiece::InputCell or InputPoint, or -1 when the piece has none.
+std::vector<vtkIdType> PieceEntries(const std::vector<vtkIdType>& inputOfPiece, vtkIdType inputCount);
+
+/// The input's array of a result computed on the piece: entry e takes the tuple of piece
+/// entry source[e] (PieceEntries), or `missing` in every component where source[e] is -1 (a
+/// ghost of the input, whose owner holds its values). Same type, components and name as
+/// `piece`; filled in parallel in the array's own type.
+vtkSmartPointer<vtkDataArray> InputArrayOfPiece(
+  vtkDataArray* piece, const std::vector<vtkIdType>& source, double missing);
+
 } // namespace vtkGPUMeshDistributed
 
 #endif

@@ -230,44 +230,6 @@ KernelRun runKernel(gpumesh::DeviceRun& run, vtkPointSet* mesh, const std::array
   return result;
 }
 
-// The output's array: entry e takes the tuple of piece entry source[e], or NaN where source[e]
-// is -1 (a ghost of the input, whose owner holds its value).
-template <typename Real>
-void gather(vtkDataArray* piece, vtkDataArray* array, const std::vector<vtkIdType>& source)
-{
-  const Real* from = static_cast<const Real*>(piece->GetVoidPointer(0));
-  Real* to = static_cast<Real*>(array->GetVoidPointer(0));
-  const int components = piece->GetNumberOfComponents();
-  vtkSMPTools::For(0, static_cast<vtkIdType>(source.size()), [&](vtkIdType begin, vtkIdType end) {
-    for (vtkIdType e = begin; e < end; ++e)
-      for (int k = 0; k < components; ++k)
-        to[e * components + k] =
-          source[e] >= 0 ? from[source[e] * components + k] : std::numeric_limits<Real>::quiet_NaN();
-  });
-}
-
-// `piece`: a float or double array (the kernel's results are).
-vtkSmartPointer<vtkDataArray> remapped(vtkDataArray* piece, const std::vector<vtkIdType>& source)
-{
-  vtkSmartPointer<vtkDataArray> array =
-    vtkGPUMeshOutputArrays::NewLike(piece, static_cast<vtkIdType>(source.size()));
-  array->SetName(piece->GetName());
-  if (piece->GetDataType() == VTK_FLOAT)
-    gather<float>(piece, array, source);
-  else
-    gather<double>(piece, array, source);
-  return array;
-}
-
-std::vector<vtkIdType> inverse(const std::vector<vtkIdType>& pieceToInput, vtkIdType inputCount)
-{
-  std::vector<vtkIdType> source(static_cast<std::size_t>(inputCount), -1);
-  for (std::size_t e = 0; e < pieceToInput.size(); ++e)
-    if (pieceToInput[e] >= 0)
-      source[pieceToInput[e]] = static_cast<vtkIdType>(e);
-  return source;
-}
-
 // New coordinates, already in the type coordinatesType(input) gives.
 void setCoordinates(vtkPointSet* output, vtkDataArray* xyz)
 {
@@ -409,10 +371,11 @@ void vtkGPUMeshKernel::ExecuteOnDevice(
       KernelRun pieceRun = runKernel(run, piece.Mesh, &origin, definition, this->InputArrays, this->Iterations,
         false, this);
       const std::vector<vtkIdType> source = ofPoints
-        ? inverse(piece.InputPoint, input->GetNumberOfPoints())
-        : inverse(piece.InputCell, input->GetNumberOfCells());
+        ? vtkGPUMeshDistributed::PieceEntries(piece.InputPoint, input->GetNumberOfPoints())
+        : vtkGPUMeshDistributed::PieceEntries(piece.InputCell, input->GetNumberOfCells());
       result = pieceRun;
-      result.result = remapped(pieceRun.result, source);
+      // Ghosts of the input hold NaN: their owners hold the values.
+      result.result = vtkGPUMeshDistributed::InputArrayOfPiece(pieceRun.result, source, NAN);
       if (writesPoints)
       {
         // Points only the input's own ghost cells use keep their coordinates.

@@ -1,8 +1,6 @@
 #include "vtkGPUNeighborDistance.h"
 
-#include "vtkArrayDispatch.h"
 #include "vtkCellData.h"
-#include "vtkDataArrayRange.h"
 #include "vtkDataArray.h"
 #include "vtkDoubleArray.h"
 #include "vtkIntArray.h"
@@ -92,43 +90,6 @@ void computeArrays(gpumesh::DeviceRun& run, vtkPointSet* mesh, const std::array<
   }
 }
 
-// Cell c of `out` takes the tuple of piece cell source[c], or `missing` when source[c] is -1
-// (a ghost cell of the input, whose owner holds its values); in parallel, in the arrays' type.
-struct RemapTuples
-{
-  template <typename PieceArray>
-  void operator()(PieceArray* piece, vtkDataArray* out, const std::vector<vtkIdType>& source, double missing) const
-  {
-    using Value = vtk::GetAPIType<PieceArray>;
-    const auto from = vtk::DataArrayValueRange(piece);
-    auto to = vtk::DataArrayValueRange(static_cast<PieceArray*>(out));
-    const int components = piece->GetNumberOfComponents();
-    vtkSMPTools::For(0, static_cast<vtkIdType>(source.size()), [&](vtkIdType begin, vtkIdType end) {
-      for (vtkIdType c = begin; c < end; ++c)
-      {
-        for (int k = 0; k < components; ++k)
-        {
-          to[c * components + k] =
-            source[c] >= 0 ? from[source[c] * components + k] : static_cast<Value>(missing);
-        }
-      }
-    });
-  }
-};
-
-vtkSmartPointer<vtkDataArray> remapped(vtkDataArray* piece, const std::vector<vtkIdType>& source, double missing)
-{
-  vtkSmartPointer<vtkDataArray> array = vtk::TakeSmartPointer(piece->NewInstance());
-  array->SetName(piece->GetName());
-  array->SetNumberOfComponents(piece->GetNumberOfComponents());
-  array->SetNumberOfTuples(static_cast<vtkIdType>(source.size()));
-  RemapTuples remap;
-  if (!vtkArrayDispatch::Dispatch::Execute(piece, remap, array.Get(), source, missing))
-  {
-    remap(piece, array.Get(), source, missing); // through the generic vtkDataArray API
-  }
-  return array;
-}
 } // namespace
 
 vtkGPUNeighborDistance::vtkGPUNeighborDistance()
@@ -162,19 +123,12 @@ void vtkGPUNeighborDistance::ExecuteOnDevice(
   vtkGPUMeshDistributed::AllSucceed(controller, [&] {
     vtkNew<vtkCellData> pieceArrays;
     computeArrays(run, piece.Mesh, &origin, this->ComputeCentroids, this, pieceArrays);
-    std::vector<vtkIdType> source(static_cast<std::size_t>(cells), -1);
-    for (std::size_t c = 0; c < piece.InputCell.size(); ++c)
-    {
-      if (piece.InputCell[c] >= 0)
-      {
-        source[piece.InputCell[c]] = static_cast<vtkIdType>(c);
-      }
-    }
+    const std::vector<vtkIdType> source = vtkGPUMeshDistributed::PieceEntries(piece.InputCell, cells);
     for (int a = 0; a < pieceArrays->GetNumberOfArrays(); ++a)
     {
       vtkDataArray* array = pieceArrays->GetArray(a);
       const bool counts = std::string(array->GetName()) == "NeighborCount";
-      output->GetCellData()->AddArray(remapped(array, source, counts ? -1.0 : NAN));
+      output->GetCellData()->AddArray(vtkGPUMeshDistributed::InputArrayOfPiece(array, source, counts ? -1.0 : NAN));
     }
   });
 }

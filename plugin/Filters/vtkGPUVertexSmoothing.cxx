@@ -182,14 +182,7 @@ vtkSmartPointer<vtkDoubleArray> smoothDistributed(gpumesh::DeviceRun& run, vtkPo
   bytesExchanged = halo.BytesExchanged() - bytesBefore;
 
   const vtkIdType n = input->GetNumberOfPoints();
-  std::vector<std::int64_t> pieceOfInput(static_cast<std::size_t>(n), -1);
-  for (std::size_t p = 0; p < piece.InputPoint.size(); ++p)
-  {
-    if (piece.InputPoint[p] >= 0)
-    {
-      pieceOfInput[piece.InputPoint[p]] = static_cast<std::int64_t>(p);
-    }
-  }
+  const std::vector<vtkIdType> pieceOfInput = vtkGPUMeshDistributed::PieceEntries(piece.InputPoint, n);
   auto displacement = vtkSmartPointer<vtkDoubleArray>::New();
   displacement->SetNumberOfComponents(3);
   vtkGPUMeshOutputArrays::Allocate(displacement, n);
