@@ -154,6 +154,11 @@ void CellEntities::matchInPartitions(DeviceRun& run, const DeviceMesh& mesh, con
   DeviceBuffer<cl_uint> entityStarts = run.allocate<cl_uint>(partitions, "partition entity starts");
   DeviceBuffer<cl_uint> entityTotal = run.allocate<cl_uint>(1, "entity count");
   run.fill(entityTotal, cl_uint(0), "entity count");
+  const auto readEntityCount = [&] {
+    cl_uint entities = 0;
+    run.download(entityTotal, &entities, 1, "distinct sides and edges");
+    EntityCount = entities;
+  };
   const bool inPrivate = (std::size_t(1) << shift) <= privateBuckets;
   DeviceBuffer<cl_uint> bucketStarts = run.allocate<cl_uint>(inPrivate ? 1 : points, "bucket starts");
   DeviceBuffer<cl_uint> bucketCursors = run.allocate<cl_uint>(inPrivate ? 1 : points, "bucket cursors");
@@ -185,11 +190,7 @@ void CellEntities::matchInPartitions(DeviceRun& run, const DeviceMesh& mesh, con
     if (SlotEntity.empty())
     {
       if (withRuns) // one batch: every entity is numbered
-      {
-        cl_uint entities = 0;
-        run.download(entityTotal, &entities, 1, "distinct sides and edges");
-        EntityCount = entities;
-      }
+        readEntityCount();
       EntityVertices = run.allocate<cl_uint4>(withRuns ? EntityCount : 0, "entity vertices");
       SlotRun = run.allocate<cl_int2>(withRuns ? SlotCount : 0, "slot runs");
       Neighbor = run.allocate<cl_int>(withNeighbors ? SlotCount : 0, "neighbours");
@@ -201,9 +202,7 @@ void CellEntities::matchInPartitions(DeviceRun& run, const DeviceMesh& mesh, con
   }
   if (!withRuns)
   {
-    cl_uint entities = 0;
-    run.download(entityTotal, &entities, 1, "distinct sides and edges");
-    EntityCount = entities;
+    readEntityCount();
     SortedSlots = DeviceBuffer<cl_int>(); // only the sort's: its memory serves what comes next
   }
 }
