@@ -58,5 +58,11 @@ case $part in
     for v in b a; do bench $v all-$v gpu-refinement-all@triangles --triangles 30000000; done
     bench a tets gpu-refinement-marked@tetrahedra --tetrahedra 10000000 --marked-fractions 0.001
     bench a cr gpu-cell-reduction@triangles,gpu-vertex-smoothing@triangles --triangles 30000000 --point-type float ;;
+  six)
+    core $PWD/.carry/core/lib timeout 150 .carry/core/bin/GPUMeshCoreTests > $OUT/core-tests.txt 2>&1; echo "== core tests rc $?"
+    grep -E "PASSED|FAILED|tests ran" $OUT/core-tests.txt | head -10
+    core $PWD/.carry/core/lib timeout 150 .carry/core/bin/gpumesh-benchmark --device NVIDIA --repeat 5 --reduce-size 0 --triangles 30000000 --smoothing-iterations 10 > $OUT/tri30m-a.txt 2>&1
+    echo "== tri30m rc $?"; grep -i "smoothing.*per iteration\|^    barycentres\|^    relax" $OUT/tri30m-a.txt
+    bench a fin gpu-cell-reduction@triangles,gpu-refinement-marked@triangles,gpu-neighbor-distance@triangles --triangles 30000000 --point-type float ;;
 esac
 tar -C $OUT -czf $OUT/s5-$part.tgz --exclude='*.tgz' . 2>/dev/null; ls $OUT
