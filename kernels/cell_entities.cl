@@ -9,6 +9,7 @@
 // slot_offsets[c]. A key is a uint4 of sorted vertex ids padded with NONE, so an edge, a
 // triangle face and a quad face never compare equal.
 #include "entity_keys.cl"
+#include "entity_runs.cl"
 // Build options: SMALL_BUCKET, the largest bucket ranked in place (larger ones: radix sort);
 // KEY_COMPONENTS, the most vertex ids in one key of the mesh (2, 3 or 4).
 
@@ -46,16 +47,16 @@ __kernel void emit_entities(CELL_ARGS, __global const int* table, const int rows
     const uint4 key = entity_key(v, n, table, rows, cells_fixed, e);
     keys[first + e] = key;
     slot_cell[first + e] = cell;
+#ifndef BUCKETS_COUNTED_IN_WINDOWS // (cell_entity_windows.cl counts them there)
     atomic_inc(&bucket_counts[key.x]);
+#endif
   }
 }
 
-// Groups the slots by bucket, each as its sort entry (key.y, key.z, key.w, slot) with its bucket
-// (key.x) beside it, or, when no key has a fourth vertex (KEY_COMPONENTS < 4), in the entry's
-// third place instead of key.w: every key of a bucket shares x, so the entry orders the bucket
-// either way, and the sort then reads its bucket's entries where they lie, not each key through
-// its slot. The order inside a bucket is arbitrary until it is sorted. Afterwards the cursors
-// hold the buckets' sizes.
+// Groups the slots by bucket, each as its sort entry (bucket_entry in entity_keys.cl; with its
+// bucket beside it when keys have four vertices), so that the sort reads its bucket's entries
+// where they lie, not each key through its slot. The order inside a bucket is arbitrary until it
+// is sorted. Afterwards the cursors hold the buckets' sizes.
 __kernel void fill_buckets(__global const uint4* keys, const int slots,
   __global const uint* bucket_offsets, __global uint* cursors, __global uint4* entries,
   __global uint* entry_bucket)
@@ -65,10 +66,8 @@ __kernel void fill_buckets(__global const uint4* keys, const int slots,
     return;
   const uint4 key = keys[slot];
   const uint place = bucket_offsets[key.x] + atomic_inc(&cursors[key.x]);
-#if KEY_COMPONENTS < 4
-  entries[place] = (uint4)(key.y, key.z, key.x, (uint)slot);
-#else
-  entries[place] = (uint4)(key.y, key.z, key.w, (uint)slot);
+  entries[place] = bucket_entry(key, (uint)slot);
+#if KEY_COMPONENTS == 4
   entry_bucket[place] = key.x;
 #endif
 }
@@ -89,11 +88,7 @@ __kernel void rank_small_buckets(__global const uint4* entries, __global const u
   const int i = get_global_id(0);
   if (i >= count)
     return;
-#if KEY_COMPONENTS < 4
-  const uint b = entries[i].z;
-#else
-  const uint b = entry_bucket[i];
-#endif
+  const uint b = bucket_of_entry(entries, entry_bucket, i);
   const int begin = (int)bucket_offsets[b];
   const int end = (int)bucket_offsets[b + 1];
   const int large = end - begin > SMALL_BUCKET;
@@ -205,11 +200,8 @@ __kernel void record_runs(__global const int* sorted_slots, const int slots,
   const int i = get_global_id(0);
   if (i >= slots)
     return;
-  const int entity = (int)entity_offsets[i + 1] - 1;
-  const int start = run_start[entity];
-  const int length = run_start[entity + 1] - start;
-  const int slot = sorted_slots[i];
-  slot_run[slot] = (int2)(start, length);
-  slot_entity[slot] = entity;
-  neighbor[slot] = length > 1 ? slot_cell[sorted_slots[i == start ? start + 1 : start]] : -1;
+  const struct sorted_run r = sorted_run_at(i, sorted_slots, entity_offsets, run_start, slot_cell);
+  slot_run[r.slot] = (int2)(r.start, r.length);
+  slot_entity[r.slot] = r.entity;
+  neighbor[r.slot] = r.neighbor;
 }

@@ -48,3 +48,28 @@ inline uint4 entity_key(__global const int* v, int n, __global const int* table,
   return sorted_key(key_vertex(v, n, row[0], turn), key_vertex(v, n, row[1], turn),
     key_vertex(v, n, row[2], turn), key_vertex(v, n, row[3], turn));
 }
+
+// The sort entry of a slot's key in its bucket (key.x): (key.y, key.z, key.w, slot), or, when no
+// key has a fourth vertex (KEY_COMPONENTS < 4, a build option of the kernels that call this),
+// the bucket in the third place instead of key.w (always NONE then), so that a bucket's entries
+// say which bucket they are in. Every key of a bucket shares x, so the entries order the bucket
+// as the keys do either way.
+inline uint4 bucket_entry(uint4 key, uint slot)
+{
+#if KEY_COMPONENTS < 4
+  return (uint4)(key.y, key.z, key.x, slot);
+#else
+  return (uint4)(key.y, key.z, key.w, slot);
+#endif
+}
+
+// The bucket of entry i of an array of bucket entries (and, with four-vertex keys, of their
+// buckets beside them).
+inline uint bucket_of_entry(__global const uint4* entries, __global const uint* entry_bucket, size_t i)
+{
+#if KEY_COMPONENTS < 4
+  return entries[i].z;
+#else
+  return entry_bucket[i];
+#endif
+}

@@ -1,5 +1,6 @@
 #include "gpumesh/CellEntities.h"
 
+#include "gpumesh/CellEntityWindows.h"
 #include "gpumesh/RadixSort.h"
 #include "gpumesh/Scan.h"
 
@@ -126,8 +127,8 @@ const std::vector<cl_int>* localEntityTable(CellKind kind, EntityType type)
   }
 }
 
-CellEntities::CellEntities(
-  DeviceRun& run, const DeviceMesh& mesh, EntityType type, AccessPattern pattern, SlotNeighbors neighbors)
+CellEntities::CellEntities(DeviceRun& run, const DeviceMesh& mesh, EntityType type, AccessPattern pattern,
+  SlotNeighbors neighbors, SlotGrouping grouping)
   : Type(type)
 {
   const auto cells = static_cast<std::size_t>(mesh.cellCount());
@@ -186,7 +187,7 @@ CellEntities::CellEntities(
   }
   // The buckets' way needs the slots' cells on the way: they go at the end.
   SlotCell = run.allocate<cl_int>(SlotCount, "slot cells");
-  matchInBuckets(run, mesh, emitting);
+  matchInBuckets(run, mesh, emitting, grouping, slotRows);
   if (neighbors != SlotNeighbors::Kept)
     SlotCell = DeviceBuffer<cl_int>();
   if (neighbors == SlotNeighbors::LeftOut)
@@ -199,37 +200,55 @@ CellEntities::CellEntities(
   }
 }
 
-void CellEntities::matchInBuckets(DeviceRun& run, const DeviceMesh& mesh, const EmittingGroups& emitting)
+void CellEntities::matchInBuckets(DeviceRun& run, const DeviceMesh& mesh, const EmittingGroups& emitting,
+  SlotGrouping grouping, std::size_t slotRows)
 {
   const auto points = static_cast<std::size_t>(mesh.pointCount());
   const char* program = "cell_entities";
   const std::string options = bucketOptions;
+  const int components = keyComponents(mesh, Type);
+  const std::string entryOptions = options + " -DKEY_COMPONENTS=" + std::to_string(components);
+  // A slot's cell is computed, not looked up, when one fixed-size kind fills the mesh.
+  const std::string runOptions = slotRows > 0 ? options + " -DSLOT_ROWS=" + std::to_string(slotRows) : options;
+  SlotWindows slotWindows(run, components, slotRows);
+  bool throughWindows = grouping == SlotGrouping::Windows;
+  if (grouping == SlotGrouping::Auto && !emitting.empty())
+  {
+    const auto largest = std::max_element(emitting.begin(), emitting.end(),
+      [](const auto& a, const auto& b) { return a.first->count < b.first->count; });
+    throughWindows = slotWindows.pay(*largest->first, SlotCount, points);
+  }
 
-  // 2. Every slot's key, its cell, and how many slots each bucket (smallest vertex) gets.
+  // 2. Every slot's key, its cell, and (directly) how many slots each bucket (smallest vertex)
+  // gets.
   DeviceBuffer<cl_uint4> keys = run.allocate<cl_uint4>(SlotCount, "entity keys");
   DeviceBuffer<cl_uint> bucketCounts = run.allocate<cl_uint>(points, "bucket counts");
   run.fill(bucketCounts, cl_uint(0), "bucket counts");
+  const std::string emitOptions = throughWindows ? options + " -DBUCKETS_COUNTED_IN_WINDOWS" : options;
   std::vector<DeviceBuffer<cl_int>> tables;
   for (const auto& [group, table] : emitting)
   {
     tables.push_back(run.upload(table->data(), table->size(), "entity table"));
-    run.call({ program, "emit_entities", options + " " + cellKindOptions(*group) }, group->count, "emit entities",
-      CellArgs{ *group }, tables.back(), static_cast<cl_int>(table->size() / 4), SlotOffsets, keys, SlotCell,
-      bucketCounts);
+    run.call({ program, "emit_entities", emitOptions + " " + cellKindOptions(*group) }, group->count,
+      "emit entities", CellArgs{ *group }, tables.back(), static_cast<cl_int>(table->size() / 4), SlotOffsets, keys,
+      SlotCell, bucketCounts);
   }
 
   // 3. Slots grouped by bucket as sort entries; each entry of a small bucket finds its place in
   // the bucket's (key, slot) order and whether it starts a run of equal keys.
   DeviceBuffer<cl_uint> bucketOffsets = run.allocate<cl_uint>(points + 1, "bucket offsets");
-  exclusiveScan(run, bucketCounts, points, bucketOffsets, "bucket entries");
-  run.fill(bucketCounts, cl_uint(0), "bucket cursors");
-  const int components = keyComponents(mesh, Type);
-  const std::string entryOptions = options + " -DKEY_COMPONENTS=" + std::to_string(components);
   DeviceBuffer<cl_uint4> entries = run.allocate<cl_uint4>(SlotCount, "bucket entries");
   // Keys of up to three vertices carry their bucket in the entry itself.
   DeviceBuffer<cl_uint> entryBucket = run.allocate<cl_uint>(components < 4 ? 1 : SlotCount, "entry buckets");
-  run.call({ program, "fill_buckets", entryOptions }, SlotCount, "fill buckets", keys,
-    static_cast<cl_int>(SlotCount), bucketOffsets, bucketCounts, entries, entryBucket);
+  if (throughWindows)
+    slotWindows.fillBuckets(keys, points, bucketCounts, bucketOffsets, entries, entryBucket);
+  else
+  {
+    exclusiveScan(run, bucketCounts, points, bucketOffsets, "bucket entries");
+    run.fill(bucketCounts, cl_uint(0), "bucket cursors");
+    run.call({ program, "fill_buckets", entryOptions }, SlotCount, "fill buckets", keys,
+      static_cast<cl_int>(SlotCount), bucketOffsets, bucketCounts, entries, entryBucket);
+  }
   SortedSlots = run.allocate<cl_int>(SlotCount, "sorted slots");
   DeviceBuffer<cl_uint> heads = run.allocate<cl_uint>(SlotCount, "run heads");
   DeviceBuffer<cl_uint>& largeSizes = bucketCounts; // the cursors hold the buckets' sizes now
@@ -252,7 +271,7 @@ void CellEntities::matchInBuckets(DeviceRun& run, const DeviceMesh& mesh, const 
   bucketCounts.release();
   bucketOffsets.release();
 
-  // 5. Runs of equal keys: entities, numbered in sorted order.
+  // 5. Runs of equal keys: entities, numbered in sorted order, and each slot's run.
   DeviceBuffer<cl_uint> entityOffsets = run.allocate<cl_uint>(SlotCount + 1, "entity offsets");
   EntityCount = exclusiveScan(run, heads, SlotCount, entityOffsets, "distinct sides and edges");
   heads.release();
@@ -260,11 +279,15 @@ void CellEntities::matchInBuckets(DeviceRun& run, const DeviceMesh& mesh, const 
   DeviceBuffer<cl_int> runStart = run.allocate<cl_int>(EntityCount + 1, "run starts");
   run.call({ program, "record_entities", options }, SlotCount, "number entities", keys, SortedSlots,
     static_cast<cl_int>(SlotCount), entityOffsets, runStart, EntityVertices);
+  keys.release();
   SlotRun = run.allocate<cl_int2>(SlotCount, "slot runs");
   Neighbor = run.allocate<cl_int>(SlotCount, "neighbours");
   SlotEntity = run.allocate<cl_int>(SlotCount, "slot entities");
-  run.call({ program, "record_runs", options }, SlotCount, "record runs", SortedSlots,
-    static_cast<cl_int>(SlotCount), entityOffsets, runStart, SlotCell, SlotRun, Neighbor, SlotEntity);
+  if (throughWindows)
+    slotWindows.recordRuns(SortedSlots, entityOffsets, runStart, SlotCell, SlotRun, Neighbor, SlotEntity);
+  else
+    run.call({ program, "record_runs", runOptions }, SlotCount, "record runs", SortedSlots,
+      static_cast<cl_int>(SlotCount), entityOffsets, runStart, SlotCell, SlotRun, Neighbor, SlotEntity);
 }
 
 } // namespace gpumesh

@@ -56,11 +56,28 @@ enum class SlotNeighbors
   Only
 };
 
+/// How the GPUs' way (AccessPattern::Strided) moves each slot to its bucket and each result
+/// back to its slot. Both give identical buffers.
+enum class SlotGrouping
+{
+  /// Through windows for meshes of at least 2^22 slots whose numbering scatters (more than half
+  /// of sampled cells lie in another window of vertex ids than the cell 16 places on), directly
+  /// otherwise.
+  Auto,
+  /// Straight to the bucket and back to the slot: scatters over the whole mesh, which stay in
+  /// cache when the numbering keeps neighbouring cells and vertices close.
+  Direct,
+  /// Through windows of owner vertices and of slots (kernels/cell_entity_windows.cl): two more
+  /// passes over the slots, but every scatter lands in a window of a few megabytes, whatever the
+  /// numbering.
+  Windows
+};
+
 class CellEntities
 {
 public:
   CellEntities(DeviceRun& run, const DeviceMesh& mesh, EntityType type, AccessPattern pattern = AccessPattern::Auto,
-    SlotNeighbors neighbors = SlotNeighbors::Kept);
+    SlotNeighbors neighbors = SlotNeighbors::Kept, SlotGrouping grouping = SlotGrouping::Auto);
 
   EntityType type() const { return Type; }
   std::size_t slotCount() const { return SlotCount; }
@@ -88,9 +105,10 @@ private:
   // The groups that have entities of this type, with the table each one emits them by.
   using EmittingGroups = std::vector<std::pair<const DeviceCellGroup*, const std::vector<cl_int>*>>;
   // From slotOffsets on, the two ways of filling the rest (CellEntities.cxx and
-  // CellEntityPartitions.cxx).
-  void matchInBuckets(DeviceRun& run, const DeviceMesh& mesh, const EmittingGroups& emitting);
-  // `slotRows`: the slots per cell when one fixed-size kind fills the mesh, else 0.
+  // CellEntityPartitions.cxx). `slotRows`: the slots per cell when one fixed-size kind fills the
+  // mesh, else 0.
+  void matchInBuckets(DeviceRun& run, const DeviceMesh& mesh, const EmittingGroups& emitting, SlotGrouping grouping,
+    std::size_t slotRows);
   void matchInPartitions(DeviceRun& run, const DeviceMesh& mesh, const EmittingGroups& emitting,
     SlotNeighbors neighbors, std::size_t slotRows);
 

@@ -8,6 +8,7 @@
 //                     [--smoothing-iterations N]
 //                     [--matching N] [--hub-degree D]
 //                     [--matching-pattern auto|contiguous|strided|both]
+//                     [--matching-grouping auto|direct|windows|all]
 //   gpumesh-benchmark --list-devices
 #include "MeshGenerators.h"
 
@@ -58,6 +59,8 @@ struct Options
   // CellEntities' ways of matching to time (AccessPattern: contiguous is the CPUs' way, strided
   // the GPUs'); "both" times them side by side in one run.
   std::vector<AccessPattern> matchingPatterns = { AccessPattern::Auto };
+  // The GPUs' ways of moving slots to buckets (SlotGrouping); "all" times the three side by side.
+  std::vector<SlotGrouping> matchingGroupings = { SlotGrouping::Auto };
   std::string json;
 };
 
@@ -403,22 +406,24 @@ void benchmarkMatching(const std::shared_ptr<DeviceContext>& context, const Opti
   } types[] = { { EntityType::Sides, "sides" }, { EntityType::Edges, "unique edges" } };
   for (const auto& t : types)
     for (AccessPattern pattern : options.matchingPatterns)
-    {
-      const std::string way = pattern == AccessPattern::Contiguous ? ", contiguous"
-        : pattern == AccessPattern::Strided                        ? ", strided"
-                                                                   : "";
-      std::size_t entities = 0;
-      const Measured measured = measure(context, options.repeat, [&](DeviceRun& run) {
-        const CellEntities matched(run, mesh, t.type, pattern);
-        entities = matched.entityCount();
-      });
-      // Fewest bytes: read the connectivity, write one entity id per slot.
-      const double bytes = static_cast<double>(generated.connectivity.size()) * 4 * 2;
-      results.push_back({ name + ": " + t.label + way + " (kernels)", measured.kernelMs, bytes, measured.kernels });
-      results.push_back({ name + ": " + t.label + way + " (wall)", measured.wallMs, 0.0, {} });
-      std::printf("%s: %zu cells, %zu points, %zu %s\n", name.c_str(), generated.cellCount(),
-        generated.pointCount(), entities, t.label);
-    }
+      for (SlotGrouping grouping : options.matchingGroupings)
+      {
+        const std::string way = std::string(pattern == AccessPattern::Contiguous ? ", contiguous"
+            : pattern == AccessPattern::Strided                                  ? ", strided"
+                                                                                 : "") +
+          (grouping == SlotGrouping::Direct ? ", direct" : grouping == SlotGrouping::Windows ? ", windows" : "");
+        std::size_t entities = 0;
+        const Measured measured = measure(context, options.repeat, [&](DeviceRun& run) {
+          const CellEntities matched(run, mesh, t.type, pattern, SlotNeighbors::Kept, grouping);
+          entities = matched.entityCount();
+        });
+        // Fewest bytes: read the connectivity, write one entity id per slot.
+        const double bytes = static_cast<double>(generated.connectivity.size()) * 4 * 2;
+        results.push_back({ name + ": " + t.label + way + " (kernels)", measured.kernelMs, bytes, measured.kernels });
+        results.push_back({ name + ": " + t.label + way + " (wall)", measured.wallMs, 0.0, {} });
+        std::printf("%s: %zu cells, %zu points, %zu %s\n", name.c_str(), generated.cellCount(),
+          generated.pointCount(), entities, t.label);
+      }
 }
 
 // The degree cliff: a triangle grid with a fan of hubDegree triangles beside it (one vertex of
@@ -494,6 +499,20 @@ Options parse(int argc, char** argv)
         options.matchingPatterns = { AccessPattern::Contiguous, AccessPattern::Strided };
       else
         throw Error("--matching-pattern takes auto, contiguous, strided or both, not '" + pattern + "'");
+    }
+    else if (arg == "--matching-grouping")
+    {
+      const std::string grouping = next();
+      if (grouping == "auto")
+        options.matchingGroupings = { SlotGrouping::Auto };
+      else if (grouping == "direct")
+        options.matchingGroupings = { SlotGrouping::Direct };
+      else if (grouping == "windows")
+        options.matchingGroupings = { SlotGrouping::Windows };
+      else if (grouping == "all")
+        options.matchingGroupings = { SlotGrouping::Auto, SlotGrouping::Direct, SlotGrouping::Windows };
+      else
+        throw Error("--matching-grouping takes auto, direct, windows or all, not '" + grouping + "'");
     }
     else if (arg == "--hub-degree")
       options.hubDegree = std::stoull(next());

@@ -211,22 +211,32 @@ struct Built
   std::vector<cl_int> count;
 };
 
-// Both ways of matching (AccessPattern: Contiguous is the CPUs' way, Strided the GPUs'), which
-// must give identical results; every test runs both on whatever device it has.
-const AccessPattern bothWays[] = { AccessPattern::Contiguous, AccessPattern::Strided };
-
-std::string nameOf(AccessPattern pattern)
+// The ways of matching, which must give identical results; every test runs each on whatever
+// device it has: the CPUs' (AccessPattern::Contiguous) and the GPUs' (Strided), straight to the
+// buckets and through windows of vertices and slots (SlotGrouping).
+struct Way
 {
-  return pattern == AccessPattern::Contiguous ? "contiguous" : "strided";
+  AccessPattern pattern;
+  SlotGrouping grouping;
+};
+const Way contiguousWay = { AccessPattern::Contiguous, SlotGrouping::Auto };
+const Way allWays[] = { contiguousWay, { AccessPattern::Strided, SlotGrouping::Direct },
+  { AccessPattern::Strided, SlotGrouping::Windows } };
+
+std::string nameOf(const Way& way)
+{
+  if (way.pattern == AccessPattern::Contiguous)
+    return "contiguous";
+  return way.grouping == SlotGrouping::Windows ? "strided through windows" : "strided";
 }
 
-Built build(const TestMesh& mesh, EntityType type, AccessPattern pattern,
+Built build(const TestMesh& mesh, EntityType type, const Way& way,
   SlotNeighbors neighbors = SlotNeighbors::Kept)
 {
   const HostMesh host = testmesh::toHost(mesh);
   DeviceRun run(DeviceContext::acquire("auto"));
   DeviceMesh deviceMesh(run, host);
-  CellEntities entities(run, deviceMesh, type, pattern, neighbors);
+  CellEntities entities(run, deviceMesh, type, way.pattern, neighbors, way.grouping);
   Built b;
   if (neighbors == SlotNeighbors::LeftOut)
   {
@@ -265,10 +275,10 @@ Built build(const TestMesh& mesh, EntityType type, AccessPattern pattern,
 }
 
 // Checks every output of one way against the CPU map from keys to the slots that share them.
-void expectMatchesReference(const TestMesh& mesh, EntityType type, AccessPattern pattern)
+void expectMatchesReference(const TestMesh& mesh, EntityType type, const Way& way)
 {
-  SCOPED_TRACE(nameOf(pattern));
-  const Built b = build(mesh, type, pattern);
+  SCOPED_TRACE(nameOf(way));
+  const Built b = build(mesh, type, way);
   std::map<Key, std::vector<std::int64_t>> slotsOfKey; // std::map: keys in sorted order
   std::vector<Key> keyOfSlot;
   for (std::size_t c = 0; c < mesh.cells.size(); ++c)
@@ -306,26 +316,30 @@ void expectMatchesReference(const TestMesh& mesh, EntityType type, AccessPattern
 
 void expectMatchesReference(const TestMesh& mesh, EntityType type)
 {
-  for (AccessPattern pattern : bothWays)
-    expectMatchesReference(mesh, type, pattern);
+  for (const Way& way : allWays)
+    expectMatchesReference(mesh, type, way);
 }
 
-void expectBothWaysEqual(const TestMesh& mesh, EntityType type)
+void expectAllWaysEqual(const TestMesh& mesh, EntityType type)
 {
-  const Built contiguous = build(mesh, type, AccessPattern::Contiguous);
-  const Built strided = build(mesh, type, AccessPattern::Strided);
-  EXPECT_EQ(contiguous.slotCell, strided.slotCell);
-  EXPECT_EQ(contiguous.sortedSlots, strided.sortedSlots);
-  EXPECT_EQ(contiguous.slotEntity, strided.slotEntity);
-  EXPECT_EQ(contiguous.neighbor, strided.neighbor);
-  ASSERT_EQ(contiguous.slotRun.size(), strided.slotRun.size());
-  for (std::size_t s = 0; s < contiguous.slotRun.size(); ++s)
-    for (int k = 0; k < 2; ++k)
-      ASSERT_EQ(contiguous.slotRun[s].s[k], strided.slotRun[s].s[k]) << "slot " << s;
-  ASSERT_EQ(contiguous.entityVertices.size(), strided.entityVertices.size());
-  for (std::size_t e = 0; e < contiguous.entityVertices.size(); ++e)
-    for (int k = 0; k < 4; ++k)
-      ASSERT_EQ(contiguous.entityVertices[e].s[k], strided.entityVertices[e].s[k]) << "entity " << e;
+  const Built contiguous = build(mesh, type, contiguousWay);
+  for (const Way& way : allWays)
+  {
+    SCOPED_TRACE(nameOf(way));
+    const Built other = build(mesh, type, way);
+    EXPECT_EQ(contiguous.slotCell, other.slotCell);
+    EXPECT_EQ(contiguous.sortedSlots, other.sortedSlots);
+    EXPECT_EQ(contiguous.slotEntity, other.slotEntity);
+    EXPECT_EQ(contiguous.neighbor, other.neighbor);
+    ASSERT_EQ(contiguous.slotRun.size(), other.slotRun.size());
+    for (std::size_t s = 0; s < contiguous.slotRun.size(); ++s)
+      for (int k = 0; k < 2; ++k)
+        ASSERT_EQ(contiguous.slotRun[s].s[k], other.slotRun[s].s[k]) << "slot " << s;
+    ASSERT_EQ(contiguous.entityVertices.size(), other.entityVertices.size());
+    for (std::size_t e = 0; e < contiguous.entityVertices.size(); ++e)
+      for (int k = 0; k < 4; ++k)
+        ASSERT_EQ(contiguous.entityVertices[e].s[k], other.entityVertices[e].s[k]) << "entity " << e;
+  }
 }
 } // namespace
 
@@ -347,11 +361,11 @@ TEST(CellEntities, NonManifoldFanMakesEveryCellANeighbour)
   fan.xyz = { 0, 0, 0, 1, 0, 0, 0.5, 1, 0, 0.5, -1, 0, 0.5, 0, 1 };
   fan.cells = { { CellKind::Triangle, { 0, 1, 2 } }, { CellKind::Triangle, { 1, 0, 3 } }, { CellKind::Triangle, { 0, 1, 4 } } };
   expectMatchesReference(fan, EntityType::Sides);
-  for (AccessPattern pattern : bothWays)
+  for (const Way& way : allWays)
   {
-    const Built b = build(fan, EntityType::Sides, pattern);
+    const Built b = build(fan, EntityType::Sides, way);
     for (int c = 0; c < 3; ++c)
-      EXPECT_EQ(b.count[c], 2) << "cell " << c << ", " << nameOf(pattern);
+      EXPECT_EQ(b.count[c], 2) << "cell " << c << ", " << nameOf(way);
   }
 }
 
@@ -372,9 +386,9 @@ TEST(CellEntities, SingleCellHasNoNeighbour)
   TestMesh one;
   one.xyz = { 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1 };
   one.cells = { { CellKind::Tetra, { 0, 1, 2, 3 } } };
-  for (AccessPattern pattern : bothWays)
+  for (const Way& way : allWays)
   {
-    const Built b = build(one, EntityType::Sides, pattern);
+    const Built b = build(one, EntityType::Sides, way);
     EXPECT_EQ(b.count[0], 0);
     EXPECT_TRUE(std::isnan(b.minimum[0]));
     EXPECT_TRUE(std::isnan(b.mean[0]));
@@ -386,10 +400,10 @@ TEST(CellEntities, SingleCellHasNoNeighbour)
 TEST(CellEntities, ResultsDoNotDependOnTheSchedule)
 {
   const TestMesh mesh = shuffled(tetraBox(5), 3);
-  for (AccessPattern pattern : bothWays)
+  for (const Way& way : allWays)
   {
-    const Built first = build(mesh, EntityType::Sides, pattern);
-    const Built second = build(mesh, EntityType::Sides, pattern);
+    const Built first = build(mesh, EntityType::Sides, way);
+    const Built second = build(mesh, EntityType::Sides, way);
     EXPECT_EQ(first.sortedSlots, second.sortedSlots);
     EXPECT_EQ(first.slotEntity, second.slotEntity);
     EXPECT_EQ(first.neighbor, second.neighbor);
@@ -431,7 +445,7 @@ TEST(CellEntities, UVSphereWith4096PointsPerRing)
   const TestMesh mesh = uvSphere(4096, 4);
   expectMatchesReference(mesh, EntityType::Sides);
   expectMatchesReference(mesh, EntityType::Edges);
-  const Built b = build(mesh, EntityType::Sides, AccessPattern::Contiguous);
+  const Built b = build(mesh, EntityType::Sides, contiguousWay);
   for (cl_int n : b.neighbor) // closed: every side has a neighbour
     ASSERT_GE(n, 0);
 }
@@ -495,26 +509,26 @@ TEST(CellEntities, EveryKindMixedInOneMesh)
 // The two ways agree buffer for buffer, through every sort of the contiguous way: insertion
 // (triangles), ranks (tetrahedron edges, 2 ids; faces, 3), swaps and a heap sort (a vertex of
 // degree 4000, whose partition exceeds the private staging).
-TEST(CellEntities, BothWaysGiveIdenticalBuffers)
+TEST(CellEntities, AllWaysGiveIdenticalBuffers)
 {
-  expectBothWaysEqual(shuffled(triangleGrid(40, 30), 31), EntityType::Edges);
+  expectAllWaysEqual(shuffled(triangleGrid(40, 30), 31), EntityType::Edges);
   const TestMesh tetrahedra = shuffled(tetraBox(7), 32);
-  expectBothWaysEqual(tetrahedra, EntityType::Edges);
-  expectBothWaysEqual(tetrahedra, EntityType::Sides);
-  expectBothWaysEqual(shuffled(fan(4000), 33), EntityType::Edges);
-  expectBothWaysEqual(wedgeWheel(300), EntityType::Sides);
+  expectAllWaysEqual(tetrahedra, EntityType::Edges);
+  expectAllWaysEqual(tetrahedra, EntityType::Sides);
+  expectAllWaysEqual(shuffled(fan(4000), 33), EntityType::Edges);
+  expectAllWaysEqual(wedgeWheel(300), EntityType::Sides);
 }
 
 // Left out, the slots' cells and neighbours are not made; every other buffer is as with them.
 TEST(CellEntities, NeighborsLeftOutChangeNothingElse)
 {
   const TestMesh tetrahedra = shuffled(tetraBox(6), 34);
-  for (AccessPattern pattern : bothWays)
+  for (const Way& way : allWays)
   {
     for (EntityType type : { EntityType::Edges, EntityType::Sides })
     {
-      const Built all = build(tetrahedra, type, pattern);
-      const Built some = build(tetrahedra, type, pattern, SlotNeighbors::LeftOut);
+      const Built all = build(tetrahedra, type, way);
+      const Built some = build(tetrahedra, type, way, SlotNeighbors::LeftOut);
       EXPECT_FALSE(all.neighbor.empty());
       EXPECT_EQ(some.slotOffsets, all.slotOffsets);
       EXPECT_EQ(some.sortedSlots, all.sortedSlots);
@@ -547,11 +561,11 @@ TEST(CellEntities, NeighborsOnlyAreThoseOfTheFullMatching)
     { mixed, EntityType::Edges }, { fan, EntityType::Sides } };
   for (const auto& [mesh, type] : cases)
   {
-    for (AccessPattern pattern : bothWays)
+    for (const Way& way : allWays)
     {
-      SCOPED_TRACE(nameOf(pattern) + ", " + std::to_string(mesh.cells.size()) + " cells");
-      const Built all = build(mesh, type, pattern);
-      const Built some = build(mesh, type, pattern, SlotNeighbors::Only);
+      SCOPED_TRACE(nameOf(way) + ", " + std::to_string(mesh.cells.size()) + " cells");
+      const Built all = build(mesh, type, way);
+      const Built some = build(mesh, type, way, SlotNeighbors::Only);
       EXPECT_EQ(some.slotOffsets, all.slotOffsets);
       EXPECT_EQ(some.slotEntity, all.slotEntity);
       EXPECT_EQ(some.neighbor, all.neighbor);
@@ -559,13 +573,40 @@ TEST(CellEntities, NeighborsOnlyAreThoseOfTheFullMatching)
   }
   // Over 16 MB of (key, slot) pairs: the contiguous way sorts them in batches of partitions.
   const TestMesh large = shuffled(triangleGrid(520, 520), 40);
-  const Built all = build(large, EntityType::Sides, AccessPattern::Contiguous);
-  const Built some = build(large, EntityType::Sides, AccessPattern::Contiguous, SlotNeighbors::Only);
+  const Built all = build(large, EntityType::Sides, contiguousWay);
+  const Built some = build(large, EntityType::Sides, contiguousWay, SlotNeighbors::Only);
   EXPECT_EQ(some.slotEntity, all.slotEntity);
   EXPECT_EQ(some.neighbor, all.neighbor);
-  const Built fanOnly = build(fan, EntityType::Sides, AccessPattern::Contiguous, SlotNeighbors::Only);
+  const Built fanOnly = build(fan, EntityType::Sides, contiguousWay, SlotNeighbors::Only);
   // Slot 0 of each triangle is its edge 0-1.
   EXPECT_EQ(fanOnly.neighbor[0], 1);
   EXPECT_EQ(fanOnly.neighbor[3], 0);
   EXPECT_EQ(fanOnly.neighbor[6], 0);
+}
+
+// SlotGrouping::Auto goes through windows for a large mesh numbered at random, straight to the
+// buckets for the same mesh in row order, and gives the same neighbours either way.
+TEST(CellEntities, WindowsChosenForLargeScatteredNumberings)
+{
+  const TestMesh rows = triangleGrid(850, 850); // 1.4M triangles, 4.3M edge slots (> 2^22)
+  const TestMesh randomOrder = shuffled(rows, 41);
+  for (const bool scattered : { false, true })
+  {
+    const TestMesh& mesh = scattered ? randomOrder : rows;
+    SCOPED_TRACE(scattered ? "random order" : "row order");
+    const HostMesh host = testmesh::toHost(mesh);
+    DeviceRun run(DeviceContext::acquire("auto"));
+    const DeviceMesh deviceMesh(run, host);
+    const CellEntities chosen(run, deviceMesh, EntityType::Edges, AccessPattern::Strided);
+    bool windows = false;
+    for (const CommandTiming& timing : run.timings())
+      windows = windows || timing.label == "group keys by window";
+    EXPECT_EQ(windows, scattered);
+    const CellEntities direct(
+      run, deviceMesh, EntityType::Edges, AccessPattern::Strided, SlotNeighbors::Kept, SlotGrouping::Direct);
+    std::vector<cl_int> chosenNeighbors(chosen.slotCount()), directNeighbors(direct.slotCount());
+    run.download(chosen.neighbor(), chosenNeighbors.data(), chosenNeighbors.size(), "neighbours");
+    run.download(direct.neighbor(), directNeighbors.data(), directNeighbors.size(), "neighbours");
+    EXPECT_EQ(chosenNeighbors, directNeighbors);
+  }
 }

@@ -1,0 +1,34 @@
+// A slot's run of equal keys, read at its position i in the sorted slots: shared by the GPUs'
+// two ways of recording runs (record_runs in cell_entities.cl writes it at the slot at once;
+// record_runs_in_order in cell_entity_windows.cl writes it in sorted order, to be moved to the
+// slot through windows). `#include "entity_runs.cl"`.
+struct sorted_run
+{
+  int slot;
+  int start; // where the run starts in the sorted slots
+  int length; // how many slots share the entity
+  int entity;
+  int neighbor; // the first other cell of the run, or -1
+};
+
+// A slot's cell: a multiple of the rows when one fixed-size kind fills the mesh (build option
+// SLOT_ROWS), else looked up.
+#ifdef SLOT_ROWS
+#define cell_of_slot(slot_cell, slot) ((slot) / SLOT_ROWS)
+#else
+#define cell_of_slot(slot_cell, slot) ((slot_cell)[slot])
+#endif
+
+// entity_offsets[i + 1] - 1 is the entity at position i (record_entities in cell_entities.cl),
+// run_start its first position and, one entity on, its end.
+inline struct sorted_run sorted_run_at(int i, __global const int* sorted_slots,
+  __global const uint* entity_offsets, __global const int* run_start, __global const int* slot_cell)
+{
+  struct sorted_run r;
+  r.entity = (int)entity_offsets[i + 1] - 1;
+  r.start = run_start[r.entity];
+  r.length = run_start[r.entity + 1] - r.start;
+  r.slot = sorted_slots[i];
+  r.neighbor = r.length > 1 ? cell_of_slot(slot_cell, sorted_slots[i == r.start ? r.start + 1 : r.start]) : -1;
+  return r;
+}
