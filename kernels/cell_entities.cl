@@ -55,17 +55,16 @@ __kernel void emit_entities(CELL_ARGS, __global const int* table, const int rows
 
 // Groups the slots by bucket, each as its sort entry (bucket_entry in entity_keys.cl; with its
 // bucket beside it when keys have four vertices), so that the sort reads its bucket's entries
-// where they lie, not each key through its slot. The order inside a bucket is arbitrary until it
-// is sorted. Afterwards the cursors hold the buckets' sizes.
-__kernel void fill_buckets(__global const uint4* keys, const int slots,
-  __global const uint* bucket_offsets, __global uint* cursors, __global uint4* entries,
-  __global uint* entry_bucket)
+// where they lie, not each key through its slot. The cursors start at the buckets' offsets, so
+// one atomic gives a slot its place. The order inside a bucket is arbitrary until it is sorted.
+__kernel void fill_buckets(__global const uint4* keys, const int slots, __global uint* cursors,
+  __global uint4* entries, __global uint* entry_bucket)
 {
   const int slot = get_global_id(0);
   if (slot >= slots)
     return;
   const uint4 key = keys[slot];
-  const uint place = bucket_offsets[key.x] + atomic_inc(&cursors[key.x]);
+  const uint place = atomic_inc(&cursors[key.x]);
   entries[place] = bucket_entry(key, (uint)slot);
 #if KEY_COMPONENTS == 4
   entry_bucket[place] = key.x;
@@ -77,10 +76,9 @@ __kernel void fill_buckets(__global const uint4* keys, const int slots,
 // order, so every later result is independent of the thread schedule), and it starts a run of
 // equal keys when no entry of its key has a smaller slot. Linear in the bucket's size per
 // entry, and the entries of a bucket are read together by neighbouring work-items, so they come
-// from cache. Large buckets are left to the radix sort: the bucket's first entry turns its
-// size (the cursor) to 0 when the bucket is small, so `sizes` then holds the large buckets'
-// sizes, whose scan says where each one's slots start among all large buckets' slots, and
-// large_slots counts them.
+// from cache. Large buckets are left to the radix sort: the bucket's first entry writes its
+// size into `sizes` (zero before) when the bucket is large, so that their scan says where each
+// one's slots start among all large buckets' slots, and large_slots counts them.
 __kernel void rank_small_buckets(__global const uint4* entries, __global const uint* entry_bucket,
   __global const uint* bucket_offsets, const int count, __global int* sorted_slots,
   __global uint* heads, __global uint* sizes, __global uint* large_slots)
@@ -92,12 +90,10 @@ __kernel void rank_small_buckets(__global const uint4* entries, __global const u
   const int begin = (int)bucket_offsets[b];
   const int end = (int)bucket_offsets[b + 1];
   const int large = end - begin > SMALL_BUCKET;
-  if (i == begin)
+  if (i == begin && large)
   {
-    if (large)
-      atomic_add(large_slots, (uint)(end - begin));
-    else
-      sizes[b] = 0;
+    atomic_add(large_slots, (uint)(end - begin));
+    sizes[b] = (uint)(end - begin);
   }
   if (large)
     return;

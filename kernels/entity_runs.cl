@@ -1,7 +1,7 @@
 // A slot's run of equal keys, read at its position i in the sorted slots: shared by the GPUs'
 // two ways of recording runs (record_runs in cell_entities.cl writes it at the slot at once;
-// record_runs_in_order in cell_entity_windows.cl writes it in sorted order, to be moved to the
-// slot through windows). `#include "entity_runs.cl"`.
+// group_runs_by_window in cell_entity_windows.cl moves it to the slot through windows).
+// `#include "entity_runs.cl"`.
 struct sorted_run
 {
   int slot;

@@ -245,13 +245,15 @@ void CellEntities::matchInBuckets(DeviceRun& run, const DeviceMesh& mesh, const 
   else
   {
     exclusiveScan(run, bucketCounts, points, bucketOffsets, "bucket entries");
-    run.fill(bucketCounts, cl_uint(0), "bucket cursors");
+    DeviceBuffer<cl_uint>& cursors = bucketCounts;
+    run.copy(bucketOffsets, cursors, points, "bucket cursors");
     run.call({ program, "fill_buckets", entryOptions }, SlotCount, "fill buckets", keys,
-      static_cast<cl_int>(SlotCount), bucketOffsets, bucketCounts, entries, entryBucket);
+      static_cast<cl_int>(SlotCount), cursors, entries, entryBucket);
   }
   SortedSlots = run.allocate<cl_int>(SlotCount, "sorted slots");
   DeviceBuffer<cl_uint> heads = run.allocate<cl_uint>(SlotCount, "run heads");
-  DeviceBuffer<cl_uint>& largeSizes = bucketCounts; // the cursors hold the buckets' sizes now
+  DeviceBuffer<cl_uint>& largeSizes = bucketCounts; // the cursors are done with
+  run.fill(largeSizes, cl_uint(0), "large bucket sizes");
   DeviceBuffer<cl_uint> largeSlotCount = run.allocate<cl_uint>(1, "slots of large buckets");
   run.fill(largeSlotCount, cl_uint(0), "slots of large buckets");
   run.call({ program, "rank_small_buckets", entryOptions }, SlotCount, "sort small buckets", entries, entryBucket,

@@ -11,12 +11,17 @@ namespace gpumesh
 namespace
 {
 const char* const program = "cell_entity_windows";
-// The most windows, each a power of two of ids: enough that a window of 30M triangles' slots
-// (90M) is a few megabytes; the tile kernels keep a count per window in local memory.
-constexpr std::size_t windows = 1024;
-// Tile records per work-group: staged in local memory (16 bytes each) beside the windows'
-// counts, within the 48 KiB every GPU has.
-constexpr std::size_t tileRecords = 1024;
+// The most windows, each a power of two of ids: a window of 30M triangles' slots (90M) is then a
+// few megabytes, which stays in cache while it fills; more windows cost more atomics on their
+// cursors (512 was the fastest of 128 to 1024 on an H200).
+constexpr std::size_t windows = 512;
+// Tile records per work-group, staged in local memory (16 bytes each, and a bucket id beside
+// them for four-vertex keys) within the 48 KiB every GPU has. Larger tiles take fewer atomics
+// per record.
+std::size_t tileRecords(int keyComponents)
+{
+  return keyComponents == 4 ? 1024 : 2048;
+}
 // Below this many slots, the whole scatter fits the cache of the GPUs we know, windows or not.
 constexpr std::size_t fewestSlots = std::size_t(1) << 22;
 // The sample of SlotGrouping::Auto: cells and the distance between the cells compared.
@@ -30,7 +35,7 @@ SlotWindows::SlotWindows(DeviceRun& run, int keyComponents, std::size_t slotRows
   // GPUs: 4 records per work-item; CPUs, where a work-group is a loop on one core, fewer
   // work-items of more records (fewer barriers).
   const std::size_t items = run.info().isGPU ? 4 : 16;
-  WorkGroup = run.device().workGroupSize(tileRecords / items);
+  WorkGroup = run.device().workGroupSize(tileRecords(keyComponents) / items);
   Tile = WorkGroup * items;
   Options = "-DWG=" + std::to_string(WorkGroup) + " -DITEMS=" + std::to_string(items) +
     " -DWINDOWS=" + std::to_string(windows) + " -DKEY_COMPONENTS=" + std::to_string(keyComponents);
@@ -77,21 +82,22 @@ void SlotWindows::fillBuckets(const DeviceBuffer<cl_uint4>& keys, std::size_t po
   Run.fill(windowCounts, cl_uint(0), "window counts");
   Run.call({ program, "count_key_windows", Options }, tiles(slots), "count key windows", keys, count, shift,
     windowCounts);
-  DeviceBuffer<cl_uint> cursors = Run.allocate<cl_uint>(windows + 1, "window cursors");
-  exclusiveScan(Run, windowCounts, windows, cursors, "window entries");
+  DeviceBuffer<cl_uint> windowCursors = Run.allocate<cl_uint>(windows + 1, "window cursors");
+  exclusiveScan(Run, windowCounts, windows, windowCursors, "window entries");
   windowCounts.release();
   DeviceBuffer<cl_uint4> grouped = Run.allocate<cl_uint4>(slots, "entries by window");
   DeviceBuffer<cl_uint> groupedBucket = Run.allocate<cl_uint>(entryBucket.size(), "entry buckets by window");
   Run.call({ program, "group_keys_by_window", Options }, tiles(slots), "group keys by window", keys, count, shift,
-    cursors, grouped, groupedBucket);
-  cursors.release();
+    windowCursors, grouped, groupedBucket);
+  windowCursors.release();
 
   Run.call({ program, "count_grouped_buckets", Options }, slots, "bucket counts", grouped, groupedBucket, count,
     bucketCounts);
   exclusiveScan(Run, bucketCounts, points, bucketOffsets, "bucket entries");
-  Run.fill(bucketCounts, cl_uint(0), "bucket cursors");
+  DeviceBuffer<cl_uint>& bucketCursors = bucketCounts;
+  Run.copy(bucketOffsets, bucketCursors, points, "bucket cursors");
   Run.call({ program, "fill_buckets_from_windows", Options }, slots, "fill buckets", grouped, groupedBucket, count,
-    bucketOffsets, bucketCounts, entries, entryBucket);
+    bucketCursors, entries, entryBucket);
 }
 
 void SlotWindows::recordRuns(const DeviceBuffer<cl_int>& sortedSlots, const DeviceBuffer<cl_uint>& entityOffsets,
@@ -102,19 +108,18 @@ void SlotWindows::recordRuns(const DeviceBuffer<cl_int>& sortedSlots, const Devi
   const auto count = static_cast<cl_uint>(slots);
   const cl_uint shift = windowShift(std::max<std::size_t>(slots, 1) - 1);
 
-  DeviceBuffer<cl_uint4> records = Run.allocate<cl_uint4>(slots, "runs in sorted order");
-  Run.call({ program, "record_runs_in_order", Options }, slots, "record runs", sortedSlots, count, entityOffsets,
-    runStart, slotCell, records);
   // Window w of slots starts at slot w << shift.
   DeviceBuffer<cl_uint> cursors = Run.allocate<cl_uint>(windows, "window cursors");
   Run.call({ program, "window_starts", Options }, windows, "window cursors", shift, cursors);
   DeviceBuffer<cl_uint4> grouped = Run.allocate<cl_uint4>(slots, "runs by window");
-  Run.call({ program, "group_runs_by_window", Options }, tiles(slots), "group runs by window", records, count, shift,
-    cursors, grouped);
-  records.release();
+  Run.call({ program, "group_runs_by_window", Options }, tiles(slots), "group runs by window", sortedSlots, count,
+    entityOffsets, runStart, slotCell, shift, cursors, grouped);
   cursors.release();
-  Run.call({ program, "place_runs", Options }, slots, "place runs", grouped, count, runStart, slotRun, neighbor,
-    slotEntity);
+  // Each run to its slot as one write, then split into the three buffers in slot order.
+  DeviceBuffer<cl_int4> slotRecords = Run.allocate<cl_int4>(slots, "runs in slot order");
+  Run.call({ program, "place_runs", Options }, slots, "place runs", grouped, count, runStart, slotRecords);
+  grouped.release();
+  Run.call({ program, "split_runs", Options }, slots, "split runs", slotRecords, count, slotRun, neighbor, slotEntity);
 }
 
 } // namespace gpumesh
