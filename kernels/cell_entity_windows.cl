@@ -12,6 +12,7 @@
 // most windows), KEY_COMPONENTS, SLOT_ROWS (entity_runs.cl).
 #include "entity_keys.cl"
 #include "entity_runs.cl"
+#include "work_group_scan.cl"
 
 #define TILE (WG * ITEMS)
 // A run record's slot, and the flag it carries when more than two slots share the entity.
@@ -52,7 +53,7 @@ inline void scatter_tile(const uint valid, const uint4* record, const uint* extr
   barrier(CLK_LOCAL_MEM_FENCE);
 
   // Exclusive scan of the counts: work-item lid scans its consecutive windows, the work-items'
-  // totals are scanned (Hillis-Steele), and each adds its prefix. Each then reserves its
+  // totals are scanned, and each adds its prefix. Each then reserves its
   // windows' places; count[w] becomes where window w's run of this tile goes.
   const uint per = (WINDOWS + WG - 1) / WG;
   const uint first = min(lid * per, (uint)WINDOWS);
@@ -60,16 +61,7 @@ inline void scatter_tile(const uint valid, const uint4* record, const uint* extr
   uint sum = 0;
   for (uint w = first; w < last; ++w)
     sum += count[w];
-  totals[lid] = sum;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (uint step = 1; step < WG; step <<= 1)
-  {
-    const uint before = lid >= step ? totals[lid - step] : 0;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    totals[lid] += before;
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
-  uint running = totals[lid] - sum;
+  uint running = work_group_exclusive_total(sum, totals);
   for (uint w = first; w < last; ++w)
   {
     const uint n = count[w];

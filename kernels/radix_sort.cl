@@ -4,6 +4,8 @@
 // its first output position; scatter_digits ranks the group's elements stably inside its
 // tile and writes them there. Build options: WG (work-group size), ITEMS (elements per
 // work-item), BITS (digit width).
+#include "work_group_scan.cl"
+
 #define BINS (1u << BITS)
 #define TILE (WG * ITEMS)
 
@@ -80,20 +82,11 @@ void scatter_digits(__global const ulong* keys, __global const uint* values,
   barrier(CLK_LOCAL_MEM_FENCE);
 
   // Exclusive scan of rank[] (BINS * WG entries): work-item lid scans BINS consecutive
-  // entries, the work-items' totals are scanned (Hillis-Steele), and each adds its prefix.
+  // entries, the work-items' totals are scanned, and each adds its prefix.
   uint sum = 0;
   for (uint j = 0; j < BINS; ++j)
     sum += rank[lid * BINS + j];
-  totals[lid] = sum;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (uint step = 1; step < WG; step <<= 1)
-  {
-    const uint before = lid >= step ? totals[lid - step] : 0;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    totals[lid] += before;
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
-  uint running = totals[lid] - sum;
+  uint running = work_group_exclusive_total(sum, totals);
   for (uint j = 0; j < BINS; ++j)
   {
     const uint c = rank[lid * BINS + j];

@@ -8,6 +8,8 @@
 // barriers, which CPU runtimes execute far faster (chunk_sums, chunk_scan).
 #ifdef WG
 #define TILE (WG * ITEMS)
+#define WORK_GROUP_SCAN_T SUM_T
+#include "work_group_scan.cl"
 
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void tile_sums(__global const IN_T* values, const ulong count, __global SUM_T* sums)
@@ -54,17 +56,7 @@ void tile_scan(__global const IN_T* values, const ulong count, __global const SU
   SUM_T total = 0;
   for (int k = 0; k < ITEMS; ++k)
     total += ELEMENT(k);
-  // Inclusive scan of the work-items' totals (Hillis-Steele).
-  scratch[lid] = total;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (size_t offset = 1; offset < WG; offset <<= 1)
-  {
-    const SUM_T before = lid >= offset ? scratch[lid - offset] : (SUM_T)0;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    scratch[lid] += before;
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
-  SUM_T running = tile_offsets[get_group_id(0)] + scratch[lid] - total;
+  SUM_T running = tile_offsets[get_group_id(0)] + work_group_exclusive_total(total, scratch);
   for (int k = 0; k < ITEMS; ++k)
   {
     const SUM_T value = ELEMENT(k);

@@ -26,7 +26,9 @@ enum class EntityType
 /// Two ways, with identical results (AccessPattern; Auto picks by device type):
 ///  - Strided (GPUs, kernels/cell_entities.cl): a work-item per cell, slot or bucket, counts
 ///    by atomics; small buckets sorted by one work-item each, large ones together by a radix
-///    sort, so a vertex of any degree costs linear time.
+///    sort, so a vertex of any degree costs linear time. Slots reach their buckets, and results
+///    their slots, directly or through windows (SlotGrouping), which keeps a numbering that
+///    scatters neighbours from scattering every write.
 ///  - Contiguous (CPUs, kernels/cell_entity_partitions.cl): few work-items that own chunks of
 ///    cells or ranges of vertices (partitions), no atomics; each partition sorts its
 ///    (key, slot) pairs in cache, large buckets by a heap sort.
@@ -67,9 +69,9 @@ enum class SlotGrouping
   /// Straight to the bucket and back to the slot: scatters over the whole mesh, which stay in
   /// cache when the numbering keeps neighbouring cells and vertices close.
   Direct,
-  /// Through windows of owner vertices and of slots (kernels/cell_entity_windows.cl): two more
-  /// passes over the slots, but every scatter lands in a window of a few megabytes, whatever the
-  /// numbering.
+  /// Through windows of owner vertices and of slots (kernels/cell_entity_windows.cl): more
+  /// passes over the slots and one more buffer of 16 bytes per slot, but every scatter lands in
+  /// a window of a few megabytes, whatever the numbering.
   Windows
 };
 
