@@ -33,10 +33,13 @@ const Table hexahedronFaces = { 0, 4, 7, 3, 1, 2, 6, 5, 0, 1, 5, 4, 3, 7, 6, 2, 
 const Table wedgeFaces = { 0, 1, 2, -1, 3, 5, 4, -1, 0, 3, 4, 1, 1, 4, 5, 2, 2, 5, 3, 0 };
 const Table pyramidFaces = { 0, 3, 2, 1, 0, 1, 4, -1, 1, 2, 4, -1, 2, 3, 4, -1, 3, 0, 4, -1 };
 
-// Buckets up to this size are sorted in place by one work-item, larger ones by the radix sort.
-// (A private copy of the bucket, tried on GPUs, spilled: in place was 1.8x faster for random
-// numberings on an H200.)
-const char* const bucketOptions = "-DSMALL_BUCKET=64";
+// Buckets up to this many slots are ranked in place (each entry by its own work-item, reading
+// its bucket from cache), larger ones sorted together by the radix sort. Random numberings of
+// tetrahedra give many buckets of 64 to 256 slots (a smallest id owns all its faces and
+// edges): ranked rather than radix-sorted, 10M such tetrahedra build their sides in 8.9 ms
+// instead of 14.1 and their edges in 25.7 instead of 36.7 on an H200 (row order and triangles
+// unchanged; BENCHMARKS.md).
+const char* const bucketOptions = "-DSMALL_BUCKET=256";
 
 // The most vertex ids in one entity of the mesh: 2 (edges), 3 (triangle faces) or 4.
 int keyComponents(const DeviceMesh& mesh, EntityType type)

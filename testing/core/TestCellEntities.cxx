@@ -451,7 +451,7 @@ TEST(CellEntities, UVSphereWith4096PointsPerRing)
 }
 
 // Random numbering spreads large and small buckets over the whole mesh: a smallest id owns
-// all its edges, so many tetrahedron buckets outgrow the one-work-item sort.
+// all its edges, so tetrahedron buckets of every size up to hundreds of slots appear.
 TEST(CellEntities, RandomlyRenumberedMeshes)
 {
   const TestMesh triangles = shuffled(triangleGrid(120, 90), 12);

@@ -90,5 +90,21 @@ case $part in
     # (As run, this line was `grep -L ... && echo`, which printed its message with no file listed:
     # grep -L succeeds either way. Every after run went through windows: see the logs.)
     [[ -n $(grep -L "group_keys_by_window" $OUT/shuf-a/logs/gpu-neighbor*.out $OUT/tets-a/logs/*.out) ]] && echo "== after did not go through windows" ;;
+  seven)
+    # Small buckets up to 64 slots (a) or 256 (b) ranked in place; larger ones radix-sorted.
+    mkdir -p /tmp/sb; cp .carry/sb256/libGPUMeshCore.so.0.1.0 /tmp/sb/libGPUMeshCore.so.0
+    for v in a b; do
+      lib=$PWD/.carry/core/lib; [[ $v == b ]] && lib=/tmp/sb
+      for order in "" --shuffle; do
+        OCL_ICD_VENDORS=/tmp/icd LD_PRELOAD=/lib/x86_64-linux-gnu/libOpenCL.so.1 LD_LIBRARY_PATH=$lib timeout 200 \
+          .carry/core/bin/gpumesh-benchmark --device NVIDIA --repeat 5 --reduce-size 0 --tetrahedra 10000000 $order \
+          --smoothing-iterations 1 > $OUT/tet10m-$v$order.txt 2>&1
+        echo "== tets $v $order rc $?"; grep -v "^    " $OUT/tet10m-$v$order.txt | grep -i "neighbo.*kernels\|smoothing.*kernels" | cut -c1-150
+        grep -A40 "neighbo.*(kernels)" $OUT/tet10m-$v$order.txt | grep "sort large\|sort small" | head -2
+      done
+      OCL_ICD_VENDORS=/tmp/icd LD_PRELOAD=/lib/x86_64-linux-gnu/libOpenCL.so.1 LD_LIBRARY_PATH=$lib timeout 200 \
+        .carry/core/bin/gpumesh-benchmark --device NVIDIA --repeat 5 --matching 30000000 > $OUT/matching-$v.txt 2>&1
+      echo "== matching $v rc $?"; grep -v "^    " $OUT/matching-$v.txt | grep "unique edges.*kernels" | cut -c1-150
+    done ;;
 esac
 tar -C $OUT -czf $OUT/s6-$part.tgz --exclude='*.tgz' . 2>/dev/null; ls $OUT
