@@ -106,5 +106,16 @@ case $part in
         .carry/core/bin/gpumesh-benchmark --device NVIDIA --repeat 5 --matching 30000000 > $OUT/matching-$v.txt 2>&1
       echo "== matching $v rc $?"; grep -v "^    " $OUT/matching-$v.txt | grep "unique edges.*kernels" | cut -c1-150
     done ;;
+  eight)
+    # The final main on a fresh instance: core tests, matching, tetrahedra topology.
+    core timeout 200 .carry/core/bin/GPUMeshCoreTests > $OUT/core-tests.txt 2>&1; echo "== core tests rc $?"
+    grep -E "PASSED|FAILED|tests ran" $OUT/core-tests.txt | head -10
+    core timeout 300 .carry/core/bin/gpumesh-benchmark --device NVIDIA --repeat 5 --matching 30000000 --matching-grouping all > $OUT/matching.txt 2>&1
+    echo "== matching rc $?"; grep -v "^    " $OUT/matching.txt | grep "unique edges.*kernels" | cut -c1-150
+    for order in "" --shuffle; do
+      core timeout 200 .carry/core/bin/gpumesh-benchmark --device NVIDIA --repeat 5 --reduce-size 0 --tetrahedra 10000000 $order \
+        --smoothing-iterations 1 > $OUT/tet10m$order.txt 2>&1
+      echo "== tets $order rc $?"; grep -v "^    " $OUT/tet10m$order.txt | grep -i "sides.*kernels\|topology.*kernels" | cut -c1-150
+    done ;;
 esac
 tar -C $OUT -czf $OUT/s6-$part.tgz --exclude='*.tgz' . 2>/dev/null; ls $OUT
