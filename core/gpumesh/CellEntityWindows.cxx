@@ -15,12 +15,15 @@ const char* const program = "cell_entity_windows";
 // few megabytes, which stays in cache while it fills; more windows cost more atomics on their
 // cursors (512 was the fastest of 128 to 1024 on an H200).
 constexpr std::size_t windows = 512;
-// Tile records per work-group, staged in local memory (16 bytes each, and a bucket id beside
-// them for four-vertex keys) within the 48 KiB every GPU has. Larger tiles take fewer atomics
-// per record.
-std::size_t tileRecords(int keyComponents)
+// Records per tile (one work-group): larger tiles take fewer atomics per record, as many as
+// the device's local memory holds (2048 in 48 KiB, 1024 with four-vertex keys).
+constexpr std::size_t largestTile = 2048;
+constexpr std::size_t smallestTile = 256;
+// Local memory of a tile kernel: each record staged (16 bytes, its window as 2, its bucket as 4
+// with four-vertex keys), the windows' counts and starts, the work-items' totals.
+std::size_t tileLocalBytes(std::size_t tile, std::size_t workGroup, int keyComponents)
 {
-  return keyComponents == 4 ? 1024 : 2048;
+  return tile * (16 + 2 + (keyComponents == 4 ? 4 : 0)) + 2 * windows * 4 + workGroup * 4;
 }
 // Below this many slots, the whole scatter fits the cache of the GPUs we know, windows or not.
 constexpr std::size_t fewestSlots = std::size_t(1) << 22;
@@ -35,8 +38,12 @@ SlotWindows::SlotWindows(DeviceRun& run, int keyComponents, std::size_t slotRows
   // GPUs: 4 records per work-item; CPUs, where a work-group is a loop on one core, fewer
   // work-items of more records (fewer barriers).
   const std::size_t items = run.info().isGPU ? 4 : 16;
-  WorkGroup = run.device().workGroupSize(tileRecords(keyComponents) / items);
-  Tile = WorkGroup * items;
+  for (std::size_t tile = largestTile; tile >= smallestTile && Tile == 0; tile /= 2)
+  {
+    WorkGroup = run.device().workGroupSize(tile / items);
+    if (tileLocalBytes(WorkGroup * items, WorkGroup, keyComponents) <= run.info().localMemoryBytes)
+      Tile = WorkGroup * items;
+  }
   Options = "-DWG=" + std::to_string(WorkGroup) + " -DITEMS=" + std::to_string(items) +
     " -DWINDOWS=" + std::to_string(windows) + " -DKEY_COMPONENTS=" + std::to_string(keyComponents);
   if (slotRows > 0)
@@ -53,10 +60,20 @@ LaunchRange SlotWindows::tiles(std::size_t count) const
   return { (count + Tile - 1) / Tile * WorkGroup, WorkGroup };
 }
 
+void SlotWindows::requireLocalMemory() const
+{
+  if (Tile == 0)
+  {
+    throw Error("Matching through windows needs " + std::to_string(tileLocalBytes(smallestTile, 1, 4)) +
+      " bytes of local memory per work-group; device '" + Run.info().label() + "' has " +
+      std::to_string(Run.info().localMemoryBytes) + " (match directly instead: SlotGrouping::Direct)");
+  }
+}
+
 bool SlotWindows::pay(const DeviceCellGroup& group, std::size_t slots, std::size_t points)
 {
   const auto cells = static_cast<std::size_t>(group.count);
-  if (slots < fewestSlots || cells <= sampleDistance || points == 0)
+  if (Tile == 0 || slots < fewestSlots || cells <= sampleDistance || points == 0)
     return false;
   const std::size_t room = cells - sampleDistance;
   const std::size_t stride = std::max<std::size_t>(1, room / samples);
@@ -74,6 +91,7 @@ void SlotWindows::fillBuckets(const DeviceBuffer<cl_uint4>& keys, std::size_t po
   DeviceBuffer<cl_uint>& bucketCounts, DeviceBuffer<cl_uint>& bucketOffsets, DeviceBuffer<cl_uint4>& entries,
   DeviceBuffer<cl_uint>& entryBucket)
 {
+  requireLocalMemory();
   const std::size_t slots = keys.size();
   const auto count = static_cast<cl_uint>(slots);
   const cl_uint shift = windowShift(std::max<std::size_t>(points, 1) - 1);
@@ -104,6 +122,7 @@ void SlotWindows::recordRuns(const DeviceBuffer<cl_int>& sortedSlots, const Devi
   const DeviceBuffer<cl_int>& runStart, const DeviceBuffer<cl_int>& slotCell, DeviceBuffer<cl_int2>& slotRun,
   DeviceBuffer<cl_int>& neighbor, DeviceBuffer<cl_int>& slotEntity)
 {
+  requireLocalMemory();
   const std::size_t slots = sortedSlots.size();
   const auto count = static_cast<cl_uint>(slots);
   const cl_uint shift = windowShift(std::max<std::size_t>(slots, 1) - 1);

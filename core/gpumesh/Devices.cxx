@@ -129,6 +129,7 @@ std::vector<DeviceInfo> listDevices()
       info.maxWorkGroupSize = device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
       info.globalMemoryBytes = device.getInfo<CL_DEVICE_GLOBAL_MEM_SIZE>();
       info.maxAllocationBytes = device.getInfo<CL_DEVICE_MAX_MEM_ALLOC_SIZE>();
+      info.localMemoryBytes = device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
       result.push_back(std::move(info));
     }
   }

@@ -27,6 +27,7 @@ struct DeviceInfo
   std::size_t maxWorkGroupSize = 0;
   std::uint64_t globalMemoryBytes = 0;
   std::uint64_t maxAllocationBytes = 0;
+  std::uint64_t localMemoryBytes = 0; ///< per work-group
 
   /// "1: NVIDIA H100 80GB HBM3 (GPU)": the form the ParaView Device drop-down shows (GPU, CPU,
   /// or accelerator for any other type).
