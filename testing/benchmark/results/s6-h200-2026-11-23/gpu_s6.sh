@@ -117,5 +117,12 @@ case $part in
         --smoothing-iterations 1 > $OUT/tet10m$order.txt 2>&1
       echo "== tets $order rc $?"; grep -v "^    " $OUT/tet10m$order.txt | grep -i "sides.*kernels\|topology.*kernels" | cut -c1-150
     done ;;
+  nine)
+    # Tiles sized by the device's local memory (cb31beb): the same figures expected as part eight.
+    core .carry/core/bin/gpumesh-benchmark --list-devices | head -5
+    core timeout 200 .carry/core/bin/GPUMeshCoreTests > $OUT/core-tests.txt 2>&1; echo "== core tests rc $?"
+    grep -E "PASSED|FAILED|tests ran" $OUT/core-tests.txt | head -10
+    core timeout 300 .carry/core/bin/gpumesh-benchmark --device NVIDIA --repeat 5 --matching 30000000 --matching-grouping all > $OUT/matching.txt 2>&1
+    echo "== matching rc $?"; grep -v "^    " $OUT/matching.txt | grep "unique edges.*kernels" | cut -c1-150 ;;
 esac
 tar -C $OUT -czf $OUT/s6-$part.tgz --exclude='*.tgz' . 2>/dev/null; ls $OUT
