@@ -610,3 +610,24 @@ TEST(CellEntities, WindowsChosenForLargeScatteredNumberings)
     EXPECT_EQ(chosenNeighbors, directNeighbors);
   }
 }
+
+// Lines have edges but no sides: every way matches nothing and says so with empty buffers.
+TEST(CellEntities, LinesHaveNoSidesInEveryWay)
+{
+  TestMesh lines;
+  lines.xyz = { 0, 0, 0, 1, 0, 0, 2, 0, 0 };
+  lines.cells = { { CellKind::Line, { 0, 1 } }, { CellKind::PolyLine, { 0, 1, 2 } } };
+  for (const Way& way : allWays)
+  {
+    SCOPED_TRACE(nameOf(way));
+    const Built sides = build(lines, EntityType::Sides, way);
+    EXPECT_TRUE(sides.slotEntity.empty());
+    EXPECT_TRUE(sides.sortedSlots.empty());
+    EXPECT_TRUE(sides.entityVertices.empty());
+    EXPECT_EQ(sides.slotOffsets, std::vector<cl_uint>({ 0, 0, 0 }));
+    const Built edges = build(lines, EntityType::Edges, way);
+    EXPECT_EQ(edges.slotOffsets, std::vector<cl_uint>({ 0, 1, 3 }));
+    EXPECT_EQ(edges.entityVertices.size(), 2u); // (0, 1) twice and (1, 2)
+    EXPECT_EQ(edges.neighbor, std::vector<cl_int>({ 1, 0, -1 }));
+  }
+}
