@@ -22,15 +22,10 @@
 // entity (2, or 4 for any more); PRIVATE_BUCKETS, when not 0, the most vertices of a partition,
 // whose buckets' bounds are then kept in private memory; PER_CELL for the per-cell kernels (cellKindOptions);
 // WITH_NEIGHBORS 0 leaves the slots' cells and neighbours out (SlotNeighbors::LeftOut);
-// SLOT_CELLS 0 finds a slot's cell as slot / SLOT_ROWS (one fixed-size kind) instead of storing
-// it; WITH_RUNS 0 leaves the runs and the entities' vertices out (SlotNeighbors::Only).
+// SLOT_CELLS 0 does not store the slots' cells (found as slot / SLOT_ROWS, cell_of_slot in
+// entity_keys.cl, when one fixed-size kind fills the mesh); WITH_RUNS 0 leaves the runs and the
+// entities' vertices out (SlotNeighbors::Only).
 #include "entity_keys.cl"
-
-#if SLOT_CELLS
-#define CELL_OF(slot) slot_cell[slot]
-#else
-#define CELL_OF(slot) ((slot) / SLOT_ROWS)
-#endif
 
 // The pairs' keys: only (x, y) when no entity of the mesh has more than 2 vertices (edges,
 // sides of 2D cells), which halves the bytes every pass moves.
@@ -418,8 +413,8 @@ __kernel void record_partition_entities(__global const pair_key* keys,
     entity_vertices[entity] = FULL_KEY(key);
 #endif
 #if WITH_NEIGHBORS
-    const int first_cell = CELL_OF(sorted_slots[start]);
-    const int second_cell = length > 1 ? CELL_OF(sorted_slots[start + 1]) : -1;
+    const int first_cell = cell_of_slot(slot_cell, sorted_slots[start]);
+    const int second_cell = length > 1 ? cell_of_slot(slot_cell, sorted_slots[start + 1]) : -1;
 #endif
     for (uint i = start; i < stop; ++i)
     {

@@ -9,7 +9,7 @@
 // schedule.
 //
 // Build options: WG and ITEMS (a tile is WG * ITEMS records, one work-group), WINDOWS (the
-// most windows), KEY_COMPONENTS, SLOT_ROWS (entity_runs.cl).
+// most windows), KEY_COMPONENTS, SLOT_ROWS (cell_of_slot in entity_keys.cl).
 #include "entity_keys.cl"
 #include "entity_runs.cl"
 #include "work_group_scan.cl"

@@ -49,6 +49,14 @@ inline uint4 entity_key(__global const int* v, int n, __global const int* table,
     key_vertex(v, n, row[2], turn), key_vertex(v, n, row[3], turn));
 }
 
+// A slot's cell: a multiple of the rows when one fixed-size kind fills the mesh and the build
+// says so (option SLOT_ROWS, the slots per cell), else looked up in slot_cell.
+#ifdef SLOT_ROWS
+#define cell_of_slot(slot_cell, slot) ((slot) / SLOT_ROWS)
+#else
+#define cell_of_slot(slot_cell, slot) ((slot_cell)[slot])
+#endif
+
 // The sort entry of a slot's key in its bucket (key.x): (key.y, key.z, key.w, slot), or, when no
 // key has a fourth vertex (KEY_COMPONENTS < 4, a build option of the kernels that call this),
 // the bucket in the third place instead of key.w (always NONE then), so that a bucket's entries

@@ -2,6 +2,7 @@
 // two ways of recording runs (record_runs in cell_entities.cl writes it at the slot at once;
 // group_runs_by_window in cell_entity_windows.cl moves it to the slot through windows).
 // `#include "entity_runs.cl"`.
+#include "entity_keys.cl" // cell_of_slot
 struct sorted_run
 {
   int slot;
@@ -10,14 +11,6 @@ struct sorted_run
   int entity;
   int neighbor; // the first other cell of the run, or -1
 };
-
-// A slot's cell: a multiple of the rows when one fixed-size kind fills the mesh (build option
-// SLOT_ROWS), else looked up.
-#ifdef SLOT_ROWS
-#define cell_of_slot(slot_cell, slot) ((slot) / SLOT_ROWS)
-#else
-#define cell_of_slot(slot_cell, slot) ((slot_cell)[slot])
-#endif
 
 // entity_offsets[i + 1] - 1 is the entity at position i (record_entities in cell_entities.cl),
 // run_start its first position and, one entity on, its end.

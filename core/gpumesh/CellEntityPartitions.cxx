@@ -55,9 +55,11 @@ void CellEntities::matchInPartitions(DeviceRun& run, const DeviceMesh& mesh, con
     for (std::size_t row = 0; row < table.size(); row += 4)
       twoVertices = twoVertices && table[row + 2] < 0;
   }
+  // Without stored slot cells a slot's cell is computed (when neighbours are wanted, the caller
+  // stores none only with one fixed-size kind).
   const std::string options = std::string("-DSMALL_BUCKET=8 -DRANK_SORT=128 -DSTAGED_PAIRS=1024 -DKEY_COMPONENTS=") +
     (twoVertices ? "2" : "4") + " -DWITH_NEIGHBORS=" + (withNeighbors ? "1" : "0") + " -DSLOT_CELLS=" +
-    (slotCells ? "1" : "0") + " -DSLOT_ROWS=" + std::to_string(std::max<std::size_t>(slotRows, 1)) +
+    (slotCells ? "1" : "0") + (!slotCells && slotRows > 0 ? " -DSLOT_ROWS=" + std::to_string(slotRows) : "") +
     " -DWITH_RUNS=" + (withRuns ? "1" : "0");
   const std::size_t keyBytes = twoVertices ? sizeof(cl_uint2) : sizeof(cl_uint4);
   const auto points = static_cast<std::size_t>(mesh.pointCount());
