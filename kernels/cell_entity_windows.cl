@@ -33,6 +33,21 @@ __kernel void count_far_cells(CELL_ARGS, const int stride, const int distance, c
     atomic_inc(far);
 }
 
+// The tile's records counted by window in local memory (`count`, zeroed here): rank[k], record
+// k's place among its window's records of the tile. Work-item lid holds window[k] for tile
+// element k * WG + lid, when that is below `valid`.
+inline void count_tile(const uint valid, const uint* window, __local uint* count, uint* rank)
+{
+  const uint lid = get_local_id(0);
+  for (uint w = lid; w < WINDOWS; w += WG)
+    count[w] = 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint k = 0; k < ITEMS; ++k)
+    if (k * WG + lid < valid)
+      rank[k] = atomic_inc(&count[window[k]]);
+  barrier(CLK_LOCAL_MEM_FENCE);
+}
+
 // Moves the work-group's tile to the windows: the tile is grouped by window in local memory,
 // one atomic per window and tile on the window's cursor reserves its places, and neighbouring
 // work-items write neighbouring places. Work-item lid holds record[k], extra[k] (moved only
@@ -43,14 +58,8 @@ inline void scatter_tile(const uint valid, const uint4* record, const uint* extr
   __local uint4* staged, __local uint* staged_extra, __local ushort* staged_window)
 {
   const uint lid = get_local_id(0);
-  for (uint w = lid; w < WINDOWS; w += WG)
-    count[w] = 0;
-  barrier(CLK_LOCAL_MEM_FENCE);
   uint rank[ITEMS];
-  for (uint k = 0; k < ITEMS; ++k)
-    if (k * WG + lid < valid)
-      rank[k] = atomic_inc(&count[window[k]]);
-  barrier(CLK_LOCAL_MEM_FENCE);
+  count_tile(valid, window, count, rank);
 
   // Exclusive scan of the counts: work-item lid scans its consecutive windows, the work-items'
   // totals are scanned, and each adds its prefix. Each then reserves its
@@ -100,17 +109,14 @@ void count_key_windows(__global const uint4* keys, const uint slots, const uint 
 {
   __local uint count[WINDOWS];
   const uint lid = get_local_id(0);
-  for (uint w = lid; w < WINDOWS; w += WG)
-    count[w] = 0;
-  barrier(CLK_LOCAL_MEM_FENCE);
   const size_t base = (size_t)get_group_id(0) * TILE;
+  const uint valid = (uint)min((size_t)TILE, (size_t)slots - base);
+  uint window[ITEMS];
   for (uint k = 0; k < ITEMS; ++k)
-  {
-    const size_t i = base + k * WG + lid;
-    if (i < slots)
-      atomic_inc(&count[keys[i].x >> shift]);
-  }
-  barrier(CLK_LOCAL_MEM_FENCE);
+    if (k * WG + lid < valid)
+      window[k] = keys[base + k * WG + lid].x >> shift;
+  uint rank[ITEMS];
+  count_tile(valid, window, count, rank);
   for (uint w = lid; w < WINDOWS; w += WG)
     if (count[w] > 0)
       atomic_add(&window_counts[w], count[w]);
