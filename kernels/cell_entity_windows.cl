@@ -21,6 +21,9 @@
 
 // Whether the numbering scatters, sampled: counts the cells of a group, `stride` apart, whose
 // first vertex lies in another window (id >> shift) than that of the cell `distance` after them.
+// Not far_cells (vertex_order.cl, for smoothing's renumbering): that one measures how far apart
+// each cell's own points are, which cells shuffled over points in order pass, while the
+// matching's scatters follow the cells' order as much as the points'.
 __kernel void count_far_cells(CELL_ARGS, const int stride, const int distance, const uint shift,
   __global uint* far)
 {
