@@ -64,7 +64,7 @@ void SlotWindows::requireLocalMemory() const
 {
   if (Tile == 0)
   {
-    throw Error("Matching through windows needs " + std::to_string(tileLocalBytes(smallestTile, 1, 4)) +
+    throw Error("Matching through windows needs at least " + std::to_string(tileLocalBytes(smallestTile, 1, 4)) +
       " bytes of local memory per work-group; device '" + Run.info().label() + "' has " +
       std::to_string(Run.info().localMemoryBytes) + " (match directly instead: SlotGrouping::Direct)");
   }
