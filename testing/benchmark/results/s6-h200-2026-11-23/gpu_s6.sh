@@ -124,5 +124,11 @@ case $part in
     grep -E "PASSED|FAILED|tests ran" $OUT/core-tests.txt | head -10
     core timeout 300 .carry/core/bin/gpumesh-benchmark --device NVIDIA --repeat 5 --matching 30000000 --matching-grouping all > $OUT/matching.txt 2>&1
     echo "== matching rc $?"; grep -v "^    " $OUT/matching.txt | grep "unique edges.*kernels" | cut -c1-150 ;;
+  ten)
+    # After the review (1924231): one tile-counting function, one slot-to-cell rule.
+    core timeout 200 .carry/core/bin/GPUMeshCoreTests > $OUT/core-tests.txt 2>&1; echo "== core tests rc $?"
+    grep -E "PASSED|FAILED|tests ran" $OUT/core-tests.txt | head -10
+    core timeout 300 .carry/core/bin/gpumesh-benchmark --device NVIDIA --repeat 5 --matching 30000000 > $OUT/matching.txt 2>&1
+    echo "== matching rc $?"; grep -v "^    " $OUT/matching.txt | grep "unique edges.*kernels" | cut -c1-150 ;;
 esac
 tar -C $OUT -czf $OUT/s6-$part.tgz --exclude='*.tgz' . 2>/dev/null; ls $OUT
