@@ -71,14 +71,10 @@ __kernel void fill_buckets(__global const uint4* keys, const int slots, __global
 #endif
 }
 
-// One work-item per entry of a small bucket: its place in the bucket sorted by (key, slot) is
-// the number of the bucket's entries before it in that order (slot last: equal keys keep slot
-// order, so every later result is independent of the thread schedule), and it starts a run of
-// equal keys when no entry of its key has a smaller slot. Linear in the bucket's size per
-// entry, and the entries of a bucket are read together by neighbouring work-items, so they come
-// from cache. Large buckets are left to the radix sort: the bucket's first entry writes its
-// size into `sizes` (zero before) when the bucket is large, so that their scan says where each
-// one's slots start among all large buckets' slots, and large_slots counts them.
+// One work-item per entry of a small bucket, ranked in its bucket (rank_bucket_entry in
+// entity_keys.cl). Large buckets are left to the radix sort: the bucket's first entry writes
+// its size into `sizes` (zero before) when the bucket is large, so that their scan says where
+// each one's slots start among all large buckets' slots, and large_slots counts them.
 __kernel void rank_small_buckets(__global const uint4* entries, __global const uint* entry_bucket,
   __global const uint* bucket_offsets, const int count, __global int* sorted_slots,
   __global uint* heads, __global uint* sizes, __global uint* large_slots)
@@ -95,19 +91,8 @@ __kernel void rank_small_buckets(__global const uint4* entries, __global const u
     atomic_add(large_slots, (uint)(end - begin));
     sizes[b] = (uint)(end - begin);
   }
-  if (large)
-    return;
-  const uint4 e = entries[i];
-  int rank = 0;
-  int head = 1;
-  for (int j = begin; j < end; ++j)
-  {
-    const uint4 other = entries[j];
-    rank += key_less(other, e);
-    head &= !(all(other.xyz == e.xyz) && other.w < e.w);
-  }
-  sorted_slots[begin + rank] = (int)e.w;
-  heads[begin + rank] = head;
+  if (!large)
+    rank_bucket_entry(entries, i, begin, end, b, sorted_slots, heads, 0);
 }
 
 inline uint bucket_size(__global const uint* bucket_offsets, uint b)
@@ -152,10 +137,11 @@ __kernel void pack_keys(__global const uint4* keys, __global const uint* slots, 
 }
 
 // The large buckets' slots, sorted by (key, slot), go back to their buckets' places, with
-// where their runs of equal keys start.
+// where their runs of equal keys start (and, `with_head_keys`, the heads' keys).
 __kernel void place_large_slots(__global const uint4* keys, __global const uint* sorted_large,
   const int count, __global const uint* bucket_offsets, __global const uint* large_offsets,
-  __global int* sorted_slots, __global uint* heads)
+  __global int* sorted_slots, __global uint* heads, __global uint4* head_keys,
+  const int with_head_keys)
 {
   const int i = get_global_id(0);
   if (i >= count)
@@ -164,14 +150,19 @@ __kernel void place_large_slots(__global const uint4* keys, __global const uint*
   const uint4 key = keys[slot];
   const uint place = bucket_offsets[key.x] + (uint)i - large_offsets[key.x];
   sorted_slots[place] = (int)slot;
-  heads[place] = i == 0 || !key_equal(key, keys[sorted_large[i - 1]]);
+  const int head = i == 0 || !key_equal(key, keys[sorted_large[i - 1]]);
+  heads[place] = head;
+  if (with_head_keys && head)
+    head_keys[place] = key;
 }
 
 // entity_offsets[i]: the entities that start before position i, so a head at i starts entity
-// entity_offsets[i]. run_start gets entity_count + 1 entries, the last one `slots`.
-__kernel void record_entities(__global const uint4* keys, __global const int* sorted_slots,
-  const int slots, __global const uint* entity_offsets, __global int* run_start,
-  __global uint4* entity_vertices)
+// entity_offsets[i]. run_start gets entity_count + 1 entries, the last one `slots`. An entity's
+// vertices are its head's key: `with_head_keys`, head_keys holds it at the head's position (the
+// sort wrote it there), else it is read through the head's slot.
+__kernel void record_entities(__global const uint4* keys, __global const uint4* head_keys,
+  const int with_head_keys, __global const int* sorted_slots, const int slots, __global const uint* entity_offsets,
+  __global int* run_start, __global uint4* entity_vertices)
 {
   const int i = get_global_id(0);
   if (i >= slots)
@@ -180,7 +171,7 @@ __kernel void record_entities(__global const uint4* keys, __global const int* so
   if (entity_offsets[i + 1] != entity)
   {
     run_start[entity] = i;
-    entity_vertices[entity] = keys[sorted_slots[i]];
+    entity_vertices[entity] = with_head_keys ? head_keys[i] : keys[sorted_slots[i]];
   }
   if (i == slots - 1)
     run_start[entity_offsets[slots]] = slots;

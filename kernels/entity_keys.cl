@@ -81,3 +81,42 @@ inline uint bucket_of_entry(__global const uint4* entries, __global const uint* 
   return entry_bucket[i];
 #endif
 }
+
+// One step of ranking entry e in its bucket: `other`, another entry of the bucket (or e
+// itself), counts when it comes before e in the bucket sorted by (key, slot) (slot last: equal
+// keys keep slot order, so every later result is independent of the thread schedule), and
+// e stops being the head of its run of equal keys when `other` has its key and a smaller slot.
+inline void rank_against(const uint4 other, const uint4 e, int* rank, int* head)
+{
+  *rank += key_less(other, e);
+  *head &= !(all(other.xyz == e.xyz) && other.w < e.w);
+}
+
+// The key of a bucket entry in `bucket` (bucket_entry undone).
+inline uint4 key_of_entry(const uint4 entry, const uint bucket)
+{
+#if KEY_COMPONENTS < 4
+  return (uint4)(bucket, entry.x, entry.y, NONE);
+#else
+  return (uint4)(bucket, entry.x, entry.y, entry.z);
+#endif
+}
+
+// Entry i of the bucket [begin, end) of `entries` to its place in the bucket's sorted order,
+// with whether it heads a run (rank_against); a head's key goes to head_keys at its place too
+// unless head_keys is 0. Linear in the bucket's size per entry; the entries of a bucket
+// are read together by neighbouring work-items, so they come from cache.
+inline void rank_bucket_entry(__global const uint4* entries, const int i, const int begin,
+  const int end, const uint bucket, __global int* sorted_slots, __global uint* heads,
+  __global uint4* head_keys)
+{
+  const uint4 e = entries[i];
+  int rank = 0;
+  int head = 1;
+  for (int j = begin; j < end; ++j)
+    rank_against(entries[j], e, &rank, &head);
+  sorted_slots[begin + rank] = (int)e.w;
+  heads[begin + rank] = head;
+  if (head_keys && head)
+    head_keys[begin + rank] = key_of_entry(e, bucket);
+}

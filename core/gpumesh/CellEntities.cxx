@@ -61,10 +61,10 @@ int keyComponents(const DeviceMesh& mesh, EntityType type)
 // Sorts the slots of all large buckets by (key, slot) with the device radix sort and puts them
 // back in their buckets' places of sortedSlots, marking their run heads. Least significant
 // first: the keys' (z, w) or z, then (x, y); each vertex id (and NONE, as pointCount) in
-// bitWidth(pointCount) bits.
+// bitWidth(pointCount) bits. The heads' keys go to headKeys unless it is empty.
 void sortLargeBuckets(DeviceRun& run, const DeviceBuffer<cl_uint4>& keys, const DeviceBuffer<cl_uint>& bucketOffsets,
   const DeviceBuffer<cl_uint>& largeOffsets, std::size_t largeCount, std::size_t pointCount, int components,
-  DeviceBuffer<cl_int>& sortedSlots, DeviceBuffer<cl_uint>& heads)
+  DeviceBuffer<cl_int>& sortedSlots, DeviceBuffer<cl_uint>& heads, DeviceBuffer<cl_uint4>& headKeys)
 {
   DeviceRun::ScopedLabel label(run, "sort large buckets");
   const char* program = "cell_entities";
@@ -98,7 +98,7 @@ void sortLargeBuckets(DeviceRun& run, const DeviceBuffer<cl_uint4>& keys, const 
   sortBy(0, 2);
 
   run.call({ program, "place_large_slots", options }, largeCount, "place large slots", keys, values, count,
-    bucketOffsets, largeOffsets, sortedSlots, heads);
+    bucketOffsets, largeOffsets, sortedSlots, heads, headKeys.size() ? headKeys : keys, cl_int(headKeys.size() > 0));
 }
 } // namespace
 
@@ -213,7 +213,7 @@ void CellEntities::matchInBuckets(DeviceRun& run, const DeviceMesh& mesh, const 
   const std::string entryOptions = options + " -DKEY_COMPONENTS=" + std::to_string(components);
   // A slot's cell is computed, not looked up, when one fixed-size kind fills the mesh.
   const std::string runOptions = slotRows > 0 ? options + " -DSLOT_ROWS=" + std::to_string(slotRows) : options;
-  SlotWindows slotWindows(run, components, slotRows);
+  SlotWindows slotWindows(run, components, slotRows, options);
   bool throughWindows = grouping == SlotGrouping::Windows;
   if (grouping == SlotGrouping::Auto && !emitting.empty())
   {
@@ -226,7 +226,8 @@ void CellEntities::matchInBuckets(DeviceRun& run, const DeviceMesh& mesh, const 
   // gets.
   DeviceBuffer<cl_uint4> keys = run.allocate<cl_uint4>(SlotCount, "entity keys");
   DeviceBuffer<cl_uint> bucketCounts = run.allocate<cl_uint>(points, "bucket counts");
-  run.fill(bucketCounts, cl_uint(0), "bucket counts");
+  if (!throughWindows)
+    run.fill(bucketCounts, cl_uint(0), "bucket counts");
   const std::string emitOptions = throughWindows ? options + " -DBUCKETS_COUNTED_IN_WINDOWS" : options;
   std::vector<DeviceBuffer<cl_int>> tables;
   for (const auto& [group, table] : emitting)
@@ -240,29 +241,29 @@ void CellEntities::matchInBuckets(DeviceRun& run, const DeviceMesh& mesh, const 
   // 3. Slots grouped by bucket as sort entries; each entry of a small bucket finds its place in
   // the bucket's (key, slot) order and whether it starts a run of equal keys.
   DeviceBuffer<cl_uint> bucketOffsets = run.allocate<cl_uint>(points + 1, "bucket offsets");
-  DeviceBuffer<cl_uint4> entries = run.allocate<cl_uint4>(SlotCount, "bucket entries");
-  // Keys of up to three vertices carry their bucket in the entry itself.
-  DeviceBuffer<cl_uint> entryBucket = run.allocate<cl_uint>(components < 4 ? 1 : SlotCount, "entry buckets");
+  SortedSlots = run.allocate<cl_int>(SlotCount, "sorted slots");
+  DeviceBuffer<cl_uint> heads = run.allocate<cl_uint>(SlotCount, "run heads");
+  DeviceBuffer<cl_uint>& largeSizes = bucketCounts; // the counts are done with
+  DeviceBuffer<cl_uint> largeSlotCount = run.allocate<cl_uint>(1, "slots of large buckets");
+  run.fill(largeSlotCount, cl_uint(0), "slots of large buckets");
+  // Through windows, the sort leaves each run head's key at its sorted position.
+  DeviceBuffer<cl_uint4> headKeys;
   if (throughWindows)
-    slotWindows.fillBuckets(keys, points, bucketCounts, bucketOffsets, entries, entryBucket);
+    headKeys = slotWindows.sortBuckets(keys, points, bucketOffsets, SortedSlots, heads, largeSizes, largeSlotCount);
   else
   {
     exclusiveScan(run, bucketCounts, points, bucketOffsets, "bucket entries");
+    DeviceBuffer<cl_uint4> entries = run.allocate<cl_uint4>(SlotCount, "bucket entries");
+    // Keys of up to three vertices carry their bucket in the entry itself.
+    DeviceBuffer<cl_uint> entryBucket = run.allocate<cl_uint>(components < 4 ? 1 : SlotCount, "entry buckets");
     DeviceBuffer<cl_uint>& cursors = bucketCounts;
     run.copy(bucketOffsets, cursors, points, "bucket cursors");
     run.call({ program, "fill_buckets", entryOptions }, SlotCount, "fill buckets", keys,
       static_cast<cl_int>(SlotCount), cursors, entries, entryBucket);
+    run.fill(largeSizes, cl_uint(0), "large bucket sizes");
+    run.call({ program, "rank_small_buckets", entryOptions }, SlotCount, "sort small buckets", entries, entryBucket,
+      bucketOffsets, static_cast<cl_int>(SlotCount), SortedSlots, heads, largeSizes, largeSlotCount);
   }
-  SortedSlots = run.allocate<cl_int>(SlotCount, "sorted slots");
-  DeviceBuffer<cl_uint> heads = run.allocate<cl_uint>(SlotCount, "run heads");
-  DeviceBuffer<cl_uint>& largeSizes = bucketCounts; // the cursors are done with
-  run.fill(largeSizes, cl_uint(0), "large bucket sizes");
-  DeviceBuffer<cl_uint> largeSlotCount = run.allocate<cl_uint>(1, "slots of large buckets");
-  run.fill(largeSlotCount, cl_uint(0), "slots of large buckets");
-  run.call({ program, "rank_small_buckets", entryOptions }, SlotCount, "sort small buckets", entries, entryBucket,
-    bucketOffsets, static_cast<cl_int>(SlotCount), SortedSlots, heads, largeSizes, largeSlotCount);
-  entries.release();
-  entryBucket.release();
 
   // 4. The large buckets' slots, sorted together (most meshes have none: no scan then).
   cl_uint largeSlotTotal = 0;
@@ -271,7 +272,8 @@ void CellEntities::matchInBuckets(DeviceRun& run, const DeviceMesh& mesh, const 
   {
     DeviceBuffer<cl_uint> largeOffsets = run.allocate<cl_uint>(points + 1, "large bucket offsets");
     const std::size_t largeSlots = exclusiveScan(run, largeSizes, points, largeOffsets, "slots of large buckets");
-    sortLargeBuckets(run, keys, bucketOffsets, largeOffsets, largeSlots, points, components, SortedSlots, heads);
+    sortLargeBuckets(
+      run, keys, bucketOffsets, largeOffsets, largeSlots, points, components, SortedSlots, heads, headKeys);
   }
   bucketCounts.release();
   bucketOffsets.release();
@@ -282,9 +284,12 @@ void CellEntities::matchInBuckets(DeviceRun& run, const DeviceMesh& mesh, const 
   heads.release();
   EntityVertices = run.allocate<cl_uint4>(EntityCount, "entity vertices");
   DeviceBuffer<cl_int> runStart = run.allocate<cl_int>(EntityCount + 1, "run starts");
-  run.call({ program, "record_entities", options }, SlotCount, "number entities", keys, SortedSlots,
-    static_cast<cl_int>(SlotCount), entityOffsets, runStart, EntityVertices);
+  const bool withHeadKeys = headKeys.size() > 0;
+  run.call({ program, "record_entities", options }, SlotCount, "number entities", keys,
+    withHeadKeys ? headKeys : keys, cl_int(withHeadKeys), SortedSlots, static_cast<cl_int>(SlotCount), entityOffsets, runStart,
+    EntityVertices);
   keys.release();
+  headKeys.release();
   SlotRun = run.allocate<cl_int2>(SlotCount, "slot runs");
   Neighbor = run.allocate<cl_int>(SlotCount, "neighbours");
   SlotEntity = run.allocate<cl_int>(SlotCount, "slot entities");

@@ -4,17 +4,20 @@
 #include "gpumesh/Scan.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 namespace gpumesh
 {
 
 namespace
 {
-const char* const program = "cell_entity_windows";
 // The most windows, each a power of two of ids: a window of 30M triangles' slots (90M) is then a
 // few megabytes, which stays in cache while it fills; more windows cost more atomics on their
-// cursors (512 was the fastest of 128 to 1024 on an H200).
+// cursors (512 was the fastest of 128 to 1024 on an H200). Each window of owner vertices is then
+// split into at most half as many sub-windows, so that a tile's local windows hold the
+// sub-windows of the two windows it most often spans.
 constexpr std::size_t windows = 512;
+const unsigned subWindowBits = std::getenv("GPUMESH_SUB_BITS") ? std::atoi(std::getenv("GPUMESH_SUB_BITS")) : 9;
 // Records per tile (one work-group): larger tiles take fewer atomics per record, as many as
 // the device's local memory holds (2048 in 48 KiB, 1024 with four-vertex keys).
 constexpr std::size_t largestTile = 2048;
@@ -25,46 +28,93 @@ std::size_t tileLocalBytes(std::size_t tile, std::size_t workGroup, int keyCompo
 {
   return tile * (16 + 2 + (keyComponents == 4 ? 4 : 0)) + 2 * windows * 4 + workGroup * 4;
 }
+// Sub-windows sorted in local memory: at most this many owner vertices, and as many entries
+// as local memory holds beside them (each 16 bytes, its vertex and its place as 2 each), at
+// most 2048; a sub-window is made to hold a third of that on average. Larger ones (a vertex of
+// high degree) are sorted in global memory.
+constexpr std::size_t subWindowVertices = 1024;
+const std::size_t largestCapacity = std::getenv("GPUMESH_CAPACITY") ? std::atoi(std::getenv("GPUMESH_CAPACITY")) : 1024;
+const std::size_t sortWorkGroup = std::getenv("GPUMESH_SORT_WG") ? std::atoi(std::getenv("GPUMESH_SORT_WG")) : 256;
+std::size_t sortLocalBytes(std::size_t capacity, std::size_t workGroup)
+{
+  return capacity * (16 + 2 + 2) + subWindowVertices * 4 + workGroup * 4;
+}
+// Sub-windows of slots put in order in local memory: this many slots (16 bytes each) at once.
+const std::size_t runCapacity = std::getenv("GPUMESH_RUN_CAPACITY") ? std::atoi(std::getenv("GPUMESH_RUN_CAPACITY")) : 2048;
 // Below this many slots, the whole scatter fits the cache of the GPUs we know, windows or not.
 constexpr std::size_t fewestSlots = std::size_t(1) << 22;
 // The sample of SlotGrouping::Auto: cells and the distance between the cells compared.
 constexpr std::size_t samples = 4096;
 constexpr std::size_t sampleDistance = 16;
+
+unsigned floorLog2(std::size_t n)
+{
+  unsigned bits = 0;
+  while (n >>= 1)
+    ++bits;
+  return bits;
+}
 } // namespace
 
-SlotWindows::SlotWindows(DeviceRun& run, int keyComponents, std::size_t slotRows)
+SlotWindows::SlotWindows(DeviceRun& run, int keyComponents, std::size_t slotRows, const std::string& bucketOptions)
   : Run(run)
 {
+  const std::size_t localBytes = run.info().localMemoryBytes;
   // GPUs: 4 records per work-item; CPUs, where a work-group is a loop on one core, fewer
   // work-items of more records (fewer barriers).
   const std::size_t items = run.info().isGPU ? 4 : 16;
-  for (std::size_t tile = largestTile; tile >= smallestTile && Tile == 0; tile /= 2)
+  const auto fitTiles = [&](Tiles& tiles, int components) {
+    tiles.windows = windows;
+    for (std::size_t tile = largestTile; tile >= smallestTile && tiles.tile == 0; tile /= 2)
+    {
+      tiles.workGroup = run.device().workGroupSize(tile / items);
+      if (tileLocalBytes(tiles.workGroup * items, tiles.workGroup, components) <= localBytes)
+        tiles.tile = tiles.workGroup * items;
+    }
+    tiles.options = "-DWG=" + std::to_string(tiles.workGroup) + " -DITEMS=" + std::to_string(items) +
+      " -DWINDOWS=" + std::to_string(windows);
+  };
+  fitTiles(Buckets, keyComponents);
+  const std::size_t sortGroup = run.device().workGroupSize(sortWorkGroup);
+  for (std::size_t capacity = largestCapacity; capacity >= smallestTile && Capacity == 0; capacity /= 2)
   {
-    WorkGroup = run.device().workGroupSize(tile / items);
-    if (tileLocalBytes(WorkGroup * items, WorkGroup, keyComponents) <= run.info().localMemoryBytes)
-      Tile = WorkGroup * items;
+    if (sortLocalBytes(capacity, sortGroup) <= localBytes && capacity >= sortGroup)
+      Capacity = capacity;
   }
-  Options = "-DWG=" + std::to_string(WorkGroup) + " -DITEMS=" + std::to_string(items) +
-    " -DWINDOWS=" + std::to_string(windows) + " -DKEY_COMPONENTS=" + std::to_string(keyComponents);
+  const std::string sortOptions = " " + bucketOptions + " -DKEY_COMPONENTS=" + std::to_string(keyComponents) +
+    " -DCAPACITY=" + std::to_string(Capacity) + " -DVERTICES=" + std::to_string(subWindowVertices);
+  Sorting = Buckets;
+  Sorting.workGroup = sortGroup;
+  Sorting.options = "-DWG=" + std::to_string(sortGroup) + " -DITEMS=1 -DWINDOWS=" + std::to_string(windows) +
+    sortOptions;
+  Buckets.options += sortOptions + " -DTILE_OVERFLOW";
+  fitTiles(Runs, 2);
+  for (std::size_t capacity = runCapacity; capacity >= Runs.workGroup && RunCapacity == 0; capacity /= 2)
+  {
+    if (capacity * 16 <= localBytes)
+      RunCapacity = capacity;
+  }
+  Runs.options += " -DCAPACITY=" + std::to_string(RunCapacity);
   if (slotRows > 0)
-    Options += " -DSLOT_ROWS=" + std::to_string(slotRows);
+    Runs.options += " -DSLOT_ROWS=" + std::to_string(slotRows);
 }
 
-cl_uint SlotWindows::windowShift(std::size_t largest)
+cl_uint SlotWindows::Tiles::shift(std::size_t largest) const
 {
   return static_cast<cl_uint>(bitWidth(largest / windows));
 }
 
-LaunchRange SlotWindows::tiles(std::size_t count) const
+LaunchRange SlotWindows::Tiles::of(std::size_t count) const
 {
-  return { (count + Tile - 1) / Tile * WorkGroup, WorkGroup };
+  return { (count + tile - 1) / tile * workGroup, workGroup };
 }
 
 void SlotWindows::requireLocalMemory() const
 {
-  if (Tile == 0)
+  if (Buckets.tile == 0 || Runs.tile == 0 || Capacity == 0 || RunCapacity == 0)
   {
-    throw Error("Matching through windows needs at least " + std::to_string(tileLocalBytes(smallestTile, 1, 4)) +
+    const std::size_t needed = std::max(tileLocalBytes(smallestTile, 1, 4), sortLocalBytes(smallestTile, 1));
+    throw Error("Matching through windows needs at least " + std::to_string(needed) +
       " bytes of local memory per work-group; device '" + Run.info().label() + "' has " +
       std::to_string(Run.info().localMemoryBytes) + " (match directly instead: SlotGrouping::Direct)");
   }
@@ -73,49 +123,78 @@ void SlotWindows::requireLocalMemory() const
 bool SlotWindows::pay(const DeviceCellGroup& group, std::size_t slots, std::size_t points)
 {
   const auto cells = static_cast<std::size_t>(group.count);
-  if (Tile == 0 || slots < fewestSlots || cells <= sampleDistance || points == 0)
+  if (Buckets.tile == 0 || Runs.tile == 0 || Capacity == 0 || RunCapacity == 0 || slots < fewestSlots || cells <= sampleDistance || points == 0)
     return false;
   const std::size_t room = cells - sampleDistance;
   const std::size_t stride = std::max<std::size_t>(1, room / samples);
   const std::size_t sampled = std::min(samples, room);
   DeviceBuffer<cl_uint> far = Run.allocate<cl_uint>(1, "far cells");
   Run.fill(far, cl_uint(0), "far cells");
-  Run.call({ program, "count_far_cells", Options }, sampled, "sample the numbering", CellArgs{ group },
-    static_cast<cl_int>(stride), static_cast<cl_int>(sampleDistance), windowShift(points - 1), far);
+  Run.call({ "bucket_windows", "count_far_cells", Buckets.options }, sampled, "sample the numbering",
+    CellArgs{ group }, static_cast<cl_int>(stride), static_cast<cl_int>(sampleDistance),
+    Buckets.shift(points - 1), far);
   cl_uint farCells = 0;
   Run.download(far, &farCells, 1, "far cells");
   return 2 * static_cast<std::size_t>(farCells) > sampled;
 }
 
-void SlotWindows::fillBuckets(const DeviceBuffer<cl_uint4>& keys, std::size_t points,
-  DeviceBuffer<cl_uint>& bucketCounts, DeviceBuffer<cl_uint>& bucketOffsets, DeviceBuffer<cl_uint4>& entries,
-  DeviceBuffer<cl_uint>& entryBucket)
+DeviceBuffer<cl_uint4> SlotWindows::sortBuckets(const DeviceBuffer<cl_uint4>& keys, std::size_t points,
+  DeviceBuffer<cl_uint>& bucketOffsets, DeviceBuffer<cl_int>& sortedSlots, DeviceBuffer<cl_uint>& heads,
+  DeviceBuffer<cl_uint>& largeSizes, DeviceBuffer<cl_uint>& largeSlotCount)
 {
   requireLocalMemory();
+  const char* program = "bucket_windows";
   const std::size_t slots = keys.size();
   const auto count = static_cast<cl_uint>(slots);
-  const cl_uint shift = windowShift(std::max<std::size_t>(points, 1) - 1);
+  const std::size_t largest = std::max<std::size_t>(points, 1) - 1;
+  const bool fourVertexKeys = Buckets.options.find("-DKEY_COMPONENTS=4") != std::string::npos;
+  const std::size_t bucketCount = fourVertexKeys ? slots : 1; // keys of fewer carry their bucket
 
+  // 1. Each slot's bucket entry into its window of owner vertices.
+  const cl_uint shift = Buckets.shift(largest);
   DeviceBuffer<cl_uint> windowCounts = Run.allocate<cl_uint>(windows, "window counts");
   Run.fill(windowCounts, cl_uint(0), "window counts");
-  Run.call({ program, "count_key_windows", Options }, tiles(slots), "count key windows", keys, count, shift,
-    windowCounts);
+  Run.call({ program, "count_key_windows", Buckets.options }, Buckets.of(slots), "count key windows", keys, count,
+    shift, windowCounts);
   DeviceBuffer<cl_uint> windowCursors = Run.allocate<cl_uint>(windows + 1, "window cursors");
   exclusiveScan(Run, windowCounts, windows, windowCursors, "window entries");
   windowCounts.release();
   DeviceBuffer<cl_uint4> grouped = Run.allocate<cl_uint4>(slots, "entries by window");
-  DeviceBuffer<cl_uint> groupedBucket = Run.allocate<cl_uint>(entryBucket.size(), "entry buckets by window");
-  Run.call({ program, "group_keys_by_window", Options }, tiles(slots), "group keys by window", keys, count, shift,
-    windowCursors, grouped, groupedBucket);
+  DeviceBuffer<cl_uint> groupedBucket = Run.allocate<cl_uint>(bucketCount, "entry buckets by window");
+  Run.call({ program, "group_keys_by_window", Buckets.options }, Buckets.of(slots), "group keys by window", keys,
+    count, shift, windowCursors, grouped, groupedBucket);
   windowCursors.release();
 
-  Run.call({ program, "count_grouped_buckets", Options }, slots, "bucket counts", grouped, groupedBucket, count,
-    bucketCounts);
-  exclusiveScan(Run, bucketCounts, points, bucketOffsets, "bucket entries");
-  DeviceBuffer<cl_uint>& bucketCursors = bucketCounts;
-  Run.copy(bucketOffsets, bucketCursors, points, "bucket cursors");
-  Run.call({ program, "fill_buckets_from_windows", Options }, slots, "fill buckets", grouped, groupedBucket, count,
-    bucketCursors, entries, entryBucket);
+  // 2. Each window's entries into its sub-windows, sized so that one holds about a third of
+  // what local memory does: `slots / points` entries per owner vertex on average.
+  const double perVertex = std::max(1.0, static_cast<double>(slots) / static_cast<double>(points));
+  const auto target = static_cast<std::size_t>(static_cast<double>(Capacity) / 3.0 / perVertex);
+  const unsigned fewestBits = shift > subWindowBits ? shift - subWindowBits : 0;
+  const cl_uint subShift = std::clamp(floorLog2(std::max<std::size_t>(target, 1)), fewestBits, unsigned(shift));
+  const std::size_t subWindows = (largest >> subShift) + 1;
+  DeviceBuffer<cl_uint> subCounts = Run.allocate<cl_uint>(subWindows, "sub-window counts");
+  Run.fill(subCounts, cl_uint(0), "sub-window counts");
+  Run.call({ program, "count_key_subwindows", Buckets.options }, Buckets.of(slots), "count key sub-windows", grouped,
+    groupedBucket, count, shift, subShift, subCounts);
+  DeviceBuffer<cl_uint> subOffsets = Run.allocate<cl_uint>(subWindows + 1, "sub-window offsets");
+  exclusiveScan(Run, subCounts, subWindows, subOffsets, "sub-window entries");
+  DeviceBuffer<cl_uint>& subCursors = subCounts;
+  Run.copy(subOffsets, subCursors, subWindows, "sub-window cursors");
+  DeviceBuffer<cl_uint4> regrouped = Run.allocate<cl_uint4>(slots, "entries by sub-window");
+  DeviceBuffer<cl_uint> regroupedBucket = Run.allocate<cl_uint>(bucketCount, "entry buckets by sub-window");
+  Run.call({ program, "group_keys_by_subwindow", Buckets.options }, Buckets.of(slots), "group keys by sub-window",
+    grouped, groupedBucket, count, shift, subShift, subCursors, regrouped, regroupedBucket);
+  subCounts.release();
+
+  // 3. Each sub-window's buckets sorted by one work-group; the entries by window serve as the
+  // bucket entries of sub-windows too large for local memory.
+  DeviceBuffer<cl_uint4>& entries = grouped;
+  DeviceBuffer<cl_uint>& entryBucket = groupedBucket;
+  Run.call({ program, "sort_subwindow_buckets", Sorting.options },
+    LaunchRange(subWindows * Sorting.workGroup, Sorting.workGroup), "sort sub-window buckets", regrouped,
+    regroupedBucket, subOffsets, static_cast<cl_uint>(points), subShift, bucketOffsets, entries, entryBucket,
+    sortedSlots, heads, regrouped, largeSizes, largeSlotCount);
+  return regrouped; // the heads' keys now
 }
 
 void SlotWindows::recordRuns(const DeviceBuffer<cl_int>& sortedSlots, const DeviceBuffer<cl_uint>& entityOffsets,
@@ -123,22 +202,34 @@ void SlotWindows::recordRuns(const DeviceBuffer<cl_int>& sortedSlots, const Devi
   DeviceBuffer<cl_int>& neighbor, DeviceBuffer<cl_int>& slotEntity)
 {
   requireLocalMemory();
+  const char* program = "run_windows";
   const std::size_t slots = sortedSlots.size();
   const auto count = static_cast<cl_uint>(slots);
-  const cl_uint shift = windowShift(std::max<std::size_t>(slots, 1) - 1);
+  const cl_uint shift = Runs.shift(std::max<std::size_t>(slots, 1) - 1);
 
-  // Window w of slots starts at slot w << shift.
+  // 1. Each sorted position's run into its window of slots; window w starts at slot w << shift.
   DeviceBuffer<cl_uint> cursors = Run.allocate<cl_uint>(windows, "window cursors");
-  Run.call({ program, "window_starts", Options }, windows, "window cursors", shift, cursors);
+  Run.call({ program, "window_starts", Runs.options }, windows, "window cursors", cl_uint(windows), shift, cursors);
   DeviceBuffer<cl_uint4> grouped = Run.allocate<cl_uint4>(slots, "runs by window");
-  Run.call({ program, "group_runs_by_window", Options }, tiles(slots), "group runs by window", sortedSlots, count,
-    entityOffsets, runStart, slotCell, shift, cursors, grouped);
+  Run.call({ program, "group_runs_by_window", Runs.options }, Runs.of(slots), "group runs by window", sortedSlots,
+    count, entityOffsets, runStart, slotCell, shift, cursors, grouped);
   cursors.release();
-  // Each run to its slot as one write, then split into the three buffers in slot order.
-  DeviceBuffer<cl_int4> slotRecords = Run.allocate<cl_int4>(slots, "runs in slot order");
-  Run.call({ program, "place_runs", Options }, slots, "place runs", grouped, count, runStart, slotRecords);
+
+  // 2. Each window's runs into sub-windows of about RunCapacity slots, each of which one
+  // work-group writes out in slot order.
+  const unsigned fewestBits = shift > subWindowBits ? shift - subWindowBits : 0;
+  const cl_uint subShift = std::clamp(floorLog2(RunCapacity), fewestBits, unsigned(shift));
+  const std::size_t subWindows = ((std::max<std::size_t>(slots, 1) - 1) >> subShift) + 1;
+  DeviceBuffer<cl_uint> subCursors = Run.allocate<cl_uint>(subWindows, "sub-window cursors");
+  Run.call({ program, "window_starts", Runs.options }, subWindows, "sub-window cursors", cl_uint(subWindows), subShift,
+    subCursors);
+  DeviceBuffer<cl_uint4> regrouped = Run.allocate<cl_uint4>(slots, "runs by sub-window");
+  Run.call({ program, "group_runs_by_subwindow", Runs.options + " -DTILE_OVERFLOW" }, Runs.of(slots),
+    "group runs by sub-window", grouped, count, shift, subShift, subCursors, regrouped);
   grouped.release();
-  Run.call({ program, "split_runs", Options }, slots, "split runs", slotRecords, count, slotRun, neighbor, slotEntity);
+  subCursors.release();
+  Run.call({ program, "place_subwindow_runs", Runs.options }, LaunchRange(subWindows * Runs.workGroup, Runs.workGroup),
+    "place runs", regrouped, count, subShift, runStart, slotRun, neighbor, slotEntity);
 }
 
 } // namespace gpumesh

@@ -1,5 +1,6 @@
 // The window steps of the GPUs' way of matching (SlotGrouping::Windows in CellEntities.h,
-// kernels/cell_entity_windows.cl): CellEntities' own, not a public interface.
+// kernels/bucket_windows.cl and kernels/run_windows.cl): CellEntities' own, not a public
+// interface.
 #pragma once
 #include "gpumesh/CellEntities.h"
 
@@ -12,20 +13,24 @@ class SlotWindows
 {
 public:
   /// `keyComponents`: the most vertex ids in one key (2 to 4); `slotRows`: the slots per cell
-  /// when one fixed-size kind fills the mesh, else 0.
-  SlotWindows(DeviceRun& run, int keyComponents, std::size_t slotRows);
+  /// when one fixed-size kind fills the mesh, else 0; `bucketOptions`: the build options that
+  /// say which buckets are small (cell_entities.cl).
+  SlotWindows(DeviceRun& run, int keyComponents, std::size_t slotRows, const std::string& bucketOptions);
 
   /// SlotGrouping::Auto's choice: whether a mesh of `slots` slots scatters enough to pay for the
   /// windows, sampled in `group` (the largest group that has entities) over `points` points
-  /// (never on a device whose local memory cannot hold a tile).
+  /// (never on a device whose local memory cannot hold the windows' tiles).
   bool pay(const DeviceCellGroup& group, std::size_t slots, std::size_t points);
 
-  /// The buckets' offsets (points + 1) and their entries in them, from the keys in slot order
-  /// through windows of owner vertices. `bucketCounts` (points, zero) serves as the buckets'
-  /// cursors; entryBucket is filled for four-vertex keys. Throws when the device's local memory
-  /// cannot hold a tile, as does recordRuns.
-  void fillBuckets(const DeviceBuffer<cl_uint4>& keys, std::size_t points, DeviceBuffer<cl_uint>& bucketCounts,
-    DeviceBuffer<cl_uint>& bucketOffsets, DeviceBuffer<cl_uint4>& entries, DeviceBuffer<cl_uint>& entryBucket);
+  /// The buckets' offsets (points + 1) and every small bucket ranked (rank_small_buckets in
+  /// cell_entities.cl), from the keys in slot order through windows and sub-windows of owner
+  /// vertices; each run head's key is returned at its sorted position (the other entries
+  /// are undefined: HEAD_KEYS in cell_entities.cl). largeSizes (points) gets each large
+  /// bucket's size and zero for the others, largeSlotCount (zero) their slots. Throws when the
+  /// device's local memory cannot hold a tile, as does recordRuns.
+  DeviceBuffer<cl_uint4> sortBuckets(const DeviceBuffer<cl_uint4>& keys, std::size_t points,
+    DeviceBuffer<cl_uint>& bucketOffsets, DeviceBuffer<cl_int>& sortedSlots, DeviceBuffer<cl_uint>& heads,
+    DeviceBuffer<cl_uint>& largeSizes, DeviceBuffer<cl_uint>& largeSlotCount);
 
   /// record_runs (cell_entities.cl) through windows of slots: every slot's run, entity and
   /// neighbour from the sorted slots.
@@ -34,15 +39,26 @@ public:
     DeviceBuffer<cl_int>& neighbor, DeviceBuffer<cl_int>& slotEntity);
 
 private:
-  // The windows' shift for ids up to `largest`: at most `windows` windows of a power of two.
-  static cl_uint windowShift(std::size_t largest);
+  // One program's tiles: `windows` windows, tiles of `tile` records in work-groups of
+  // `workGroup`; tile 0 when the device's local memory holds none.
+  struct Tiles
+  {
+    std::size_t windows = 0;
+    std::size_t workGroup = 0;
+    std::size_t tile = 0;
+    std::string options;
+    // The windows' shift for ids up to `largest`: at most `windows` windows of a power of two.
+    cl_uint shift(std::size_t largest) const;
+    LaunchRange of(std::size_t count) const;
+  };
   void requireLocalMemory() const;
-  LaunchRange tiles(std::size_t count) const;
 
   DeviceRun& Run;
-  std::string Options;
-  std::size_t WorkGroup = 0;
-  std::size_t Tile = 0; // 0: the device's local memory holds no tile
+  Tiles Buckets; // bucket_windows.cl
+  Tiles Sorting; // its sort of sub-windows (a work-group size of its own)
+  Tiles Runs; // run_windows.cl
+  std::size_t Capacity = 0; // the most entries of a sub-window sorted in local memory
+  std::size_t RunCapacity = 0; // the slots a work-group puts in order at once
 };
 
 } // namespace gpumesh
