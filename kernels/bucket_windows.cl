@@ -32,26 +32,6 @@ __kernel void count_far_cells(CELL_ARGS, const int stride, const int distance, c
     atomic_inc(far);
 }
 
-// How many keys each window of owner vertices (key.x >> shift) gets, a tile at a time.
-__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void count_key_windows(__global const uint4* keys, const uint slots, const uint shift,
-  __global uint* window_counts)
-{
-  __local uint count[WINDOWS];
-  const uint lid = get_local_id(0);
-  const size_t base = (size_t)get_group_id(0) * TILE;
-  const uint valid = (uint)min((size_t)TILE, (size_t)slots - base);
-  uint window[ITEMS];
-  for (uint k = 0; k < ITEMS; ++k)
-    if (k * WG + lid < valid)
-      window[k] = keys[base + k * WG + lid].x >> shift;
-  uint rank[ITEMS];
-  count_tile(valid, window, count, rank);
-  for (uint w = lid; w < WINDOWS; w += WG)
-    if (count[w] > 0)
-      atomic_add(&window_counts[w], count[w]);
-}
-
 // Every slot's bucket entry (bucket_entry in entity_keys.cl; its bucket beside it with
 // four-vertex keys) into its owner's window; the cursors start at the windows' offsets.
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))

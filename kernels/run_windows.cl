@@ -105,10 +105,10 @@ inline int4 slot_record(const uint4 record, __global const int* run_start)
   return (int4)(start, length, entity, other);
 }
 
-// One work-group per sub-window s of slots [s << sub_shift, (s + 1) << sub_shift), whose run
-// records are regrouped[s << sub_shift, ...) (exactly its slots' records): CAPACITY slots at a
-// time, the records are put in slot order in local memory and written out in order into the
-// three buffers.
+// One work-group per sub-window s of slots [s << sub_shift, (s + 1) << sub_shift), at most
+// CAPACITY of them, whose run records are regrouped[s << sub_shift, ...) (exactly its slots'
+// records): the records are put in slot order in local memory and written out in order into
+// the three buffers.
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void place_subwindow_runs(__global const uint4* regrouped, const uint slots, const uint sub_shift,
   __global const int* run_start, __global int2* slot_run, __global int* neighbor,
@@ -117,39 +117,21 @@ void place_subwindow_runs(__global const uint4* regrouped, const uint slots, con
   __local int4 ordered[CAPACITY];
   const uint lid = get_local_id(0);
   const uint begin = get_group_id(0) << sub_shift;
-  const uint end = (uint)min((ulong)slots, (ulong)begin + (1ul << sub_shift));
-  for (uint low = begin; low < end; low += CAPACITY)
+  const uint n = (uint)min((ulong)slots - begin, 1ul << sub_shift);
+  // Every load first, then their uses.
+  uint4 loaded[CAPACITY / WG];
+  for (uint k = 0; k < CAPACITY / WG; ++k)
+    if (k * WG + lid < n)
+      loaded[k] = regrouped[begin + k * WG + lid];
+  for (uint k = 0; k < CAPACITY / WG; ++k)
+    if (k * WG + lid < n)
+      ordered[(loaded[k].x & SLOT_BITS) - begin] = slot_record(loaded[k], run_start);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint t = lid; t < n; t += WG)
   {
-    const uint n = min((uint)CAPACITY, end - low);
-    if (end - begin <= CAPACITY)
-    {
-      // The whole sub-window at once, every load first.
-      uint4 loaded[CAPACITY / WG];
-      for (uint k = 0; k < CAPACITY / WG; ++k)
-        if (k * WG + lid < n)
-          loaded[k] = regrouped[begin + k * WG + lid];
-      for (uint k = 0; k < CAPACITY / WG; ++k)
-        if (k * WG + lid < n)
-          ordered[(loaded[k].x & SLOT_BITS) - low] = slot_record(loaded[k], run_start);
-    }
-    else
-    {
-      for (uint i = begin + lid; i < end; i += WG)
-      {
-        const uint4 record = regrouped[i];
-        const uint place = (record.x & SLOT_BITS) - low;
-        if (place < n)
-          ordered[place] = slot_record(record, run_start);
-      }
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint t = lid; t < n; t += WG)
-    {
-      const int4 r = ordered[t];
-      slot_run[low + t] = r.xy;
-      slot_entity[low + t] = r.z;
-      neighbor[low + t] = r.w;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
+    const int4 r = ordered[t];
+    slot_run[begin + t] = r.xy;
+    slot_entity[begin + t] = r.z;
+    neighbor[begin + t] = r.w;
   }
 }

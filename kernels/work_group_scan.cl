@@ -1,6 +1,6 @@
 // Scans across a work-group whose work-items each own a run of consecutive values (scan.cl,
-// radix_sort.cl, cell_entity_windows.cl; `#include "work_group_scan.cl"`). Build option: WG;
-// WORK_GROUP_SCAN_T, the type summed (uint unless defined before the include).
+// radix_sort.cl, window_tiles.cl, bucket_windows.cl; `#include "work_group_scan.cl"`). Build
+// option: WG; WORK_GROUP_SCAN_T, the type summed (uint unless defined before the include).
 #ifndef WORK_GROUP_SCAN_T
 #define WORK_GROUP_SCAN_T uint
 #endif

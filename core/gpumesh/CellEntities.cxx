@@ -222,20 +222,28 @@ void CellEntities::matchInBuckets(DeviceRun& run, const DeviceMesh& mesh, const 
     throughWindows = slotWindows.pay(*largest->first, SlotCount, points);
   }
 
-  // 2. Every slot's key, its cell, and (directly) how many slots each bucket (smallest vertex)
-  // gets.
+  // 2. Every slot's key, its cell, and how many slots each bucket (smallest vertex) gets, or,
+  // through windows, each window of buckets.
   DeviceBuffer<cl_uint4> keys = run.allocate<cl_uint4>(SlotCount, "entity keys");
   DeviceBuffer<cl_uint> bucketCounts = run.allocate<cl_uint>(points, "bucket counts");
-  if (!throughWindows)
-    run.fill(bucketCounts, cl_uint(0), "bucket counts");
-  const std::string emitOptions = throughWindows ? options + " -DBUCKETS_COUNTED_IN_WINDOWS" : options;
+  const std::size_t windows = throughWindows ? slotWindows.keyWindows() : 0;
+  DeviceBuffer<cl_uint> windowCounts = run.allocate<cl_uint>(windows, "window counts");
+  DeviceBuffer<cl_uint>& counts = throughWindows ? windowCounts : bucketCounts;
+  run.fill(counts, cl_uint(0), throughWindows ? "window counts" : "bucket counts");
+  const std::string emitOptions = throughWindows ? options + " -DKEY_WINDOWS=" + std::to_string(windows) : options;
+  // A window takes one atomic per work-group: large work-groups then.
+  const std::size_t emitGroup = throughWindows ? run.device().workGroupSize(1024) : 0;
+  const cl_uint windowShift = throughWindows ? slotWindows.keyWindowShift(points) : 0;
   std::vector<DeviceBuffer<cl_int>> tables;
   for (const auto& [group, table] : emitting)
   {
     tables.push_back(run.upload(table->data(), table->size(), "entity table"));
-    run.call({ program, "emit_entities", emitOptions + " " + cellKindOptions(*group) }, group->count,
-      "emit entities", CellArgs{ *group }, tables.back(), static_cast<cl_int>(table->size() / 4), SlotOffsets, keys,
-      SlotCell, bucketCounts);
+    const auto cellCount = static_cast<std::size_t>(group->count);
+    const LaunchRange range = emitGroup ? LaunchRange((cellCount + emitGroup - 1) / emitGroup * emitGroup, emitGroup)
+                                        : LaunchRange(cellCount);
+    run.call({ program, "emit_entities", emitOptions + " " + cellKindOptions(*group) }, range, "emit entities",
+      CellArgs{ *group }, tables.back(), static_cast<cl_int>(table->size() / 4), SlotOffsets, keys, SlotCell, counts,
+      windowShift);
   }
 
   // 3. Slots grouped by bucket as sort entries; each entry of a small bucket finds its place in
@@ -249,7 +257,10 @@ void CellEntities::matchInBuckets(DeviceRun& run, const DeviceMesh& mesh, const 
   // Through windows, the sort leaves each run head's key at its sorted position.
   DeviceBuffer<cl_uint4> headKeys;
   if (throughWindows)
-    headKeys = slotWindows.sortBuckets(keys, points, bucketOffsets, SortedSlots, heads, largeSizes, largeSlotCount);
+  {
+    headKeys = slotWindows.sortBuckets(
+      keys, windowCounts, points, bucketOffsets, SortedSlots, heads, largeSizes, largeSlotCount);
+  }
   else
   {
     exclusiveScan(run, bucketCounts, points, bucketOffsets, "bucket entries");
@@ -286,8 +297,8 @@ void CellEntities::matchInBuckets(DeviceRun& run, const DeviceMesh& mesh, const 
   DeviceBuffer<cl_int> runStart = run.allocate<cl_int>(EntityCount + 1, "run starts");
   const bool withHeadKeys = headKeys.size() > 0;
   run.call({ program, "record_entities", options }, SlotCount, "number entities", keys,
-    withHeadKeys ? headKeys : keys, cl_int(withHeadKeys), SortedSlots, static_cast<cl_int>(SlotCount), entityOffsets, runStart,
-    EntityVertices);
+    withHeadKeys ? headKeys : keys, cl_int(withHeadKeys), SortedSlots, static_cast<cl_int>(SlotCount), entityOffsets,
+    runStart, EntityVertices);
   keys.release();
   headKeys.release();
   SlotRun = run.allocate<cl_int2>(SlotCount, "slot runs");

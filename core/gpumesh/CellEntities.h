@@ -69,9 +69,10 @@ enum class SlotGrouping
   /// Straight to the bucket and back to the slot: scatters over the whole mesh, which stay in
   /// cache when the numbering keeps neighbouring cells and vertices close.
   Direct,
-  /// Through windows of owner vertices and of slots (kernels/cell_entity_windows.cl): more
-  /// passes over the slots and one more buffer of 16 bytes per slot, but every scatter lands in
-  /// a window of a few megabytes, whatever the numbering.
+  /// Through windows and sub-windows of owner vertices and of slots (kernels/bucket_windows.cl,
+  /// kernels/run_windows.cl): more passes over the slots and one more buffer of 16 bytes per
+  /// slot, but every pass writes neighbouring records together, and buckets are sorted and
+  /// runs put in slot order in local memory, whatever the numbering.
   Windows
 };
 

@@ -4,20 +4,21 @@
 #include "gpumesh/Scan.h"
 
 #include <algorithm>
-#include <cstdlib>
 
 namespace gpumesh
 {
 
 namespace
 {
-// The most windows, each a power of two of ids: a window of 30M triangles' slots (90M) is then a
-// few megabytes, which stays in cache while it fills; more windows cost more atomics on their
-// cursors (512 was the fastest of 128 to 1024 on an H200). Each window of owner vertices is then
-// split into at most half as many sub-windows, so that a tile's local windows hold the
-// sub-windows of the two windows it most often spans.
+// The most windows, each a power of two of ids: each tile then puts about four records in each
+// window, written together; more windows cost more atomics on their cursors (512 was the
+// fastest of 128 to 1024 on an H200). Each window is then split into at most as many
+// sub-windows as a tile has windows; a tile over two windows moves the second one's records on
+// its own. With 2^8 sub-windows per window, a third of the sub-windows of 30M triangles
+// numbered at random held too many entries for local memory (their sort took 2.6 ms, not 2.1);
+// with 2^10, most records of the regrouping went on their own (4.3 ms, not 1.3; H200).
 constexpr std::size_t windows = 512;
-const unsigned subWindowBits = std::getenv("GPUMESH_SUB_BITS") ? std::atoi(std::getenv("GPUMESH_SUB_BITS")) : 9;
+constexpr unsigned subWindowBits = 9;
 // Records per tile (one work-group): larger tiles take fewer atomics per record, as many as
 // the device's local memory holds (2048 in 48 KiB, 1024 with four-vertex keys).
 constexpr std::size_t largestTile = 2048;
@@ -30,17 +31,21 @@ std::size_t tileLocalBytes(std::size_t tile, std::size_t workGroup, int keyCompo
 }
 // Sub-windows sorted in local memory: at most this many owner vertices, and as many entries
 // as local memory holds beside them (each 16 bytes, its vertex and its place as 2 each), at
-// most 2048; a sub-window is made to hold a third of that on average. Larger ones (a vertex of
-// high degree) are sorted in global memory.
+// most 1024, by work-groups of 256; a sub-window is made to hold a third of that on average.
+// Larger ones (a vertex of high degree) are sorted in global memory. On an H200: 2048 entries
+// (40 KiB) let fewer work-groups share a multiprocessor (2.8 ms against 2.1 for 30M triangles);
+// work-groups of 128, 2.2 ms; the entries read again from the cache instead of staged in local
+// memory, 2.9 ms or more.
 constexpr std::size_t subWindowVertices = 1024;
-const std::size_t largestCapacity = std::getenv("GPUMESH_CAPACITY") ? std::atoi(std::getenv("GPUMESH_CAPACITY")) : 1024;
-const std::size_t sortWorkGroup = std::getenv("GPUMESH_SORT_WG") ? std::atoi(std::getenv("GPUMESH_SORT_WG")) : 256;
+constexpr std::size_t largestCapacity = 1024;
+constexpr std::size_t sortWorkGroup = 256;
 std::size_t sortLocalBytes(std::size_t capacity, std::size_t workGroup)
 {
   return capacity * (16 + 2 + 2) + subWindowVertices * 4 + workGroup * 4;
 }
-// Sub-windows of slots put in order in local memory: this many slots (16 bytes each) at once.
-const std::size_t runCapacity = std::getenv("GPUMESH_RUN_CAPACITY") ? std::atoi(std::getenv("GPUMESH_RUN_CAPACITY")) : 2048;
+// Sub-windows of slots put in order in local memory: this many slots (16 bytes each) at once
+// (1024 was as fast on an H200).
+constexpr std::size_t runCapacity = 2048;
 // Below this many slots, the whole scatter fits the cache of the GPUs we know, windows or not.
 constexpr std::size_t fewestSlots = std::size_t(1) << 22;
 // The sample of SlotGrouping::Auto: cells and the distance between the cells compared.
@@ -123,7 +128,8 @@ void SlotWindows::requireLocalMemory() const
 bool SlotWindows::pay(const DeviceCellGroup& group, std::size_t slots, std::size_t points)
 {
   const auto cells = static_cast<std::size_t>(group.count);
-  if (Buckets.tile == 0 || Runs.tile == 0 || Capacity == 0 || RunCapacity == 0 || slots < fewestSlots || cells <= sampleDistance || points == 0)
+  const bool tilesFit = Buckets.tile > 0 && Runs.tile > 0 && Capacity > 0 && RunCapacity > 0;
+  if (!tilesFit || slots < fewestSlots || cells <= sampleDistance || points == 0)
     return false;
   const std::size_t room = cells - sampleDistance;
   const std::size_t stride = std::max<std::size_t>(1, room / samples);
@@ -138,7 +144,18 @@ bool SlotWindows::pay(const DeviceCellGroup& group, std::size_t slots, std::size
   return 2 * static_cast<std::size_t>(farCells) > sampled;
 }
 
-DeviceBuffer<cl_uint4> SlotWindows::sortBuckets(const DeviceBuffer<cl_uint4>& keys, std::size_t points,
+std::size_t SlotWindows::keyWindows() const
+{
+  return windows;
+}
+
+cl_uint SlotWindows::keyWindowShift(std::size_t points) const
+{
+  return Buckets.shift(std::max<std::size_t>(points, 1) - 1);
+}
+
+DeviceBuffer<cl_uint4> SlotWindows::sortBuckets(const DeviceBuffer<cl_uint4>& keys,
+  DeviceBuffer<cl_uint>& windowCounts, std::size_t points,
   DeviceBuffer<cl_uint>& bucketOffsets, DeviceBuffer<cl_int>& sortedSlots, DeviceBuffer<cl_uint>& heads,
   DeviceBuffer<cl_uint>& largeSizes, DeviceBuffer<cl_uint>& largeSlotCount)
 {
@@ -151,11 +168,7 @@ DeviceBuffer<cl_uint4> SlotWindows::sortBuckets(const DeviceBuffer<cl_uint4>& ke
   const std::size_t bucketCount = fourVertexKeys ? slots : 1; // keys of fewer carry their bucket
 
   // 1. Each slot's bucket entry into its window of owner vertices.
-  const cl_uint shift = Buckets.shift(largest);
-  DeviceBuffer<cl_uint> windowCounts = Run.allocate<cl_uint>(windows, "window counts");
-  Run.fill(windowCounts, cl_uint(0), "window counts");
-  Run.call({ program, "count_key_windows", Buckets.options }, Buckets.of(slots), "count key windows", keys, count,
-    shift, windowCounts);
+  const cl_uint shift = keyWindowShift(points);
   DeviceBuffer<cl_uint> windowCursors = Run.allocate<cl_uint>(windows + 1, "window cursors");
   exclusiveScan(Run, windowCounts, windows, windowCursors, "window entries");
   windowCounts.release();
@@ -170,7 +183,9 @@ DeviceBuffer<cl_uint4> SlotWindows::sortBuckets(const DeviceBuffer<cl_uint4>& ke
   const double perVertex = std::max(1.0, static_cast<double>(slots) / static_cast<double>(points));
   const auto target = static_cast<std::size_t>(static_cast<double>(Capacity) / 3.0 / perVertex);
   const unsigned fewestBits = shift > subWindowBits ? shift - subWindowBits : 0;
-  const cl_uint subShift = std::clamp(floorLog2(std::max<std::size_t>(target, 1)), fewestBits, unsigned(shift));
+  // Beyond 2^28 points, more sub-windows than a tile has windows: their records go on their own.
+  const cl_uint subShift = std::min(
+    std::clamp(floorLog2(std::max<std::size_t>(target, 1)), fewestBits, unsigned(shift)), floorLog2(subWindowVertices));
   const std::size_t subWindows = (largest >> subShift) + 1;
   DeviceBuffer<cl_uint> subCounts = Run.allocate<cl_uint>(subWindows, "sub-window counts");
   Run.fill(subCounts, cl_uint(0), "sub-window counts");
@@ -215,10 +230,10 @@ void SlotWindows::recordRuns(const DeviceBuffer<cl_int>& sortedSlots, const Devi
     count, entityOffsets, runStart, slotCell, shift, cursors, grouped);
   cursors.release();
 
-  // 2. Each window's runs into sub-windows of about RunCapacity slots, each of which one
-  // work-group writes out in slot order.
-  const unsigned fewestBits = shift > subWindowBits ? shift - subWindowBits : 0;
-  const cl_uint subShift = std::clamp(floorLog2(RunCapacity), fewestBits, unsigned(shift));
+  // 2. Each window's runs into sub-windows of RunCapacity slots, each of which one work-group
+  // writes out in slot order.
+  // Beyond 2^29 slots, more sub-windows than a tile has windows: their records go on their own.
+  const cl_uint subShift = std::min(floorLog2(RunCapacity), unsigned(shift));
   const std::size_t subWindows = ((std::max<std::size_t>(slots, 1) - 1) >> subShift) + 1;
   DeviceBuffer<cl_uint> subCursors = Run.allocate<cl_uint>(subWindows, "sub-window cursors");
   Run.call({ program, "window_starts", Runs.options }, subWindows, "sub-window cursors", cl_uint(subWindows), subShift,

@@ -22,15 +22,22 @@ public:
   /// (never on a device whose local memory cannot hold the windows' tiles).
   bool pay(const DeviceCellGroup& group, std::size_t slots, std::size_t points);
 
+  /// The windows of owner vertices that the keys are first grouped by, and the shift that
+  /// gives a vertex's window (vertex >> shift) among `points` points: emit_entities counts
+  /// the keys of each window (KEY_WINDOWS in cell_entities.cl).
+  std::size_t keyWindows() const;
+  cl_uint keyWindowShift(std::size_t points) const;
+
   /// The buckets' offsets (points + 1) and every small bucket ranked (rank_small_buckets in
-  /// cell_entities.cl), from the keys in slot order through windows and sub-windows of owner
-  /// vertices; each run head's key is returned at its sorted position (the other entries
-  /// are undefined: HEAD_KEYS in cell_entities.cl). largeSizes (points) gets each large
+  /// cell_entities.cl), from the keys in slot order and the keys counted by window
+  /// (windowCounts, keyWindows() of them) through windows and sub-windows of owner vertices.
+  /// Returns each run head's key at its sorted position (the other entries are undefined:
+  /// record_entities in cell_entities.cl reads them). largeSizes (points) gets each large
   /// bucket's size and zero for the others, largeSlotCount (zero) their slots. Throws when the
   /// device's local memory cannot hold a tile, as does recordRuns.
-  DeviceBuffer<cl_uint4> sortBuckets(const DeviceBuffer<cl_uint4>& keys, std::size_t points,
-    DeviceBuffer<cl_uint>& bucketOffsets, DeviceBuffer<cl_int>& sortedSlots, DeviceBuffer<cl_uint>& heads,
-    DeviceBuffer<cl_uint>& largeSizes, DeviceBuffer<cl_uint>& largeSlotCount);
+  DeviceBuffer<cl_uint4> sortBuckets(const DeviceBuffer<cl_uint4>& keys, DeviceBuffer<cl_uint>& windowCounts,
+    std::size_t points, DeviceBuffer<cl_uint>& bucketOffsets, DeviceBuffer<cl_int>& sortedSlots,
+    DeviceBuffer<cl_uint>& heads, DeviceBuffer<cl_uint>& largeSizes, DeviceBuffer<cl_uint>& largeSlotCount);
 
   /// record_runs (cell_entities.cl) through windows of slots: every slot's run, entity and
   /// neighbour from the sorted slots.
