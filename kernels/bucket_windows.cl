@@ -32,22 +32,21 @@ __kernel void count_far_cells(CELL_ARGS, const int stride, const int distance, c
     atomic_inc(far);
 }
 
+// With four-vertex keys, a tile's entries move with their buckets beside them.
+#if KEY_COMPONENTS == 4
+#define STAGED_BUCKET_LOCAL __local uint staged_bucket[TILE]
+#else
+#define STAGED_BUCKET_LOCAL __local uint* staged_bucket = 0
+#endif
+
 // Every slot's bucket entry (bucket_entry in entity_keys.cl; its bucket beside it with
 // four-vertex keys) into its owner's window; the cursors start at the windows' offsets.
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void group_keys_by_window(__global const uint4* keys, const uint slots, const uint shift,
   __global uint* cursors, __global uint4* grouped, __global uint* grouped_bucket)
 {
-  __local uint count[WINDOWS];
-  __local uint start[WINDOWS];
-  __local uint totals[WG];
-  __local uint4 staged[TILE];
-#if KEY_COMPONENTS == 4
-  __local uint staged_bucket[TILE];
-#else
-  __local uint* staged_bucket = 0;
-#endif
-  __local ushort staged_window[TILE];
+  SCATTER_TILE_LOCALS;
+  STAGED_BUCKET_LOCAL;
   const uint lid = get_local_id(0);
   const size_t base = (size_t)get_group_id(0) * TILE;
   const uint valid = (uint)min((size_t)TILE, (size_t)slots - base);
@@ -121,16 +120,8 @@ void group_keys_by_subwindow(__global const uint4* grouped, __global const uint*
   const uint slots, const uint shift, const uint sub_shift, __global uint* cursors,
   __global uint4* regrouped, __global uint* regrouped_bucket)
 {
-  __local uint count[WINDOWS];
-  __local uint start[WINDOWS];
-  __local uint totals[WG];
-  __local uint4 staged[TILE];
-#if KEY_COMPONENTS == 4
-  __local uint staged_bucket[TILE];
-#else
-  __local uint* staged_bucket = 0;
-#endif
-  __local ushort staged_window[TILE];
+  SCATTER_TILE_LOCALS;
+  STAGED_BUCKET_LOCAL;
   const uint lid = get_local_id(0);
   const size_t base = (size_t)get_group_id(0) * TILE;
   const uint valid = (uint)min((size_t)TILE, (size_t)slots - base);

@@ -35,11 +35,7 @@ void group_runs_by_window(__global const int* sorted_slots, const uint slots,
   __global const int* slot_cell, const uint shift, __global uint* cursors,
   __global uint4* grouped)
 {
-  __local uint count[WINDOWS];
-  __local uint start[WINDOWS];
-  __local uint totals[WG];
-  __local uint4 staged[TILE];
-  __local ushort staged_window[TILE];
+  SCATTER_TILE_LOCALS;
   const uint lid = get_local_id(0);
   const size_t base = (size_t)get_group_id(0) * TILE;
   const uint valid = (uint)min((size_t)TILE, (size_t)slots - base);
@@ -68,11 +64,7 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void group_runs_by_subwindow(__global const uint4* grouped, const uint slots, const uint shift,
   const uint sub_shift, __global uint* cursors, __global uint4* regrouped)
 {
-  __local uint count[WINDOWS];
-  __local uint start[WINDOWS];
-  __local uint totals[WG];
-  __local uint4 staged[TILE];
-  __local ushort staged_window[TILE];
+  SCATTER_TILE_LOCALS;
   const uint lid = get_local_id(0);
   const size_t base = (size_t)get_group_id(0) * TILE;
   const uint valid = (uint)min((size_t)TILE, (size_t)slots - base);

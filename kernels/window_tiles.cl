@@ -10,6 +10,15 @@
 #define IN_TILE_WINDOWS(w) 1
 #endif
 
+// The local memory of a kernel that moves its tile with scatter_tile: OpenCL declares local
+// memory at kernel scope, so each such kernel starts with this.
+#define SCATTER_TILE_LOCALS                                                                        \
+  __local uint count[WINDOWS];                                                                     \
+  __local uint start[WINDOWS];                                                                     \
+  __local uint totals[WG];                                                                         \
+  __local uint4 staged[TILE];                                                                      \
+  __local ushort staged_window[TILE]
+
 // The tile's records counted by window in local memory (`count`, zeroed here): rank[k], record
 // k's place among its window's records of the tile. Work-item lid holds window[k] for tile
 // element k * WG + lid, when that is below `valid`. With the build option TILE_OVERFLOW,
