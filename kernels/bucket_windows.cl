@@ -241,16 +241,17 @@ inline void sort_buckets_in_global(__global const uint4* grouped,
 }
 
 // One work-group per sub-window s of owner vertices [s << sub_shift, (s + 1) << sub_shift),
-// whose entries are regrouped[sub_offsets[s], sub_offsets[s + 1]): the entries are loaded into
-// local memory and counted by bucket, the buckets' offsets written (the sub-window's first
-// bucket starts where its entries do, so no scan over all points is needed), the entries
-// ordered by bucket in local memory, and each entry of a small bucket ranked there
+// whose entries are regrouped[sub_offsets[s], sub_offsets[s + 1]): the entries are loaded and
+// counted by bucket in local memory, the buckets' offsets written (the sub-window's first
+// bucket starts where its entries do, so no scan over all points is needed), the entries put
+// in bucket order in local memory, and each entry of a small bucket ranked there
 // (rank_against), its sorted slot and run head written near its neighbours'. Large buckets are
 // left to the radix sort: their sizes go to `sizes` (every other bucket's to zero) and
 // large_slots counts their slots. Each head's key then goes to its sorted place in head_keys
 // (record_entities reads it there), which may be `regrouped` itself: each work-group writes
-// only its own sub-window's part, after it has read it. A sub-window of more than CAPACITY entries or VERTICES
-// vertices is sorted in global memory, its entries placed in `entries` (entry_bucket).
+// only its own sub-window's part, after it has read it. A sub-window of more than CAPACITY
+// entries or VERTICES vertices is sorted in global memory, its entries placed in `entries`
+// (entry_bucket).
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void sort_subwindow_buckets(__global const uint4* regrouped,
   __global const uint* regrouped_bucket, __global const uint* sub_offsets, const uint points,
@@ -260,7 +261,6 @@ void sort_subwindow_buckets(__global const uint4* regrouped,
 {
   __local uint4 staged[CAPACITY];
   __local ushort staged_vertex[CAPACITY];
-  __local ushort order[CAPACITY];
   __local uint count[VERTICES];
   __local uint totals[WG];
   const uint lid = get_local_id(0);
@@ -284,49 +284,50 @@ void sort_subwindow_buckets(__global const uint4* regrouped,
   for (uint v = lid; v < vertices; v += WG)
     count[v] = 0;
   barrier(CLK_LOCAL_MEM_FENCE);
-  // Every load first, then their uses: one sub-window is read at once.
+  // Every load first, then their uses: each entry is counted in its bucket, and its arrival
+  // there kept, which with the bucket's offset places it.
   uint4 loaded[CAPACITY / WG];
   uint vertex[CAPACITY / WG];
+  uint arrival[CAPACITY / WG];
   for (uint k = 0; k < CAPACITY / WG; ++k)
   {
-    const uint t = k * WG + lid;
-    if (t < n)
+    if (k * WG + lid < n)
     {
-      loaded[k] = regrouped[begin + t];
-      vertex[k] = bucket_of_entry(regrouped, regrouped_bucket, begin + t) - low;
+      loaded[k] = regrouped[begin + k * WG + lid];
+      vertex[k] = bucket_of_entry(regrouped, regrouped_bucket, begin + k * WG + lid) - low;
     }
   }
   for (uint k = 0; k < CAPACITY / WG; ++k)
-  {
-    const uint t = k * WG + lid;
-    if (t < n)
-    {
-      staged[t] = loaded[k];
-      staged_vertex[t] = (ushort)vertex[k];
-      atomic_inc(&count[vertex[k]]);
-    }
-  }
+    if (k * WG + lid < n)
+      arrival[k] = atomic_inc(&count[vertex[k]]);
   barrier(CLK_LOCAL_MEM_FENCE);
   offset_buckets(vertices, low, begin, count, totals, bucket_offsets, sizes, large_slots);
   barrier(CLK_LOCAL_MEM_FENCE);
-  for (uint t = lid; t < n; t += WG)
-    order[atomic_inc(&count[staged_vertex[t]])] = (ushort)t;
+  // The entries in bucket order; count[v] is now where bucket v starts, count[v + 1] (or n)
+  // where it ends.
+  for (uint k = 0; k < CAPACITY / WG; ++k)
+  {
+    if (k * WG + lid < n)
+    {
+      const uint place = count[vertex[k]] + arrival[k];
+      staged[place] = loaded[k];
+      staged_vertex[place] = (ushort)vertex[k];
+    }
+  }
   barrier(CLK_LOCAL_MEM_FENCE);
 
-  // count[v] is now where bucket v ends in the sub-window, count[v - 1] where it starts.
   for (uint p = lid; p < n; p += WG)
   {
-    const uint t = order[p];
-    const uint v = staged_vertex[t];
-    const uint from = v > 0 ? count[v - 1] : 0;
-    const uint to = count[v];
+    const uint v = staged_vertex[p];
+    const uint from = count[v];
+    const uint to = v + 1 < vertices ? count[v + 1] : n;
     if (to - from > SMALL_BUCKET)
       continue;
-    const uint4 e = staged[t];
+    const uint4 e = staged[p];
     int rank = 0;
     int head = 1;
     for (uint j = from; j < to; ++j)
-      rank_against(staged[order[j]], e, &rank, &head);
+      rank_against(staged[j], e, &rank, &head);
     sorted_slots[begin + from + rank] = (int)e.w;
     heads[begin + from + rank] = head;
     if (head)

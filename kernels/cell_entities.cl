@@ -176,12 +176,10 @@ __kernel void place_large_slots(__global const uint4* keys, __global const uint*
 }
 
 // entity_offsets[i]: the entities that start before position i, so a head at i starts entity
-// entity_offsets[i]. run_start gets entity_count + 1 entries, the last one `slots`. An entity's
-// vertices are its head's key: `with_head_keys`, head_keys holds it at the head's position (the
-// sort wrote it there), else it is read through the head's slot.
-__kernel void record_entities(__global const uint4* keys, __global const uint4* head_keys,
-  const int with_head_keys, __global const int* sorted_slots, const int slots, __global const uint* entity_offsets,
-  __global int* run_start, __global uint4* entity_vertices)
+// entity_offsets[i]. run_start gets entity_count + 1 entries, the last one `slots`.
+__kernel void record_entities(__global const uint4* keys, __global const int* sorted_slots,
+  const int slots, __global const uint* entity_offsets, __global int* run_start,
+  __global uint4* entity_vertices)
 {
   const int i = get_global_id(0);
   if (i >= slots)
@@ -190,7 +188,7 @@ __kernel void record_entities(__global const uint4* keys, __global const uint4* 
   if (entity_offsets[i + 1] != entity)
   {
     run_start[entity] = i;
-    entity_vertices[entity] = with_head_keys ? head_keys[i] : keys[sorted_slots[i]];
+    entity_vertices[entity] = keys[sorted_slots[i]];
   }
   if (i == slots - 1)
     run_start[entity_offsets[slots]] = slots;

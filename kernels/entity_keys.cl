@@ -88,8 +88,19 @@ inline uint bucket_of_entry(__global const uint4* entries, __global const uint* 
 // e stops being the head of its run of equal keys when `other` has its key and a smaller slot.
 inline void rank_against(const uint4 other, const uint4 e, int* rank, int* head)
 {
-  *rank += key_less(other, e);
-  *head &= !(all(other.xyz == e.xyz) && other.w < e.w);
+#if KEY_COMPONENTS == 2 // entries (other vertex, NONE, bucket, slot)
+  const int same_key = other.x == e.x;
+  const int key_before = other.x < e.x;
+#elif KEY_COMPONENTS == 3 // entries (second vertex, third vertex or NONE, bucket, slot)
+  const int same_key = other.x == e.x && other.y == e.y;
+  const int key_before = other.x < e.x || (other.x == e.x && other.y < e.y);
+#else
+  const int same_key = all(other.xyz == e.xyz);
+  const int key_before = key_less((uint4)(other.xyz, 0), (uint4)(e.xyz, 0));
+#endif
+  const int slot_before = same_key && other.w < e.w;
+  *rank += key_before || slot_before;
+  *head &= !slot_before;
 }
 
 // The key of a bucket entry in `bucket` (bucket_entry undone).

@@ -24,16 +24,45 @@ __kernel void window_starts(const uint count, const uint shift, __global uint* c
     cursors[w] = w << shift;
 }
 
-// Each sorted position's run (entity_runs.cl) as one record, into its window of slots
-// (slot >> shift; the cursors start at the windows' first slots): (slot, with MANY_SLOTS when
-// more than two slots share the entity; start; entity; neighbour). A run of one slot has no
-// neighbour (-1), a run of two one: the length is read back from run_start only for
-// non-manifold entities.
+// The first position j in [from, to) whose entity (entity_offsets[j + 1] - 1) is at least
+// `entity`, or `to`: a binary search, entity_offsets being sorted.
+inline uint first_position_of(__global const uint* entity_offsets, uint from, uint to,
+  const uint entity)
+{
+  while (from < to)
+  {
+    const uint middle = from + (to - from) / 2;
+    if (entity_offsets[middle + 1] - 1 < entity)
+      from = middle + 1;
+    else
+      to = middle;
+  }
+  return from;
+}
+
+// Where the run of position i, of `entity`, ends among `slots` sorted positions: read from
+// entity_offsets alone (a head at j when entity_offsets[j + 1] != entity_offsets[j]), the next
+// two positions first (runs of one or two slots), a binary search for longer runs.
+inline uint run_end(const uint i, const uint entity, const uint slots,
+  __global const uint* entity_offsets)
+{
+  if (i + 1 == slots || entity_offsets[i + 2] != entity + 1)
+    return i + 1;
+  if (i + 2 == slots || entity_offsets[i + 3] != entity + 1)
+    return i + 2;
+  return first_position_of(entity_offsets, i + 3, slots, entity + 1);
+}
+
+// Numbers the entities and moves each sorted position's run (entity_runs.cl), as one record,
+// into its window of slots (slot >> shift; the cursors start at the windows' first slots):
+// (slot, with MANY_SLOTS when more than two slots share the entity; start; entity;
+// neighbour). A run's bounds come from entity_offsets (the previous position, run_end), and a
+// run head writes its entity's vertices from its key (head_keys, at its position).
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void group_runs_by_window(__global const int* sorted_slots, const uint slots,
-  __global const uint* entity_offsets, __global const int* run_start,
+void number_runs_by_window(__global const int* sorted_slots, const uint slots,
+  __global const uint* entity_offsets, __global const uint4* head_keys,
   __global const int* slot_cell, const uint shift, __global uint* cursors,
-  __global uint4* grouped)
+  __global uint4* grouped, __global uint4* entity_vertices)
 {
   SCATTER_TILE_LOCALS;
   const uint lid = get_local_id(0);
@@ -45,8 +74,17 @@ void group_runs_by_window(__global const int* sorted_slots, const uint slots,
   {
     if (k * WG + lid < valid)
     {
+      const uint i = (uint)base + k * WG + lid;
+      const uint entity = entity_offsets[i + 1] - 1;
+      const int head = entity_offsets[i] == entity;
+      if (head)
+        entity_vertices[entity] = head_keys[i];
+      const uint start = head                                 ? i
+        : entity_offsets[i - 1] == entity                    ? i - 1
+                                                              : first_position_of(entity_offsets, 0, i, entity);
+      const uint end = run_end(i, entity, slots, entity_offsets);
       const struct sorted_run r =
-        sorted_run_at((int)(base + k * WG + lid), sorted_slots, entity_offsets, run_start, slot_cell);
+        sorted_run_in((int)i, (int)entity, (int)start, (int)end, sorted_slots, slot_cell);
       record[k] = (uint4)((uint)r.slot | (r.length > 2 ? MANY_SLOTS : 0u), (uint)r.start,
         (uint)r.entity, (uint)r.neighbor);
       window[k] = (uint)r.slot >> shift;
@@ -86,15 +124,17 @@ void group_runs_by_subwindow(__global const uint4* grouped, const uint slots, co
     staged, 0, staged_window);
 }
 
-// A run record as the slot's (start, length, entity, neighbour): the length is read back from
-// run_start only for entities of more than two slots.
-inline int4 slot_record(const uint4 record, __global const int* run_start)
+// A run record as the slot's (start, length, entity, neighbour): a run of one slot has no
+// neighbour (-1), a run of two one; the length of a longer one is searched for again.
+inline int4 slot_record(const uint4 record, const uint slots, __global const uint* entity_offsets)
 {
-  const int start = (int)record.y;
-  const int entity = (int)record.z;
+  const uint start = record.y;
+  const uint entity = record.z;
   const int other = (int)record.w;
-  const int length = (record.x & MANY_SLOTS) ? run_start[entity + 1] - start : other < 0 ? 1 : 2;
-  return (int4)(start, length, entity, other);
+  const int length = (record.x & MANY_SLOTS) ? (int)(run_end(start, entity, slots, entity_offsets) - start)
+    : other < 0                               ? 1
+                                              : 2;
+  return (int4)((int)start, length, (int)entity, other);
 }
 
 // One work-group per sub-window s of slots [s << sub_shift, (s + 1) << sub_shift), at most
@@ -103,7 +143,7 @@ inline int4 slot_record(const uint4 record, __global const int* run_start)
 // the three buffers.
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void place_subwindow_runs(__global const uint4* regrouped, const uint slots, const uint sub_shift,
-  __global const int* run_start, __global int2* slot_run, __global int* neighbor,
+  __global const uint* entity_offsets, __global int2* slot_run, __global int* neighbor,
   __global int* slot_entity)
 {
   __local int4 ordered[CAPACITY];
@@ -117,7 +157,7 @@ void place_subwindow_runs(__global const uint4* regrouped, const uint slots, con
       loaded[k] = regrouped[begin + k * WG + lid];
   for (uint k = 0; k < CAPACITY / WG; ++k)
     if (k * WG + lid < n)
-      ordered[(loaded[k].x & SLOT_BITS) - begin] = slot_record(loaded[k], run_start);
+      ordered[(loaded[k].x & SLOT_BITS) - begin] = slot_record(loaded[k], slots, entity_offsets);
   barrier(CLK_LOCAL_MEM_FENCE);
   for (uint t = lid; t < n; t += WG)
   {

@@ -231,7 +231,9 @@ void CellEntities::matchInBuckets(DeviceRun& run, const DeviceMesh& mesh, const 
   DeviceBuffer<cl_uint>& counts = throughWindows ? windowCounts : bucketCounts;
   run.fill(counts, cl_uint(0), throughWindows ? "window counts" : "bucket counts");
   const std::string emitOptions = throughWindows ? options + " -DKEY_WINDOWS=" + std::to_string(windows) : options;
-  // A window takes one atomic per work-group: large work-groups then.
+  // A window takes one atomic per work-group: large work-groups then (a few per compute unit,
+  // each work-item stepping over the cells a grid apart, took 2.1 ms instead of 1.9 for 30M
+  // triangles on an H200).
   const std::size_t emitGroup = throughWindows ? run.device().workGroupSize(1024) : 0;
   const cl_uint windowShift = throughWindows ? slotWindows.keyWindowShift(points) : 0;
   std::vector<DeviceBuffer<cl_int>> tables;
@@ -254,7 +256,8 @@ void CellEntities::matchInBuckets(DeviceRun& run, const DeviceMesh& mesh, const 
   DeviceBuffer<cl_uint>& largeSizes = bucketCounts; // the counts are done with
   DeviceBuffer<cl_uint> largeSlotCount = run.allocate<cl_uint>(1, "slots of large buckets");
   run.fill(largeSlotCount, cl_uint(0), "slots of large buckets");
-  // Through windows, the sort leaves each run head's key at its sorted position.
+  // Through windows, the sort leaves each run head's key at its sorted position (numbering the
+  // entities reads it there).
   DeviceBuffer<cl_uint4> headKeys;
   if (throughWindows)
   {
@@ -294,21 +297,22 @@ void CellEntities::matchInBuckets(DeviceRun& run, const DeviceMesh& mesh, const 
   EntityCount = exclusiveScan(run, heads, SlotCount, entityOffsets, "distinct sides and edges");
   heads.release();
   EntityVertices = run.allocate<cl_uint4>(EntityCount, "entity vertices");
-  DeviceBuffer<cl_int> runStart = run.allocate<cl_int>(EntityCount + 1, "run starts");
-  const bool withHeadKeys = headKeys.size() > 0;
-  run.call({ program, "record_entities", options }, SlotCount, "number entities", keys,
-    withHeadKeys ? headKeys : keys, cl_int(withHeadKeys), SortedSlots, static_cast<cl_int>(SlotCount), entityOffsets,
-    runStart, EntityVertices);
-  keys.release();
-  headKeys.release();
   SlotRun = run.allocate<cl_int2>(SlotCount, "slot runs");
   Neighbor = run.allocate<cl_int>(SlotCount, "neighbours");
   SlotEntity = run.allocate<cl_int>(SlotCount, "slot entities");
   if (throughWindows)
-    slotWindows.recordRuns(SortedSlots, entityOffsets, runStart, SlotCell, SlotRun, Neighbor, SlotEntity);
-  else
-    run.call({ program, "record_runs", runOptions }, SlotCount, "record runs", SortedSlots,
-      static_cast<cl_int>(SlotCount), entityOffsets, runStart, SlotCell, SlotRun, Neighbor, SlotEntity);
+  {
+    keys.release();
+    slotWindows.recordRuns(
+      SortedSlots, entityOffsets, headKeys, SlotCell, EntityVertices, SlotRun, Neighbor, SlotEntity);
+    return;
+  }
+  DeviceBuffer<cl_int> runStart = run.allocate<cl_int>(EntityCount + 1, "run starts");
+  run.call({ program, "record_entities", options }, SlotCount, "number entities", keys, SortedSlots,
+    static_cast<cl_int>(SlotCount), entityOffsets, runStart, EntityVertices);
+  keys.release();
+  run.call({ program, "record_runs", runOptions }, SlotCount, "record runs", SortedSlots,
+    static_cast<cl_int>(SlotCount), entityOffsets, runStart, SlotCell, SlotRun, Neighbor, SlotEntity);
 }
 
 } // namespace gpumesh

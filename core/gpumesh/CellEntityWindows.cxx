@@ -30,8 +30,8 @@ std::size_t tileLocalBytes(std::size_t tile, std::size_t workGroup, int keyCompo
   return tile * (16 + 2 + (keyComponents == 4 ? 4 : 0)) + 2 * windows * 4 + workGroup * 4;
 }
 // Sub-windows sorted in local memory: at most this many owner vertices, and as many entries
-// as local memory holds beside them (each 16 bytes, its vertex and its place as 2 each), at
-// most 1024, by work-groups of 256; a sub-window is made to hold a third of that on average.
+// as local memory holds beside them (each 16 bytes and its vertex as 2), at most 1024, by
+// work-groups of 256; a sub-window is made to hold a third of that on average.
 // Larger ones (a vertex of high degree) are sorted in global memory. On an H200: 2048 entries
 // (40 KiB) let fewer work-groups share a multiprocessor (2.8 ms against 2.1 for 30M triangles);
 // work-groups of 128, 2.2 ms; the entries read again from the cache instead of staged in local
@@ -41,7 +41,7 @@ constexpr std::size_t largestCapacity = 1024;
 constexpr std::size_t sortWorkGroup = 256;
 std::size_t sortLocalBytes(std::size_t capacity, std::size_t workGroup)
 {
-  return capacity * (16 + 2 + 2) + subWindowVertices * 4 + workGroup * 4;
+  return capacity * (16 + 2) + subWindowVertices * 4 + workGroup * 4;
 }
 // Sub-windows of slots put in order in local memory: this many slots (16 bytes each) at once
 // (1024 was as fast on an H200).
@@ -213,8 +213,8 @@ DeviceBuffer<cl_uint4> SlotWindows::sortBuckets(const DeviceBuffer<cl_uint4>& ke
 }
 
 void SlotWindows::recordRuns(const DeviceBuffer<cl_int>& sortedSlots, const DeviceBuffer<cl_uint>& entityOffsets,
-  const DeviceBuffer<cl_int>& runStart, const DeviceBuffer<cl_int>& slotCell, DeviceBuffer<cl_int2>& slotRun,
-  DeviceBuffer<cl_int>& neighbor, DeviceBuffer<cl_int>& slotEntity)
+  const DeviceBuffer<cl_uint4>& headKeys, const DeviceBuffer<cl_int>& slotCell, DeviceBuffer<cl_uint4>& entityVertices,
+  DeviceBuffer<cl_int2>& slotRun, DeviceBuffer<cl_int>& neighbor, DeviceBuffer<cl_int>& slotEntity)
 {
   requireLocalMemory();
   const char* program = "run_windows";
@@ -222,12 +222,13 @@ void SlotWindows::recordRuns(const DeviceBuffer<cl_int>& sortedSlots, const Devi
   const auto count = static_cast<cl_uint>(slots);
   const cl_uint shift = Runs.shift(std::max<std::size_t>(slots, 1) - 1);
 
-  // 1. Each sorted position's run into its window of slots; window w starts at slot w << shift.
+  // 1. The entities numbered, and each sorted position's run into its window of slots; window
+  // w starts at slot w << shift.
   DeviceBuffer<cl_uint> cursors = Run.allocate<cl_uint>(windows, "window cursors");
   Run.call({ program, "window_starts", Runs.options }, windows, "window cursors", cl_uint(windows), shift, cursors);
   DeviceBuffer<cl_uint4> grouped = Run.allocate<cl_uint4>(slots, "runs by window");
-  Run.call({ program, "group_runs_by_window", Runs.options }, Runs.of(slots), "group runs by window", sortedSlots,
-    count, entityOffsets, runStart, slotCell, shift, cursors, grouped);
+  Run.call({ program, "number_runs_by_window", Runs.options }, Runs.of(slots), "number runs by window", sortedSlots,
+    count, entityOffsets, headKeys, slotCell, shift, cursors, grouped, entityVertices);
   cursors.release();
 
   // 2. Each window's runs into sub-windows of RunCapacity slots, each of which one work-group
@@ -244,7 +245,7 @@ void SlotWindows::recordRuns(const DeviceBuffer<cl_int>& sortedSlots, const Devi
   grouped.release();
   subCursors.release();
   Run.call({ program, "place_subwindow_runs", Runs.options }, LaunchRange(subWindows * Runs.workGroup, Runs.workGroup),
-    "place runs", regrouped, count, subShift, runStart, slotRun, neighbor, slotEntity);
+    "place runs", regrouped, count, subShift, entityOffsets, slotRun, neighbor, slotEntity);
 }
 
 } // namespace gpumesh

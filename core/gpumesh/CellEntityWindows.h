@@ -39,11 +39,13 @@ public:
     std::size_t points, DeviceBuffer<cl_uint>& bucketOffsets, DeviceBuffer<cl_int>& sortedSlots,
     DeviceBuffer<cl_uint>& heads, DeviceBuffer<cl_uint>& largeSizes, DeviceBuffer<cl_uint>& largeSlotCount);
 
-  /// record_runs (cell_entities.cl) through windows of slots: every slot's run, entity and
+  /// record_entities and record_runs (cell_entities.cl) through windows of slots: every
+  /// entity's vertices from the heads' keys (sortBuckets), and every slot's run, entity and
   /// neighbour from the sorted slots.
   void recordRuns(const DeviceBuffer<cl_int>& sortedSlots, const DeviceBuffer<cl_uint>& entityOffsets,
-    const DeviceBuffer<cl_int>& runStart, const DeviceBuffer<cl_int>& slotCell, DeviceBuffer<cl_int2>& slotRun,
-    DeviceBuffer<cl_int>& neighbor, DeviceBuffer<cl_int>& slotEntity);
+    const DeviceBuffer<cl_uint4>& headKeys, const DeviceBuffer<cl_int>& slotCell,
+    DeviceBuffer<cl_uint4>& entityVertices, DeviceBuffer<cl_int2>& slotRun, DeviceBuffer<cl_int>& neighbor,
+    DeviceBuffer<cl_int>& slotEntity);
 
 private:
   // One program's tiles: `windows` windows, tiles of `tile` records in work-groups of
