@@ -240,6 +240,18 @@ inline void sort_buckets_in_global(__global const uint4* grouped,
   }
 }
 
+// An entry staged in local memory: with edges alone (KEY_COMPONENTS 2) only the other vertex
+// and the slot tell a bucket's entries apart, so 8 bytes of its 16.
+#if KEY_COMPONENTS == 2
+typedef uint2 staged_entry;
+inline uint2 stage_entry(const uint4 e) { return (uint2)(e.x, e.w); }
+inline uint4 unstage_entry(const uint2 s) { return (uint4)(s.x, NONE, 0, s.y); }
+#else
+typedef uint4 staged_entry;
+inline uint4 stage_entry(const uint4 e) { return e; }
+inline uint4 unstage_entry(const uint4 s) { return s; }
+#endif
+
 // One work-group per sub-window s of owner vertices [s << sub_shift, (s + 1) << sub_shift),
 // whose entries are regrouped[sub_offsets[s], sub_offsets[s + 1]): the entries are loaded and
 // counted by bucket in local memory, the buckets' offsets written (the sub-window's first
@@ -259,7 +271,7 @@ void sort_subwindow_buckets(__global const uint4* regrouped,
   __global uint* entry_bucket, __global int* sorted_slots, __global uint* heads,
   __global uint4* head_keys, __global uint* sizes, __global uint* large_slots)
 {
-  __local uint4 staged[CAPACITY];
+  __local staged_entry staged[CAPACITY];
   __local ushort staged_vertex[CAPACITY];
   __local uint count[VERTICES];
   __local uint totals[WG];
@@ -310,7 +322,7 @@ void sort_subwindow_buckets(__global const uint4* regrouped,
     if (k * WG + lid < n)
     {
       const uint place = count[vertex[k]] + arrival[k];
-      staged[place] = loaded[k];
+      staged[place] = stage_entry(loaded[k]);
       staged_vertex[place] = (ushort)vertex[k];
     }
   }
@@ -323,11 +335,11 @@ void sort_subwindow_buckets(__global const uint4* regrouped,
     const uint to = v + 1 < vertices ? count[v + 1] : n;
     if (to - from > SMALL_BUCKET)
       continue;
-    const uint4 e = staged[p];
+    const uint4 e = unstage_entry(staged[p]);
     int rank = 0;
     int head = 1;
     for (uint j = from; j < to; ++j)
-      rank_against(staged[j], e, &rank, &head);
+      rank_against(unstage_entry(staged[j]), e, &rank, &head);
     sorted_slots[begin + from + rank] = (int)e.w;
     heads[begin + from + rank] = head;
     if (head)

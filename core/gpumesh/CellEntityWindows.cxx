@@ -30,18 +30,20 @@ std::size_t tileLocalBytes(std::size_t tile, std::size_t workGroup, int keyCompo
   return tile * (16 + 2 + (keyComponents == 4 ? 4 : 0)) + 2 * windows * 4 + workGroup * 4;
 }
 // Sub-windows sorted in local memory: at most this many owner vertices, and as many entries
-// as local memory holds beside them (each 16 bytes and its vertex as 2), at most 1024, by
-// work-groups of 256; a sub-window is made to hold a third of that on average.
-// Larger ones (a vertex of high degree) are sorted in global memory. On an H200: 2048 entries
-// (40 KiB) let fewer work-groups share a multiprocessor (2.8 ms against 2.1 for 30M triangles);
-// work-groups of 128, 2.2 ms; the entries read again from the cache instead of staged in local
-// memory, 2.9 ms or more.
-constexpr std::size_t subWindowVertices = 1024;
-constexpr std::size_t largestCapacity = 1024;
+// as 24 KiB of local memory hold beside them (each staged in 16 bytes, 8 with edges alone, and
+// its vertex in 2), at most 2048, by work-groups of 256; a sub-window is made to hold 40% of
+// that on average. Larger ones (a vertex of high degree) are sorted in global memory. On an
+// H200: 41 KiB let fewer work-groups share a multiprocessor (2.8 ms against 2.1 for 30M
+// triangles); work-groups of 128, 2.2 ms; the entries read again from the cache instead of
+// staged in local memory, 2.9 ms or more.
+constexpr std::size_t subWindowVertices = 256;
+constexpr std::size_t largestCapacity = 2048;
+constexpr std::size_t sortLocalBudget = 24 * 1024;
 constexpr std::size_t sortWorkGroup = 256;
-std::size_t sortLocalBytes(std::size_t capacity, std::size_t workGroup)
+constexpr double sortShare = 0.4;
+std::size_t sortLocalBytes(std::size_t capacity, std::size_t workGroup, int keyComponents)
 {
-  return capacity * (16 + 2) + subWindowVertices * 4 + workGroup * 4;
+  return capacity * ((keyComponents == 2 ? 8 : 16) + 2) + subWindowVertices * 4 + workGroup * 4;
 }
 // Sub-windows of slots put in order in local memory: this many slots (16 bytes each) at once
 // (1024 was as fast on an H200).
@@ -83,7 +85,8 @@ SlotWindows::SlotWindows(DeviceRun& run, int keyComponents, std::size_t slotRows
   const std::size_t sortGroup = run.device().workGroupSize(sortWorkGroup);
   for (std::size_t capacity = largestCapacity; capacity >= smallestTile && Capacity == 0; capacity /= 2)
   {
-    if (sortLocalBytes(capacity, sortGroup) <= localBytes && capacity >= sortGroup)
+    const std::size_t bytes = sortLocalBytes(capacity, sortGroup, keyComponents);
+    if (bytes <= std::min(localBytes, sortLocalBudget) && capacity >= sortGroup)
       Capacity = capacity;
   }
   const std::string sortOptions = " " + bucketOptions + " -DKEY_COMPONENTS=" + std::to_string(keyComponents) +
@@ -118,7 +121,7 @@ void SlotWindows::requireLocalMemory() const
 {
   if (Buckets.tile == 0 || Runs.tile == 0 || Capacity == 0 || RunCapacity == 0)
   {
-    const std::size_t needed = std::max(tileLocalBytes(smallestTile, 1, 4), sortLocalBytes(smallestTile, 1));
+    const std::size_t needed = std::max(tileLocalBytes(smallestTile, 1, 4), sortLocalBytes(smallestTile, 1, 4));
     throw Error("Matching through windows needs at least " + std::to_string(needed) +
       " bytes of local memory per work-group; device '" + Run.info().label() + "' has " +
       std::to_string(Run.info().localMemoryBytes) + " (match directly instead: SlotGrouping::Direct)");
@@ -178,12 +181,12 @@ DeviceBuffer<cl_uint4> SlotWindows::sortBuckets(const DeviceBuffer<cl_uint4>& ke
     count, shift, windowCursors, grouped, groupedBucket);
   windowCursors.release();
 
-  // 2. Each window's entries into its sub-windows, sized so that one holds about a third of
-  // what local memory does: `slots / points` entries per owner vertex on average.
+  // 2. Each window's entries into its sub-windows, sized so that one holds about 40% of what
+  // local memory does: `slots / points` entries per owner vertex on average.
   const double perVertex = std::max(1.0, static_cast<double>(slots) / static_cast<double>(points));
-  const auto target = static_cast<std::size_t>(static_cast<double>(Capacity) / 3.0 / perVertex);
+  const auto target = static_cast<std::size_t>(static_cast<double>(Capacity) * sortShare / perVertex);
   const unsigned fewestBits = shift > subWindowBits ? shift - subWindowBits : 0;
-  // Beyond 2^28 points, more sub-windows than a tile has windows: their records go on their own.
+  // Beyond 2^26 points, more sub-windows than a tile has windows: their records go on their own.
   const cl_uint subShift = std::min(
     std::clamp(floorLog2(std::max<std::size_t>(target, 1)), fewestBits, unsigned(shift)), floorLog2(subWindowVertices));
   const std::size_t subWindows = (largest >> subShift) + 1;
