@@ -161,6 +161,19 @@ TestMesh fan(int n)
   return mesh;
 }
 
+// A book: `pages` triangles on one edge (0, 1), each with a point of its own, so the edge is
+// shared by every page (a run of `pages` slots) and every other edge by one.
+TestMesh book(int pages)
+{
+  TestMesh mesh;
+  mesh.xyz = { 0, 0, 0, 1, 0, 0 };
+  for (int k = 0; k < pages; ++k)
+    mesh.xyz.insert(mesh.xyz.end(), { 0.5, std::cos(2 * M_PI * k / pages), std::sin(2 * M_PI * k / pages) });
+  for (int k = 0; k < pages; ++k)
+    mesh.cells.push_back({ CellKind::Triangle, { k % 2 ? 1 : 0, k % 2 ? 0 : 1, 2 + k } });
+  return mesh;
+}
+
 // A UV sphere: `rings` rings of `perRing` points between two poles, quads between the rings
 // and triangle fans around the poles (degree perRing), as sphere sources make them.
 TestMesh uvSphere(int perRing, int rings)
@@ -517,6 +530,12 @@ TEST(CellEntities, AllWaysGiveIdenticalBuffers)
   expectAllWaysEqual(tetrahedra, EntityType::Sides);
   expectAllWaysEqual(shuffled(fan(4000), 33), EntityType::Edges);
   expectAllWaysEqual(wedgeWheel(300), EntityType::Sides);
+  // Runs of every length up to 97 slots: their bounds are searched for through windows.
+  for (int pages : { 3, 4, 5, 97 })
+  {
+    expectMatchesReference(shuffled(book(pages), 40 + pages), EntityType::Sides);
+    expectAllWaysEqual(shuffled(book(pages), 40 + pages), EntityType::Sides);
+  }
 }
 
 // Left out, the slots' cells and neighbours are not made; every other buffer is as with them.
