@@ -26,8 +26,9 @@ __kernel void window_starts(const uint count, const uint shift, __global uint* c
 
 // The bounds of the run of position i, of `entity`, among `slots` sorted positions, read from
 // entity_offsets alone (position j is in entity entity_offsets[j + 1] - 1, which never falls
-// as j grows): from i outwards by doubling steps until a position beyond the run, then
-// halving, so a run of L slots costs O(log L) reads near i (tetrahedra share an edge among
+// as j grows, and heads entity_offsets[j]'s run when that differs): the next positions first,
+// then outwards by doubling steps until a position beyond the run, then halving, so a run of L
+// slots costs O(log L) reads near i (tetrahedra share an edge among
 // five or six on average; a binary search over all positions took 60% longer there).
 inline uint entity_at(__global const uint* entity_offsets, const uint j)
 {
@@ -36,7 +37,12 @@ inline uint entity_at(__global const uint* entity_offsets, const uint j)
 
 inline uint run_start_of(const uint i, const uint entity, __global const uint* entity_offsets)
 {
-  uint in = i; // in the run
+  // Most runs have one or two slots: i or the position before it is their head.
+  if (entity_offsets[i] == entity)
+    return i;
+  if (entity_offsets[i - 1] == entity)
+    return i - 1;
+  uint in = i - 1; // in the run
   uint out = 0; // one past a position before the run (0: none found)
   for (uint step = 1; step <= in; step <<= 1)
   {
@@ -62,7 +68,11 @@ inline uint run_start_of(const uint i, const uint entity, __global const uint* e
 inline uint run_end(const uint i, const uint entity, const uint slots,
   __global const uint* entity_offsets)
 {
-  uint in = i; // in the run
+  if (i + 1 == slots || entity_at(entity_offsets, i + 1) > entity)
+    return i + 1;
+  if (i + 2 == slots || entity_at(entity_offsets, i + 2) > entity)
+    return i + 2;
+  uint in = i + 2; // in the run
   uint out = slots; // a position beyond the run, or `slots`
   for (uint step = 1; in + step < slots; step <<= 1)
   {
@@ -109,10 +119,9 @@ void number_runs_by_window(__global const int* sorted_slots, const uint slots,
     {
       const uint i = (uint)base + k * WG + lid;
       const uint entity = entity_offsets[i + 1] - 1;
-      const int head = entity_offsets[i] == entity;
-      if (head)
+      if (entity_offsets[i] == entity) // a run head
         entity_vertices[entity] = head_keys[i];
-      const uint start = head ? i : run_start_of(i, entity, entity_offsets);
+      const uint start = run_start_of(i, entity, entity_offsets);
       const uint end = run_end(i, entity, slots, entity_offsets);
       const struct sorted_run r =
         sorted_run_in((int)i, (int)entity, (int)start, (int)end, sorted_slots, slot_cell);
