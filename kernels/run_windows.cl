@@ -171,9 +171,9 @@ inline int4 slot_record(const uint4 record, const uint slots, __global const uin
   const uint start = record.y;
   const uint entity = record.z;
   const int other = (int)record.w;
-  const int length = (record.x & MANY_SLOTS) ? (int)(run_end(start, entity, slots, entity_offsets) - start)
-    : other < 0                               ? 1
-                                              : 2;
+  int length = other < 0 ? 1 : 2;
+  if (record.x & MANY_SLOTS)
+    length = (int)(run_end(start, entity, slots, entity_offsets) - start);
   return (int4)((int)start, length, (int)entity, other);
 }
 

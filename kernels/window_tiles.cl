@@ -23,8 +23,8 @@
 // k's place among its window's records of the tile. Work-item lid holds window[k] for tile
 // element k * WG + lid, when that is below `valid`. With the build option TILE_OVERFLOW,
 // records of window WINDOWS or above are left out (their caller moves them); without it, the
-// kernels run as fast as if there were no such check (it cost group_runs_by_window a quarter
-// of its time on an H200).
+// kernels run as fast as if there were no such check (it cost the first grouping of runs a
+// quarter of its time on an H200).
 inline void count_tile(const uint valid, const uint* window, __local uint* count, uint* rank)
 {
   const uint lid = get_local_id(0);
