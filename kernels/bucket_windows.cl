@@ -240,6 +240,10 @@ inline void sort_buckets_in_global(__global const uint4* grouped,
   }
 }
 
+// The entries of a sub-window each work-item loads (the program's tile kernels, built with it,
+// may have larger work-groups than the sort: at least one then).
+#define SORT_ITEMS ((CAPACITY + WG - 1) / WG)
+
 // An entry staged in local memory: with edges alone (KEY_COMPONENTS 2) only the other vertex
 // and the slot tell a bucket's entries apart, so 8 bytes of its 16.
 #if KEY_COMPONENTS == 2
@@ -260,7 +264,7 @@ inline uint4 unstage_entry(const uint4 s) { return s; }
 // (rank_against), its sorted slot and run head written near its neighbours'. Large buckets are
 // left to the radix sort: their sizes go to `sizes` (every other bucket's to zero) and
 // large_slots counts their slots. Each head's key then goes to its sorted place in head_keys
-// (record_entities reads it there), which may be `regrouped` itself: each work-group writes
+// (number_runs_by_window in run_windows.cl reads it there), which may be `regrouped` itself: each work-group writes
 // only its own sub-window's part, after it has read it. A sub-window of more than CAPACITY
 // entries or VERTICES vertices is sorted in global memory, its entries placed in `entries`
 // (entry_bucket).
@@ -298,10 +302,10 @@ void sort_subwindow_buckets(__global const uint4* regrouped,
   barrier(CLK_LOCAL_MEM_FENCE);
   // Every load first, then their uses: each entry is counted in its bucket, and its arrival
   // there kept, which with the bucket's offset places it.
-  uint4 loaded[CAPACITY / WG];
-  uint vertex[CAPACITY / WG];
-  uint arrival[CAPACITY / WG];
-  for (uint k = 0; k < CAPACITY / WG; ++k)
+  uint4 loaded[SORT_ITEMS];
+  uint vertex[SORT_ITEMS];
+  uint arrival[SORT_ITEMS];
+  for (uint k = 0; k < SORT_ITEMS; ++k)
   {
     if (k * WG + lid < n)
     {
@@ -309,7 +313,7 @@ void sort_subwindow_buckets(__global const uint4* regrouped,
       vertex[k] = bucket_of_entry(regrouped, regrouped_bucket, begin + k * WG + lid) - low;
     }
   }
-  for (uint k = 0; k < CAPACITY / WG; ++k)
+  for (uint k = 0; k < SORT_ITEMS; ++k)
     if (k * WG + lid < n)
       arrival[k] = atomic_inc(&count[vertex[k]]);
   barrier(CLK_LOCAL_MEM_FENCE);
@@ -317,7 +321,7 @@ void sort_subwindow_buckets(__global const uint4* regrouped,
   barrier(CLK_LOCAL_MEM_FENCE);
   // The entries in bucket order; count[v] is now where bucket v starts, count[v + 1] (or n)
   // where it ends.
-  for (uint k = 0; k < CAPACITY / WG; ++k)
+  for (uint k = 0; k < SORT_ITEMS; ++k)
   {
     if (k * WG + lid < n)
     {

@@ -177,6 +177,9 @@ inline int4 slot_record(const uint4 record, const uint slots, __global const uin
   return (int4)((int)start, length, (int)entity, other);
 }
 
+// The records of a sub-window each work-item loads.
+#define PLACE_ITEMS ((CAPACITY + WG - 1) / WG)
+
 // One work-group per sub-window s of slots [s << sub_shift, (s + 1) << sub_shift), at most
 // CAPACITY of them, whose run records are regrouped[s << sub_shift, ...) (exactly its slots'
 // records): the records are put in slot order in local memory and written out in order into
@@ -191,11 +194,11 @@ void place_subwindow_runs(__global const uint4* regrouped, const uint slots, con
   const uint begin = get_group_id(0) << sub_shift;
   const uint n = (uint)min((ulong)slots - begin, 1ul << sub_shift);
   // Every load first, then their uses.
-  uint4 loaded[CAPACITY / WG];
-  for (uint k = 0; k < CAPACITY / WG; ++k)
+  uint4 loaded[PLACE_ITEMS];
+  for (uint k = 0; k < PLACE_ITEMS; ++k)
     if (k * WG + lid < n)
       loaded[k] = regrouped[begin + k * WG + lid];
-  for (uint k = 0; k < CAPACITY / WG; ++k)
+  for (uint k = 0; k < PLACE_ITEMS; ++k)
     if (k * WG + lid < n)
       ordered[(loaded[k].x & SLOT_BITS) - begin] = slot_record(loaded[k], slots, entity_offsets);
   barrier(CLK_LOCAL_MEM_FENCE);

@@ -31,8 +31,8 @@ public:
   /// The buckets' offsets (points + 1) and every small bucket ranked (rank_small_buckets in
   /// cell_entities.cl), from the keys in slot order and the keys counted by window
   /// (windowCounts, keyWindows() of them) through windows and sub-windows of owner vertices.
-  /// Returns each run head's key at its sorted position (the other entries are undefined:
-  /// record_entities in cell_entities.cl reads them). largeSizes (points) gets each large
+  /// Returns each run head's key at its sorted position (the other entries are undefined),
+  /// for recordRuns. largeSizes (points) gets each large
   /// bucket's size and zero for the others, largeSlotCount (zero) their slots. Throws when the
   /// device's local memory cannot hold a tile, as does recordRuns.
   DeviceBuffer<cl_uint4> sortBuckets(const DeviceBuffer<cl_uint4>& keys, DeviceBuffer<cl_uint>& windowCounts,
