@@ -54,6 +54,12 @@ constexpr std::size_t fewestSlots = std::size_t(1) << 22;
 constexpr std::size_t samples = 4096;
 constexpr std::size_t sampleDistance = 16;
 
+// The windows' shift for ids up to `largest`: at most `windows` windows of a power of two.
+cl_uint windowShift(std::size_t largest)
+{
+  return static_cast<cl_uint>(bitWidth(largest / windows));
+}
+
 unsigned floorLog2(std::size_t n)
 {
   unsigned bits = 0;
@@ -65,13 +71,13 @@ unsigned floorLog2(std::size_t n)
 
 SlotWindows::SlotWindows(DeviceRun& run, int keyComponents, std::size_t slotRows, const std::string& bucketOptions)
   : Run(run)
+  , KeyComponents(keyComponents)
 {
   const std::size_t localBytes = run.info().localMemoryBytes;
   // GPUs: 4 records per work-item; CPUs, where a work-group is a loop on one core, fewer
   // work-items of more records (fewer barriers).
   const std::size_t items = run.info().isGPU ? 4 : 16;
   const auto fitTiles = [&](Tiles& tiles, int components) {
-    tiles.windows = windows;
     for (std::size_t tile = largestTile; tile >= smallestTile && tiles.tile == 0; tile /= 2)
     {
       tiles.workGroup = run.device().workGroupSize(tile / items);
@@ -107,11 +113,6 @@ SlotWindows::SlotWindows(DeviceRun& run, int keyComponents, std::size_t slotRows
     Runs.options += " -DSLOT_ROWS=" + std::to_string(slotRows);
 }
 
-cl_uint SlotWindows::Tiles::shift(std::size_t largest) const
-{
-  return static_cast<cl_uint>(bitWidth(largest / windows));
-}
-
 LaunchRange SlotWindows::Tiles::of(std::size_t count) const
 {
   return { (count + tile - 1) / tile * workGroup, workGroup };
@@ -141,7 +142,7 @@ bool SlotWindows::pay(const DeviceCellGroup& group, std::size_t slots, std::size
   Run.fill(far, cl_uint(0), "far cells");
   Run.call({ "bucket_windows", "count_far_cells", Buckets.options }, sampled, "sample the numbering",
     CellArgs{ group }, static_cast<cl_int>(stride), static_cast<cl_int>(sampleDistance),
-    Buckets.shift(points - 1), far);
+    windowShift(points - 1), far);
   cl_uint farCells = 0;
   Run.download(far, &farCells, 1, "far cells");
   return 2 * static_cast<std::size_t>(farCells) > sampled;
@@ -154,7 +155,7 @@ std::size_t SlotWindows::keyWindows() const
 
 cl_uint SlotWindows::keyWindowShift(std::size_t points) const
 {
-  return Buckets.shift(std::max<std::size_t>(points, 1) - 1);
+  return windowShift(std::max<std::size_t>(points, 1) - 1);
 }
 
 DeviceBuffer<cl_uint4> SlotWindows::sortBuckets(const DeviceBuffer<cl_uint4>& keys,
@@ -167,8 +168,7 @@ DeviceBuffer<cl_uint4> SlotWindows::sortBuckets(const DeviceBuffer<cl_uint4>& ke
   const std::size_t slots = keys.size();
   const auto count = static_cast<cl_uint>(slots);
   const std::size_t largest = std::max<std::size_t>(points, 1) - 1;
-  const bool fourVertexKeys = Buckets.options.find("-DKEY_COMPONENTS=4") != std::string::npos;
-  const std::size_t bucketCount = fourVertexKeys ? slots : 1; // keys of fewer carry their bucket
+  const std::size_t bucketCount = KeyComponents == 4 ? slots : 1; // keys of fewer carry their bucket
 
   // 1. Each slot's bucket entry into its window of owner vertices.
   const cl_uint shift = keyWindowShift(points);
@@ -223,7 +223,7 @@ void SlotWindows::recordRuns(const DeviceBuffer<cl_int>& sortedSlots, const Devi
   const char* program = "run_windows";
   const std::size_t slots = sortedSlots.size();
   const auto count = static_cast<cl_uint>(slots);
-  const cl_uint shift = Runs.shift(std::max<std::size_t>(slots, 1) - 1);
+  const cl_uint shift = windowShift(std::max<std::size_t>(slots, 1) - 1);
 
   // 1. The entities numbered, and each sorted position's run into its window of slots; window
   // w starts at slot w << shift.

@@ -48,21 +48,19 @@ public:
     DeviceBuffer<cl_int>& slotEntity);
 
 private:
-  // One program's tiles: `windows` windows, tiles of `tile` records in work-groups of
-  // `workGroup`; tile 0 when the device's local memory holds none.
+  // One program's tiles: tiles of `tile` records in work-groups of `workGroup`; tile 0 when the
+  // device's local memory holds none.
   struct Tiles
   {
-    std::size_t windows = 0;
     std::size_t workGroup = 0;
     std::size_t tile = 0;
     std::string options;
-    // The windows' shift for ids up to `largest`: at most `windows` windows of a power of two.
-    cl_uint shift(std::size_t largest) const;
     LaunchRange of(std::size_t count) const;
   };
   void requireLocalMemory() const;
 
   DeviceRun& Run;
+  int KeyComponents;
   Tiles Buckets; // bucket_windows.cl
   Tiles Sorting; // its sort of sub-windows (a work-group size of its own)
   Tiles Runs; // run_windows.cl
