@@ -3,8 +3,8 @@
 // land anywhere in gigabytes, each write a transaction of its own. Here the slots' bucket
 // entries move twice, a tile at a time, grouped in local memory so that neighbouring
 // work-items write neighbouring places: into WINDOWS windows of owner vertices, then each
-// window into WINDOWS / 2 sub-windows of a few hundred vertices. One work-group then counts,
-// fills and ranks a sub-window's buckets in local memory (BENCHMARKS.md). The order of the
+// window into at most WINDOWS sub-windows of at most VERTICES vertices. One work-group then
+// counts, fills and ranks a sub-window's buckets in local memory (BENCHMARKS.md). The order of the
 // entries inside a (sub-)window is arbitrary: each bucket is ordered by (key, slot) alone, so
 // no result depends on the schedule.
 //
@@ -69,22 +69,8 @@ void group_keys_by_window(__global const uint4* keys, const uint slots, const ui
 }
 
 
-// A tile of entries grouped by window moves to sub-windows (bucket >> sub_shift). Its records
-// lie in its first record's window or the next ones, so its local windows are the sub-windows
-// from the first record's window's first one on; a record beyond them (a tile over more than
-// two small windows) is left to its caller (tile_subwindow gives WINDOWS then).
-inline uint first_tile_subwindow(__global const uint4* grouped, __global const uint* grouped_bucket,
-  const size_t base, const uint shift, const uint sub_shift)
-{
-  return (bucket_of_entry(grouped, grouped_bucket, base) >> shift) << (shift - sub_shift);
-}
-
-inline uint tile_subwindow(const uint sub, const uint first_sub)
-{
-  return min(sub - first_sub, (uint)WINDOWS);
-}
-
-// How many entries each sub-window gets, a tile of grouped entries at a time.
+// How many entries each sub-window gets, a tile of grouped entries at a time
+// (first_tile_subwindow in window_tiles.cl).
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void count_key_subwindows(__global const uint4* grouped, __global const uint* grouped_bucket,
   const uint slots, const uint shift, const uint sub_shift, __global uint* sub_counts)
@@ -93,7 +79,8 @@ void count_key_subwindows(__global const uint4* grouped, __global const uint* gr
   const uint lid = get_local_id(0);
   const size_t base = (size_t)get_group_id(0) * TILE;
   const uint valid = (uint)min((size_t)TILE, (size_t)slots - base);
-  const uint first_sub = first_tile_subwindow(grouped, grouped_bucket, base, shift, sub_shift);
+  const uint first_sub =
+    first_tile_subwindow(bucket_of_entry(grouped, grouped_bucket, base), shift, sub_shift);
   uint sub[ITEMS];
   uint window[ITEMS];
   for (uint k = 0; k < ITEMS; ++k)
@@ -125,7 +112,8 @@ void group_keys_by_subwindow(__global const uint4* grouped, __global const uint*
   const uint lid = get_local_id(0);
   const size_t base = (size_t)get_group_id(0) * TILE;
   const uint valid = (uint)min((size_t)TILE, (size_t)slots - base);
-  const uint first_sub = first_tile_subwindow(grouped, grouped_bucket, base, shift, sub_shift);
+  const uint first_sub =
+    first_tile_subwindow(bucket_of_entry(grouped, grouped_bucket, base), shift, sub_shift);
   uint4 entry[ITEMS];
   uint bucket[ITEMS];
   uint window[ITEMS];

@@ -135,9 +135,8 @@ void number_runs_by_window(__global const int* sorted_slots, const uint slots,
 }
 
 // The run records grouped by window of slots into their sub-windows (slot >> sub_shift; the
-// cursors start at the sub-windows' first slots). A tile's records lie in its first record's
-// window or the next ones, so its local windows are the sub-windows from that window's first
-// one on; a record beyond them (a tile over more than two small windows) goes on its own.
+// cursors start at the sub-windows' first slots), a tile at a time (first_tile_subwindow in
+// window_tiles.cl).
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void group_runs_by_subwindow(__global const uint4* grouped, const uint slots, const uint shift,
   const uint sub_shift, __global uint* cursors, __global uint4* regrouped)
@@ -146,7 +145,7 @@ void group_runs_by_subwindow(__global const uint4* grouped, const uint slots, co
   const uint lid = get_local_id(0);
   const size_t base = (size_t)get_group_id(0) * TILE;
   const uint valid = (uint)min((size_t)TILE, (size_t)slots - base);
-  const uint first_sub = ((grouped[base].x & SLOT_BITS) >> shift) << (shift - sub_shift);
+  const uint first_sub = first_tile_subwindow(grouped[base].x & SLOT_BITS, shift, sub_shift);
   uint4 record[ITEMS];
   uint window[ITEMS];
   for (uint k = 0; k < ITEMS; ++k)
@@ -155,7 +154,7 @@ void group_runs_by_subwindow(__global const uint4* grouped, const uint slots, co
     {
       record[k] = grouped[base + k * WG + lid];
       const uint sub = (record[k].x & SLOT_BITS) >> sub_shift;
-      window[k] = min(sub - first_sub, (uint)WINDOWS);
+      window[k] = tile_subwindow(sub, first_sub);
       if (window[k] == WINDOWS)
         regrouped[atomic_inc(&cursors[sub])] = record[k];
     }

@@ -37,6 +37,21 @@ inline void count_tile(const uint valid, const uint* window, __local uint* count
   barrier(CLK_LOCAL_MEM_FENCE);
 }
 
+// Regrouping (TILE_OVERFLOW): a tile of records grouped by window (id >> shift) moves to
+// sub-windows (id >> sub_shift). Its records lie in its first record's window or the next
+// ones, so its local windows are the sub-windows from the first one of its first record's
+// window on; a record beyond them (a tile over more than one or two small windows) gets
+// WINDOWS, and its caller moves it on its own.
+inline uint first_tile_subwindow(const uint first_id, const uint shift, const uint sub_shift)
+{
+  return (first_id >> shift) << (shift - sub_shift);
+}
+
+inline uint tile_subwindow(const uint sub, const uint first_sub)
+{
+  return min(sub - first_sub, (uint)WINDOWS);
+}
+
 // Moves the work-group's tile to the windows: the tile is grouped by window in local memory,
 // one atomic per window and tile on the window's cursor reserves its places, and neighbouring
 // work-items write neighbouring places. Work-item lid holds record[k], extra[k] (moved only
