@@ -128,7 +128,7 @@ case $part in
     grep -l "sort sub-window" $OUT/*-b/logs/*.out && echo "== WRONG: before ran the new library"
     grep -L "sort sub-window" $OUT/shuf-a/logs/gpu-neighbor*.out && echo "== after did not go through sub-windows" ;;
   fourteen)
-    # The submitted head (f6ecc0c): core tests and matching, once more on a fresh instance.
+    # The submitted head (f6ecc0c, then after the review): core tests and matching, on a fresh instance.
     core timeout 240 .carry/core/bin/GPUMeshCoreTests > $OUT/core-tests.txt 2>&1; echo "== core tests rc $?"
     grep -E "PASSED|FAILED|tests ran" $OUT/core-tests.txt | head -10
     matching submitted all ;;
