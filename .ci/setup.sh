@@ -17,6 +17,8 @@ packages=(
   pocl-opencl-icd ocl-icd-opencl-dev opencl-clhpp-headers opencl-headers clinfo
   # build and test tools
   cmake ninja-build g++ libgtest-dev openmpi-bin python3-numpy gmsh xvfb xauth
+  # the GMF tests compare with meshio's reading and writing of the same files
+  python3-meshio
   # GUI tests: screenshots of the whole window (import) and their downscaled copies in docs/
   imagemagick
 )

@@ -14,10 +14,10 @@
 #include "vtkGPUMeshDistributed.h"
 #include "vtkGPUMeshRunReport.h"
 
-#include "gpumesh/ArrayMagnitude.h"
-#include "gpumesh/CellMeasures.h"
-#include "gpumesh/IndexedCopy.h"
-#include "gpumesh/Reduce.h"
+#include "gpumesh/algorithms/ArrayMagnitude.h"
+#include "gpumesh/algorithms/CellMeasures.h"
+#include "gpumesh/primitives/IndexedCopy.h"
+#include "gpumesh/primitives/Reduce.h"
 
 #include <cmath>
 

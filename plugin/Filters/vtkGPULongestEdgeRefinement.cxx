@@ -26,11 +26,11 @@
 #include "vtkCommunicator.h"
 #include "vtkMultiProcessController.h"
 
-#include "gpumesh/BoundaryEdges.h"
-#include "gpumesh/HostMemory.h"
-#include "gpumesh/IndexedCopy.h"
-#include "gpumesh/LongestEdgeRefinement.h"
-#include "gpumesh/TetraRefinement.h"
+#include "gpumesh/algorithms/refinement/LongestEdgeRefinement.h"
+#include "gpumesh/algorithms/refinement/TetraRefinement.h"
+#include "gpumesh/primitives/IndexedCopy.h"
+#include "gpumesh/runtime/HostMemory.h"
+#include "gpumesh/topology/BoundaryEdges.h"
 
 #include <algorithm>
 #include <array>

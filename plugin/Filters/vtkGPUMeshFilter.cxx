@@ -11,7 +11,7 @@
 #include "vtkGPUMeshDistributed.h"
 #include "vtkGPUMeshRunReport.h"
 
-#include "gpumesh/DeviceRun.h"
+#include "gpumesh/runtime/DeviceRun.h"
 
 #include <chrono>
 #include <exception>

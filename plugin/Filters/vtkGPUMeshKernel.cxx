@@ -19,10 +19,10 @@
 #include "vtkGPUMeshOutputArrays.h"
 #include "vtkGPUMeshRunReport.h"
 
-#include "gpumesh/ArrayMagnitude.h"
-#include "gpumesh/DeviceMesh.h"
-#include "gpumesh/MeshKernel.h"
-#include "gpumesh/Reduce.h"
+#include "gpumesh/algorithms/ArrayMagnitude.h"
+#include "gpumesh/algorithms/MeshKernel.h"
+#include "gpumesh/mesh/DeviceMesh.h"
+#include "gpumesh/primitives/Reduce.h"
 
 #include <algorithm>
 #include <array>

@@ -15,7 +15,7 @@
 #include "vtkGPUMeshGhostedPieceCache.h"
 #include "vtkGPUMeshOutputArrays.h"
 
-#include "gpumesh/NeighborDistance.h"
+#include "gpumesh/algorithms/NeighborDistance.h"
 
 #include <array>
 #include <cmath>

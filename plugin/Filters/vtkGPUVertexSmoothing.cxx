@@ -20,8 +20,8 @@
 #include "vtkGPUMeshPointHalo.h"
 #include "vtkGPUMeshRunReport.h"
 
-#include "gpumesh/DeviceMesh.h"
-#include "gpumesh/Smoothing.h"
+#include "gpumesh/algorithms/Smoothing.h"
+#include "gpumesh/mesh/DeviceMesh.h"
 
 #include <array>
 #include <cstring>

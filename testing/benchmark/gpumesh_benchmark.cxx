@@ -12,12 +12,12 @@
 //   gpumesh-benchmark --list-devices
 #include "MeshGenerators.h"
 
-#include "gpumesh/CellEntities.h"
-#include "gpumesh/CellMeasures.h"
-#include "gpumesh/LongestEdgeRefinement.h"
-#include "gpumesh/NeighborDistance.h"
-#include "gpumesh/Reduce.h"
-#include "gpumesh/Smoothing.h"
+#include "gpumesh/algorithms/CellMeasures.h"
+#include "gpumesh/algorithms/NeighborDistance.h"
+#include "gpumesh/algorithms/Smoothing.h"
+#include "gpumesh/algorithms/refinement/LongestEdgeRefinement.h"
+#include "gpumesh/primitives/Reduce.h"
+#include "gpumesh/topology/CellEntities.h"
 
 #include <algorithm>
 #include <chrono>

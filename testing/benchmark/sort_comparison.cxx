@@ -4,7 +4,7 @@
 // is checked against the core's.
 //
 //   gpumesh-sort-comparison [--device SPEC] [--repeat N] [--sizes N1,N2,...] [--bits B]
-#include "gpumesh/RadixSort.h"
+#include "gpumesh/primitives/RadixSort.h"
 
 #include <boost/compute/algorithm/detail/radix_sort.hpp>
 #include <boost/compute/algorithm/sort_by_key.hpp>

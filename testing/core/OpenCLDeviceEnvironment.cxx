@@ -2,7 +2,7 @@
 // pointing nowhere) the run stops before the first test with one message saying so, instead
 // of every test failing, or crashing, on its own. It exits rather than failing the set-up:
 // GoogleTest would then report each test as skipped, which ctest does not count as failed.
-#include "gpumesh/Devices.h"
+#include "gpumesh/runtime/Devices.h"
 
 #include <gtest/gtest.h>
 

@@ -3,8 +3,8 @@
 #pragma once
 #include "TestMesh.h"
 
-#include "gpumesh/HostMesh.h"
-#include "gpumesh/Smoothing.h"
+#include "gpumesh/algorithms/Smoothing.h"
+#include "gpumesh/mesh/HostMesh.h"
 
 #include <algorithm>
 #include <cstdint>

@@ -1,6 +1,6 @@
 // The boundary edges where the cuts of a distributed mesh can run, against a host reference
 // that counts each edge's triangles, or each face's tetrahedra.
-#include "gpumesh/BoundaryEdges.h"
+#include "gpumesh/topology/BoundaryEdges.h"
 
 #include "TestMesh.h"
 

@@ -1,8 +1,8 @@
 // Sides and edges matched on the device against a CPU map of sorted vertex keys.
 #include "TestMesh.h"
 
-#include "gpumesh/CellEntities.h"
-#include "gpumesh/NeighborDistance.h"
+#include "gpumesh/algorithms/NeighborDistance.h"
+#include "gpumesh/topology/CellEntities.h"
 
 #include <gtest/gtest.h>
 

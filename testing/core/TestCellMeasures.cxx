@@ -1,6 +1,6 @@
 // Cell measures of hand-made cells with known lengths, areas and volumes.
-#include "gpumesh/CellMeasures.h"
-#include "gpumesh/HostMesh.h"
+#include "gpumesh/algorithms/CellMeasures.h"
+#include "gpumesh/mesh/HostMesh.h"
 
 #include <gtest/gtest.h>
 

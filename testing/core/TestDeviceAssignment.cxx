@@ -1,6 +1,6 @@
 // Device 'auto' in a distributed run: node-local ranks spread over a node's GPUs.
-#include "gpumesh/DeviceAssignment.h"
-#include "gpumesh/Error.h"
+#include "gpumesh/runtime/DeviceAssignment.h"
+#include "gpumesh/runtime/Error.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // Buffers, transfers and accounting of a DeviceRun.
-#include "gpumesh/DeviceRun.h"
+#include "gpumesh/runtime/DeviceRun.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // Device listing and selection: by index, label, name substring, auto and GPUMESH_DEVICE.
-#include "gpumesh/DeviceContext.h"
-#include "gpumesh/Devices.h"
-#include "gpumesh/Error.h"
+#include "gpumesh/runtime/DeviceContext.h"
+#include "gpumesh/runtime/Devices.h"
+#include "gpumesh/runtime/Error.h"
 
 #include <gtest/gtest.h>
 
@@ -236,6 +236,6 @@ TEST(DeviceContext, ProgramsAreCachedAndCompileErrorsCarryTheLog)
   {
     EXPECT_EQ(error.clName(), "CL_BUILD_PROGRAM_FAILURE");
     EXPECT_FALSE(error.buildLog().empty());
-    EXPECT_NE(std::string(error.what()).find("kernels/reduce.cl"), std::string::npos);
+    EXPECT_NE(std::string(error.what()).find("kernels/primitives/reduce.cl"), std::string::npos);
   }
 }

@@ -1,5 +1,5 @@
 // Numbers in error messages: the shortest form that reads back as the same double.
-#include "gpumesh/Error.h"
+#include "gpumesh/runtime/Error.h"
 
 #include <gtest/gtest.h>
 

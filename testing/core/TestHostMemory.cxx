@@ -1,5 +1,5 @@
 // Host memory for CPU devices' buffers and output arrays: alignment, and reuse of freed blocks.
-#include "gpumesh/HostMemory.h"
+#include "gpumesh/runtime/HostMemory.h"
 
 #include <gtest/gtest.h>
 

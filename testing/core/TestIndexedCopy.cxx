@@ -1,8 +1,8 @@
 // Gather, scatter and fill through index lists (the halo exchange and ghost masking), in both
 // precisions.
-#include "gpumesh/DeviceContext.h"
-#include "gpumesh/DeviceRun.h"
-#include "gpumesh/IndexedCopy.h"
+#include "gpumesh/primitives/IndexedCopy.h"
+#include "gpumesh/runtime/DeviceContext.h"
+#include "gpumesh/runtime/DeviceRun.h"
 
 #include <gtest/gtest.h>
 

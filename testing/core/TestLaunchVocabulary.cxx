@@ -3,7 +3,7 @@
 // and a bound kernel given the wrong number of step arguments is an error naming it.
 #include "TestMesh.h"
 
-#include "gpumesh/DeviceMesh.h"
+#include "gpumesh/mesh/DeviceMesh.h"
 
 #include <gtest/gtest.h>
 
@@ -38,7 +38,7 @@ std::array<double, 3> point(const Mesh& mesh, std::int64_t id)
   return { mesh.xyz[3 * id], mesh.xyz[3 * id + 1], mesh.xyz[3 * id + 2] };
 }
 
-// The host reference of kernels/smoothing.cl's barycentre: the mean over the cell's vertices of
+// The host reference of kernels/algorithms/smoothing.cl's barycentre: the mean over the cell's vertices of
 // their displacements d_k, in double.
 std::array<double, 3> hostBarycentre(const testmesh::Cell& cell, const std::vector<double>& d)
 {
@@ -75,7 +75,7 @@ TEST(LaunchVocabulary, CallWithCellArgsServesFixedAndVariableKindsAlike)
   RealBuffer offsets = run.allocateReal(4 * cells, "centroid offsets");
   for (const DeviceCellGroup& group : device.groups())
   {
-    run.call({ "neighbor_distance", "centroid" }, group.count, "centroids", CellArgs{ group }, device.points(),
+    run.call({ "centroids", "centroid" }, group.count, "centroids", CellArgs{ group }, device.points(),
       anchors, offsets);
   }
   std::vector<cl_int> hostAnchors(cells);

@@ -2,7 +2,7 @@
 // every step and can stop the smoothing, and the folded timings still count every launch.
 #include "TestMesh.h"
 
-#include "gpumesh/Smoothing.h"
+#include "gpumesh/algorithms/Smoothing.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // Longest-edge refinement of the two published worked examples (data/leb_example_*.txt).
-#include "gpumesh/LongestEdgeRefinement.h"
+#include "gpumesh/algorithms/refinement/LongestEdgeRefinement.h"
 
 #include <gtest/gtest.h>
 

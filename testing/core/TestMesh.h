@@ -1,6 +1,6 @@
 // Small meshes written out cell by cell for the core tests, and their HostMesh.
 #pragma once
-#include "gpumesh/HostMesh.h"
+#include "gpumesh/mesh/HostMesh.h"
 
 #include <cstdint>
 #include <vector>

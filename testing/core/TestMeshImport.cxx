@@ -1,11 +1,11 @@
 // DeviceMesh's import of 64-bit cell arrays: narrowed to 32 bits on the device when they go up
 // as they are, on the host while staged (the GPU path; forced here with tiny staging chunks).
 // Both must give the same groups and the same errors.
-#include "gpumesh/DeviceMesh.h"
-#include "gpumesh/DeviceRun.h"
-#include "gpumesh/Error.h"
-#include "gpumesh/HostMesh.h"
-#include "gpumesh/UniformCellSize.h"
+#include "gpumesh/mesh/DeviceMesh.h"
+#include "gpumesh/mesh/HostMesh.h"
+#include "gpumesh/mesh/UniformCellSize.h"
+#include "gpumesh/runtime/DeviceRun.h"
+#include "gpumesh/runtime/Error.h"
 
 #include <gtest/gtest.h>
 

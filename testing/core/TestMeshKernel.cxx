@@ -1,10 +1,10 @@
-// User-written kernels (core/gpumesh/MeshKernel.h) against double-precision CPU statements of
+// User-written kernels (core/gpumesh/algorithms/MeshKernel.h) against double-precision CPU statements of
 // what they compute: seed 001's examples, variable-length links, errors and the program cache.
 #include "MeshGenerators.h"
 #include "TestMesh.h"
 
-#include "gpumesh/DeviceMesh.h"
-#include "gpumesh/MeshKernel.h"
+#include "gpumesh/algorithms/MeshKernel.h"
+#include "gpumesh/mesh/DeviceMesh.h"
 
 #include <gtest/gtest.h>
 

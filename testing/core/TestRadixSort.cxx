@@ -1,5 +1,5 @@
 // The device radix sort against std::stable_sort of the same pairs.
-#include "gpumesh/RadixSort.h"
+#include "gpumesh/primitives/RadixSort.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // Reductions of every length against a double-precision CPU reference.
-#include "gpumesh/Reduce.h"
+#include "gpumesh/primitives/Reduce.h"
 
 #include <gtest/gtest.h>
 

@@ -3,8 +3,8 @@
 // neighbour or a neighbour counted twice.
 #include "TestMesh.h"
 
-#include "gpumesh/LongestEdgeRefinement.h"
-#include "gpumesh/NeighborDistance.h"
+#include "gpumesh/algorithms/NeighborDistance.h"
+#include "gpumesh/algorithms/refinement/LongestEdgeRefinement.h"
 
 #include <gtest/gtest.h>
 

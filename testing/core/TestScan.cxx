@@ -1,5 +1,5 @@
 // Exclusive scans of every length against a CPU prefix sum.
-#include "gpumesh/Scan.h"
+#include "gpumesh/primitives/Scan.h"
 
 #include <gtest/gtest.h>
 

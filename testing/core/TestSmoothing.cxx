@@ -3,10 +3,10 @@
 #include "TestMesh.h"
 #include "SmoothingReference.h"
 
-#include "gpumesh/CellEntities.h"
-#include "gpumesh/DeviceMesh.h"
-#include "gpumesh/Smoothing.h"
-#include "gpumesh/VertexLinks.h"
+#include "gpumesh/algorithms/Smoothing.h"
+#include "gpumesh/mesh/DeviceMesh.h"
+#include "gpumesh/topology/CellEntities.h"
+#include "gpumesh/topology/VertexLinks.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // Per-process statistics merged in rank order into global ones (GPU Cell Reduction under MPI).
-#include "gpumesh/Reduce.h"
+#include "gpumesh/primitives/Reduce.h"
 
 #include <gtest/gtest.h>
 

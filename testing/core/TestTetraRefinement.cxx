@@ -1,6 +1,6 @@
 // Longest-edge bisection of tetrahedra: worked examples by hand, conformity and volumes on a
 // jittered Kuhn mesh, and the bad inputs that must be named.
-#include "gpumesh/TetraRefinement.h"
+#include "gpumesh/algorithms/refinement/TetraRefinement.h"
 
 #include "TestMesh.h"
 

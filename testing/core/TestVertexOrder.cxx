@@ -1,14 +1,14 @@
-// Renumbering for locality (core/gpumesh/VertexOrder.h) and smoothing in that order: the
+// Renumbering for locality (core/gpumesh/mesh/VertexOrder.h) and smoothing in that order: the
 // permutation and the renumbered rows checked on the host, and smoothing results bit for bit
 // equal to those in the mesh's own numbering, on randomly renumbered meshes and a gmsh mesh.
 #include "MeshGenerators.h"
 #include "TestMesh.h"
 
-#include "gpumesh/CellEntities.h"
-#include "gpumesh/DeviceMesh.h"
-#include "gpumesh/Smoothing.h"
-#include "gpumesh/VertexLinks.h"
-#include "gpumesh/VertexOrder.h"
+#include "gpumesh/algorithms/Smoothing.h"
+#include "gpumesh/mesh/DeviceMesh.h"
+#include "gpumesh/mesh/VertexOrder.h"
+#include "gpumesh/topology/CellEntities.h"
+#include "gpumesh/topology/VertexLinks.h"
 
 #include <gtest/gtest.h>
 

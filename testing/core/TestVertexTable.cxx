@@ -1,5 +1,5 @@
 // GMlib-style vertex tables built on the device against std::set rows built on the CPU.
-#include "gpumesh/VertexTable.h"
+#include "gpumesh/topology/VertexTable.h"
 
 #include <gtest/gtest.h>
 

@@ -16,7 +16,7 @@ foreach(expected
     "lib/paraview-5.11/plugins/GPUMesh/GPUMesh.so"
     "lib/cmake/GPUMesh/GPUMeshConfig.cmake"
     "include/GPUMeshPlugins/vtkGPUCellReduction.h"
-    "include/gpumesh-core/gpumesh/Reduce.h")
+    "include/gpumesh-core/gpumesh/primitives/Reduce.h")
   if(NOT EXISTS "${WORK_DIR}/prefix/${expected}")
     file(GLOB_RECURSE installed RELATIVE "${WORK_DIR}/prefix" "${WORK_DIR}/prefix/*")
     message(FATAL_ERROR "not installed: ${expected}\ninstalled:\n${installed}")

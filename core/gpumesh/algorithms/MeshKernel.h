@@ -1,0 +1,127 @@
+// Kernels the user writes (GMlib v3's generated kernels, seed 001 sections 2.3-2.5): the body of
+// a loop over the points or the cells of a mesh, in OpenCL C, with contextual variables already
+// filled in (the point's coordinates, a cell's points, the cells around a point, the neighbours,
+// the chosen arrays read at any of them). The library generates the reads, the writes and the
+// link traversal: kernels/algorithms/mesh_kernel_points.cl and kernels/algorithms/mesh_kernel_cells.cl are the
+// templates; the generator only writes #define lines and splices the user's text in.
+#pragma once
+#include "gpumesh/mesh/DeviceMesh.h"
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace gpumesh
+{
+
+/// What a kernel loops over, and what an array belongs to.
+enum class MeshEntity
+{
+  Points,
+  Cells
+};
+/// "point" or "cell".
+const char* meshEntityName(MeshEntity entity);
+
+/// An array the kernel reads, known in the text by kernelIdentifier(name).
+struct KernelArray
+{
+  std::string name;
+  MeshEntity entity = MeshEntity::Points;
+  int components = 1;
+};
+
+/// What the user writes and chooses.
+struct MeshKernelDefinition
+{
+  /// The result named so is the points' coordinates (Points domain, 3 components).
+  static constexpr const char* coordinatesName = "Points";
+
+  MeshEntity domain = MeshEntity::Points;
+  std::vector<KernelArray> inputs;
+  /// A new array; or an input of the domain's entity with as many components, or
+  /// coordinatesName: then every iteration reads the previous iterate where the text reads that
+  /// array (Jacobi-style, double buffered) and `result` starts as its previous value.
+  std::string resultName = "Result";
+  int resultComponents = 1;
+  /// The loop's body (OpenCL C). Its line 1 is line 1 in compiler messages.
+  std::string body;
+};
+
+/// The program for a definition and what it needs: derived from the text alone.
+struct GeneratedMeshKernel
+{
+  enum class Feedback
+  {
+    None,        ///< the result is a new array
+    Coordinates, ///< the result replaces the coordinates between iterations
+    Input        ///< the result replaces inputs[feedbackInput] between iterations
+  };
+  /// The whole program: kernels/runtime/common.cl, the generated #define lines, kernels/
+  /// mesh_kernel_access.cl, the template with the user's text after `#line 1 "Kernel"`.
+  std::string source;
+  /// Where the user's text lies in `source`: its first line (1-based) and its line count, for
+  /// compilers that report physical lines (NVIDIA's ignores #line).
+  int userFirstLine = 0;
+  int userLineCount = 0;
+  bool usesCells = false;      ///< Points domain: the cells around each point
+  bool usesNeighbours = false; ///< the points joined by an edge / the cells across the sides
+  Feedback feedback = Feedback::None;
+  std::size_t feedbackInput = 0;
+};
+
+/// The C identifier of an array in the kernel text: its name with each character outside
+/// [A-Za-z0-9_] replaced by '_', and '_' before a leading digit ("Cell Quality" ->
+/// Cell_Quality).
+std::string kernelIdentifier(const std::string& arrayName);
+
+/// Generates the program. Throws gpumesh::Error naming the problem for: an empty body; result
+/// components outside 1..9; an array without a name, two arrays with one identifier, or one
+/// whose identifier is a contextual variable; a result named like an input of the other entity
+/// or of other components, or like the coordinates outside the Points domain or without 3
+/// components (type mismatches); a variable of a link the domain does not have (cell_count in
+/// the Cells domain, point_id in the Points domain, ...); an accessor (cells_X, points_X,
+/// neighbours_X) of an array not chosen or of the wrong entity.
+GeneratedMeshKernel generateMeshKernel(const MeshKernelDefinition& definition);
+
+/// Called after each iteration (counted from 1); returning false stops there (an abort).
+using MeshKernelObserver = std::function<bool(int iteration, int iterations)>;
+
+/// A generated kernel compiled and bound to one mesh, its links built on the device.
+class MeshKernel
+{
+public:
+  /// Generates the program, compiles it through the device's cache of generated programs (the
+  /// same text is compiled once per device and process; for the Cells domain once per cell
+  /// kind of the mesh, fixed-size kinds built with cellKindOptions), then builds the links the
+  /// text uses:
+  /// the cells around each point (vertexCells), the points joined by an edge
+  /// (vertexNeighbors), the cells across each cell's sides (cellNeighborLists). A compile error
+  /// is a gpumesh::Error listing "line L, column C: error: message" for each error, the line
+  /// counted in the user's text, followed by the build log.
+  MeshKernel(DeviceRun& run, const DeviceMesh& mesh, const MeshKernelDefinition& definition);
+  ~MeshKernel();
+  MeshKernel(const MeshKernel&) = delete;
+  MeshKernel& operator=(const MeshKernel&) = delete;
+
+  const GeneratedMeshKernel& generated() const;
+  /// Whether constructing this kernel compiled a program (false: all came from the cache).
+  bool compiled() const;
+  /// Wall milliseconds spent compiling (0 when the program came from the cache).
+  double compileMilliseconds() const;
+
+  /// Runs `iterations` (1 or more) times. `inputs`: one buffer per definition input, in order,
+  /// holding components x (point or cell count) REALs of the run's precision. Returns the
+  /// result, resultComponents REALs per point or cell (cells the loop does not visit, such as
+  /// vertices left out of the mesh, hold NaN); coordinates are relative to mesh.origin(), like
+  /// mesh.points(). Returns early when `observer` says so.
+  RealBuffer execute(DeviceRun& run, const std::vector<const RealBuffer*>& inputs, int iterations,
+    const MeshKernelObserver& observer = {});
+
+private:
+  struct Internals;
+  std::unique_ptr<Internals> State;
+};
+
+} // namespace gpumesh

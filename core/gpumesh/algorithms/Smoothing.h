@@ -1,0 +1,184 @@
+// Vertex smoothing on the device: Laplacian (umbrella), Taubin (lambda|mu) and barycentric
+// (scatter/gather), Jacobi-style with ping-pong buffers.
+#pragma once
+#include "gpumesh/topology/VertexTable.h"
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+
+namespace gpumesh
+{
+
+class DeviceMesh;
+struct MeshView;
+class VertexOrder;
+
+enum class SmoothingMethod
+{
+  /// x += lambda * (mean of the vertices joined to x by a cell edge - x).
+  Laplacian,
+  /// One iteration is a Laplacian step with lambda then one with
+  /// mu = 1 / (passBand - 1 / lambda) < -lambda: smoothing without shrinking (Taubin 1995).
+  Taubin,
+  /// x += lambda * (mean of the barycentres of the cells around x - x); a barycentre is the
+  /// mean of the cell's vertices. Per-cell scatter then per-vertex gather, no atomics.
+  Barycentric
+};
+
+enum class SmoothingBoundary
+{
+  /// Vertices of boundary sides (used by one cell) and of non-manifold sides (more than two
+  /// cells) do not move.
+  Fixed,
+  /// Every vertex moves.
+  Free,
+  /// Boundary vertices move by the umbrella step over their neighbours along the boundary
+  /// (edges of boundary sides), whatever the method; non-manifold vertices do not move.
+  Smooth
+};
+
+/// The numbering the iterations run in; results always come back in the mesh's own.
+enum class SmoothingVertexOrder
+{
+  /// Renumbered for locality where the mesh is large, its numbering scatters neighbours in
+  /// memory and enough steps follow to pay for the renumbering (the rule: VertexSmoother).
+  Automatic,
+  /// The mesh's own numbering.
+  Mesh,
+  /// Always renumbered for locality: the points by their place in space, the cells after
+  /// them (VertexOrder).
+  Locality
+};
+
+struct SmoothingOptions
+{
+  SmoothingMethod method = SmoothingMethod::Laplacian;
+  SmoothingBoundary boundary = SmoothingBoundary::Fixed;
+  int iterations = 10;
+  double relaxationFactor = 0.5;
+  double passBand = 0.1;
+  VertexTableLayout layout;
+  /// Renumbering changes where values sit in memory, never a result: each vertex sums the
+  /// same values in the same order, so results are bit-identical either way.
+  SmoothingVertexOrder vertexOrder = SmoothingVertexOrder::Automatic;
+
+  /// Throws gpumesh::Error naming the offending value: negative iterations, a relaxation
+  /// factor outside (0, 1] (above 1 the steps overshoot and diverge), and for Taubin
+  /// anything but 0 < passBand < 1/lambda.
+  void validate() const;
+  /// Taubin's mu = 1 / (passBand - 1 / relaxationFactor).
+  double mu() const;
+};
+
+/// Called after every Jacobi step (one per iteration, two per Taubin iteration) with the step's
+/// result, the displacement of every point from its input position (4 REALs per point: x, y,
+/// z, 0), `step` counted from 1 up to `steps`. It may change `result` in place (a halo
+/// exchange of the points other processes own); returning false stops the smoothing there
+/// (an abort), leaving `result` as the last iterate.
+/// The result is in the mesh's numbering: where the smoother iterates in another order
+/// (SmoothingVertexOrder), every step's state goes to that numbering and back, two copies of
+/// the state per step. An observer that needs only the step count is a SmoothingProgress.
+using SmoothingStepObserver =
+  std::function<bool(DeviceRun& run, RealBuffer& result, int step, int steps)>;
+
+/// Called after every step with `step` counted from 1 up to `steps`; returning false stops the
+/// smoothing there (an abort). Sees no state, so it costs no copy whatever the vertex order.
+using SmoothingProgress = std::function<bool(int step, int steps)>;
+
+/// Vertex roles on the device (one int per vertex).
+enum VertexRole : cl_int
+{
+  Pinned = 0,
+  OnBoundary = 1,
+  Interior = 2
+};
+
+/// The links a method needs, built once on the device, and the ping-pong buffers. `mesh`
+/// should hold only 2D and 3D cells (DeviceMesh with minimumDimension 2): their edges, sides
+/// and balls define the smoothing; vertices of no cell do not move.
+///
+/// With SmoothingVertexOrder::Automatic the smoother renumbers the mesh for locality
+/// (core/gpumesh/mesh/VertexOrder.h) and builds its topology, tables and iterations on that copy
+/// when all of these hold: the mesh has at least `renumberingMinimumPoints` points (fewer fit
+/// a core's cache in any order), the smoothing takes at least `renumberingMinimumSteps` steps
+/// (renumbering costs about as much as a few steps in a scattered order), and more than a
+/// quarter of the cells have points more than `renumberingWindow` ids apart (farCellShare; a
+/// mesh numbered row by row, or already in a space-filling order, has almost none and pays
+/// only that one pass over its cells).
+class VertexSmoother
+{
+public:
+  /// `pinned`: empty, or one flag per point (nonzero: the vertex does not move).
+  VertexSmoother(DeviceRun& run, const DeviceMesh& mesh, const SmoothingOptions& options,
+    const std::vector<std::uint8_t>& pinned = {});
+  ~VertexSmoother();
+
+  static constexpr std::size_t renumberingMinimumPoints = 32768;
+  static constexpr int renumberingMinimumSteps = 8;
+  /// 32768 ids: 512 KiB of single-precision state, half of a core's L2 cache on this
+  /// project's CPUs.
+  static constexpr int renumberingWindow = 32768;
+
+  /// Runs options.iterations from the mesh's points, calling `observer` (when set) after each
+  /// step. Returns the displacement of every point (4 REALs per point), valid until the next
+  /// call or the smoother's end. The state is kept as displacements, not positions, so a small
+  /// move of a point far from the origin is not lost to rounding.
+  const RealBuffer& smooth(DeviceRun& run, const SmoothingStepObserver& observer = {});
+  /// The same with a callback that sees only the step count.
+  const RealBuffer& smooth(DeviceRun& run, const SmoothingProgress& progress);
+
+  /// The moved points (input + displacement) and the displacement as it lands (moved - input),
+  /// 3 REALs per point each, relative to the mesh origin: what an adapter downloads.
+  struct Result
+  {
+    RealBuffer points;
+    RealBuffer displacement;
+  };
+  Result movedPoints(DeviceRun& run, const RealBuffer& displacement) const;
+
+  /// Whether the iterations run in a locality order (SmoothingVertexOrder).
+  bool renumbered() const { return Renumbered != nullptr; }
+  /// The points' renumbering when renumbered(), else null. roles(), links() and
+  /// boundaryLinks() are in the numbering the smoother runs in: the mesh's, or this one's
+  /// (cells: VertexOrder::cells' numbering).
+  const VertexOrder* order() const;
+
+  const DeviceBuffer<cl_int>& roles() const { return Roles; }
+  /// Neighbours (Laplacian, Taubin) or cells (Barycentric) of each vertex.
+  const VertexTable& links() const { return *Links; }
+  /// Boundary neighbours; only with SmoothingBoundary::Smooth.
+  const VertexTable* boundaryLinks() const { return BoundaryLinks ? &*BoundaryLinks : nullptr; }
+
+private:
+  struct Launches;
+  struct Renumbering;
+  bool renumberingPays(DeviceRun& run, const DeviceMesh& mesh) const;
+  void step(DeviceRun& run, const RealBuffer& in, RealBuffer& out, double factor);
+  const RealBuffer& iterate(DeviceRun& run, const SmoothingStepObserver* observer, const SmoothingProgress* progress);
+
+  const DeviceMesh& Mesh;
+  SmoothingOptions Options;
+  DeviceBuffer<cl_int> Roles;
+  std::optional<VertexTable> Links;
+  std::optional<VertexTable> BoundaryLinks;
+  RealBuffer Barycentres;
+  /// Per vertex, the part of every step fixed by the input positions (kernels/algorithms/smoothing.cl).
+  RealBuffer SourceOffsets;
+  RealBuffer Ping;
+  RealBuffer Pong;
+  /// The state in the mesh's numbering, when the iterations run in another.
+  RealBuffer MeshOrderState;
+  std::unique_ptr<Launches> Kernels;
+  std::unique_ptr<Renumbering> Renumbered;
+};
+
+/// Uploads the points and the 2D/3D cells of `mesh` once, smooths on the device, downloads the
+/// displacements once and returns input + displacement (added in double): x, y, z per point.
+/// Points that do not move, among them those of no 2D or 3D cell (isolated, or only in
+/// vertices and lines), come back bit for bit.
+std::vector<double> smoothVertices(DeviceRun& run, const MeshView& mesh, const SmoothingOptions& options,
+  const std::vector<std::uint8_t>& pinned = {}, const SmoothingStepObserver& observer = {});
+
+} // namespace gpumesh

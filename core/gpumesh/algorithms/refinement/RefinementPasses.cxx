@@ -1,0 +1,118 @@
+#include "gpumesh/algorithms/refinement/RefinementPasses.h"
+
+#include "gpumesh/mesh/RepeatedPoints.h"
+
+namespace gpumesh
+{
+
+RefinedSimplices refineInPasses(DeviceRun& run, DeviceMesh mesh, MarkedCells marked, int passes, CellKind kind,
+  const std::string& what, const DistributedRefinement* distributed, bool& closureOver, const RefinePass& refinePass)
+{
+  if (passes < 1)
+  {
+    throw Error("Passes must be at least 1 (got " + std::to_string(passes) + ")");
+  }
+  if (distributed && passes != 1)
+  {
+    throw Error("A distributed mesh is refined one pass at a time (Passes is " + std::to_string(passes) + ")");
+  }
+  const auto& groups = mesh.groups();
+  if (groups.size() > 1 || (!groups.empty() && groups.front().kind != kind) ||
+    (!groups.empty() && static_cast<std::int64_t>(groups.front().count) != mesh.cellCount()))
+  {
+    throw Error(what + " needs a mesh of " + cellKindName(kind) + " cells only");
+  }
+  RefinedSimplices result;
+  result.markedCount = marked.count;
+  result.pointCount = static_cast<std::size_t>(mesh.pointCount());
+  result.origin = mesh.origin();
+  if (mesh.cellCount() == 0)
+  {
+    std::vector<cl_int> forced;
+    while (distributed && distributed->exchange({}, forced, false))
+    {
+    }
+    closureOver = true;
+    return result;
+  }
+  {
+    // Before edge matching: a triangle (5, 5, 7) would pass for the non-manifold neighbour.
+    const DeviceRun::ScopedLabel label(run, "validation");
+    rejectRepeatedPoints(run, mesh, "longest-edge refinement");
+  }
+
+  const std::size_t vertices = static_cast<std::size_t>(fixedVertexCount(kind));
+  DeviceBuffer<cl_int> markedOnDevice = std::move(marked.ids);
+  std::size_t markedCount = marked.count;
+  DeviceBuffer<cl_int> parent; // empty: each cell is its own parent (first pass)
+  std::vector<DeviceBuffer<cl_int2>> parentsPerPass;
+  std::vector<RealBuffer> pointsPerPass;
+  std::vector<std::size_t> newPointsPerPass;
+  for (int p = 0;; ++p)
+  {
+    RefinementPass pass = refinePass(mesh, markedOnDevice, markedCount, parent, p == 0);
+    parentsPerPass.push_back(std::move(pass.pointParents));
+    newPointsPerPass.push_back(pass.newPointCount);
+    if (p + 1 == passes)
+    {
+      pointsPerPass.push_back(std::move(pass.newPoints));
+      result.pointCount = pass.pointCount;
+      result.keptCount = pass.keptCount;
+      result.cellCount = pass.keptCount + pass.appendedCount;
+      result.kept = std::move(pass.kept);
+      result.appended = std::move(pass.appended);
+      result.keptParent = std::move(parent);
+      result.appendedParent = std::move(pass.appendedParent);
+      break;
+    }
+    // The next pass refines the whole refined mesh: join kept and appended, old and new.
+    const std::size_t oldPoints = static_cast<std::size_t>(mesh.pointCount());
+    const std::size_t cells = pass.keptCount + pass.appendedCount;
+    auto points = run.allocateReal(3 * pass.pointCount, "refined points");
+    run.copyReal(mesh.points(), points, 3 * oldPoints, "points");
+    run.copyReal(pass.newPoints, points, 3 * pass.newPointCount, "new points", 3 * oldPoints);
+    pointsPerPass.push_back(std::move(pass.newPoints));
+    auto connectivity = run.allocate<cl_int>(vertices * cells, "refined cells");
+    run.copy(pass.kept, connectivity, vertices * pass.keptCount, "cells");
+    run.copy(pass.appended, connectivity, vertices * pass.appendedCount, "appended cells", vertices * pass.keptCount);
+    auto joinedParent = run.allocate<cl_int>(cells, "parent cells");
+    if (parent.empty())
+    {
+      run.call({ "sequence", "iota" }, pass.keptCount, "parent cells", cl_int(0),
+        static_cast<cl_int>(pass.keptCount), joinedParent);
+    }
+    else
+    {
+      run.copy(parent, joinedParent, pass.keptCount, "parents");
+    }
+    run.copy(pass.appendedParent, joinedParent, pass.appendedCount, "appended parents", pass.keptCount);
+    parent = std::move(joinedParent);
+    markedOnDevice = std::move(pass.marked);
+    markedCount = pass.markedCount;
+    const std::array<double, 3> origin = mesh.origin();
+    mesh = DeviceMesh(run, std::move(points), pass.pointCount, kind, std::move(connectivity), cells, origin);
+  }
+
+  for (std::size_t n : newPointsPerPass)
+    result.newPointCount += n;
+  result.pointParents = run.allocate<cl_int2>(result.newPointCount, "point parents");
+  result.newPoints = run.allocateReal(3 * result.newPointCount, "new points");
+  std::size_t offset = 0;
+  for (std::size_t p = 0; p < parentsPerPass.size(); ++p)
+  {
+    run.copy(parentsPerPass[p], result.pointParents, newPointsPerPass[p], "point parents", offset);
+    run.copyReal(pointsPerPass[p], result.newPoints, 3 * newPointsPerPass[p], "new points", 3 * offset);
+    offset += newPointsPerPass[p];
+  }
+  return result;
+}
+
+void releaseWaitingProcesses(const DistributedRefinement* distributed, bool closureOver)
+{
+  std::vector<cl_int> forced;
+  while (distributed && !closureOver && distributed->exchange({}, forced, true))
+  {
+  }
+}
+
+} // namespace gpumesh

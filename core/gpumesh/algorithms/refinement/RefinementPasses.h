@@ -1,0 +1,81 @@
+// The passes of a longest-edge refinement, whatever the simplex (triangles, tetrahedra): each
+// pass refines the marked cells of the mesh the previous pass left; the last pass's cells and
+// every pass's new points make the result.
+#pragma once
+#include "gpumesh/algorithms/refinement/CellMarks.h"
+#include "gpumesh/mesh/DeviceMesh.h"
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+namespace gpumesh
+{
+
+/// What a distributed mesh adds to the refinement: the closure crosses the cuts between
+/// processes, and ties between edges of equal length go by global point ids.
+struct DistributedRefinement
+{
+  /// Per point: its global point id, the same on every process holding the point.
+  std::vector<cl_long> tieIds;
+  /// Called after each propagation round with the slots (3 * triangle + local edge, or
+  /// 6 * tetrahedron + local edge) divided in that round; fills `forced` with slots of the edges that other processes divided on the cut
+  /// and this mesh must divide too, and returns whether another round is needed anywhere (every
+  /// process gets the same answer; false ends the closure). `failed`: this process could not
+  /// refine, and only answers until the others stop (then the error is thrown).
+  std::function<bool(const std::vector<cl_int>& divided, std::vector<cl_int>& forced, bool failed)> exchange;
+};
+
+/// What one pass leaves: the input cells (each refined one replaced by its first child), the
+/// appended children, the new points and their parents, the children of the marked cells.
+struct RefinementPass
+{
+  std::size_t pointCount = 0; ///< old + new
+  std::size_t keptCount = 0;
+  DeviceBuffer<cl_int> kept;
+  std::size_t appendedCount = 0;
+  DeviceBuffer<cl_int> appended;
+  DeviceBuffer<cl_int> appendedParent;
+  std::size_t newPointCount = 0;
+  RealBuffer newPoints;
+  DeviceBuffer<cl_int2> pointParents;
+  DeviceBuffer<cl_int> marked; ///< the children of this pass's marked cells
+  std::size_t markedCount = 0;
+};
+
+/// All passes together (RefinedTriangles and RefinedTetrahedra name these for their kind).
+struct RefinedSimplices
+{
+  std::size_t pointCount = 0;
+  std::size_t cellCount = 0;
+  std::size_t keptCount = 0;
+  DeviceBuffer<cl_int> kept;           ///< keptCount cells
+  DeviceBuffer<cl_int> appended;       ///< cellCount - keptCount cells
+  DeviceBuffer<cl_int> keptParent;     ///< input cell of each kept one; empty: the identity
+  DeviceBuffer<cl_int> appendedParent; ///< input cell of each appended one
+  std::size_t newPointCount = 0;
+  DeviceBuffer<cl_int2> pointParents; ///< newPointCount pairs
+  RealBuffer newPoints;               ///< 3 x newPointCount coordinates
+  std::array<double, 3> origin{ 0.0, 0.0, 0.0 };
+  std::uint64_t markedCount = 0; ///< distinct cells marked in the first pass
+};
+
+/// One pass over `mesh`: the marked cells, each cell's input cell (empty: the identity), and
+/// whether it is the first pass.
+using RefinePass = std::function<RefinementPass(DeviceMesh& mesh, const DeviceBuffer<cl_int>& marked,
+  std::size_t markedCount, const DeviceBuffer<cl_int>& parent, bool firstPass)>;
+
+/// Checks `passes` (>= 1; 1 when distributed) and that `mesh` holds cells of `kind` only (else
+/// an error naming `what`, e.g. "Tetrahedron refinement"), rejects cells that list a point twice,
+/// then runs `refinePass` `passes` times, each on the mesh the one before left. An empty mesh
+/// still answers the other processes' exchange rounds until they end (closureOver then true).
+RefinedSimplices refineInPasses(DeviceRun& run, DeviceMesh mesh, MarkedCells marked, int passes, CellKind kind,
+  const std::string& what, const DistributedRefinement* distributed, bool& closureOver, const RefinePass& refinePass);
+
+/// After this process failed before the closure ended (`closureOver` false): answers the
+/// other processes' exchange rounds, reporting the failure, until they stop. Nothing for one
+/// process.
+void releaseWaitingProcesses(const DistributedRefinement* distributed, bool closureOver);
+
+} // namespace gpumesh

@@ -1,0 +1,65 @@
+// A mesh on the device: REAL xyz points and one connectivity table per cell kind.
+#pragma once
+#include "gpumesh/mesh/DeviceCellGroup.h"
+#include "gpumesh/mesh/HostMesh.h"
+#include "gpumesh/mesh/MeshView.h"
+#include "gpumesh/runtime/DeviceRun.h"
+#include "gpumesh/runtime/IndexSpace.h"
+
+#include <array>
+#include <vector>
+
+namespace gpumesh
+{
+
+class DeviceMesh
+{
+public:
+  /// Uploads the view's arrays as they are (or reads them in place: MeshView::readInPlace), then on the device checks the points (finite),
+  /// classifies the cells and gathers each kind into a group of 32-bit ids. Kinds of lower
+  /// dimension than `minimumDimension` are left out (e.g. 2: only surface and volume cells),
+  /// as if the mesh had no such cells; cell ids and cellCount() still span the whole mesh.
+  /// Throws gpumesh::Error naming the first point that is not finite, the first cell of a type
+  /// not handled (the table's description of it), of a vertex count its kind does not allow,
+  /// or referring to a point that does not exist, and ids beyond the device's 32-bit indices.
+  DeviceMesh(DeviceRun& run, const MeshView& view, int minimumDimension = 1);
+
+  /// A mesh made on the device: one fixed-size cell kind, cell ids 0..cellCount-1.
+  DeviceMesh(DeviceRun& run, RealBuffer points, std::size_t pointCount, CellKind kind,
+    DeviceBuffer<cl_int> connectivity, std::size_t cellCount, const std::array<double, 3>& origin);
+
+  /// A mesh of cell groups made on the device (e.g. renumbered: VertexOrder.h), in CellKind
+  /// order, their cell ids below cellCount (a group of every cell lists them in id order).
+  DeviceMesh(RealBuffer points, std::size_t pointCount, std::vector<DeviceCellGroup> groups, std::size_t cellCount,
+    const std::array<double, 3>& origin);
+
+  /// Hands the connectivity of the first cell group over to the caller (to be modified in
+  /// place); the group is left empty.
+  DeviceBuffer<cl_int> takeConnectivity() { return std::move(Groups.front().connectivity); }
+
+  std::int64_t pointCount() const { return PointCount; }
+  std::int64_t cellCount() const { return CellCount; }
+  /// x, y, z per point in the run's precision, minus origin().
+  const RealBuffer& points() const { return Points; }
+  /// What was subtracted from the input points: zero unless double coordinates went to a
+  /// Single-precision run (PointsView::origin).
+  const std::array<double, 3>& origin() const { return Origin; }
+  /// The non-empty groups, in CellKind order.
+  const std::vector<DeviceCellGroup>& groups() const { return Groups; }
+  /// The one group when a single fixed-size kind fills the mesh, else nullptr: cell c is then
+  /// the group's c-th cell, its ids at c * fixedVertexCount(kind) of the connectivity.
+  const DeviceCellGroup* soleFixedSizeGroup() const;
+
+private:
+  /// inPlace: MeshView::readInPlace.
+  void uploadPoints(DeviceRun& run, const PointsView& points, bool inPlace);
+  void importSection(DeviceRun& run, const CellSection& section, int minimumDimension, bool inPlace);
+
+  std::int64_t PointCount = 0;
+  std::int64_t CellCount = 0;
+  RealBuffer Points;
+  std::array<double, 3> Origin{ 0.0, 0.0, 0.0 };
+  std::vector<DeviceCellGroup> Groups;
+};
+
+} // namespace gpumesh

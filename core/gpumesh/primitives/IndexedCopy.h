@@ -1,0 +1,31 @@
+// Copies of selected elements of a device buffer: what a distributed run exchanges (the points
+// on a process interface) or masks (ghost cells), without moving whole buffers.
+#pragma once
+#include "gpumesh/runtime/DeviceRun.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace gpumesh
+{
+
+/// Elements of `width` REALs: values[width * indices[i] + k] for every i and k < width, on the
+/// host in double (exact for either precision). Throws gpumesh::Error naming an index outside
+/// the buffer.
+std::vector<double> gather(DeviceRun& run, const RealBuffer& values, int width,
+  const std::vector<std::int32_t>& indices, const std::string& what);
+
+/// The same for 32-bit integers (e.g. the corners of selected cells).
+std::vector<cl_int> gather(DeviceRun& run, const DeviceBuffer<cl_int>& values, int width,
+  const std::vector<std::int32_t>& indices, const std::string& what);
+
+/// values[width * indices[i] + k] = scattered[width * i + k]. The indices must be distinct; a
+/// value outside the run's precision is an error (DeviceRun::uploadReal).
+void scatter(DeviceRun& run, RealBuffer& values, int width, const std::vector<std::int32_t>& indices,
+  const std::vector<double>& scattered, const std::string& what);
+
+/// values[indices[i]] = value for every i (NaN included).
+void fillAt(DeviceRun& run, RealBuffer& values, const std::vector<std::int32_t>& indices, double value,
+  const std::string& what);
+
+} // namespace gpumesh

@@ -1,0 +1,72 @@
+// RAII ownership of one OpenCL buffer of `size()` elements of T.
+#pragma once
+#include "gpumesh/runtime/MemoryCounters.h"
+#include "gpumesh/runtime/OpenCL.h"
+
+#include <memory>
+#include <utility>
+
+namespace gpumesh
+{
+
+/// Move-only. Created by DeviceRun::allocate/upload, which account its bytes as in use on the
+/// device in the run's and the device's MemoryCounters; the destructor releases both.
+template <typename T>
+class DeviceBuffer
+{
+public:
+  DeviceBuffer() = default;
+  DeviceBuffer(cl::Buffer buffer, std::size_t count, std::size_t allocatedBytes,
+    std::shared_ptr<MemoryCounters> runCounters, std::shared_ptr<MemoryCounters> deviceCounters)
+    : Buffer(std::move(buffer))
+    , Count(count)
+    , AllocatedBytes(allocatedBytes)
+    , RunCounters(std::move(runCounters))
+    , DeviceCounters(std::move(deviceCounters))
+  {
+  }
+  ~DeviceBuffer() { release(); }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  DeviceBuffer(DeviceBuffer&& other) noexcept { *this = std::move(other); }
+  DeviceBuffer& operator=(DeviceBuffer&& other) noexcept
+  {
+    if (this != &other)
+    {
+      release();
+      Buffer = std::move(other.Buffer);
+      Count = std::exchange(other.Count, 0);
+      AllocatedBytes = std::exchange(other.AllocatedBytes, 0);
+      RunCounters = std::move(other.RunCounters);
+      DeviceCounters = std::move(other.DeviceCounters);
+    }
+    return *this;
+  }
+
+  std::size_t size() const { return Count; }
+  std::size_t bytes() const { return Count * sizeof(T); }
+  bool empty() const { return Count == 0; }
+  const cl::Buffer& handle() const { return Buffer; }
+
+  /// Frees the device memory now (also done by the destructor).
+  void release()
+  {
+    if (AllocatedBytes)
+    {
+      RunCounters->released(AllocatedBytes);
+      DeviceCounters->released(AllocatedBytes);
+    }
+    Buffer = cl::Buffer();
+    Count = 0;
+    AllocatedBytes = 0;
+  }
+
+private:
+  cl::Buffer Buffer;
+  std::size_t Count = 0;
+  std::size_t AllocatedBytes = 0;
+  std::shared_ptr<MemoryCounters> RunCounters;
+  std::shared_ptr<MemoryCounters> DeviceCounters;
+};
+
+} // namespace gpumesh

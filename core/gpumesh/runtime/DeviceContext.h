@@ -1,0 +1,94 @@
+// The process-wide OpenCL context, queue and program cache of one device.
+#pragma once
+#include "gpumesh/runtime/Devices.h"
+#include "gpumesh/runtime/MemoryCounters.h"
+#include "gpumesh/runtime/OpenCL.h"
+#include "gpumesh/runtime/StagingArea.h"
+
+#include <atomic>
+#include <cstdint>
+#include <list>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+namespace gpumesh
+{
+
+/// One per device per process, shared by every filter and every thread. The queue is in-order
+/// with profiling enabled; OpenCL makes enqueueing from several threads safe, and programs
+/// are compiled once per (kernel file, build options) and cached under a mutex.
+class DeviceContext
+{
+public:
+  /// The shared context of the device chosen by `spec` (see selectDevice).
+  static std::shared_ptr<DeviceContext> acquire(const std::string& spec);
+
+  const DeviceInfo& info() const { return Info; }
+  const cl::Context& context() const { return Context; }
+  const cl::Device& device() const { return Device; }
+  const cl::CommandQueue& queue() const { return Queue; }
+
+  /// kernels/runtime/common.cl followed by kernels/<name>.cl, built for this device with `options`.
+  /// Throws gpumesh::Error carrying the build log if compilation fails.
+  cl::Program program(const std::string& name, const std::string& options = {});
+
+  /// A program whose whole text was generated at run time (core/gpumesh/algorithms/MeshKernel.h), built
+  /// with `options` and cached by its full text beside the files' programs: the same text is
+  /// compiled once per device and process while it stays among the generatedProgramLimit()
+  /// most recently used (a GUI session that edits a kernel again and again does not keep every
+  /// version). `compiled` (when given) tells whether this call built it. `what` names it in
+  /// errors, which carry the build log.
+  cl::Program generatedProgram(const std::string& source, const std::string& options,
+    const std::string& what, bool* compiled = nullptr);
+  std::size_t generatedProgramLimit() const { return GeneratedProgramLimit; }
+  /// At least 1; the least recently used programs beyond it are released now.
+  void setGeneratedProgramLimit(std::size_t limit);
+  std::size_t generatedProgramCount();
+
+  /// Programs compiled so far by this context (files and generated texts): cache misses.
+  std::uint64_t programsBuilt() const { return ProgramsBuilt.load(); }
+
+  /// Totals over the life of the process.
+  const std::shared_ptr<MemoryCounters>& counters() const { return Counters; }
+
+  /// The largest power of two not above the device's work-group limit nor `preferred`.
+  std::size_t workGroupSize(std::size_t preferred = 256) const;
+
+  /// Host<->device copies of at least this many bytes go through pinned staging (default:
+  /// 16 MiB on GPUs; never on CPU devices, whose "device memory" is host memory).
+  std::size_t stagingThreshold() const { return StagingThreshold; }
+  /// Changes the threshold and the size of the pinned chunks (two per staging worker; tests
+  /// use tiny ones to exercise the staged path on any device). Not to be called while
+  /// transfers run.
+  void setStaging(std::size_t thresholdBytes, std::size_t chunkBytes);
+  /// 4 MiB: large enough for the bus's full speed, small enough that every worker gets chunks
+  /// of a mesh's arrays (2 x 16 workers x 4 MiB = 128 MiB of pinned memory at most).
+  static constexpr std::size_t defaultStagingChunkBytes = std::size_t(4) << 20;
+  StagingArea& staging() { return *Staging; }
+
+  DeviceContext(const DeviceInfo& info, const cl::Device& device); // use acquire()
+
+private:
+  DeviceInfo Info;
+  cl::Device Device;
+  cl::Context Context;
+  cl::CommandQueue Queue;
+  std::shared_ptr<MemoryCounters> Counters = std::make_shared<MemoryCounters>();
+  std::unique_ptr<StagingArea> Staging;
+  std::size_t StagingThreshold = SIZE_MAX;
+  /// Builds `source` (the caller holds ProgramsMutex).
+  cl::Program build(const std::string& source, const std::string& options, const std::string& what);
+
+  std::mutex ProgramsMutex;
+  std::map<std::string, cl::Program> Programs;          ///< by file name and options
+  /// Generated programs, most recently used first, found by options and full text.
+  std::list<std::pair<std::string, cl::Program>> GeneratedPrograms;
+  std::map<std::string, std::list<std::pair<std::string, cl::Program>>::iterator> GeneratedByKey;
+  std::size_t GeneratedProgramLimit = 64;
+  void evictGeneratedPrograms(); ///< the caller holds ProgramsMutex
+  std::atomic<std::uint64_t> ProgramsBuilt{ 0 };
+};
+
+} // namespace gpumesh

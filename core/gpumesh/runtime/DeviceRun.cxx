@@ -1,0 +1,422 @@
+#include "gpumesh/runtime/DeviceRun.h"
+
+#include "gpumesh/runtime/HostMemory.h"
+#include "gpumesh/runtime/KernelSources.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+
+namespace gpumesh
+{
+
+DeviceRun::DeviceRun(std::shared_ptr<DeviceContext> device, Precision precision)
+  : Device(std::move(device))
+  , Real(precision)
+{
+  if (Real == Precision::Double && !info().hasDoublePrecision)
+  {
+    throw Error("Device '" + info().label() +
+      "' has no double precision (cl_khr_fp64): set Precision to Single, or choose another device");
+  }
+}
+
+RealBuffer DeviceRun::allocateReal(std::size_t count, const std::string& what)
+{
+  if (count > SIZE_MAX / sizeof(double))
+  {
+    throw Error("buffer '" + what + "' of " + std::to_string(count) + " values overflows size_t");
+  }
+  return RealBuffer(allocate<cl_uchar>(count * realSize(Real), what), count, Real);
+}
+
+RealBuffer DeviceRun::uploadReal(const float* data, std::size_t count, const std::string& what)
+{
+  if (Real == Precision::Single)
+  {
+    RealBuffer buffer = allocateReal(count, what);
+    if (count)
+      transfer(buffer.handle(), const_cast<float*>(data), count * sizeof(float), true, what);
+    return buffer;
+  }
+  // Widening is exact: do it where the values already are, after the smaller upload.
+  DeviceBuffer<float> narrow = upload(data, count, what + " (float)");
+  RealBuffer buffer = allocateReal(count, what);
+  call({ "convert", "float_to_real" }, count, "widen " + what, narrow, static_cast<cl_ulong>(count), buffer);
+  return buffer;
+}
+
+RealBuffer DeviceRun::uploadReal(const double* data, std::size_t count, const std::string& what)
+{
+  RealBuffer buffer = allocateReal(count, what);
+  if (count == 0)
+    return buffer;
+  if (Real == Precision::Double)
+  {
+    transfer(buffer.handle(), const_cast<double*>(data), count * sizeof(double), true, what);
+    return buffer;
+  }
+  std::vector<float> narrow(count);
+  for (std::size_t i = 0; i < count; ++i)
+  {
+    narrow[i] = static_cast<float>(data[i]);
+    if (std::isinf(narrow[i]) && std::isfinite(data[i]))
+    {
+      throw Error(what + " holds " + formatNumber(data[i]) + " at index " + std::to_string(i) +
+        ", outside the range of single precision: set Precision to Double");
+    }
+  }
+  transfer(buffer.handle(), narrow.data(), count * sizeof(float), true, what);
+  return buffer;
+}
+
+template <typename Host>
+RealBuffer DeviceRun::borrowRealValues(const Host* data, std::size_t count, const std::string& what)
+{
+  if (realSize(Real) == sizeof(Host) && count <= SIZE_MAX / sizeof(Host))
+  {
+    DeviceBuffer<cl_uchar> bytes = borrow(reinterpret_cast<const cl_uchar*>(data), count * sizeof(Host), what, alignof(Host));
+    return RealBuffer(std::move(bytes), count, Real);
+  }
+  return uploadReal(data, count, what);
+}
+
+RealBuffer DeviceRun::borrowReal(const float* data, std::size_t count, const std::string& what)
+{
+  return borrowRealValues(data, count, what);
+}
+
+RealBuffer DeviceRun::borrowReal(const double* data, std::size_t count, const std::string& what)
+{
+  return borrowRealValues(data, count, what);
+}
+
+template <typename Host>
+void DeviceRun::downloadConverted(const RealBuffer& buffer, Host* out, std::size_t count, const std::string& what)
+{
+  if (count > buffer.size())
+  {
+    throw Error("downloading " + std::to_string(count) + " values of " + what + ", which holds " +
+      std::to_string(buffer.size()));
+  }
+  if (count == 0)
+    return;
+  if (realSize(buffer.precision()) == sizeof(Host))
+  {
+    transfer(buffer.handle(), out, count * sizeof(Host), false, what);
+    return;
+  }
+  if (buffer.precision() == Precision::Double)
+  {
+    std::vector<double> values(count);
+    transfer(buffer.handle(), values.data(), count * sizeof(double), false, what);
+    std::copy(values.begin(), values.end(), out);
+  }
+  else
+  {
+    std::vector<float> values(count);
+    transfer(buffer.handle(), values.data(), count * sizeof(float), false, what);
+    std::copy(values.begin(), values.end(), out);
+  }
+}
+
+void DeviceRun::download(const RealBuffer& buffer, float* out, std::size_t count, const std::string& what)
+{
+  downloadConverted(buffer, out, count, what);
+}
+
+void DeviceRun::download(const RealBuffer& buffer, double* out, std::size_t count, const std::string& what)
+{
+  downloadConverted(buffer, out, count, what);
+}
+
+void DeviceRun::fillReal(RealBuffer& buffer, double value, const std::string& what)
+{
+  if (buffer.empty())
+    return;
+  if (buffer.precision() == Precision::Double)
+    fillBytes(buffer.handle(), cl_double(value), buffer.bytes(), what);
+  else
+    fillBytes(buffer.handle(), cl_float(value), buffer.bytes(), what);
+}
+
+DeviceRun::~DeviceRun()
+{
+  // Commands may still reference buffers that die with the run's owner: let them complete.
+  Device->queue().finish();
+}
+
+cl::Buffer DeviceRun::createBuffer(std::size_t bytes, const std::string& what)
+{
+  const DeviceInfo& device = info();
+  if (bytes > device.maxAllocationBytes)
+  {
+    throw Error("'" + what + "' needs " + std::to_string(bytes) +
+      " bytes in one buffer, more than the largest allocation of device '" + device.label() +
+      "' (" + std::to_string(device.maxAllocationBytes) + " bytes): the mesh is too large for it");
+  }
+  const std::string doing =
+    "allocating " + std::to_string(bytes) + " bytes for '" + what + "' on device '" + device.label() + "'";
+  cl_int status = CL_SUCCESS;
+  if (device.isGPU)
+  {
+    cl::Buffer buffer(Device->context(), CL_MEM_READ_WRITE, bytes, nullptr, &status);
+    check(status, doing);
+    return buffer;
+  }
+  // A CPU device's buffers are host memory: give it memory in huge pages, whose first touch
+  // costs a fault per 2 MiB instead of per 4 KiB, reused from freed buffers where it can be
+  // (touched memory needs no fault at all). PoCL's own allocations come in small pages, which
+  // made page faults most of a refinement's time there.
+  void* memory = allocateHostMemory(bytes);
+  if (!memory)
+  {
+    throw Error("Out of host memory " + doing);
+  }
+  cl::Buffer buffer(Device->context(), CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, bytes, memory, &status);
+  if (status != CL_SUCCESS)
+  {
+    freeHostMemory(memory);
+    check(status, doing);
+  }
+  // Freed when the runtime lets the buffer go (after every command that uses it).
+  status = clSetMemObjectDestructorCallback(
+    buffer(), [](cl_mem, void* owned) { freeHostMemory(owned); }, memory);
+  if (status != CL_SUCCESS)
+  {
+    buffer = cl::Buffer(); // no command has used it yet
+    freeHostMemory(memory);
+    check(status, "registering the release of the host memory of '" + what + "' on device '" + device.label() + "'");
+  }
+  return buffer;
+}
+
+cl::Buffer DeviceRun::inPlaceBuffer(
+  const void* data, std::size_t count, std::size_t elementSize, std::size_t alignment, const std::string& what)
+{
+  if (info().isGPU || count == 0 || count > SIZE_MAX / elementSize ||
+    reinterpret_cast<std::uintptr_t>(data) % alignment != 0)
+  {
+    return cl::Buffer();
+  }
+  const std::size_t bytes = count * elementSize;
+  cl_int status = CL_SUCCESS;
+  // The runtime never writes a read-only buffer back, so the const_cast stays a promise.
+  cl::Buffer buffer(Device->context(), CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, bytes, const_cast<void*>(data), &status);
+  check(status, "using " + std::to_string(bytes) + " bytes of host memory for '" + what + "' on device '" +
+      info().label() + "'");
+  Counters->readInPlace(bytes);
+  Device->counters()->readInPlace(bytes);
+  return buffer;
+}
+
+void DeviceRun::transfer(const cl::Buffer& buffer, void* host, std::size_t bytes, bool toDevice, const std::string& what)
+{
+  const std::string doing = toDevice ? "uploading " + what + " to device '" + info().label() + "'"
+                                     : "downloading " + what + " from device '" + info().label() + "'";
+  const auto kind = toDevice ? CommandTiming::Kind::Upload : CommandTiming::Kind::Download;
+  const std::string label = (toDevice ? "upload " : "download ") + what;
+  std::vector<cl::Event> events;
+  try
+  {
+    if (bytes >= Device->stagingThreshold())
+    {
+      events = toDevice ? Device->staging().upload(buffer, 0, host, bytes)
+                        : Device->staging().download(buffer, 0, host, bytes);
+    }
+    else
+    {
+      cl::Event event;
+      check(toDevice ? Device->queue().enqueueWriteBuffer(buffer, CL_TRUE, 0, bytes, host, nullptr, &event)
+                     : Device->queue().enqueueReadBuffer(buffer, CL_TRUE, 0, bytes, host, nullptr, &event),
+        doing);
+      events.push_back(event);
+    }
+  }
+  catch (const Error& error)
+  {
+    throw Error(doing + ": " + error.what()); // what() already names the OpenCL error
+  }
+  for (const auto& event : events)
+  {
+    record(label, kind, event);
+  }
+  (toDevice ? Counters->uploaded(bytes) : Counters->downloaded(bytes));
+  (toDevice ? Device->counters()->uploaded(bytes) : Device->counters()->downloaded(bytes));
+}
+
+bool DeviceRun::staged(std::size_t bytes) const
+{
+  return bytes >= Device->stagingThreshold();
+}
+
+DeviceBuffer<cl_int> DeviceRun::uploadNarrowed(const cl_long* data, std::size_t count, const std::string& what)
+{
+  const std::size_t bytes = count * sizeof(cl_int);
+  if (!staged(bytes))
+  {
+    constexpr cl_long low = std::numeric_limits<cl_int>::min();
+    constexpr cl_long high = std::numeric_limits<cl_int>::max();
+    std::vector<cl_int> narrowed(count);
+    for (std::size_t i = 0; i < count; ++i)
+      narrowed[i] = static_cast<cl_int>(std::min(high, std::max(low, data[i])));
+    return upload(narrowed.data(), count, what);
+  }
+  DeviceBuffer<cl_int> buffer = allocate<cl_int>(count, what);
+  std::vector<cl::Event> events;
+  try
+  {
+    events = Device->staging().uploadNarrowed(buffer.handle(), data, count);
+  }
+  catch (const Error& error)
+  {
+    throw Error("uploading " + what + " to device '" + info().label() + "': " + error.what());
+  }
+  for (const auto& event : events)
+  {
+    record("upload " + what, CommandTiming::Kind::Upload, event);
+  }
+  Counters->uploaded(bytes);
+  Device->counters()->uploaded(bytes);
+  return buffer;
+}
+
+void DeviceRun::copyReal(const RealBuffer& from, RealBuffer& to, std::size_t count, const std::string& what,
+  std::size_t toOffset)
+{
+  if (count > from.size() || toOffset + count > to.size() || from.precision() != to.precision())
+  {
+    throw Error("copying " + std::to_string(count) + " values of " + what + " between buffers of " +
+      std::to_string(from.size()) + " and " + std::to_string(to.size()) + " values");
+  }
+  if (count == 0)
+    return;
+  const std::size_t size = realSize(from.precision());
+  copyBytes(from.handle(), to.handle(), toOffset * size, count * size, what);
+}
+
+void DeviceRun::copyBytes(const cl::Buffer& from, const cl::Buffer& to, std::size_t toOffsetBytes,
+  std::size_t bytes, const std::string& what)
+{
+  cl::Event event;
+  check(Device->queue().enqueueCopyBuffer(from, to, 0, toOffsetBytes, bytes, nullptr, &event),
+    "copying " + what + " on device '" + info().label() + "'");
+  record("copy " + what, CommandTiming::Kind::Kernel, event);
+}
+
+cl::Kernel DeviceRun::kernel(const std::string& program, const std::string& name, const std::string& options)
+{
+  cl_int status = CL_SUCCESS;
+  const std::string withReal = Real == Precision::Double ? options + " -DREAL_DOUBLE=1" : options;
+  cl::Kernel kernel(Device->program(program, withReal), name.c_str(), &status);
+  check(status, "creating kernel '" + name + "' of " + kernelPath(program));
+  return kernel;
+}
+
+cl::Program DeviceRun::generatedProgram(
+  const std::string& source, const std::string& what, bool* compiled, const std::string& options)
+{
+  // In a float run a literal such as 0.5 is a float too, so user-written `0.5 * v` compiles
+  // for REAL3 v in either precision.
+  const std::string precision = Real == Precision::Double ? "-DREAL_DOUBLE=1" : "-cl-single-precision-constant";
+  return Device->generatedProgram(source, options.empty() ? precision : precision + " " + options, what, compiled);
+}
+
+void DeviceRun::launch(cl::Kernel& kernel, std::size_t globalSize, const std::string& label, std::size_t localSize)
+{
+  if (globalSize == 0)
+  {
+    return;
+  }
+  if (localSize == 0)
+  {
+    // Left to itself a driver picks a divisor of the global size, which can be 1 or 2 for
+    // sizes such as 2 x prime; and PoCL compiles a kernel anew for every work-group size it
+    // meets (the first run on a mesh of a new size spent 5 s compiling at 1M triangles). So:
+    // one full work-group size per kernel, and the range rounded up to it (every kernel
+    // checks its index against its count).
+    std::size_t kernelLimit = 0;
+    kernel.getWorkGroupInfo(Device->device(), CL_KERNEL_WORK_GROUP_SIZE, &kernelLimit);
+    localSize = Device->workGroupSize(std::min<std::size_t>(256, kernelLimit ? kernelLimit : 256));
+    globalSize = (globalSize + localSize - 1) / localSize * localSize;
+  }
+  cl::Event event;
+  const cl_int status = Device->queue().enqueueNDRangeKernel(kernel, cl::NullRange,
+    cl::NDRange(globalSize), localSize ? cl::NDRange(localSize) : cl::NullRange, nullptr, &event);
+  check(status,
+    "launching '" + label + "' over " + std::to_string(globalSize) + " work-items on device '" +
+      info().label() + "'");
+  record(label, CommandTiming::Kind::Kernel, event);
+}
+
+void DeviceRun::record(const std::string& label, CommandTiming::Kind kind, const cl::Event& event)
+{
+  Events.push_back({ LabelOverride.empty() ? label : LabelOverride, kind, event });
+  if (Events.size() >= 2 * foldBatch)
+  {
+    fold(foldBatch);
+  }
+}
+
+void DeviceRun::fold(std::size_t count)
+{
+  if (count == 0)
+  {
+    return; // clWaitForEvents refuses an empty list
+  }
+  std::vector<cl::Event> oldest;
+  oldest.reserve(count);
+  for (std::size_t i = 0; i < count; ++i)
+  {
+    oldest.push_back(Events[i].event);
+  }
+  check(cl::Event::waitForEvents(oldest), "waiting for commands on device '" + info().label() + "'");
+  for (std::size_t i = 0; i < count; ++i)
+  {
+    const RecordedEvent& recorded = Events[i];
+    cl_ulong start = 0;
+    cl_ulong end = 0;
+    check(recorded.event.getProfilingInfo(CL_PROFILING_COMMAND_START, &start),
+      "reading the start time of '" + recorded.label + "'");
+    check(recorded.event.getProfilingInfo(CL_PROFILING_COMMAND_END, &end),
+      "reading the end time of '" + recorded.label + "'");
+    auto found = std::find_if(Totals.begin(), Totals.end(),
+      [&](const CommandTiming& t) { return t.label == recorded.label && t.kind == recorded.kind; });
+    if (found == Totals.end())
+    {
+      Totals.push_back({ recorded.label, recorded.kind, 0.0, 0 });
+      found = Totals.end() - 1;
+    }
+    found->milliseconds += static_cast<double>(end - start) * 1e-6;
+    ++found->count;
+  }
+  Events.erase(Events.begin(), Events.begin() + static_cast<std::ptrdiff_t>(count));
+}
+
+void DeviceRun::finish()
+{
+  check(Device->queue().finish(), "waiting for device '" + info().label() + "'");
+}
+
+std::vector<CommandTiming> DeviceRun::timings()
+{
+  finish();
+  fold(Events.size());
+  return Totals;
+}
+
+double DeviceRun::kernelMilliseconds()
+{
+  double total = 0.0;
+  for (const auto& timing : timings())
+  {
+    if (timing.kind == CommandTiming::Kind::Kernel)
+    {
+      total += timing.milliseconds;
+    }
+  }
+  return total;
+}
+
+} // namespace gpumesh

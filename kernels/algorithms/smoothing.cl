@@ -1,0 +1,176 @@
+// Jacobi vertex smoothing (core/gpumesh/algorithms/Smoothing.h). The state is each vertex's displacement
+// d from its input position x0 (REAL4 per vertex), so a small move of a point far from the
+// mesh origin is not lost to rounding: x = x0 + d. A step reads the previous iterate `in` and
+// writes `out`: d_v += factor * mean over the row's sources s of (s - x_v). The sources are
+// the neighbour vertices (umbrella operator) or, with CELL_SOURCES, the barycentres of the
+// vertex's cells. So that a step reads only the sources' current values, the mean splits into
+// a part fixed by the input positions, found once per vertex (source_offsets, into fixed_part:
+// the mean of x0_s - x0_v, or of the cell's input barycentre - x0_v, as its anchor point (first
+// point) minus x0_v plus the barycentre's offset from the anchor), and the mean of the
+// sources' state: mean(s - x_v) = fixed_part_v + mean(d_s) - d_v, where a barycentre's state is
+// the mean displacement of its cell's points (the per-cell scatter writes it at every step:
+// 3 to 8 reads and one write, GMlib's bytes). Every term is a difference of nearby values. Rows
+// are sorted (by the input's ids, also when the smoother renumbers the mesh:
+// VertexTable::sortRowsBy), so each vertex sums in one fixed order: results are identical run
+// to run, renumbered or not. A vertex whose role differs from `role` is not written; it keeps,
+// in both ping-pong buffers, its displacement.
+//
+// One work-item per vertex: its row of sources is entries[row_start[v] ...], degree[v] of them
+// (core/gpumesh/topology/VertexTable.h). Build option: CELL_SOURCES: 0 (vertices), 1 (cells, their state
+// written by the per-cell scatter) or 2 (cells, their state computed in the gather).
+#ifndef CELL_SOURCES
+#define CELL_SOURCES 0
+#endif
+
+// Vertex roles; a smaller role wins where several sides disagree (atomic_min).
+#define PINNED 0
+#define ON_BOUNDARY 1
+#define INTERIOR 2
+#define NONE_ID 0xffffffffu
+
+// Where source s sits in the input relative to x0 (a cell's: its input barycentre), and its
+// state at this step.
+#if CELL_SOURCES
+#define ANCHOR_ARGUMENTS , __global const int *anchors, __global const REAL4 *barycentre_offsets
+#define ANCHORS , anchors, barycentre_offsets
+inline REAL3 source_position_from(__global const REAL* points, int s, REAL3 x0, __global const int* anchors,
+  __global const REAL4* barycentre_offsets)
+{
+  return (point_at(points, anchors[s]) - x0) + barycentre_offsets[s].xyz;
+}
+#else
+#define ANCHOR_ARGUMENTS
+#define ANCHORS
+inline REAL3 source_position_from(__global const REAL* points, int s, REAL3 x0)
+{
+  return point_at(points, s) - x0;
+}
+#endif
+
+#if CELL_SOURCES == 1
+#define STATE_ARGUMENTS , __global const REAL4 *sources
+#define STATE , sources
+inline REAL3 source_state(__global const REAL4* in, int s, __global const REAL4* sources)
+{
+  return sources[s].xyz;
+}
+#elif CELL_SOURCES == 2
+// A cell's state found where it is read, from its points' displacements as the per-cell scatter
+// (barycentre, below) sums them: when one fixed-size 2D kind fills the mesh (PER_CELL, cell s's
+// ids at s * PER_CELL), the gather reads the cells' ids and its neighbours' displacements,
+// which neighbouring vertices share in cache, instead of a barycentre written and read back
+// per cell at every step. The same values up to the rounding of the division, which a
+// compiler may contract into the row's sum.
+#define STATE_ARGUMENTS , __global const int *cell_points
+#define STATE , cell_points
+inline REAL3 source_state(__global const REAL4* in, int s, __global const int* cell_points)
+{
+  __global const int* v = cell_points + (size_t)s * PER_CELL;
+  REAL3 sum = (REAL3)(0);
+  for (int k = 0; k < PER_CELL; ++k)
+    sum += in[v[k]].xyz;
+  return sum / (REAL)PER_CELL;
+}
+#else
+#define STATE_ARGUMENTS
+#define STATE
+inline REAL3 source_state(__global const REAL4* in, int s)
+{
+  return in[s].xyz;
+}
+#endif
+
+#define ROW_TABLE                                                                              \
+  __global const int *entries, __global const uint *row_start, __global const int *degree,     \
+    const int vertices
+
+// Once per vertex of `role`: the mean over its row of (source position - x0_v).
+__kernel void source_offsets(__global const REAL* points, ROW_TABLE, __global const int* roles,
+  const int role, __global REAL4* fixed_part ANCHOR_ARGUMENTS)
+{
+  const int v = get_global_id(0);
+  if (v >= vertices || roles[v] != role || degree[v] == 0)
+    return;
+  __global const int* row = entries + row_start[v];
+  const int n = degree[v];
+  const REAL3 x0 = point_at(points, v);
+  REAL3 sum = (REAL3)(0);
+  for (int k = 0; k < n; ++k)
+    sum += source_position_from(points, row[k], x0 ANCHORS);
+  fixed_part[v] = (REAL4)(sum / (REAL)n, 0);
+}
+
+// Per step: in, out, factor; the rest is bound once. A vertex without sources keeps its state.
+__kernel void relax(__global const REAL4* in, __global REAL4* out, const REAL factor, ROW_TABLE,
+  __global const int* roles, const int role, __global const REAL4* fixed_part STATE_ARGUMENTS)
+{
+  const int v = get_global_id(0);
+  if (v >= vertices || roles[v] != role || degree[v] == 0)
+    return;
+  __global const int* row = entries + row_start[v];
+  const int n = degree[v];
+  REAL3 sum = (REAL3)(0);
+  for (int k = 0; k < n; ++k)
+    sum += source_state(in, row[k] STATE);
+  const REAL3 d = in[v].xyz;
+  out[v] = (REAL4)(d + factor * (fixed_part[v].xyz + (sum / (REAL)n - d)), 0);
+}
+
+// The scatter half of barycentric smoothing: each cell's state, the mean displacement of its
+// points (its input barycentre is in the vertices' fixed parts).
+// Per step: in; the rest is bound once.
+__kernel void barycentre(__global const REAL4* in, CELL_ARGS, __global REAL4* barycentres)
+{
+  const int i = get_global_id(0);
+  if (i >= count)
+    return;
+  __global const int* v = connectivity + cell_start(i);
+  const int n = cell_size(i);
+  REAL3 sum = (REAL3)(0);
+  for (int k = 0; k < n; ++k)
+    sum += in[v[k]].xyz;
+  barycentres[cell_ids[i]] = (REAL4)(sum / (REAL)n, 0);
+}
+
+// The result: moved points x0 + d and the displacement as it lands, (x0 + d) - x0, 3 REALs
+// per point each (VTK's layout).
+__kernel void moved_points(__global const REAL* points, __global const REAL4* displacement,
+  const int count, __global REAL* moved, __global REAL* moved_by)
+{
+  const int v = get_global_id(0);
+  if (v >= count)
+    return;
+  const REAL3 x0 = point_at(points, v);
+  const REAL3 x = x0 + displacement[v].xyz;
+  vstore3(x, v, moved);
+  vstore3(x - x0, v, moved_by);
+}
+
+// One work-item per side slot: a side of one cell (boundary) gives its vertices
+// `boundary_role`, a side of more than two cells (non-manifold) pins them.
+__kernel void mark_sides(__global const int2* slot_run, __global const int* slot_entity,
+  __global const uint4* entity_vertices, const int slots, const int boundary_role,
+  __global int* roles)
+{
+  const int s = get_global_id(0);
+  if (s >= slots)
+    return;
+  const int cells = slot_run[s].y;
+  if (cells == 2)
+    return;
+  const int role = cells == 1 ? boundary_role : PINNED;
+  const uint4 v = entity_vertices[slot_entity[s]];
+  atomic_min(&roles[v.x], role);
+  atomic_min(&roles[v.y], role);
+  if (v.z != NONE_ID)
+    atomic_min(&roles[v.z], role);
+  if (v.w != NONE_ID)
+    atomic_min(&roles[v.w], role);
+}
+
+__kernel void pin_vertices(__global const uchar* pinned, const int vertices, __global int* roles)
+{
+  const int v = get_global_id(0);
+  if (v < vertices && pinned[v])
+    roles[v] = PINNED;
+}
