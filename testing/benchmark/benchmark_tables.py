@@ -8,7 +8,9 @@ Each summary.json (run_filter_benchmarks.sh --out DIR writes DIR/summary.json) i
 --label given before it ("re-execution" for --warmup full, "new input" for --warmup small, by
 default taken from the runs' warm-up). Prints one markdown table per filter: the case, the
 device, the median wall time with its [min, max] over fresh processes, the device (kernel)
-time, the runs, the commit and the date. --plot draws the wall times of every case as bars
+time, a memcpy of the bytes the filter reads and writes on that host (how fast the host's memory
+is: host-bound figures move with it from one machine to another), the runs, the commit and the
+date. --plot draws the wall times of every case as bars
 with their min-max (matplotlib: /usr/bin/python3 on Debian).
 """
 import argparse
@@ -76,14 +78,16 @@ def tables(cases, commit):
         by_filter.setdefault(FILTERS.get(row["filter"], row["filter"]), []).append((label, row))
     out = []
     for title, rows in by_filter.items():
-        out.append("| %s | device | wall ms, median [min, max] | kernels ms | runs | commit | date |" % title)
-        out.append("| --- | --- | ---: | ---: | ---: | --- | --- |")
+        out.append("| %s | device | wall ms, median [min, max] | kernels ms | host memcpy ms | runs | commit | date |"
+                   % title)
+        out.append("| --- | --- | ---: | ---: | ---: | ---: | --- | --- |")
         for label, row in rows:
             wall, kernels = row["wall_ms"], row.get("kernel_ms")
-            out.append("| %s | %s | %s [%s, %s] | %s | %d | %s | %s |" % (
+            memcpy = row.get("memcpy_ms")
+            out.append("| %s | %s | %s [%s, %s] | %s | %s | %d | %s | %s |" % (
                 case_name(row, label), device_name(row), fmt(wall["median"]), fmt(wall["min"]),
-                fmt(wall["max"]), fmt(kernels["median"]) if kernels and kernels["median"] else "-", row["runs"], commit,
-                row["dates"][0][:10]))
+                fmt(wall["max"]), fmt(kernels["median"]) if kernels and kernels["median"] else "-",
+                fmt(memcpy["median"]) if memcpy else "-", row["runs"], commit, row["dates"][0][:10]))
         out.append("")
     return "\n".join(out)
 
