@@ -3,7 +3,8 @@
 One operation per process, so that every run is fresh; each prints its own time of the
 operation alone ("seconds=..."), start-up and the untimed preparation left out:
 
-    python3  bench_gmf.py make DIR N          # DIR/tri.meshb (meshio, version 3), tri.mesh, tri.vtu
+    python3  bench_gmf.py make DIR N          # DIR/tri.meshb (meshio)
+    pvpython bench_gmf.py write-vtu IN OUT    # preparation: the .vtu of the same mesh
     pvpython bench_gmf.py read-gmf FILE       # vtkGMFReader
     pvpython bench_gmf.py write-gmf IN OUT    # vtkGMFWriter (IN read first, untimed)
     pvpython bench_gmf.py read-vtu FILE       # vtkXMLUnstructuredGridReader

@@ -1,4 +1,5 @@
-"""Larger gmsh meshes for the pvpython benchmarks, made from the recipes in data/ and cached.
+"""Larger gmsh meshes for the pvpython benchmarks, made from the recipes in data/ and cached in
+$GPUMESH_BENCHMARK_CACHE (default $TMPDIR/gpumesh-benchmark-meshes), outside the checkout.
 
     path = benchmark_meshes.plate_triangles(scale)   # data/plate_with_holes.geo, -clscale scale
 """
@@ -8,7 +9,8 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.path.join(HERE, "..", "..", "data")
-CACHE = os.environ.get("GPUMESH_BENCHMARK_CACHE", os.path.join(HERE, "..", "..", "build", "benchmark-meshes"))
+CACHE = os.environ.get("GPUMESH_BENCHMARK_CACHE",
+                       os.path.join(os.environ.get("TMPDIR", "/tmp"), "gpumesh-benchmark-meshes"))
 
 
 def gmsh_mesh(recipe, dimension, kind, scale):

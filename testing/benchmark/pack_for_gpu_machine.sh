@@ -15,7 +15,8 @@
 # Then, on the GPU machine, from the repository root (the device tool's carry takes .carry/filterbench):
 #   bash .carry/filterbench/run.sh devices                       # the OpenCL devices it sees
 #   bash .carry/filterbench/run.sh --device NVIDIA --triangles 30000000 --tetrahedra 10000000
-# run.sh takes run_filter_benchmarks.sh's options; results go to $OUT/filter-benchmarks unless --out.
+# run.sh takes run_filter_benchmarks.sh's options; results go where --out points (default
+# $OUT/filter-benchmarks when $OUT is set). The default destination, .carry/, is ignored by git.
 set -euo pipefail
 
 source_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The filter benchmarks behind BENCHMARKS.md: each (filter, mesh, size) case of
+# The filter benchmarks behind docs/benchmarks.md: each (filter, mesh, size) case of
 # gpumesh-filter-benchmark in N fresh processes, every run written to <out>/runs.jsonl (started
 # afresh unless --append), and after each case the median, min and max of each figure in
 # <out>/summary.md and <out>/summary.json (so a run cut short still leaves a table).
@@ -8,9 +8,10 @@
 #       [--triangles N] [--tetrahedra N] [--filters a,b,...] [--meshes a,b,...]
 #       [--cases filter@mesh,...] [--warmup full|small|none] [--vtk-warmup none|small|full]
 #       [--fan-degree D] [--mesh-cache DIR] [--timeout SECONDS] [--append] [--dry-run]
-#       [--marked-fractions F,F,...]
+#       [--marked-fractions F,F,...] [--point-type float|double]
 #
-# Here (PoCL):       run_filter_benchmarks.sh --binary build/bin/gpumesh-filter-benchmark --out results/pocl
+# Everything is written under --out (required; choose a folder outside the checkout).
+# Here (PoCL):       run_filter_benchmarks.sh --binary build/bin/gpumesh-filter-benchmark --out /tmp/gpumesh-bench/cpu --device cpu
 # GPU machine:       run_filter_benchmarks.sh ... --device NVIDIA --triangles 30000000 --tetrahedra 10000000
 # User-written Laplacian beside the built-in one (step_kernel_ms: device time per iteration):
 #   run_filter_benchmarks.sh ... --device NVIDIA --triangles 30000000 \
@@ -20,6 +21,8 @@
 #     --cases gpu-refinement-marked@tetrahedra --marked-fractions 0.001,0.1
 #
 # --marked-fractions (default 0.001): gpu-refinement-marked runs once per fraction of marked cells.
+# --point-type (default double): the generated points' type; the filters' Precision is Auto, so
+# float points run Single kernels and double points Double kernels.
 #
 # --warmup applies to GPUMesh's filters (default full: an identical input first, so kernel
 # compilation and buffers sized for the input stay out of the timed run); VTK's own compile

@@ -4,18 +4,19 @@
 #
 #   run_mpi_benchmarks.sh --binary PATH [--triangles T | --tetrahedra T] [--runs R] [--processes "1 2"]
 #       [--filters "cell-reduction neighbor-distance vertex-smoothing refinement-marked"]
-#       [--point-type float|double] [--out DIR] [--mpirun "mpirun --allow-run-as-root -x VAR"]
+#       [--point-type float|double] --out DIR [--mpirun "mpirun --allow-run-as-root -x VAR"]
 #       [--reexecute 1]
 #
 # --reexecute 1: every timed run re-executes the warm-up's filter on the same input (as after a
 # property change in ParaView), so Neighbor Distance and Vertex Smoothing reuse their ghosted
 # piece; without it every run is a new filter and builds it.
 #
-# Writes DIR/mpi-benchmarks.jsonl (one line per timed run) and prints the median wall time of
-# each filter and process count. Exits 1 when a checksum differs or a run fails.
+# Writes DIR/mpi-benchmarks.jsonl (one line per timed run; --out is required unless $OUT is set,
+# then DIR defaults to $OUT/mpi-benchmarks) and prints the median wall time of each filter and
+# process count. Exits 1 when a checksum differs or a run fails.
 set -euo pipefail
 
-binary= mesh=triangles cells=1000000 runs=3 processes="1 2" point_type=float out=${OUT:-$PWD}/mpi-benchmarks
+binary= mesh=triangles cells=1000000 runs=3 processes="1 2" point_type=float out=${OUT:+$OUT/mpi-benchmarks}
 reexecute=()
 filters="cell-reduction neighbor-distance vertex-smoothing refinement-marked"
 mpirun_command="mpirun --allow-run-as-root"
@@ -36,6 +37,7 @@ while [[ $# -gt 0 ]]; do
   shift 2
 done
 [[ -x $binary ]] || { echo "run_mpi_benchmarks.sh: --binary $binary is not an executable" >&2; exit 2; }
+[[ -n $out ]] || { echo "run_mpi_benchmarks.sh: --out DIR is required (or set OUT)" >&2; exit 2; }
 mkdir -p "$out"
 results=$out/mpi-benchmarks.jsonl
 : > "$results"

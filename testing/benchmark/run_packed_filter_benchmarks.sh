@@ -5,10 +5,12 @@
 # loader, and runs run_filter_benchmarks.sh.
 #
 #   bash run.sh devices                     # the OpenCL devices the filters see
-#   bash run.sh [run_filter_benchmarks.sh options]   (--out defaults to $OUT/filter-benchmarks,
+#   bash run.sh [run_filter_benchmarks.sh options]   (--out defaults to $OUT/filter-benchmarks when
+#                                                     $OUT is set, else it is required;
 #                                                     --mesh-cache to $TMPDIR/gpumesh-filterbench-meshes)
 #   bash run.sh mpi [run_mpi_benchmarks.sh options]  (packed with gpumesh-mpi-benchmark; the
-#                                                     machine's mpirun, the environment sent to every rank)
+#                                                     machine's mpirun, the environment sent to every rank;
+#                                                     --out as above, $OUT/mpi-benchmarks)
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -49,7 +51,7 @@ if [[ ${1:-} == mpi ]]; then
   { date -u; uname -srm; nvidia-smi -L 2>/dev/null || true; echo "$(nproc) cores"; mpirun --version | head -1; } | sed 's/^/run.sh: /'
   exec "$unpacked/bin/run_mpi_benchmarks.sh" --binary "$unpacked/bin/gpumesh-mpi-benchmark" \
     --mpirun "mpirun --allow-run-as-root -x LD_LIBRARY_PATH -x LD_PRELOAD -x OCL_ICD_VENDORS -x VTK_SMP_BACKEND_IN_USE" \
-    --out "${OUT:-$PWD}/mpi-benchmarks" "$@"
+    ${OUT:+--out "$OUT/mpi-benchmarks"} "$@"
 fi
 if [[ ${1:-} == devices ]]; then
   exec "$unpacked/bin/gpumesh-filter-benchmark" --devices
@@ -57,8 +59,8 @@ fi
 command -v python3 > /dev/null || { echo "run.sh: python3 is needed to aggregate the runs" >&2; exit 2; }
 # The machine, for the record (the device itself is named in every result line).
 { date -u; uname -srm; nvidia-smi -L 2>/dev/null || true; echo "$(nproc) cores"; } | sed 's/^/run.sh: /'
-if [[ " $* " != *" --out "* ]]; then
-  set -- --out "${OUT:-$PWD}/filter-benchmarks" "$@"
+if [[ " $* " != *" --out "* && -n ${OUT:-} ]]; then
+  set -- --out "$OUT/filter-benchmarks" "$@"
 fi
 # Meshes are generated once and kept outside $OUT (they are large and need not come back).
 if [[ " $* " != *" --mesh-cache "* ]]; then

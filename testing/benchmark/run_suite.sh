@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# The benchmark suite behind BENCHMARKS.md: every core operation over a range of mesh sizes,
-# on one device, one JSON file per size (named for the mesh and size), then the plots.
+# The core benchmark suite of docs/benchmarks.md: every core operation over a range of mesh
+# sizes, on one device, one JSON file per size (<mesh>_<size>.json) in the output folder, which
+# plot_benchmarks.py turns into plots.
 #   testing/benchmark/run_suite.sh <gpumesh-benchmark> <device spec> <output folder> [repeat]
-# On the lent GPU machine (see SETUP.md for registering NVIDIA's OpenCL):
-#   run_suite.sh build-core/bin/gpumesh-benchmark NVIDIA results/h200 10
-#   run_suite.sh build-core/bin/gpumesh-benchmark 1 results/h200-pocl 3      # PoCL, same machine
+# e.g. (the output folder outside the checkout):
+#   run_suite.sh build/bin/gpumesh-benchmark NVIDIA /tmp/gpumesh-suite/gpu 10
+#   run_suite.sh build/bin/gpumesh-benchmark cpu /tmp/gpumesh-suite/cpu 3      # PoCL
 set -euo pipefail
 benchmark=$1 device=$2 out=$3 repeat=${4:-10}
 mkdir -p "$out"

@@ -132,7 +132,7 @@ class HostPath(unittest.TestCase):
         data = mixed_polydata(np.float64, 64)
         size = gt.cell_array(run("GPUCellReduction", data), "Size")
         expected = vtk_sizes(data)
-        # Non-planar quads and polygons measure the magnitude of their vector area (README),
+        # Non-planar quads and polygons measure the magnitude of their vector area (docs/filters.md),
         # where VTK's Cell Size sums triangles of a fan.
         xyz = vtk_to_numpy(data.GetPoints().GetData())
         for c in range(data.GetNumberOfCells()):

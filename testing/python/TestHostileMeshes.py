@@ -21,7 +21,7 @@ def hub_mesh():
     """Points and triangles: the hub (point 0), a ring at radius about 1 fanned from it, and an
     outer ring at radius 1.5 joined to it by a strip. The outer ring is the boundary. Angles and
     the inner ring's radii are jittered, so that smoothing moves its points and no two edges tie
-    in length (a tie goes by point ids, which renumbering changes: README, "Tie rule")."""
+    in length (a tie goes by point ids, which renumbering changes: docs/filters.md, "Tie rule")."""
     rng = np.random.default_rng(10)
     step = 2 * np.pi / DEGREE
     angles = step * (np.arange(DEGREE) + 0.2 * rng.uniform(-1, 1, DEGREE))

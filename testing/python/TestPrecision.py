@@ -98,7 +98,7 @@ def cell_diameters(points, cells):
 class Graded(unittest.TestCase):
     GRADINGS = (1e3, 1e5, 1e6)
     # Double: within 1e-9 of each cell's (point's) own size. Single on float points: within
-    # 1e-5 (a few float roundings of the cell's own differences; README's documented bound).
+    # 1e-5 (a few float roundings of the cell's own differences; docs/filters.md's documented bound).
     CASES = (("Double", np.float64, 1e-9), ("Single", np.float32, 1e-5))
 
     def cases(self):

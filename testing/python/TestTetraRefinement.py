@@ -240,8 +240,8 @@ class TetraRefinementTest(unittest.TestCase):
         np.testing.assert_array_equal(gt.cell_array(result, "Material"), parent % 3)
 
     def test_quality_after_uniform_passes(self):
-        """The smallest dihedral angle stays bounded below over passes (the figures are in
-        BENCHMARKS.md); here it must not collapse."""
+        """The smallest dihedral angle stays bounded below over passes (bench_refinement_dolfinx.py
+        --quality measures it); here it must not collapse."""
         points, tets = kuhn_grid(2, 9, jitter=0.0)
         start = smallest_dihedral_degrees(points, tets)
         grid = make_grid(points, tets)

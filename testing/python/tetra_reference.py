@@ -1,5 +1,5 @@
 """A double-precision CPU implementation of GPUMesh's longest-edge bisection of tetrahedra,
-written from the specification (README, kernels/algorithms/refinement/tetra_refinement.cl's header), for cell-by-cell
+written from the specification (docs/filters.md, kernels/algorithms/refinement/tetra_refinement.cl's header), for cell-by-cell
 comparison with the filter.
 
 Edges are ranked as for triangles (leb_reference): squared lengths in `dtype` of the difference
