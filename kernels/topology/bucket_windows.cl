@@ -4,7 +4,7 @@
 // entries move twice, a tile at a time, grouped in local memory so that neighbouring
 // work-items write neighbouring places: into WINDOWS windows of owner vertices, then each
 // window into at most WINDOWS sub-windows of at most VERTICES vertices. One work-group then
-// counts, fills and ranks a sub-window's buckets in local memory (BENCHMARKS.md). The order of the
+// counts, fills and ranks a sub-window's buckets in local memory. The order of the
 // entries inside a (sub-)window is arbitrary: each bucket is ordered by (key, slot) alone, so
 // no result depends on the schedule.
 //

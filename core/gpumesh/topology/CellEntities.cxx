@@ -38,7 +38,7 @@ const Table pyramidFaces = { 0, 3, 2, 1, 0, 1, 4, -1, 1, 2, 4, -1, 2, 3, 4, -1, 
 // tetrahedra give many buckets of 64 to 256 slots (a smallest id owns all its faces and
 // edges): ranked rather than radix-sorted, 10M such tetrahedra build their sides in 8.9 ms
 // instead of 14.1 and their edges in 25.7 instead of 36.7 on an H200 (row order and triangles
-// unchanged; BENCHMARKS.md).
+// unchanged; measured with gpumesh-benchmark when this was introduced).
 const char* const bucketOptions = "-DSMALL_BUCKET=256";
 
 // The most vertex ids in one entity of the mesh: 2 (edges), 3 (triangle faces) or 4.
