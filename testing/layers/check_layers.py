@@ -7,8 +7,8 @@ The layers, lowest first (a folder may include itself and what its entry allows)
   core/gpumesh/  runtime < primitives < mesh < topology < algorithms < algorithms/refinement
   kernels/       the same folders, for `#include "<name>.cl"` between programs
   plugin/        core < Adapter < Parallel < Filters, and Adapter < IO; GPUMesh/ has no code
-Also: nothing under core/ or kernels/ includes VTK, and every include of the project's own
-files resolves to exactly one file. Prints each violation and exits 1 if there is any.
+Also: nothing under core/ or kernels/ includes VTK, every include of the project's own files
+resolves to exactly one file, and kernels/README.md names every kernel file in its layer's row. Prints each violation and exits 1 if there is any.
 """
 import pathlib
 import re
@@ -88,6 +88,18 @@ def main(source):
             if included not in core_allowed(layer):
                 report(path, f'({layer}) includes "{included_name}" ({included}), a layer above it')
 
+    # kernels/README.md: one row per layer naming each of its files
+    readme = (kernel_root / "README.md").read_text()
+    rows = {}
+    for line in readme.splitlines():
+        cells = [cell.strip() for cell in line.split("|")]
+        if len(cells) > 2 and cells[1].startswith("`") and cells[1].endswith("/`"):
+            rows[cells[1].strip("`/")] = set(re.findall(r"`([a-z_0-9]+)`", " ".join(cells[2:])))
+    for name, path in kernels.items():
+        layer = layer_of(kernel_root, path)
+        if name not in rows.get(layer, set()):
+            report(path, f"is not listed in kernels/README.md's row for {layer}/")
+
     # plugin: headers by bare name
     plugin_files = {}
     for folder in PLUGIN_ALLOWED:
@@ -118,7 +130,7 @@ def main(source):
         print(problem)
     checked = "core/gpumesh, kernels and plugin"
     if problems:
-        print(f"{len(problems)} include(s) break the layers of {checked}")
+        print(f"{len(problems)} problem(s) with the layers of {checked}")
         return 1
     print(f"layers hold: {checked} include only the folders below them")
     return 0
