@@ -173,8 +173,8 @@ gpumesh::Statistics reduce(gpumesh::DeviceRun& run, const gpumesh::RealBuffer& v
 // Uploads `mesh` and its chosen arrays, compiles (or finds) the program, runs it and downloads
 // the result. `origin`: the one of a distributed run, shared by all processes.
 KernelRun runKernel(gpumesh::DeviceRun& run, vtkPointSet* mesh, const std::array<double, 3>* origin,
-  const gpumesh::MeshKernelDefinition& definition, const std::vector<std::string>& names, int iterations,
-  bool reduceResult, vtkGPUMeshKernel* progress)
+  const gpumesh::MeshKernelDefinition& definition, const gpumesh::GeneratedMeshKernel& generated,
+  const std::vector<std::string>& names, int iterations, bool reduceResult, vtkGPUMeshKernel* progress)
 {
   auto description = vtkGPUMeshAdapter::DescribeMesh(mesh, run.precision());
   if (origin)
@@ -189,7 +189,7 @@ KernelRun runKernel(gpumesh::DeviceRun& run, vtkPointSet* mesh, const std::array
   std::vector<const gpumesh::RealBuffer*> inputs;
   for (const auto& buffer : uploaded)
     inputs.push_back(&buffer);
-  gpumesh::MeshKernel kernel(run, device, definition);
+  gpumesh::MeshKernel kernel(run, device, definition, generated);
   progress->UpdateProgress(0.2);
 
   KernelRun result;
@@ -308,6 +308,7 @@ void vtkGPUMeshKernel::ExecuteOnDevice(
   // piece, which has no arrays to look up, only checks the properties.
   const bool pieceHasData = input->GetNumberOfPoints() > 0 || input->GetNumberOfCells() > 0;
   gpumesh::MeshKernelDefinition definition;
+  gpumesh::GeneratedMeshKernel generated;
   vtkGPUMeshDistributed::AllSucceed(controller, [&] {
     RequireChoice("Domain", this->Domain, CELLS + 1, &GetDomainName);
     RequireChoice("Reduction", this->Reduction, L2 + 1, &GetReductionName);
@@ -338,14 +339,16 @@ void vtkGPUMeshKernel::ExecuteOnDevice(
     {
       definition = makeDefinition(
         input, this->InputArrays, this->Domain, this->Kernel, this->ResultArrayName, this->ResultComponents);
-      this->GeneratedSource = gpumesh::generateMeshKernel(definition).source;
+      generated = gpumesh::generateMeshKernel(definition);
+      this->GeneratedSource = generated.source;
     }
   });
 
   KernelRun result;
   if (!controller)
   {
-    result = runKernel(run, input, nullptr, definition, this->InputArrays, this->Iterations, reduceResult, this);
+    result =
+      runKernel(run, input, nullptr, definition, generated, this->InputArrays, this->Iterations, reduceResult, this);
   }
   else
   {
@@ -368,8 +371,8 @@ void vtkGPUMeshKernel::ExecuteOnDevice(
         result.result->SetNumberOfComponents(components);
         return;
       }
-      KernelRun pieceRun = runKernel(run, piece.Mesh, &origin, definition, this->InputArrays, this->Iterations,
-        false, this);
+      KernelRun pieceRun = runKernel(run, piece.Mesh, &origin, definition, generated, this->InputArrays,
+        this->Iterations, false, this);
       const std::vector<vtkIdType> source = ofPoints
         ? vtkGPUMeshDistributed::PieceEntries(piece.InputPoint, input->GetNumberOfPoints())
         : vtkGPUMeshDistributed::PieceEntries(piece.InputCell, input->GetNumberOfCells());

@@ -76,60 +76,6 @@ std::string listInputs(const std::vector<KernelArray>& inputs)
   return list;
 }
 
-// The variables of the other domain, with what they mean, for the "link the domain does not
-// have" error.
-struct ForeignVariable
-{
-  const char* name;
-  const char* meaning;
-};
-
-void rejectForeignVariables(MeshEntity domain, const std::set<std::string>& identifiers,
-  const std::vector<std::pair<std::string, std::string>>& accessors)
-{
-  static const ForeignVariable ofCells[] = { { "point_count", "the number of a cell's points" },
-    { "point_id", "the ids of a cell's points" } };
-  static const ForeignVariable ofPoints[] = { { "cell_count", "the number of cells around a point" },
-    { "cell_id", "the ids of the cells around a point" } };
-  const bool points = domain == MeshEntity::Points;
-  for (const ForeignVariable& variable : points ? ofCells : ofPoints)
-  {
-    if (identifiers.count(variable.name))
-    {
-      throw Error(std::string("The Kernel uses '") + variable.name + "' (" + variable.meaning +
-        "), a link the " + (points ? "Points" : "Cells") + " domain does not have: set Domain to " +
-        (points ? "Cells" : "Points") + " or see the variables of the " + (points ? "Points" : "Cells") +
-        " domain in the Kernel's documentation");
-    }
-  }
-  for (const auto& accessor : accessors)
-  {
-    const std::string& link = accessor.first;
-    if ((points && link == "points") || (!points && link == "cells"))
-    {
-      throw Error("The Kernel uses '" + link + "_" + accessor.second + "(k)' (" +
-        (points ? "an array read at a cell's points" : "an array read at the cells around a point") +
-        "), a link the " + (points ? "Points" : "Cells") + " domain does not have: set Domain to " +
-        (points ? "Cells" : "Points"));
-    }
-  }
-}
-
-// One chosen array as the kernel sees it.
-struct ArrayPlan
-{
-  const KernelArray* array;
-  std::string identifier;
-  std::string pointer; // where its tuples start
-};
-
-std::string readTuple(const ArrayPlan& plan, const std::string& index)
-{
-  const int n = plan.array->components;
-  return n <= 4 ? "MK_READ_" + std::to_string(n) + "(" + plan.pointer + ", " + index + ")"
-                : std::string();
-}
-
 // "line L, column C: error: message" for each error of the build log in the user's text
 // (clang writes "Kernel:3:5: error: ...", PoCL "error: Kernel:3:5: ..."; NVIDIA ignores #line
 // and writes "<kernel>:145:5: error: ...", the line in the whole program).
@@ -157,32 +103,76 @@ int countLines(const std::string& text)
 {
   return static_cast<int>(std::count(text.begin(), text.end(), '\n'));
 }
-} // namespace
 
-const char* meshEntityName(MeshEntity entity)
+// What the text uses: every identifier, and each accessor as (link, array identifier).
+struct TextUses
 {
-  return entity == MeshEntity::Points ? "point" : "cell";
+  std::set<std::string> identifiers;
+  std::vector<std::pair<std::string, std::string>> accessors;
+
+  // Whether the text uses a link: its count, its ids, or an accessor through it.
+  bool usesLink(const char* count, const char* id, const char* link) const
+  {
+    if (identifiers.count(count) || identifiers.count(id))
+      return true;
+    return std::any_of(accessors.begin(), accessors.end(), [&](const auto& a) { return a.first == link; });
+  }
+};
+
+TextUses scanText(const std::string& code)
+{
+  TextUses uses;
+  static const std::regex word(R"([A-Za-z_][A-Za-z0-9_]*)");
+  for (auto it = std::sregex_iterator(code.begin(), code.end(), word); it != std::sregex_iterator(); ++it)
+    uses.identifiers.insert(it->str());
+  static const std::regex accessor(R"(\b(points|cells|neighbours)_([A-Za-z0-9_]+)\s*\()");
+  for (auto it = std::sregex_iterator(code.begin(), code.end(), accessor); it != std::sregex_iterator(); ++it)
+    uses.accessors.emplace_back((*it)[1].str(), (*it)[2].str());
+  return uses;
 }
 
-std::string kernelIdentifier(const std::string& arrayName)
+// The variables of the other domain, with what they mean, for the "link the domain does not
+// have" error.
+struct ForeignVariable
 {
-  std::string identifier;
-  for (const char c : arrayName)
+  const char* name;
+  const char* meaning;
+};
+
+void rejectForeignVariables(MeshEntity domain, const TextUses& uses)
+{
+  static const ForeignVariable ofCells[] = { { "point_count", "the number of a cell's points" },
+    { "point_id", "the ids of a cell's points" } };
+  static const ForeignVariable ofPoints[] = { { "cell_count", "the number of cells around a point" },
+    { "cell_id", "the ids of the cells around a point" } };
+  const bool points = domain == MeshEntity::Points;
+  for (const ForeignVariable& variable : points ? ofCells : ofPoints)
   {
-    const bool allowed = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-    identifier += allowed ? c : '_';
+    if (uses.identifiers.count(variable.name))
+    {
+      throw Error(std::string("The Kernel uses '") + variable.name + "' (" + variable.meaning +
+        "), a link the " + (points ? "Points" : "Cells") + " domain does not have: set Domain to " +
+        (points ? "Cells" : "Points") + " or see the variables of the " + (points ? "Points" : "Cells") +
+        " domain in the Kernel's documentation");
+    }
   }
-  if (!identifier.empty() && identifier[0] >= '0' && identifier[0] <= '9')
+  for (const auto& accessor : uses.accessors)
   {
-    identifier = "_" + identifier;
+    const std::string& link = accessor.first;
+    if ((points && link == "points") || (!points && link == "cells"))
+    {
+      throw Error("The Kernel uses '" + link + "_" + accessor.second + "(k)' (" +
+        (points ? "an array read at a cell's points" : "an array read at the cells around a point") +
+        "), a link the " + (points ? "Points" : "Cells") + " domain does not have: set Domain to " +
+        (points ? "Cells" : "Points"));
+    }
   }
-  return identifier;
 }
 
-GeneratedMeshKernel generateMeshKernel(const MeshKernelDefinition& definition)
+// The body and the result, checked before anything is planned.
+void requireKernelText(const MeshKernelDefinition& definition, const std::string& code)
 {
   const bool pointsDomain = definition.domain == MeshEntity::Points;
-  const std::string code = withoutComments(definition.body);
   if (code.find_first_not_of(" \t\r\n") == std::string::npos)
   {
     throw Error("The Kernel is empty: write the body of the loop over " +
@@ -197,11 +187,30 @@ GeneratedMeshKernel generateMeshKernel(const MeshKernelDefinition& definition)
   {
     throw Error("ResultArrayName is empty: name the array the Kernel writes");
   }
+}
 
-  // The arrays: unique identifiers that are not contextual variables.
+// One chosen array as the kernel sees it.
+struct ArrayPlan
+{
+  const KernelArray* array = nullptr;
+  std::string identifier;
+  bool packed = false;   // in point_arrays or cell_arrays; else the fed-back `previous`
+  std::size_t first = 0; // packed: its first component among its entity's packed arrays
+  std::string pointer;   // where its tuples start
+};
+
+const ArrayPlan* findPlan(const std::vector<ArrayPlan>& plans, const std::string& identifier)
+{
+  const auto found = std::find_if(
+    plans.begin(), plans.end(), [&](const ArrayPlan& plan) { return plan.identifier == identifier; });
+  return found == plans.end() ? nullptr : &*found;
+}
+
+// The arrays: unique identifiers that are not contextual variables.
+std::vector<ArrayPlan> planArrays(const std::vector<KernelArray>& inputs)
+{
   std::vector<ArrayPlan> plans;
-  std::map<std::string, std::size_t> byIdentifier;
-  for (const KernelArray& array : definition.inputs)
+  for (const KernelArray& array : inputs)
   {
     if (array.name.empty())
       throw Error("An input array has no name: the Kernel could not refer to it");
@@ -213,17 +222,23 @@ GeneratedMeshKernel generateMeshKernel(const MeshKernelDefinition& definition)
       throw Error("Input array '" + array.name + "' would be the variable '" + identifier +
         "', which the Kernel already defines: rename the array (e.g. with the Pass Arrays or Calculator filter)");
     }
-    if (byIdentifier.count(identifier))
+    if (const ArrayPlan* same = findPlan(plans, identifier))
     {
-      throw Error("Input arrays '" + plans[byIdentifier[identifier]].array->name + "' and '" + array.name +
-        "' are both '" + identifier + "' in the Kernel: choose one of them, or rename one");
+      throw Error("Input arrays '" + same->array->name + "' and '" + array.name + "' are both '" + identifier +
+        "' in the Kernel: choose one of them, or rename one");
     }
-    byIdentifier[identifier] = plans.size();
-    plans.push_back({ &array, identifier, {} });
+    ArrayPlan plan;
+    plan.array = &array;
+    plan.identifier = identifier;
+    plans.push_back(std::move(plan));
   }
+  return plans;
+}
 
-  // The result: new, the coordinates, or an input fed back between iterations.
-  GeneratedMeshKernel generated;
+// The result: new, the coordinates, or an input fed back between iterations.
+void planFeedback(const MeshKernelDefinition& definition, GeneratedMeshKernel& generated)
+{
+  const bool pointsDomain = definition.domain == MeshEntity::Points;
   if (definition.resultName == MeshKernelDefinition::coordinatesName)
   {
     if (!pointsDomain || definition.resultComponents != 3)
@@ -250,32 +265,27 @@ GeneratedMeshKernel generateMeshKernel(const MeshKernelDefinition& definition)
     generated.feedback = GeneratedMeshKernel::Feedback::Input;
     generated.feedbackInput = a;
   }
+}
 
-  // What the text uses: links and accessors.
-  std::set<std::string> identifiers;
-  static const std::regex word(R"([A-Za-z_][A-Za-z0-9_]*)");
-  for (auto it = std::sregex_iterator(code.begin(), code.end(), word); it != std::sregex_iterator(); ++it)
-    identifiers.insert(it->str());
-  std::vector<std::pair<std::string, std::string>> accessors; // (link, array identifier)
-  static const std::regex accessor(R"(\b(points|cells|neighbours)_([A-Za-z0-9_]+)\s*\()");
-  for (auto it = std::sregex_iterator(code.begin(), code.end(), accessor); it != std::sregex_iterator(); ++it)
-    accessors.emplace_back((*it)[1].str(), (*it)[2].str());
-  rejectForeignVariables(definition.domain, identifiers, accessors);
-  const MeshEntity neighbourEntity = definition.domain;
-  for (const auto& [link, name] : accessors)
+// Every accessor reads a chosen array of the entity its link reaches (neighbours are of the
+// domain's own entity; points_x and neighbours_x read the coordinates).
+void requireAccessedArrays(
+  const MeshKernelDefinition& definition, const std::vector<ArrayPlan>& plans, const TextUses& uses)
+{
+  for (const auto& [link, name] : uses.accessors)
   {
     const MeshEntity wanted = link == "points" ? MeshEntity::Points
       : link == "cells"                        ? MeshEntity::Cells
-                                               : neighbourEntity;
+                                               : definition.domain;
     if (name == "x" && wanted == MeshEntity::Points)
       continue;
-    const auto found = byIdentifier.find(name);
-    if (found == byIdentifier.end())
+    const ArrayPlan* plan = findPlan(plans, name);
+    if (!plan)
     {
       throw Error("The Kernel reads '" + link + "_" + name + "(k)', but no chosen array is '" + name + "' (" +
         listInputs(definition.inputs) + "): add the " + meshEntityName(wanted) + " array to InputArrays");
     }
-    const KernelArray& array = *plans[found->second].array;
+    const KernelArray& array = *plan->array;
     if (array.entity != wanted)
     {
       throw Error("The Kernel reads '" + link + "_" + name + "(k)', but '" + array.name + "' is a " +
@@ -283,15 +293,42 @@ GeneratedMeshKernel generateMeshKernel(const MeshKernelDefinition& definition)
         " arrays" + (link == "neighbours" ? " (neighbours are of the domain's own entity)" : ""));
     }
   }
-  const auto uses = [&](const char* count, const char* id, const char* link) {
-    if (identifiers.count(count) || identifiers.count(id))
-      return true;
-    return std::any_of(accessors.begin(), accessors.end(), [&](const auto& a) { return a.first == link; });
-  };
-  generated.usesCells = pointsDomain && uses("cell_count", "cell_id", "cells");
-  generated.usesNeighbours = uses("neighbour_count", "neighbour_id", "neighbours");
+}
 
-  // The #define lines.
+// Packed arrays: each entity's chosen arrays one after the other (the fed-back one is
+// `previous` instead), so the kernel's arguments do not depend on how many are chosen.
+void packArrays(std::vector<ArrayPlan>& plans, const GeneratedMeshKernel& generated)
+{
+  std::size_t pointComponents = 0;
+  std::size_t cellComponents = 0;
+  for (std::size_t a = 0; a < plans.size(); ++a)
+  {
+    ArrayPlan& plan = plans[a];
+    if (generated.feedback == GeneratedMeshKernel::Feedback::Input && a == generated.feedbackInput)
+    {
+      plan.pointer = "previous";
+      continue;
+    }
+    std::size_t& components = plan.array->entity == MeshEntity::Points ? pointComponents : cellComponents;
+    plan.packed = true;
+    plan.first = components;
+    plan.pointer = "mk_array_" + plan.identifier;
+    components += static_cast<std::size_t>(plan.array->components);
+  }
+}
+
+std::string readTuple(const ArrayPlan& plan, const std::string& index)
+{
+  const int n = plan.array->components;
+  return n <= 4 ? "MK_READ_" + std::to_string(n) + "(" + plan.pointer + ", " + index + ")"
+                : std::string();
+}
+
+// What the loop is: the arguments of a step, the coordinates `x` reads (Points) or the kinds
+// `kind` compares with (Cells), and the links the text uses.
+std::string loopDefines(const MeshKernelDefinition& definition, const GeneratedMeshKernel& generated)
+{
+  const bool pointsDomain = definition.domain == MeshEntity::Points;
   std::ostringstream defines;
   defines << "// Generated by core/gpumesh/algorithms/MeshKernel.cxx for a loop over "
           << (pointsDomain ? "points" : "cells") << ".\n";
@@ -316,58 +353,59 @@ GeneratedMeshKernel generateMeshKernel(const MeshKernelDefinition& definition)
     }
   }
   defines << "#define USES_NEIGHBOURS " << int(generated.usesNeighbours) << "\n";
-  // Packed arrays: each entity's chosen arrays one after the other (the fed-back one is
-  // `previous` instead), so the kernel's arguments do not depend on how many are chosen.
-  std::size_t pointComponents = 0;
-  std::size_t cellComponents = 0;
-  for (std::size_t a = 0; a < plans.size(); ++a)
-  {
-    ArrayPlan& plan = plans[a];
-    if (generated.feedback == GeneratedMeshKernel::Feedback::Input && a == generated.feedbackInput)
-    {
-      plan.pointer = "previous";
-      continue;
-    }
-    const bool ofPoints = plan.array->entity == MeshEntity::Points;
-    std::size_t& offset = ofPoints ? pointComponents : cellComponents;
-    plan.pointer = "mk_array_" + plan.identifier;
-    defines << "#define " << plan.pointer << " (" << (ofPoints ? "point_arrays" : "cell_arrays") << " + (size_t)"
-            << offset << " * " << (ofPoints ? "point_total" : "cell_total") << ")\n";
-    offset += static_cast<std::size_t>(plan.array->components);
-  }
-  std::string variables;
+  return defines.str();
+}
+
+// Where each packed array's tuples start.
+std::string pointerDefines(const std::vector<ArrayPlan>& plans)
+{
+  std::ostringstream defines;
   for (const ArrayPlan& plan : plans)
   {
-    const int n = plan.array->components;
-    const std::string& name = plan.identifier;
-    if (plan.array->entity == definition.domain)
-    {
-      variables += n <= 4 ? "const " + typeOf(n) + " " + name + " = " + readTuple(plan, "id") + "; "
-                          : "REAL " + name + "[" + std::to_string(n) + "]; for (int mk_c = 0; mk_c < " +
-            std::to_string(n) + "; ++mk_c) " + name + "[mk_c] = MK_READ_N(" + plan.pointer + ", " +
-            std::to_string(n) + ", id, mk_c); ";
-    }
-    // Accessors at linked entities: a tuple, or one component of a wide one.
-    std::vector<std::pair<std::string, std::string>> links; // (accessor prefix, id macro)
-    if (plan.array->entity == MeshEntity::Points)
-    {
-      links.emplace_back(pointsDomain ? "neighbours" : "points", pointsDomain ? "neighbour_id" : "point_id");
-    }
-    else
-    {
-      links.emplace_back(pointsDomain ? "cells" : "neighbours", pointsDomain ? "cell_id" : "neighbour_id");
-    }
-    for (const auto& [prefix, idMacro] : links)
-    {
-      if (n <= 4)
-        defines << "#define " << prefix << "_" << name << "(k) " << readTuple(plan, idMacro + "(k)") << "\n";
-      else
-        defines << "#define " << prefix << "_" << name << "(k, c) MK_READ_N(" << plan.pointer << ", " << n << ", "
-                << idMacro << "(k), c)\n";
-    }
+    if (!plan.packed)
+      continue;
+    const bool ofPoints = plan.array->entity == MeshEntity::Points;
+    defines << "#define " << plan.pointer << " (" << (ofPoints ? "point_arrays" : "cell_arrays") << " + (size_t)"
+            << plan.first << " * " << (ofPoints ? "point_total" : "cell_total") << ")\n";
   }
-  defines << "#define INPUT_VARIABLES " << variables << "\n";
+  return defines.str();
+}
+
+// The array read at the entities its link reaches (the points or cells around, the
+// neighbours): a tuple, or one component of a wide one.
+std::string accessorDefine(const ArrayPlan& plan, MeshEntity domain)
+{
+  const bool pointsDomain = domain == MeshEntity::Points;
+  const bool ofPoints = plan.array->entity == MeshEntity::Points;
+  const std::string prefix =
+    ofPoints ? (pointsDomain ? "neighbours" : "points") : (pointsDomain ? "cells" : "neighbours");
+  const std::string idMacro =
+    ofPoints ? (pointsDomain ? "neighbour_id" : "point_id") : (pointsDomain ? "cell_id" : "neighbour_id");
+  const int n = plan.array->components;
+  if (n <= 4)
+    return "#define " + prefix + "_" + plan.identifier + "(k) " + readTuple(plan, idMacro + "(k)") + "\n";
+  return "#define " + prefix + "_" + plan.identifier + "(k, c) MK_READ_N(" + plan.pointer + ", " +
+    std::to_string(n) + ", " + idMacro + "(k), c)\n";
+}
+
+// An array of the domain's own entity as a variable of the work-item (part of INPUT_VARIABLES).
+std::string inputVariable(const ArrayPlan& plan)
+{
+  const int n = plan.array->components;
+  const std::string& name = plan.identifier;
+  return n <= 4 ? "const " + typeOf(n) + " " + name + " = " + readTuple(plan, "id") + "; "
+                : "REAL " + name + "[" + std::to_string(n) + "]; for (int mk_c = 0; mk_c < " +
+      std::to_string(n) + "; ++mk_c) " + name + "[mk_c] = MK_READ_N(" + plan.pointer + ", " +
+      std::to_string(n) + ", id, mk_c); ";
+}
+
+// The result variable, starting as the previous iterate of a fed-back result (else 0), and how
+// it is stored.
+std::string resultDefines(const MeshKernelDefinition& definition, const GeneratedMeshKernel& generated)
+{
+  const bool fedBack = generated.feedback != GeneratedMeshKernel::Feedback::None;
   const int m = definition.resultComponents;
+  std::ostringstream defines;
   const std::string previous = generated.feedback == GeneratedMeshKernel::Feedback::Coordinates ? "x"
     : fedBack && m <= 4 ? "MK_READ_" + std::to_string(m) + "(previous, id)"
                         : "(" + typeOf(std::min(m, 4)) + ")(0)";
@@ -384,17 +422,38 @@ GeneratedMeshKernel generateMeshKernel(const MeshKernelDefinition& definition)
     defines << "#define RESULT_STORE for (int mk_c = 0; mk_c < " << m << "; ++mk_c) result_out[(size_t)id * " << m
             << " + mk_c] = result[mk_c];\n";
   }
+  return defines.str();
+}
 
-  // The program: the template with the user's text at its marker, under its own line numbers.
+// The #define lines the templates read (kernels/algorithms/mesh_kernel_*.cl say which).
+std::string writeDefines(
+  const MeshKernelDefinition& definition, const GeneratedMeshKernel& generated, const std::vector<ArrayPlan>& plans)
+{
+  std::string defines = loopDefines(definition, generated) + pointerDefines(plans);
+  std::string variables;
+  for (const ArrayPlan& plan : plans)
+  {
+    defines += accessorDefine(plan, definition.domain);
+    if (plan.array->entity == definition.domain)
+      variables += inputVariable(plan);
+  }
+  return defines + "#define INPUT_VARIABLES " + variables + "\n" + resultDefines(definition, generated);
+}
+
+// The program: the template with the user's text at its marker, under its own line numbers.
+void spliceIntoTemplate(
+  const MeshKernelDefinition& definition, const std::string& defines, GeneratedMeshKernel& generated)
+{
+  const bool pointsDomain = definition.domain == MeshEntity::Points;
   const std::string templateText = kernelSource(pointsDomain ? "mesh_kernel_points" : "mesh_kernel_cells");
   const std::size_t marker = templateText.find(userMarker);
   if (marker == std::string::npos)
   {
     throw Error("kernels/mesh_kernel_*.cl lacks the marker " + std::string(userMarker));
   }
-  std::string before = kernelSource("common") + "\n" + defines.str() + kernelSource("mesh_kernel_access") +
-    "\n" + templateText.substr(0, marker);
-  std::string after = templateText.substr(marker + std::string(userMarker).size());
+  const std::string before = kernelSource("common") + "\n" + defines + kernelSource("mesh_kernel_access") + "\n" +
+    templateText.substr(0, marker);
+  const std::string after = templateText.substr(marker + std::string(userMarker).size());
   const std::string user = definition.body + (definition.body.empty() || definition.body.back() != '\n' ? "\n" : "");
   // Lines: before, the #line directive, the user's text, the second directive, then `after`.
   const int afterLine = countLines(before) + 1 + countLines(user) + 1 + 1;
@@ -402,15 +461,56 @@ GeneratedMeshKernel generateMeshKernel(const MeshKernelDefinition& definition)
   generated.userLineCount = countLines(user);
   generated.source = before + "#line 1 \"Kernel\"\n" + user + "#line " + std::to_string(afterLine) +
     " \"GeneratedSource\"\n" + after;
+}
+} // namespace
+
+const char* meshEntityName(MeshEntity entity)
+{
+  return entity == MeshEntity::Points ? "point" : "cell";
+}
+
+std::string kernelIdentifier(const std::string& arrayName)
+{
+  std::string identifier;
+  for (const char c : arrayName)
+  {
+    const bool allowed = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+    identifier += allowed ? c : '_';
+  }
+  if (!identifier.empty() && identifier[0] >= '0' && identifier[0] <= '9')
+  {
+    identifier = "_" + identifier;
+  }
+  return identifier;
+}
+
+// Every check before anything is written, in the order of the errors the header lists; then
+// the #define lines and the splice.
+GeneratedMeshKernel generateMeshKernel(const MeshKernelDefinition& definition)
+{
+  const std::string code = withoutComments(definition.body);
+  requireKernelText(definition, code);
+  std::vector<ArrayPlan> plans = planArrays(definition.inputs);
+  GeneratedMeshKernel generated;
+  planFeedback(definition, generated);
+  const TextUses uses = scanText(code);
+  rejectForeignVariables(definition.domain, uses);
+  requireAccessedArrays(definition, plans, uses);
+  generated.usesCells =
+    definition.domain == MeshEntity::Points && uses.usesLink("cell_count", "cell_id", "cells");
+  generated.usesNeighbours = uses.usesLink("neighbour_count", "neighbour_id", "neighbours");
+  packArrays(plans, generated);
+  spliceIntoTemplate(definition, writeDefines(definition, generated, plans), generated);
   return generated;
 }
 
 struct MeshKernel::Internals
 {
-  Internals(const DeviceMesh& kernelMesh, const MeshKernelDefinition& kernelDefinition)
+  Internals(const DeviceMesh& kernelMesh, const MeshKernelDefinition& kernelDefinition,
+    GeneratedMeshKernel kernelGenerated)
     : mesh(kernelMesh)
     , definition(kernelDefinition)
-    , generated(generateMeshKernel(kernelDefinition))
+    , generated(std::move(kernelGenerated))
   {
   }
 
@@ -431,111 +531,183 @@ struct MeshKernel::Internals
   {
     return static_cast<std::size_t>(entity == MeshEntity::Points ? mesh.pointCount() : mesh.cellCount());
   }
+
+  bool isFedBack(std::size_t input) const
+  {
+    return generated.feedback == GeneratedMeshKernel::Feedback::Input && input == generated.feedbackInput;
+  }
+
+  // The arguments that change between iterations: `previous` of a fed-back result, `result_out`.
+  cl_uint stepArguments() const { return generated.feedback == GeneratedMeshKernel::Feedback::None ? 1 : 2; }
+
+  cl::Program compile(DeviceRun& run, const std::string& options);
+  std::vector<cl::Program> compilePrograms(DeviceRun& run);
+  void allocatePackedArrays(DeviceRun& run);
+  void bindPointLoop(DeviceRun& run, const cl::Program& program);
+  void bindCellLoops(DeviceRun& run, const std::vector<cl::Program>& programs);
+  void packInputs(DeviceRun& run, const std::vector<const RealBuffer*>& inputs);
 };
 
-MeshKernel::MeshKernel(DeviceRun& run, const DeviceMesh& mesh, const MeshKernelDefinition& definition)
-  : State(std::make_unique<Internals>(mesh, definition))
+// The generated program built with `options`, through the device's cache; a compile error
+// names the lines of the user's text.
+cl::Program MeshKernel::Internals::compile(DeviceRun& run, const std::string& options)
 {
-  Internals& s = *State;
-  // One program for the points; for the cells one per kind of the mesh, fixed-size kinds
-  // specialised (cellKindOptions: point_count and the strides become constants, so loops over
-  // a cell's points unroll). All are compiled before any link is built.
-  const auto compile = [&](const std::string& options) {
-    const auto begin = std::chrono::steady_clock::now();
-    bool compiled = false;
-    try
+  const auto begin = std::chrono::steady_clock::now();
+  bool built = false;
+  try
+  {
+    cl::Program program = run.generatedProgram(generated.source, "the GPU Mesh Kernel", &built, options);
+    if (built)
     {
-      cl::Program program = run.generatedProgram(s.generated.source, "the GPU Mesh Kernel", &compiled, options);
-      if (compiled)
-      {
-        s.compiled = true;
-        s.compileMilliseconds +=
-          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - begin).count();
-      }
-      return program;
+      compiled = true;
+      compileMilliseconds +=
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - begin).count();
     }
-    catch (const Error& error)
-    {
-      if (error.buildLog().empty())
-        throw;
-      const std::string errors = userErrors(error.buildLog(), s.generated);
-      throw Error("The Kernel does not compile on device '" + run.info().label() + "'" +
-          (errors.empty() ? std::string(" (see the build log and the GeneratedSource)") : ":" + errors),
-        error.clCode(), error.buildLog());
-    }
-  };
+    return program;
+  }
+  catch (const Error& error)
+  {
+    if (error.buildLog().empty())
+      throw;
+    const std::string errors = userErrors(error.buildLog(), generated);
+    throw Error("The Kernel does not compile on device '" + run.info().label() + "'" +
+        (errors.empty() ? std::string(" (see the build log and the GeneratedSource)") : ":" + errors),
+      error.clCode(), error.buildLog());
+  }
+}
+
+// One program for the points; for the cells one per kind of the mesh, fixed-size kinds
+// specialised (cellKindOptions: point_count and the strides become constants, so loops over a
+// cell's points unroll).
+std::vector<cl::Program> MeshKernel::Internals::compilePrograms(DeviceRun& run)
+{
   std::vector<cl::Program> programs;
   if (definition.domain == MeshEntity::Points)
-    programs.push_back(compile({}));
+    programs.push_back(compile(run, {}));
   else
     for (const DeviceCellGroup& group : mesh.groups())
-      programs.push_back(compile(cellKindOptions(group)));
+      programs.push_back(compile(run, cellKindOptions(group)));
+  return programs;
+}
 
+// point_arrays and cell_arrays: the chosen arrays but a fed-back one, in packArrays' order.
+void MeshKernel::Internals::allocatePackedArrays(DeviceRun& run)
+{
   std::size_t pointComponents = 0;
   std::size_t cellComponents = 0;
   for (std::size_t a = 0; a < definition.inputs.size(); ++a)
   {
-    if (s.generated.feedback == GeneratedMeshKernel::Feedback::Input && a == s.generated.feedbackInput)
+    if (isFedBack(a))
       continue;
     (definition.inputs[a].entity == MeshEntity::Points ? pointComponents : cellComponents) +=
       static_cast<std::size_t>(definition.inputs[a].components);
   }
-  const std::size_t points = s.tuples(MeshEntity::Points);
-  const std::size_t cells = s.tuples(MeshEntity::Cells);
-  s.pointArrays = run.allocateReal(pointComponents * points, "GPU Mesh Kernel point arrays");
-  s.cellArrays = run.allocateReal(cellComponents * cells, "GPU Mesh Kernel cell arrays");
-  const cl_uint step = s.generated.feedback == GeneratedMeshKernel::Feedback::None ? 1 : 2;
-  const auto pointTotal = static_cast<cl_int>(points);
-  const auto cellTotal = static_cast<cl_int>(cells);
+  pointArrays = run.allocateReal(pointComponents * tuples(MeshEntity::Points), "GPU Mesh Kernel point arrays");
+  cellArrays = run.allocateReal(cellComponents * tuples(MeshEntity::Cells), "GPU Mesh Kernel cell arrays");
+}
 
-  if (definition.domain == MeshEntity::Points)
+// The loop over points, with the links the text uses: the cells around each point, the points
+// joined to it by an edge.
+void MeshKernel::Internals::bindPointLoop(DeviceRun& run, const cl::Program& program)
+{
+  if (generated.usesCells)
+    cellsAround.emplace(vertexCells(run, mesh));
+  if (generated.usesNeighbours)
   {
-    if (s.generated.usesCells)
-      s.cellsAround.emplace(vertexCells(run, mesh));
-    if (s.generated.usesNeighbours)
-    {
-      const CellEntities edges(run, mesh, EntityType::Edges);
-      s.neighbourPoints.emplace(vertexNeighbors(run, mesh, edges));
-    }
-    const auto bind = [&](const auto&... links) {
-      return run.bind(programs.front(), "mesh_kernel", step, mesh.points(), pointTotal, cellTotal, s.pointArrays,
-        s.cellArrays, links...);
-    };
-    const VertexTable* around = s.cellsAround ? &*s.cellsAround : nullptr;
-    const VertexTable* joined = s.neighbourPoints ? &*s.neighbourPoints : nullptr;
-    if (around && joined)
-      s.launches.push_back(bind(around->entries(), around->rowStart(), around->degree(), joined->entries(),
-        joined->rowStart(), joined->degree()));
-    else if (around)
-      s.launches.push_back(bind(around->entries(), around->rowStart(), around->degree()));
-    else if (joined)
-      s.launches.push_back(bind(joined->entries(), joined->rowStart(), joined->degree()));
-    else
-      s.launches.push_back(bind());
-    s.sizes.push_back(points);
-    return;
+    const CellEntities edges(run, mesh, EntityType::Edges);
+    neighbourPoints.emplace(vertexNeighbors(run, mesh, edges));
   }
+  const auto pointTotal = static_cast<cl_int>(tuples(MeshEntity::Points));
+  const auto cellTotal = static_cast<cl_int>(tuples(MeshEntity::Cells));
+  const auto bind = [&](const auto&... links) {
+    return run.bind(program, "mesh_kernel", stepArguments(), mesh.points(), pointTotal, cellTotal, pointArrays,
+      cellArrays, links...);
+  };
+  const VertexTable* around = cellsAround ? &*cellsAround : nullptr;
+  const VertexTable* joined = neighbourPoints ? &*neighbourPoints : nullptr;
+  if (around && joined)
+    launches.push_back(bind(around->entries(), around->rowStart(), around->degree(), joined->entries(),
+      joined->rowStart(), joined->degree()));
+  else if (around)
+    launches.push_back(bind(around->entries(), around->rowStart(), around->degree()));
+  else if (joined)
+    launches.push_back(bind(joined->entries(), joined->rowStart(), joined->degree()));
+  else
+    launches.push_back(bind());
+  sizes.push_back(tuples(MeshEntity::Points));
+}
 
-  if (s.generated.usesNeighbours)
+// One loop per cell group, with the cells across each cell's sides if the text uses them.
+void MeshKernel::Internals::bindCellLoops(DeviceRun& run, const std::vector<cl::Program>& programs)
+{
+  if (generated.usesNeighbours)
   {
     // A cell (5, 5, 7) would list its neighbour across (5, 7) twice, and be listed twice by it.
     rejectRepeatedPoints(run, mesh, "the GPU Mesh Kernel's neighbours");
     const CellEntities sides(run, mesh, EntityType::Sides);
-    s.neighbourCells.emplace(cellNeighborLists(run, mesh, sides));
+    neighbourCells.emplace(cellNeighborLists(run, mesh, sides));
   }
+  const auto pointTotal = static_cast<cl_int>(tuples(MeshEntity::Points));
+  const auto cellTotal = static_cast<cl_int>(tuples(MeshEntity::Cells));
   for (std::size_t g = 0; g < mesh.groups().size(); ++g)
   {
     const DeviceCellGroup& group = mesh.groups()[g];
     const cl::Program& program = programs[g];
     const auto kind = static_cast<cl_int>(group.kind);
-    if (s.neighbourCells)
-      s.launches.push_back(run.bind(program, "mesh_kernel", step, CellArgs{ group }, kind, mesh.points(),
-        pointTotal, cellTotal, s.pointArrays, s.cellArrays, s.neighbourCells->offsets, s.neighbourCells->ids));
+    if (neighbourCells)
+      launches.push_back(run.bind(program, "mesh_kernel", stepArguments(), CellArgs{ group }, kind, mesh.points(),
+        pointTotal, cellTotal, pointArrays, cellArrays, neighbourCells->offsets, neighbourCells->ids));
     else
-      s.launches.push_back(run.bind(program, "mesh_kernel", step, CellArgs{ group }, kind, mesh.points(),
-        pointTotal, cellTotal, s.pointArrays, s.cellArrays));
-    s.sizes.push_back(group.count);
+      launches.push_back(run.bind(program, "mesh_kernel", stepArguments(), CellArgs{ group }, kind, mesh.points(),
+        pointTotal, cellTotal, pointArrays, cellArrays));
+    sizes.push_back(group.count);
   }
+}
+
+// The inputs checked, and copied (all but a fed-back one) where packArrays placed them.
+void MeshKernel::Internals::packInputs(DeviceRun& run, const std::vector<const RealBuffer*>& inputs)
+{
+  if (inputs.size() != definition.inputs.size())
+  {
+    throw Error("the GPU Mesh Kernel was given " + std::to_string(inputs.size()) + " arrays for " +
+      std::to_string(definition.inputs.size()) + " inputs");
+  }
+  std::size_t pointOffset = 0;
+  std::size_t cellOffset = 0;
+  for (std::size_t a = 0; a < inputs.size(); ++a)
+  {
+    const KernelArray& array = definition.inputs[a];
+    const std::size_t values = tuples(array.entity) * static_cast<std::size_t>(array.components);
+    if (!inputs[a] || inputs[a]->size() != values || inputs[a]->precision() != run.precision())
+    {
+      throw Error("input array '" + array.name + "' should hold " + std::to_string(values) + " values of the run's precision");
+    }
+    if (isFedBack(a))
+      continue;
+    const bool ofPoints = array.entity == MeshEntity::Points;
+    run.copyReal(*inputs[a], ofPoints ? pointArrays : cellArrays, values, "input array " + array.name,
+      ofPoints ? pointOffset : cellOffset);
+    (ofPoints ? pointOffset : cellOffset) += values;
+  }
+}
+
+MeshKernel::MeshKernel(DeviceRun& run, const DeviceMesh& mesh, const MeshKernelDefinition& definition)
+  : MeshKernel(run, mesh, definition, generateMeshKernel(definition))
+{
+}
+
+MeshKernel::MeshKernel(
+  DeviceRun& run, const DeviceMesh& mesh, const MeshKernelDefinition& definition, GeneratedMeshKernel generated)
+  : State(std::make_unique<Internals>(mesh, definition, std::move(generated)))
+{
+  Internals& s = *State;
+  // All programs are compiled before any link is built.
+  const std::vector<cl::Program> programs = s.compilePrograms(run);
+  s.allocatePackedArrays(run);
+  if (definition.domain == MeshEntity::Points)
+    s.bindPointLoop(run, programs.front());
+  else
+    s.bindCellLoops(run, programs);
 }
 
 MeshKernel::~MeshKernel() = default;
@@ -564,29 +736,7 @@ RealBuffer MeshKernel::execute(DeviceRun& run, const std::vector<const RealBuffe
   {
     throw Error("Iterations must be 1 or more, not " + std::to_string(iterations));
   }
-  if (inputs.size() != definition.inputs.size())
-  {
-    throw Error("the GPU Mesh Kernel was given " + std::to_string(inputs.size()) + " arrays for " +
-      std::to_string(definition.inputs.size()) + " inputs");
-  }
-  // Pack the inputs (all but a fed-back one) in the order the generator gave them offsets.
-  std::size_t pointOffset = 0;
-  std::size_t cellOffset = 0;
-  for (std::size_t a = 0; a < inputs.size(); ++a)
-  {
-    const KernelArray& array = definition.inputs[a];
-    const std::size_t values = s.tuples(array.entity) * static_cast<std::size_t>(array.components);
-    if (!inputs[a] || inputs[a]->size() != values || inputs[a]->precision() != run.precision())
-    {
-      throw Error("input array '" + array.name + "' should hold " + std::to_string(values) + " values of the run's precision");
-    }
-    if (s.generated.feedback == GeneratedMeshKernel::Feedback::Input && a == s.generated.feedbackInput)
-      continue;
-    const bool ofPoints = array.entity == MeshEntity::Points;
-    run.copyReal(*inputs[a], ofPoints ? s.pointArrays : s.cellArrays, values, "input array " + array.name,
-      ofPoints ? pointOffset : cellOffset);
-    (ofPoints ? pointOffset : cellOffset) += values;
-  }
+  s.packInputs(run, inputs);
 
   const std::size_t resultValues = s.tuples(definition.domain) * static_cast<std::size_t>(definition.resultComponents);
   const double nan = std::numeric_limits<double>::quiet_NaN();

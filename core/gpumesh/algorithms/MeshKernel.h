@@ -101,6 +101,11 @@ public:
   /// is a gpumesh::Error listing "line L, column C: error: message" for each error, the line
   /// counted in the user's text, followed by the build log.
   MeshKernel(DeviceRun& run, const DeviceMesh& mesh, const MeshKernelDefinition& definition);
+  /// The same with the program already generated: `generated` is generateMeshKernel(definition),
+  /// made by a caller that checks the text before uploading anything, so that a run generates
+  /// the program once.
+  MeshKernel(
+    DeviceRun& run, const DeviceMesh& mesh, const MeshKernelDefinition& definition, GeneratedMeshKernel generated);
   ~MeshKernel();
   MeshKernel(const MeshKernel&) = delete;
   MeshKernel& operator=(const MeshKernel&) = delete;

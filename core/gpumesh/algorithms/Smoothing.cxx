@@ -70,6 +70,30 @@ void addRelaxLaunch(DeviceRun& run, const DeviceMesh& mesh, const VertexTable& t
       vertices, "relax" });
   }
 }
+
+// The pinned flags fit the mesh, and its cells are all of kinds smoothing handles.
+void requireSmoothable(const DeviceMesh& mesh, const std::vector<std::uint8_t>& pinned)
+{
+  const auto points = static_cast<std::size_t>(mesh.pointCount());
+  if (!pinned.empty() && pinned.size() != points)
+  {
+    throw Error("the pinned-vertex flags have " + std::to_string(pinned.size()) + " entries for " +
+      std::to_string(points) + " points");
+  }
+  for (const DeviceCellGroup& group : mesh.groups())
+  {
+    if (group.kind == CellKind::TriangleStrip)
+    {
+      throw Error("The mesh has triangle strips, which smoothing does not handle: triangulate them "
+                  "first (e.g. the Triangulate filter)");
+    }
+    if (cellDimension(group.kind) < 2)
+    {
+      throw Error("VertexSmoother needs a mesh of 2D and 3D cells only (DeviceMesh with minimum "
+                  "dimension 2), but it has " + std::string(cellKindName(group.kind)) + " cells");
+    }
+  }
+}
 } // namespace
 
 void SmoothingOptions::validate() const
@@ -143,52 +167,47 @@ VertexSmoother::VertexSmoother(DeviceRun& run, const DeviceMesh& inputMesh, cons
   , Kernels(std::make_unique<Launches>())
 {
   Options.validate();
-  const auto points = static_cast<std::size_t>(inputMesh.pointCount());
-  if (!pinned.empty() && pinned.size() != points)
-  {
-    throw Error("the pinned-vertex flags have " + std::to_string(pinned.size()) + " entries for " +
-      std::to_string(points) + " points");
-  }
-  for (const DeviceCellGroup& group : inputMesh.groups())
-  {
-    if (group.kind == CellKind::TriangleStrip)
-    {
-      throw Error("The mesh has triangle strips, which smoothing does not handle: triangulate them "
-                  "first (e.g. the Triangulate filter)");
-    }
-    if (cellDimension(group.kind) < 2)
-    {
-      throw Error("VertexSmoother needs a mesh of 2D and 3D cells only (DeviceMesh with minimum "
-                  "dimension 2), but it has " + std::string(cellKindName(group.kind)) + " cells");
-    }
-  }
-  const char* program = "smoothing";
-
+  requireSmoothable(inputMesh, pinned);
   // Where the numbering scatters neighbours, everything below (topology, tables, iterations)
   // runs on the mesh renumbered for locality; the result goes back to the input's numbering.
   // Each row of the tables keeps the order of the input's numbering (sortRowsBy), so every
   // vertex sums the same values in the same order and results are bit-identical.
   if (renumberingPays(run, inputMesh))
   {
-    Renumbered = std::make_unique<Renumbering>();
-    Renumbering& r = *Renumbered;
-    r.order = VertexOrder::spaceFilling(run, inputMesh.points(), points);
-    CellOrder cells = r.order.cells(run, inputMesh);
-    r.oldCellIds = std::move(cells.oldIds);
-    r.mesh.emplace(r.order.gatherPoints(run, inputMesh.points(), "points"), points, std::move(cells.groups),
-      cells.count, inputMesh.origin());
-    MeshOrderState = run.allocateReal(4 * points, "displacements (input numbering)");
+    renumberForLocality(run, inputMesh);
   }
   const DeviceMesh& mesh = Renumbered ? *Renumbered->mesh : inputMesh;
+  assignRoles(run, mesh, pinned);
+  bindSteps(run, mesh);
+  const auto points = static_cast<std::size_t>(mesh.pointCount());
+  Ping = run.allocateReal(4 * points, "displacements (ping)");
+  Pong = run.allocateReal(4 * points, "displacements (pong)");
+}
 
-  // Roles: interior unless a boundary or non-manifold side, or the caller, says otherwise.
+void VertexSmoother::renumberForLocality(DeviceRun& run, const DeviceMesh& inputMesh)
+{
+  const auto points = static_cast<std::size_t>(inputMesh.pointCount());
+  Renumbered = std::make_unique<Renumbering>();
+  Renumbering& r = *Renumbered;
+  r.order = VertexOrder::spaceFilling(run, inputMesh.points(), points);
+  CellOrder cells = r.order.cells(run, inputMesh);
+  r.oldCellIds = std::move(cells.oldIds);
+  r.mesh.emplace(r.order.gatherPoints(run, inputMesh.points(), "points"), points, std::move(cells.groups),
+    cells.count, inputMesh.origin());
+  MeshOrderState = run.allocateReal(4 * points, "displacements (input numbering)");
+}
+
+// Roles: interior unless a boundary or non-manifold side, or the caller, says otherwise.
+void VertexSmoother::assignRoles(DeviceRun& run, const DeviceMesh& mesh, const std::vector<std::uint8_t>& pinned)
+{
+  const auto points = static_cast<std::size_t>(mesh.pointCount());
   Roles = run.allocate<cl_int>(points, "vertex roles");
   run.fill(Roles, cl_int(Interior), "vertex roles");
   if (Options.boundary != SmoothingBoundary::Free)
   {
     const CellEntities sides(run, mesh, EntityType::Sides);
     const cl_int boundaryRole = Options.boundary == SmoothingBoundary::Fixed ? Pinned : OnBoundary;
-    run.call({ program, "mark_sides" }, sides.slotCount(), "vertex roles", sides.slotRun(), sides.slotEntity(),
+    run.call({ "smoothing", "mark_sides" }, sides.slotCount(), "vertex roles", sides.slotRun(), sides.slotEntity(),
       sides.entityVertices(), static_cast<cl_int>(sides.slotCount()), boundaryRole, Roles);
     if (Options.boundary == SmoothingBoundary::Smooth)
     {
@@ -206,9 +225,14 @@ VertexSmoother::VertexSmoother(DeviceRun& run, const DeviceMesh& inputMesh, cons
     {
       flags = Renumbered->order.gather(run, flags, "pinned vertices");
     }
-    run.call({ program, "pin_vertices" }, points, "vertex roles", flags, static_cast<cl_int>(points), Roles);
+    run.call({ "smoothing", "pin_vertices" }, points, "vertex roles", flags, static_cast<cl_int>(points), Roles);
   }
+}
 
+// The links of the method (cells or neighbours of each vertex), the fixed part of every step,
+// and the kernels a step launches.
+void VertexSmoother::bindSteps(DeviceRun& run, const DeviceMesh& mesh)
+{
   const bool barycentric = Options.method == SmoothingMethod::Barycentric;
   std::optional<Centroids> inputBarycentres;
   CellSources cellSources;
@@ -222,26 +246,10 @@ VertexSmoother::VertexSmoother(DeviceRun& run, const DeviceMesh& inputMesh, cons
     // The input barycentres are part of the vertices' fixed parts, found once below.
     inputBarycentres.emplace(computeCentroids(run, mesh));
     cellSources.inputBarycentres = &*inputBarycentres;
-    const DeviceCellGroup* sole = mesh.soleFixedSizeGroup();
-    if (sole && cellDimension(sole->kind) == 2)
+    cellSources.cells = bindBarycentres(run, mesh);
+    if (!cellSources.cells)
     {
-      // One fixed-size 2D kind fills the mesh: the gather computes each cell's state itself. H200, 10 steps: 30M triangles 0.615 ms per step against 0.872
-      // for scatter + gather; 10M tetrahedra (about 24 cells of 4 points per vertex) 0.518
-      // against 0.364, so 3D cells keep the scatter.
-      cellSources.cells = sole;
-    }
-    else
-    {
-      // The scatter half: one barycentre state per cell, written by its own work-item; the
-      // displacements are the step argument.
-      Barycentres = run.allocateReal(4 * static_cast<std::size_t>(mesh.cellCount()), "barycentres");
       cellSources.barycentres = &Barycentres;
-      for (const DeviceCellGroup& group : mesh.groups())
-      {
-        Kernels->scatter.push_back(
-          { run.bind({ "smoothing", "barycentre", cellKindOptions(group) }, 1, CellArgs{ group }, Barycentres),
-            group.count, "barycentres" });
-      }
     }
   }
   else
@@ -253,6 +261,7 @@ VertexSmoother::VertexSmoother(DeviceRun& run, const DeviceMesh& inputMesh, cons
       Links->sortRowsBy(run, Renumbered->order.order());
     }
   }
+  const auto points = static_cast<std::size_t>(mesh.pointCount());
   SourceOffsets = run.allocateReal(4 * points, "source offsets");
   run.fillReal(SourceOffsets, 0.0, "source offsets");
   addRelaxLaunch(run, mesh, *Links, Roles, Interior, barycentric ? &cellSources : nullptr, SourceOffsets,
@@ -261,8 +270,31 @@ VertexSmoother::VertexSmoother(DeviceRun& run, const DeviceMesh& inputMesh, cons
   {
     addRelaxLaunch(run, mesh, *BoundaryLinks, Roles, OnBoundary, nullptr, SourceOffsets, Kernels->relax);
   }
-  Ping = run.allocateReal(4 * points, "displacements (ping)");
-  Pong = run.allocateReal(4 * points, "displacements (pong)");
+}
+
+// Where barycentric smoothing finds the cells' states at each step: the group, when one
+// fixed-size 2D kind fills the mesh and the gather computes each cell's state itself; else null,
+// and a scatter kernel per group writes them to Barycentres.
+const DeviceCellGroup* VertexSmoother::bindBarycentres(DeviceRun& run, const DeviceMesh& mesh)
+{
+  const DeviceCellGroup* sole = mesh.soleFixedSizeGroup();
+  if (sole && cellDimension(sole->kind) == 2)
+  {
+    // H200, 10 steps: 30M triangles 0.615 ms per step against 0.872 for scatter + gather; 10M
+    // tetrahedra (about 24 cells of 4 points per vertex) 0.518 against 0.364, so 3D cells keep
+    // the scatter.
+    return sole;
+  }
+  // The scatter half: one barycentre state per cell, written by its own work-item; the
+  // displacements are the step argument.
+  Barycentres = run.allocateReal(4 * static_cast<std::size_t>(mesh.cellCount()), "barycentres");
+  for (const DeviceCellGroup& group : mesh.groups())
+  {
+    Kernels->scatter.push_back(
+      { run.bind({ "smoothing", "barycentre", cellKindOptions(group) }, 1, CellArgs{ group }, Barycentres),
+        group.count, "barycentres" });
+  }
+  return nullptr;
 }
 
 VertexSmoother::~VertexSmoother() = default;

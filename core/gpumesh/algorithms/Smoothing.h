@@ -12,6 +12,7 @@ namespace gpumesh
 {
 
 class DeviceMesh;
+struct DeviceCellGroup;
 struct MeshView;
 class VertexOrder;
 
@@ -155,6 +156,10 @@ private:
   struct Launches;
   struct Renumbering;
   bool renumberingPays(DeviceRun& run, const DeviceMesh& mesh) const;
+  void renumberForLocality(DeviceRun& run, const DeviceMesh& inputMesh);
+  void assignRoles(DeviceRun& run, const DeviceMesh& mesh, const std::vector<std::uint8_t>& pinned);
+  void bindSteps(DeviceRun& run, const DeviceMesh& mesh);
+  const DeviceCellGroup* bindBarycentres(DeviceRun& run, const DeviceMesh& mesh);
   void step(DeviceRun& run, const RealBuffer& in, RealBuffer& out, double factor);
   const RealBuffer& iterate(DeviceRun& run, const SmoothingStepObserver* observer, const SmoothingProgress* progress);
 

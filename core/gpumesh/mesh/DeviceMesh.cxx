@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <utility>
 
 namespace gpumesh
 {
@@ -61,6 +62,232 @@ std::string describeBadCell(const CellSection& section, int kind, int badWhat, s
 int layoutCode(SectionLayout layout)
 {
   return static_cast<int>(layout);
+}
+
+// Host memory read in place (MeshView::readInPlace), or uploaded.
+template <typename T>
+DeviceBuffer<T> take(DeviceRun& run, const T* data, std::size_t count, const std::string& what, bool inPlace)
+{
+  return inPlace ? run.borrow(data, count, what) : run.upload(data, count, what);
+}
+
+// A section's offsets and point ids on the device, as kernels/mesh/mesh_import.cl reads them.
+struct SectionOnDevice
+{
+  std::size_t cells = 0;
+  std::size_t ids = 0;          // point ids of all its cells
+  bool inPlace = false;         // the buffers may be the caller's memory: never modified
+  bool ids64 = false;           // 64-bit on the device; else 32-bit, narrowed if they came as 64
+  std::int64_t uniformSize = 0; // UNIFORM_SIZE: the offsets stayed on the host
+  std::string options;          // INDEX and UNIFORM_SIZE
+  DeviceBuffer<cl_long> offsets64, connectivity64;
+  DeviceBuffer<cl_int> offsets32, connectivity32;
+
+  const cl::Buffer& connectivity() const { return ids64 ? connectivity64.handle() : connectivity32.handle(); }
+  // With a uniform size the kernels never read the offsets: the connectivity stands in.
+  const cl::Buffer& offsets() const
+  {
+    return uniformSize > 0 ? connectivity() : ids64 ? offsets64.handle() : offsets32.handle();
+  }
+};
+
+SectionOnDevice uploadSection(DeviceRun& run, const CellSection& section, bool inPlace)
+{
+  SectionOnDevice raw;
+  const std::int64_t idCount = indexAt(section.offsets, section.indices64, section.cellCount);
+  checkIndexSpace(idCount, "point ids in one section of cells");
+  raw.cells = static_cast<std::size_t>(section.cellCount);
+  raw.ids = static_cast<std::size_t>(idCount);
+  raw.inPlace = inPlace;
+  // The arrays go up as they are, except 64-bit ones that go through pinned staging (to a
+  // GPU): those are narrowed to 32 bits while staged, halving the bytes on the bus (values
+  // outside the 32-bit range saturate, and classifyCells reports them as before).
+  // Everything else happens where they are.
+  const bool narrowedWhileStaged = section.indices64 && run.staged(raw.ids * sizeof(cl_int));
+  raw.ids64 = section.indices64 && !narrowedWhileStaged;
+  // Offsets that would be staged and are those of one cell size (checked here on the host)
+  // stay here: the kernels compute them (UNIFORM_SIZE, kernels/mesh/mesh_import.cl).
+  raw.uniformSize =
+    run.staged((raw.cells + 1) * (raw.ids64 ? sizeof(cl_long) : sizeof(cl_int))) ? uniformCellSize(section) : 0;
+  raw.options = raw.ids64 ? "-DINDEX=long" : "-DINDEX=int";
+  if (raw.uniformSize > 0)
+    raw.options += " -DUNIFORM_SIZE=" + std::to_string(raw.uniformSize);
+  const bool withOffsets = raw.uniformSize == 0;
+  const std::size_t offsetCount = raw.cells + 1;
+  if (raw.ids64)
+  {
+    if (withOffsets)
+      raw.offsets64 = take(run, static_cast<const cl_long*>(section.offsets), offsetCount, "cell offsets", inPlace);
+    raw.connectivity64 =
+      take(run, static_cast<const cl_long*>(section.connectivity), raw.ids, "cell connectivity", inPlace);
+  }
+  else if (narrowedWhileStaged)
+  {
+    if (withOffsets)
+      raw.offsets32 = run.uploadNarrowed(static_cast<const cl_long*>(section.offsets), offsetCount, "cell offsets");
+    raw.connectivity32 =
+      run.uploadNarrowed(static_cast<const cl_long*>(section.connectivity), raw.ids, "cell connectivity");
+  }
+  else
+  {
+    if (withOffsets)
+      raw.offsets32 = take(run, static_cast<const cl_int*>(section.offsets), offsetCount, "cell offsets", inPlace);
+    raw.connectivity32 =
+      take(run, static_cast<const cl_int*>(section.connectivity), raw.ids, "cell connectivity", inPlace);
+  }
+  return raw;
+}
+
+// Each cell's kind on the device (the low 7 bits of `kinds`), and how many cells of each kind.
+struct CellKindCounts
+{
+  DeviceBuffer<cl_uchar> kinds;
+  std::array<cl_uint, cellKindCount> counts{};
+
+  // The kinds with cells, of minimumDimension or more, in CellKind order.
+  std::vector<CellKind> present(int minimumDimension) const
+  {
+    std::vector<CellKind> kindsPresent;
+    for (int k = 0; k < cellKindCount; ++k)
+    {
+      const auto kind = static_cast<CellKind>(k);
+      if (counts[k] > 0 && cellDimension(kind) >= minimumDimension)
+        kindsPresent.push_back(kind);
+    }
+    return kindsPresent;
+  }
+};
+
+// The type codes and their table when the section is classified by codes; else one-entry
+// placeholders (the kernel's arguments are the same for every layout).
+std::pair<DeviceBuffer<cl_uchar>, DeviceBuffer<cl_int>> uploadTypeCodes(
+  DeviceRun& run, const CellSection& section, const SectionOnDevice& raw)
+{
+  if (section.layout != SectionLayout::ByTypeCode)
+    return { run.allocate<cl_uchar>(1, "cell types"), run.allocate<cl_int>(1, "cell type table") };
+  return { take(run, section.typeCodes, raw.cells, "cell types", raw.inPlace),
+    run.upload(section.table->entries.data(), section.table->entries.size(), "cell type table") };
+}
+
+// Throws the message for the first bad cell the classification found, if any: firstBad holds
+// the smallest offending cell of each check (classify_cells).
+void rejectBadCells(DeviceRun& run, const CellSection& section, const CellKindCounts& classified,
+  const DeviceBuffer<cl_int>& firstBad)
+{
+  std::array<cl_int, 4> bad{};
+  run.download(firstBad, bad.data(), bad.size(), "cell checks");
+  const auto smallest = std::min_element(bad.begin(), bad.end());
+  if (*smallest == noCell)
+    return;
+  const int what = static_cast<int>(smallest - bad.begin());
+  int badKind = -1;
+  if (what == 1 || what == 2)
+  {
+    // The offending cell's kind, for the message (an error path: read them all back).
+    std::vector<cl_uchar> all(static_cast<std::size_t>(section.cellCount));
+    run.download(classified.kinds, all.data(), all.size(), "cell kinds");
+    badKind = all[static_cast<std::size_t>(*smallest)] & 0x7f;
+  }
+  throw Error(describeBadCell(section, badKind, what, *smallest));
+}
+
+// Every cell's kind and the count of each, every cell checked (its type, its vertex count, its
+// point ids) on the device.
+CellKindCounts classifyCells(
+  DeviceRun& run, const CellSection& section, const SectionOnDevice& raw, std::int64_t pointCount)
+{
+  const auto [codes, table] = uploadTypeCodes(run, section, raw);
+  CellKindCounts classified;
+  classified.kinds = run.allocate<cl_uchar>(raw.cells, "cell kinds");
+  DeviceBuffer<cl_uint> kindCounts = run.allocate<cl_uint>(cellKindCount, "cell kind counts");
+  DeviceBuffer<cl_int> firstBad = run.allocate<cl_int>(4, "cell checks");
+  run.fill(kindCounts, cl_uint(0), "cell kind counts");
+  run.fill(firstBad, noCell, "cell checks");
+  // Whole work-groups: the histogram's barriers need every work-item of a group.
+  const std::size_t group = run.device().workGroupSize(64);
+  run.call({ "mesh_import", "classify_cells", raw.options }, { (raw.cells + group - 1) / group * group, group },
+    "classify cells", raw.offsets(), raw.connectivity(), codes, table, cl_int(layoutCode(section.layout)),
+    static_cast<cl_int>(raw.cells), static_cast<cl_long>(pointCount), static_cast<cl_long>(raw.ids),
+    classified.kinds, kindCounts, firstBad);
+  rejectBadCells(run, section, classified, firstBad);
+  run.download(kindCounts, classified.counts.data(), classified.counts.size(), "cell kind counts");
+  return classified;
+}
+
+// Whether the table gives this kind to codes whose corners come in raster order (to be swapped).
+bool rasterOrdered(const CellSection& section, CellKind kind)
+{
+  return section.layout == SectionLayout::ByTypeCode &&
+    std::any_of(section.table->entries.begin(), section.table->entries.end(), [&](std::int32_t entry) {
+      return (entry & 0xff) == static_cast<int>(kind) && (entry & CellTypeTable::rasterOrder);
+    });
+}
+
+// The whole section is of one fixed-size kind in its own corner order (the common case): its
+// ids as they are, narrowed to 32 bits where they came as 64, and consecutive cell ids.
+DeviceCellGroup adoptSection(DeviceRun& run, const CellSection& section, SectionOnDevice& raw, CellKind kind)
+{
+  const std::string name = cellKindName(kind);
+  DeviceCellGroup cellGroup;
+  cellGroup.kind = kind;
+  cellGroup.count = raw.cells;
+  if (raw.ids64)
+  {
+    cellGroup.connectivity = run.allocate<cl_int>(raw.ids, name + " connectivity");
+    run.call({ "mesh_import", "narrow_ids", raw.options }, raw.ids, "narrow ids", raw.connectivity64,
+      static_cast<cl_ulong>(raw.ids), cellGroup.connectivity);
+  }
+  else if (raw.inPlace)
+  {
+    // The group's ids get modified in place (refinement): never the caller's own.
+    cellGroup.connectivity = run.allocate<cl_int>(raw.ids, name + " connectivity");
+    run.copy(raw.connectivity32, cellGroup.connectivity, raw.ids, name + " connectivity");
+  }
+  else
+  {
+    cellGroup.connectivity = std::move(raw.connectivity32);
+  }
+  cellGroup.cellIds = run.allocate<cl_int>(raw.cells, name + " cell ids");
+  run.call({ "sequence", "iota" }, raw.cells, "cell ids", static_cast<cl_int>(section.firstCellId),
+    static_cast<cl_int>(raw.cells), cellGroup.cellIds);
+  return cellGroup;
+}
+
+// Mixed kinds: each cell's place in the kind's group and in its connectivity from two prefix
+// sums, then one gather.
+DeviceCellGroup gatherMixed(DeviceRun& run, const CellSection& section, const SectionOnDevice& raw,
+  const CellKindCounts& classified, CellKind kind)
+{
+  const std::string name = cellKindName(kind);
+  const std::size_t n = raw.cells;
+  const auto k = static_cast<cl_int>(kind);
+  DeviceCellGroup cellGroup;
+  cellGroup.kind = kind;
+  cellGroup.count = classified.counts[static_cast<std::size_t>(kind)];
+  DeviceBuffer<cl_uint> membership = run.allocate<cl_uint>(n, "group membership");
+  DeviceBuffer<cl_uint> sizes = run.allocate<cl_uint>(n, "group sizes");
+  run.call({ "mesh_import", "kind_membership", raw.options }, n, "group membership", raw.offsets(), classified.kinds,
+    k, static_cast<cl_int>(n), membership, sizes);
+  DeviceBuffer<cl_uint> positions = run.allocate<cl_uint>(n + 1, "group positions");
+  DeviceBuffer<cl_uint> sizeOffsets = run.allocate<cl_uint>(n + 1, "group offsets");
+  exclusiveScan(run, membership, n, positions, name + " cells");
+  const std::uint64_t groupIds = exclusiveScan(run, sizes, n, sizeOffsets, name + " point ids");
+  cellGroup.connectivity = run.allocate<cl_int>(groupIds, name + " connectivity");
+  cellGroup.offsets = run.allocate<cl_int>(fixedVertexCount(kind) > 0 ? 0 : cellGroup.count + 1, name + " offsets");
+  cellGroup.cellIds = run.allocate<cl_int>(cellGroup.count, name + " cell ids");
+  run.call({ "mesh_import", "gather_kind", raw.options }, n, "gather cells", raw.offsets(), raw.connectivity(),
+    classified.kinds, k, static_cast<cl_int>(n), static_cast<cl_int>(section.firstCellId), positions, sizeOffsets,
+    static_cast<cl_int>(cellGroup.count), cellGroup.connectivity, cellGroup.offsets, cellGroup.cellIds);
+  return cellGroup;
+}
+
+// The group of one kind of the section.
+DeviceCellGroup gatherKind(DeviceRun& run, const CellSection& section, SectionOnDevice& raw,
+  const CellKindCounts& classified, CellKind kind)
+{
+  const bool fillsSection = classified.counts[static_cast<std::size_t>(kind)] == raw.cells &&
+    fixedVertexCount(kind) > 0 && !rasterOrdered(section, kind);
+  return fillsSection ? adoptSection(run, section, raw, kind) : gatherMixed(run, section, raw, classified, kind);
 }
 } // namespace
 
@@ -143,11 +370,7 @@ void DeviceMesh::uploadPoints(DeviceRun& run, const PointsView& view, bool inPla
 
 void DeviceMesh::importSection(DeviceRun& run, const CellSection& section, int minimumDimension, bool inPlace)
 {
-  const auto take = [&](const auto* data, std::size_t count, const std::string& what) {
-    return inPlace ? run.borrow(data, count, what) : run.upload(data, count, what);
-  };
-  const std::int64_t cells = section.cellCount;
-  if (cells == 0 || section.layout == SectionLayout::LeftOut)
+  if (section.cellCount == 0 || section.layout == SectionLayout::LeftOut)
   {
     return;
   }
@@ -155,149 +378,11 @@ void DeviceMesh::importSection(DeviceRun& run, const CellSection& section, int m
   {
     throw Error("a mesh section classified by type codes needs its codes and their table");
   }
-  const std::int64_t idCount = indexAt(section.offsets, section.indices64, cells);
-  checkIndexSpace(idCount, "point ids in one section of cells");
-  const auto n = static_cast<std::size_t>(cells);
-  const auto ids = static_cast<std::size_t>(idCount);
-  // The arrays go up as they are, except 64-bit ones that go through pinned staging (to a
-  // GPU): those are narrowed to 32 bits while staged, halving the bytes on the bus (values
-  // outside the 32-bit range saturate, and the checks below report them as before).
-  // Everything else happens where they are.
-  const bool narrowedWhileStaged = section.indices64 && run.staged(ids * sizeof(cl_int));
-  const bool ids64 = section.indices64 && !narrowedWhileStaged;
-  // Offsets that would be staged and are those of one cell size (checked here on the host)
-  // stay here: the kernels compute them (UNIFORM_SIZE, kernels/mesh/mesh_import.cl).
-  const std::int64_t uniformSize =
-    run.staged((n + 1) * (ids64 ? sizeof(cl_long) : sizeof(cl_int))) ? uniformCellSize(section) : 0;
-  std::string options = ids64 ? "-DINDEX=long" : "-DINDEX=int";
-  if (uniformSize > 0)
-    options += " -DUNIFORM_SIZE=" + std::to_string(uniformSize);
-  DeviceBuffer<cl_long> offsets64, connectivity64;
-  DeviceBuffer<cl_int> offsets32, connectivity32;
-  if (ids64)
+  SectionOnDevice raw = uploadSection(run, section, inPlace);
+  const CellKindCounts kinds = classifyCells(run, section, raw, PointCount);
+  for (CellKind kind : kinds.present(minimumDimension))
   {
-    if (uniformSize == 0)
-      offsets64 = take(static_cast<const cl_long*>(section.offsets), n + 1, "cell offsets");
-    connectivity64 = take(static_cast<const cl_long*>(section.connectivity), ids, "cell connectivity");
-  }
-  else if (narrowedWhileStaged)
-  {
-    if (uniformSize == 0)
-      offsets32 = run.uploadNarrowed(static_cast<const cl_long*>(section.offsets), n + 1, "cell offsets");
-    connectivity32 = run.uploadNarrowed(static_cast<const cl_long*>(section.connectivity), ids, "cell connectivity");
-  }
-  else
-  {
-    if (uniformSize == 0)
-      offsets32 = take(static_cast<const cl_int*>(section.offsets), n + 1, "cell offsets");
-    connectivity32 = take(static_cast<const cl_int*>(section.connectivity), ids, "cell connectivity");
-  }
-  const cl::Buffer& connectivity = ids64 ? connectivity64.handle() : connectivity32.handle();
-  // With a uniform size the kernels never read the offsets: the connectivity stands in.
-  const cl::Buffer& offsets = uniformSize > 0 ? connectivity : ids64 ? offsets64.handle() : offsets32.handle();
-
-  DeviceBuffer<cl_uchar> codes;
-  DeviceBuffer<cl_int> table;
-  if (section.layout == SectionLayout::ByTypeCode)
-  {
-    codes = take(section.typeCodes, n, "cell types");
-    table = run.upload(section.table->entries.data(), section.table->entries.size(), "cell type table");
-  }
-  else
-  {
-    codes = run.allocate<cl_uchar>(1, "cell types");
-    table = run.allocate<cl_int>(1, "cell type table");
-  }
-  DeviceBuffer<cl_uchar> kinds = run.allocate<cl_uchar>(n, "cell kinds");
-  DeviceBuffer<cl_uint> kindCounts = run.allocate<cl_uint>(cellKindCount, "cell kind counts");
-  DeviceBuffer<cl_int> firstBad = run.allocate<cl_int>(4, "cell checks");
-  run.fill(kindCounts, cl_uint(0), "cell kind counts");
-  run.fill(firstBad, noCell, "cell checks");
-  // Whole work-groups: the histogram's barriers need every work-item of a group.
-  const std::size_t group = run.device().workGroupSize(64);
-  run.call({ "mesh_import", "classify_cells", options }, { (n + group - 1) / group * group, group },
-    "classify cells", offsets, connectivity, codes, table, cl_int(layoutCode(section.layout)),
-    static_cast<cl_int>(n), static_cast<cl_long>(PointCount), static_cast<cl_long>(idCount), kinds, kindCounts,
-    firstBad);
-
-  std::array<cl_int, 4> bad{};
-  run.download(firstBad, bad.data(), bad.size(), "cell checks");
-  const auto smallest = std::min_element(bad.begin(), bad.end());
-  if (*smallest != noCell)
-  {
-    const int what = static_cast<int>(smallest - bad.begin());
-    int badKind = -1;
-    if (what == 1 || what == 2)
-    {
-      // The offending cell's kind, for the message (an error path: read them all back).
-      std::vector<cl_uchar> all(n);
-      run.download(kinds, all.data(), n, "cell kinds");
-      badKind = all[static_cast<std::size_t>(*smallest)] & 0x7f;
-    }
-    throw Error(describeBadCell(section, badKind, what, *smallest));
-  }
-  std::array<cl_uint, cellKindCount> counts{};
-  run.download(kindCounts, counts.data(), counts.size(), "cell kind counts");
-
-  for (int k = 0; k < cellKindCount; ++k)
-  {
-    const auto kind = static_cast<CellKind>(k);
-    if (counts[k] == 0 || cellDimension(kind) < minimumDimension)
-    {
-      continue;
-    }
-    const std::string name = cellKindName(kind);
-    DeviceCellGroup cellGroup;
-    cellGroup.kind = kind;
-    cellGroup.count = counts[k];
-    const int fixed = fixedVertexCount(kind);
-    const bool raster = section.layout == SectionLayout::ByTypeCode &&
-      std::any_of(section.table->entries.begin(), section.table->entries.end(), [&](std::int32_t entry) {
-        return (entry & 0xff) == k && (entry & CellTypeTable::rasterOrder);
-      });
-    if (counts[k] == n && fixed > 0 && !raster)
-    {
-      // The whole section is of this kind (the common case): its ids as they are, narrowed to
-      // 32 bits where they came as 64, and consecutive cell ids.
-      if (ids64)
-      {
-        cellGroup.connectivity = run.allocate<cl_int>(ids, name + " connectivity");
-        run.call({ "mesh_import", "narrow_ids", options }, ids, "narrow ids", connectivity64,
-          static_cast<cl_ulong>(ids), cellGroup.connectivity);
-      }
-      else if (inPlace)
-      {
-        // The group's ids get modified in place (refinement): never the caller's own.
-        cellGroup.connectivity = run.allocate<cl_int>(ids, name + " connectivity");
-        run.copy(connectivity32, cellGroup.connectivity, ids, name + " connectivity");
-      }
-      else
-      {
-        cellGroup.connectivity = std::move(connectivity32);
-      }
-      cellGroup.cellIds = run.allocate<cl_int>(n, name + " cell ids");
-      run.call({ "sequence", "iota" }, n, "cell ids", static_cast<cl_int>(section.firstCellId),
-        static_cast<cl_int>(n), cellGroup.cellIds);
-      Groups.push_back(std::move(cellGroup));
-      continue;
-    }
-    // Mixed kinds: each cell's place in its group and in its group's connectivity from two
-    // prefix sums, then one gather.
-    DeviceBuffer<cl_uint> membership = run.allocate<cl_uint>(n, "group membership");
-    DeviceBuffer<cl_uint> sizes = run.allocate<cl_uint>(n, "group sizes");
-    run.call({ "mesh_import", "kind_membership", options }, n, "group membership", offsets, kinds, cl_int(k),
-      static_cast<cl_int>(n), membership, sizes);
-    DeviceBuffer<cl_uint> positions = run.allocate<cl_uint>(n + 1, "group positions");
-    DeviceBuffer<cl_uint> sizeOffsets = run.allocate<cl_uint>(n + 1, "group offsets");
-    exclusiveScan(run, membership, n, positions, name + " cells");
-    const std::uint64_t groupIds = exclusiveScan(run, sizes, n, sizeOffsets, name + " point ids");
-    cellGroup.connectivity = run.allocate<cl_int>(groupIds, name + " connectivity");
-    cellGroup.offsets = run.allocate<cl_int>(fixed > 0 ? 0 : cellGroup.count + 1, name + " offsets");
-    cellGroup.cellIds = run.allocate<cl_int>(cellGroup.count, name + " cell ids");
-    run.call({ "mesh_import", "gather_kind", options }, n, "gather cells", offsets, connectivity, kinds,
-      cl_int(k), static_cast<cl_int>(n), static_cast<cl_int>(section.firstCellId), positions, sizeOffsets,
-      static_cast<cl_int>(cellGroup.count), cellGroup.connectivity, cellGroup.offsets, cellGroup.cellIds);
-    Groups.push_back(std::move(cellGroup));
+    Groups.push_back(gatherKind(run, section, raw, kinds, kind));
   }
 }
 

@@ -76,6 +76,10 @@ enum class SlotGrouping
   Windows
 };
 
+/// The groups of a mesh that have entities of one type, with the table each one emits them by
+/// (localEntityTable): what CellEntities' two ways of matching read.
+using EmittingGroups = std::vector<std::pair<const DeviceCellGroup*, const std::vector<cl_int>*>>;
+
 class CellEntities
 {
 public:
@@ -105,8 +109,6 @@ public:
   const DeviceBuffer<cl_uint4>& entityVertices() const { return EntityVertices; }
 
 private:
-  // The groups that have entities of this type, with the table each one emits them by.
-  using EmittingGroups = std::vector<std::pair<const DeviceCellGroup*, const std::vector<cl_int>*>>;
   // From slotOffsets on, the two ways of filling the rest (CellEntities.cxx and
   // CellEntityPartitions.cxx). `slotRows`: the slots per cell when one fixed-size kind fills the
   // mesh, else 0.

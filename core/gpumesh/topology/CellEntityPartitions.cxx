@@ -38,16 +38,32 @@ std::size_t divideUp(std::size_t a, std::size_t b)
 {
   return (a + b - 1) / b;
 }
-} // namespace
 
-void CellEntities::matchInPartitions(DeviceRun& run, const DeviceMesh& mesh, const EmittingGroups& emitting,
-  SlotNeighbors neighbors, std::size_t slotRows)
+const char* const program = "cell_entity_partitions";
+
+// Chunks of cells of one group; chunk rows of chunkCounts follow the groups' order.
+struct Chunks
 {
-  const bool withNeighbors = neighbors != SlotNeighbors::LeftOut;
-  const bool slotCells = !SlotCell.empty();
-  const bool withRuns = neighbors != SlotNeighbors::Only;
-  const char* program = "cell_entity_partitions";
-  // Keys of 2 vertex ids when every entity has 2 (edges; sides of 2D cells), else 4.
+  std::size_t cells = 0; // per chunk
+  std::size_t count = 0;
+  std::size_t first = 0; // row of the group's first chunk
+};
+
+// How the cells and the vertices are cut, and the build options of every kernel.
+struct PartitionPlan
+{
+  std::string options;
+  std::size_t keyBytes = 0;    // a key of 2 or of 4 vertex ids
+  std::vector<Chunks> chunks;  // per emitting group
+  std::size_t chunkRows = 0;   // all groups' chunks
+  std::size_t points = 0;
+  cl_uint shift = 0;           // vertex ranges of 2^shift ids
+  std::size_t partitions = 0;
+};
+
+// Keys of 2 vertex ids when every entity has 2 (edges; sides of 2D cells), else 4.
+bool twoVertexKeys(const EmittingGroups& emitting)
+{
   bool twoVertices = true;
   for (const auto& entry : emitting)
   {
@@ -55,25 +71,24 @@ void CellEntities::matchInPartitions(DeviceRun& run, const DeviceMesh& mesh, con
     for (std::size_t row = 0; row < table.size(); row += 4)
       twoVertices = twoVertices && table[row + 2] < 0;
   }
-  // Without stored slot cells a slot's cell is computed (when neighbours are wanted, the caller
-  // stores none only with one fixed-size kind).
-  const std::string options = std::string("-DSMALL_BUCKET=8 -DRANK_SORT=128 -DSTAGED_PAIRS=1024 -DKEY_COMPONENTS=") +
+  return twoVertices;
+}
+
+// Without stored slot cells a slot's cell is computed (when neighbours are wanted, the caller
+// stores none only with one fixed-size kind).
+std::string partitionOptions(bool twoVertices, SlotNeighbors neighbors, bool slotCells, std::size_t slotRows)
+{
+  const bool withNeighbors = neighbors != SlotNeighbors::LeftOut;
+  const bool withRuns = neighbors != SlotNeighbors::Only;
+  return std::string("-DSMALL_BUCKET=8 -DRANK_SORT=128 -DSTAGED_PAIRS=1024 -DKEY_COMPONENTS=") +
     (twoVertices ? "2" : "4") + " -DWITH_NEIGHBORS=" + (withNeighbors ? "1" : "0") + " -DSLOT_CELLS=" +
     (slotCells ? "1" : "0") + (!slotCells && slotRows > 0 ? " -DSLOT_ROWS=" + std::to_string(slotRows) : "") +
     " -DWITH_RUNS=" + (withRuns ? "1" : "0");
-  const std::size_t keyBytes = twoVertices ? sizeof(cl_uint2) : sizeof(cl_uint4);
-  const auto points = static_cast<std::size_t>(mesh.pointCount());
-  const std::size_t units = static_cast<std::size_t>(std::max(run.info().computeUnits, 1));
+}
 
-  // Chunks of cells, per group; chunk rows of chunkCounts follow the groups' order.
-  struct Chunks
-  {
-    std::size_t cells = 0; // per chunk
-    std::size_t count = 0;
-    std::size_t first = 0; // row of the group's first chunk
-  };
-  std::vector<Chunks> chunks;
-  std::size_t chunkRows = 0;
+// Chunks of cells, per group: enough per compute unit to even out the load.
+void cutIntoChunks(const EmittingGroups& emitting, std::size_t units, PartitionPlan& plan)
+{
   for (const auto& entry : emitting)
   {
     const std::size_t cells = entry.first->count;
@@ -81,79 +96,154 @@ void CellEntities::matchInPartitions(DeviceRun& run, const DeviceMesh& mesh, con
     Chunks c;
     c.cells = divideUp(cells, chunkCount);
     c.count = cells ? divideUp(cells, c.cells) : 0;
-    c.first = chunkRows;
-    chunkRows += c.count;
-    chunks.push_back(c);
+    c.first = plan.chunkRows;
+    plan.chunkRows += c.count;
+    plan.chunks.push_back(c);
   }
+}
 
-  // Vertex ranges of 2^shift ids (a shift, not a division, finds a vertex's partition); the last
-  // one may be shorter.
-  const std::size_t fewestSlots = std::max(slotsPerPartition, chunkRows * slotsPerCounter);
-  const std::size_t wanted = std::max<std::size_t>(1, std::min(points, divideUp(SlotCount, fewestSlots)));
-  cl_uint shift = 0;
-  while ((std::size_t(1) << shift) * wanted < points)
-    ++shift;
-  const std::size_t partitions = divideUp(points, std::size_t(1) << shift);
+// Vertex ranges of 2^shift ids (a shift, not a division, finds a vertex's partition); the last
+// one may be shorter.
+void cutIntoPartitions(std::size_t slots, PartitionPlan& plan)
+{
+  const std::size_t fewestSlots = std::max(slotsPerPartition, plan.chunkRows * slotsPerCounter);
+  const std::size_t wanted = std::max<std::size_t>(1, std::min(plan.points, divideUp(slots, fewestSlots)));
+  while ((std::size_t(1) << plan.shift) * wanted < plan.points)
+    ++plan.shift;
+  plan.partitions = divideUp(plan.points, std::size_t(1) << plan.shift);
+}
 
-  std::vector<DeviceBuffer<cl_int>> tables;
-  for (const auto& entry : emitting)
-    tables.push_back(run.upload(entry.second->data(), entry.second->size(), "entity table"));
+PartitionPlan planPartitions(DeviceRun& run, const DeviceMesh& mesh, const EmittingGroups& emitting,
+  SlotNeighbors neighbors, bool slotCells, std::size_t slotRows, std::size_t slots)
+{
+  PartitionPlan plan;
+  const bool twoVertices = twoVertexKeys(emitting);
+  plan.options = partitionOptions(twoVertices, neighbors, slotCells, slotRows);
+  plan.keyBytes = twoVertices ? sizeof(cl_uint2) : sizeof(cl_uint4);
+  plan.points = static_cast<std::size_t>(mesh.pointCount());
+  cutIntoChunks(emitting, static_cast<std::size_t>(std::max(run.info().computeUnits, 1)), plan);
+  cutIntoPartitions(slots, plan);
+  return plan;
+}
 
-  // 1. Each chunk's entities per partition, and every slot's cell.
-  DeviceBuffer<cl_uint> chunkCounts = run.allocate<cl_uint>(std::max<std::size_t>(chunkRows * partitions, 1), "chunk counts");
+// 1. Each chunk's entities per partition, and every slot's cell (into slotCell, when kept).
+DeviceBuffer<cl_uint> countPartitionEntries(DeviceRun& run, const PartitionPlan& plan,
+  const EmittingGroups& emitting, const std::vector<DeviceBuffer<cl_int>>& tables,
+  const DeviceBuffer<cl_uint>& slotOffsets, DeviceBuffer<cl_int>& slotCell)
+{
+  DeviceBuffer<cl_uint> chunkCounts =
+    run.allocate<cl_uint>(std::max<std::size_t>(plan.chunkRows * plan.partitions, 1), "chunk counts");
   for (std::size_t g = 0; g < emitting.size(); ++g)
   {
     const DeviceCellGroup& group = *emitting[g].first;
-    run.call({ program, "count_partition_entries", options + " " + cellKindOptions(group) }, { chunks[g].count, 1 }, "count partition entries",
-      CellArgs{ group }, tables[g], static_cast<cl_int>(emitting[g].second->size() / 4), SlotOffsets,
-      static_cast<cl_int>(chunks[g].cells), static_cast<cl_int>(chunks[g].first), shift,
-      static_cast<cl_int>(partitions), SlotCell, chunkCounts);
+    const Chunks& chunks = plan.chunks[g];
+    run.call({ program, "count_partition_entries", plan.options + " " + cellKindOptions(group) },
+      { chunks.count, 1 }, "count partition entries", CellArgs{ group }, tables[g],
+      static_cast<cl_int>(emitting[g].second->size() / 4), slotOffsets, static_cast<cl_int>(chunks.cells),
+      static_cast<cl_int>(chunks.first), plan.shift, static_cast<cl_int>(plan.partitions), slotCell, chunkCounts);
   }
+  return chunkCounts;
+}
 
-  // 2. Where the pairs of each (partition, chunk) go.
+// 2. Where the pairs of each partition start (partitions + 1 entries), and of each (partition,
+// chunk): chunkCounts becomes the chunks' cursors.
+DeviceBuffer<cl_uint> partitionStarts(DeviceRun& run, const PartitionPlan& plan, DeviceBuffer<cl_uint>& chunkCounts)
+{
+  const std::size_t partitions = plan.partitions;
   DeviceBuffer<cl_uint> totals = run.allocate<cl_uint>(partitions, "partition sizes");
-  run.call({ program, "partition_totals", options }, partitions, "partition offsets", chunkCounts,
-    static_cast<cl_int>(chunkRows), static_cast<cl_int>(partitions), totals);
-  DeviceBuffer<cl_uint> partitionStarts = run.allocate<cl_uint>(partitions + 1, "partition starts");
-  exclusiveScan(run, totals, partitions, partitionStarts, "slots of partitions", AccessPattern::Contiguous);
+  run.call({ program, "partition_totals", plan.options }, partitions, "partition offsets", chunkCounts,
+    static_cast<cl_int>(plan.chunkRows), static_cast<cl_int>(partitions), totals);
+  DeviceBuffer<cl_uint> starts = run.allocate<cl_uint>(partitions + 1, "partition starts");
+  exclusiveScan(run, totals, partitions, starts, "slots of partitions", AccessPattern::Contiguous);
   totals.release();
-  run.call({ program, "chunk_cursors", options }, partitions, "partition offsets", chunkCounts,
-    static_cast<cl_int>(chunkRows), static_cast<cl_int>(partitions), partitionStarts);
+  run.call({ program, "chunk_cursors", plan.options }, partitions, "partition offsets", chunkCounts,
+    static_cast<cl_int>(plan.chunkRows), static_cast<cl_int>(partitions), starts);
+  return starts;
+}
 
-  // 3-5 a batch of partitions at a time (one batch unless only neighbours are wanted, whose
-  // pairs are needed only here), in one workspace for the batch's pairs.
-  const std::size_t pairBytes = keyBytes + sizeof(cl_int);
-  std::vector<std::pair<std::size_t, std::size_t>> batches{ { 0, partitions } };
+// The batches of partitions whose pairs share one workspace, [first, end) each.
+struct PairBatches
+{
+  std::vector<std::pair<std::size_t, std::size_t>> ranges;
+  /// Where each partition's pairs start, when there are several batches (else empty: one batch
+  /// of every pair, each where partitionStarts puts it).
   std::vector<cl_uint> pairStarts;
-  if (!withRuns && SlotCount * pairBytes > pairBudgetBytes)
+  std::size_t workspacePairs = 0; // the largest batch's pairs
+
+  cl_uint pairBase(std::size_t first) const { return pairStarts.empty() ? 0 : pairStarts[first]; }
+};
+
+// One batch unless only neighbours are wanted (their pairs are needed only here) and the pairs
+// exceed pairBudgetBytes: then batches of about equal numbers of pairs, each ending at the first
+// partition that reaches its share.
+PairBatches planBatches(DeviceRun& run, const PartitionPlan& plan, const DeviceBuffer<cl_uint>& starts,
+  std::size_t slots, bool withRuns)
+{
+  const std::size_t partitions = plan.partitions;
+  const std::size_t pairBytes = plan.keyBytes + sizeof(cl_int);
+  PairBatches batches;
+  batches.workspacePairs = slots;
+  if (withRuns || slots * pairBytes <= pairBudgetBytes)
   {
-    pairStarts.resize(partitions + 1);
-    run.download(partitionStarts, pairStarts.data(), pairStarts.size(), "partition starts");
-    // Batches of about equal numbers of pairs: each ends at the first partition that reaches its
-    // share.
-    const std::size_t batchCount = std::min(maxBatches, divideUp(SlotCount * pairBytes, pairBudgetBytes));
-    batches.clear();
-    for (std::size_t first = 0, k = 1; first < partitions; ++k)
-    {
-      const std::size_t share = SlotCount * k / batchCount;
-      std::size_t end = first + 1;
-      while (end < partitions && pairStarts[end] < share)
-        ++end;
-      batches.emplace_back(first, end);
-      first = end;
-    }
+    batches.ranges = { { 0, partitions } };
+    return batches;
   }
-  std::size_t workspacePairs = SlotCount;
-  if (!pairStarts.empty())
+  batches.pairStarts.resize(partitions + 1);
+  run.download(starts, batches.pairStarts.data(), batches.pairStarts.size(), "partition starts");
+  const std::size_t batchCount = std::min(maxBatches, divideUp(slots * pairBytes, pairBudgetBytes));
+  for (std::size_t first = 0, k = 1; first < partitions; ++k)
   {
-    workspacePairs = 0;
-    for (const auto& [first, end] : batches)
-      workspacePairs = std::max<std::size_t>(workspacePairs, pairStarts[end] - pairStarts[first]);
+    const std::size_t share = slots * k / batchCount;
+    std::size_t end = first + 1;
+    while (end < partitions && batches.pairStarts[end] < share)
+      ++end;
+    batches.ranges.emplace_back(first, end);
+    first = end;
   }
-  DeviceBuffer<cl_uchar> pairKeys = run.allocate<cl_uchar>(workspacePairs * keyBytes, "partitioned keys");
-  SortedSlots = run.allocate<cl_int>(workspacePairs, "sorted slots");
-  DeviceBuffer<cl_uint> entityCounts = run.allocate<cl_uint>(partitions, "partition entities");
-  DeviceBuffer<cl_uint> entityStarts = run.allocate<cl_uint>(partitions, "partition entity starts");
+  batches.workspacePairs = 0;
+  for (const auto& [first, end] : batches.ranges)
+    batches.workspacePairs =
+      std::max<std::size_t>(batches.workspacePairs, batches.pairStarts[end] - batches.pairStarts[first]);
+  return batches;
+}
+
+// 3. The (key, slot) pairs of partitions [first, end), grouped by partition.
+void scatterPartitionEntries(DeviceRun& run, const PartitionPlan& plan, const EmittingGroups& emitting,
+  const std::vector<DeviceBuffer<cl_int>>& tables, const DeviceBuffer<cl_uint>& slotOffsets,
+  DeviceBuffer<cl_uint>& chunkCursors, std::size_t first, std::size_t end, cl_uint pairBase,
+  DeviceBuffer<cl_uchar>& pairKeys, DeviceBuffer<cl_int>& pairSlots)
+{
+  for (std::size_t g = 0; g < emitting.size(); ++g)
+  {
+    const DeviceCellGroup& group = *emitting[g].first;
+    const Chunks& chunks = plan.chunks[g];
+    run.call({ program, "scatter_partition_entries", plan.options + " " + cellKindOptions(group) },
+      { chunks.count, 1 }, "scatter partition entries", CellArgs{ group }, tables[g],
+      static_cast<cl_int>(emitting[g].second->size() / 4), slotOffsets, static_cast<cl_int>(chunks.cells),
+      static_cast<cl_int>(chunks.first), plan.shift, static_cast<cl_int>(plan.partitions), chunkCursors,
+      static_cast<cl_uint>(first), static_cast<cl_uint>(end), pairBase, pairKeys, pairSlots);
+  }
+}
+} // namespace
+
+void CellEntities::matchInPartitions(DeviceRun& run, const DeviceMesh& mesh, const EmittingGroups& emitting,
+  SlotNeighbors neighbors, std::size_t slotRows)
+{
+  const bool withNeighbors = neighbors != SlotNeighbors::LeftOut;
+  const bool withRuns = neighbors != SlotNeighbors::Only;
+  const PartitionPlan plan = planPartitions(run, mesh, emitting, neighbors, !SlotCell.empty(), slotRows, SlotCount);
+  std::vector<DeviceBuffer<cl_int>> tables;
+  for (const auto& entry : emitting)
+    tables.push_back(run.upload(entry.second->data(), entry.second->size(), "entity table"));
+  DeviceBuffer<cl_uint> chunkCounts = countPartitionEntries(run, plan, emitting, tables, SlotOffsets, SlotCell);
+  const DeviceBuffer<cl_uint> starts = partitionStarts(run, plan, chunkCounts);
+
+  // 3-5 a batch of partitions at a time, in one workspace for the batch's pairs.
+  const PairBatches batches = planBatches(run, plan, starts, SlotCount, withRuns);
+  DeviceBuffer<cl_uchar> pairKeys = run.allocate<cl_uchar>(batches.workspacePairs * plan.keyBytes, "partitioned keys");
+  SortedSlots = run.allocate<cl_int>(batches.workspacePairs, "sorted slots");
+  DeviceBuffer<cl_uint> entityCounts = run.allocate<cl_uint>(plan.partitions, "partition entities");
+  DeviceBuffer<cl_uint> entityStarts = run.allocate<cl_uint>(plan.partitions, "partition entity starts");
   DeviceBuffer<cl_uint> entityTotal = run.allocate<cl_uint>(1, "entity count");
   run.fill(entityTotal, cl_uint(0), "entity count");
   const auto readEntityCount = [&] {
@@ -161,31 +251,22 @@ void CellEntities::matchInPartitions(DeviceRun& run, const DeviceMesh& mesh, con
     run.download(entityTotal, &entities, 1, "distinct sides and edges");
     EntityCount = entities;
   };
-  const bool inPrivate = (std::size_t(1) << shift) <= privateBuckets;
-  DeviceBuffer<cl_uint> bucketStarts = run.allocate<cl_uint>(inPrivate ? 1 : points, "bucket starts");
-  DeviceBuffer<cl_uint> bucketCursors = run.allocate<cl_uint>(inPrivate ? 1 : points, "bucket cursors");
-  const std::string sortOptions = options + " -DPRIVATE_BUCKETS=" + std::to_string(inPrivate ? privateBuckets : 0);
-  for (const auto& [first, end] : batches)
+  const bool inPrivate = (std::size_t(1) << plan.shift) <= privateBuckets;
+  DeviceBuffer<cl_uint> bucketStarts = run.allocate<cl_uint>(inPrivate ? 1 : plan.points, "bucket starts");
+  DeviceBuffer<cl_uint> bucketCursors = run.allocate<cl_uint>(inPrivate ? 1 : plan.points, "bucket cursors");
+  const std::string sortOptions =
+    plan.options + " -DPRIVATE_BUCKETS=" + std::to_string(inPrivate ? privateBuckets : 0);
+  for (const auto& [first, end] : batches.ranges)
   {
-    const auto firstPartition = static_cast<cl_uint>(first);
-    const auto endPartition = static_cast<cl_uint>(end);
-    const cl_uint pairBase = pairStarts.empty() ? 0 : pairStarts[first];
-    // 3. The batch's (key, slot) pairs, grouped by partition.
-    for (std::size_t g = 0; g < emitting.size(); ++g)
-    {
-      const DeviceCellGroup& group = *emitting[g].first;
-      run.call({ program, "scatter_partition_entries", options + " " + cellKindOptions(group) },
-        { chunks[g].count, 1 }, "scatter partition entries", CellArgs{ group }, tables[g],
-        static_cast<cl_int>(emitting[g].second->size() / 4), SlotOffsets, static_cast<cl_int>(chunks[g].cells),
-        static_cast<cl_int>(chunks[g].first), shift, static_cast<cl_int>(partitions), chunkCounts, firstPartition,
-        endPartition, pairBase, pairKeys, SortedSlots);
-    }
+    const cl_uint pairBase = batches.pairBase(first);
+    scatterPartitionEntries(
+      run, plan, emitting, tables, SlotOffsets, chunkCounts, first, end, pairBase, pairKeys, SortedSlots);
 
     // 4. Each partition sorted in place by (key, slot); its entities counted and numbered.
     run.call({ program, "sort_partitions", sortOptions }, { end - first, 1 }, "sort partitions", pairKeys,
-      SortedSlots, partitionStarts, static_cast<cl_int>(first), static_cast<cl_int>(end), pairBase, shift,
-      static_cast<cl_uint>(points), bucketStarts, bucketCursors, entityCounts);
-    run.call({ program, "number_partition_entities", options }, { 1, 1 }, "number partition entities",
+      SortedSlots, starts, static_cast<cl_int>(first), static_cast<cl_int>(end), pairBase, plan.shift,
+      static_cast<cl_uint>(plan.points), bucketStarts, bucketCursors, entityCounts);
+    run.call({ program, "number_partition_entities", plan.options }, { 1, 1 }, "number partition entities",
       entityCounts, static_cast<cl_int>(first), static_cast<cl_int>(end), entityStarts, entityTotal);
 
     // 5. Runs and neighbours.
@@ -198,9 +279,9 @@ void CellEntities::matchInPartitions(DeviceRun& run, const DeviceMesh& mesh, con
       Neighbor = run.allocate<cl_int>(withNeighbors ? SlotCount : 0, "neighbours");
       SlotEntity = run.allocate<cl_int>(SlotCount, "slot entities");
     }
-    run.call({ program, "record_partition_entities", options }, { end - first, 1 }, "record partition entities",
-      pairKeys, SortedSlots, partitionStarts, entityStarts, static_cast<cl_int>(first), static_cast<cl_int>(end),
-      pairBase, SlotCell, SlotRun, Neighbor, SlotEntity, EntityVertices);
+    run.call({ program, "record_partition_entities", plan.options }, { end - first, 1 }, "record partition entities",
+      pairKeys, SortedSlots, starts, entityStarts, static_cast<cl_int>(first), static_cast<cl_int>(end), pairBase,
+      SlotCell, SlotRun, Neighbor, SlotEntity, EntityVertices);
   }
   if (!withRuns)
   {
