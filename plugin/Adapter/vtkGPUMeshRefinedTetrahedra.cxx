@@ -15,13 +15,13 @@ namespace vtkGPUMeshRefinedTetrahedra
 {
 
 void BuildCells(gpumesh::DeviceRun& run, vtkPointSet* input, vtkPointSet* output,
-  const gpumesh::RefinedTetrahedra& refined)
+  const gpumesh::RefinedSimplices& refined)
 {
-  const auto count = static_cast<vtkIdType>(refined.tetrahedronCount);
+  const auto count = static_cast<vtkIdType>(refined.cellCount);
   const auto kept = static_cast<vtkIdType>(refined.keptCount);
   auto connectivity = vtkGPUMeshOutputArrays::New<vtkTypeInt32Array>(4 * count);
-  run.download(refined.tetrahedra, connectivity->GetPointer(0), 4 * refined.keptCount, "refined tetrahedra");
-  run.download(refined.appended, connectivity->GetPointer(4 * kept), 4 * (refined.tetrahedronCount - refined.keptCount),
+  run.download(refined.kept, connectivity->GetPointer(0), 4 * refined.keptCount, "refined tetrahedra");
+  run.download(refined.appended, connectivity->GetPointer(4 * kept), 4 * (refined.cellCount - refined.keptCount),
     "appended tetrahedra");
   auto offsets = vtkGPUMeshOutputArrays::New<vtkTypeInt32Array>(count + 1);
   vtkSMPTools::For(0, count + 1, [&](vtkIdType begin, vtkIdType end) {
@@ -41,7 +41,7 @@ void BuildCells(gpumesh::DeviceRun& run, vtkPointSet* input, vtkPointSet* output
   if (!identity)
     run.download(refined.keptParent, downloaded->GetPointer(0), refined.keptCount, "parents");
   run.download(refined.appendedParent, downloaded->GetPointer(kept - downloadedFrom),
-    refined.tetrahedronCount - refined.keptCount, "parents");
+    refined.cellCount - refined.keptCount, "parents");
   vtkIdType* parentId = parentIds->GetPointer(0);
   const vtkTypeInt32* fromDevice = downloaded->GetPointer(0);
   vtkSMPTools::For(0, count, [&](vtkIdType begin, vtkIdType end) {

@@ -3,7 +3,7 @@
 #ifndef vtkGPUMeshRefinedTetrahedra_h
 #define vtkGPUMeshRefinedTetrahedra_h
 
-#include "gpumesh/algorithms/refinement/TetraRefinement.h"
+#include "gpumesh/algorithms/refinement/RefinementPasses.h"
 
 class vtkPointSet;
 
@@ -13,7 +13,7 @@ namespace vtkGPUMeshRefinedTetrahedra
 /// Sets the output's cells (VTK_TETRA, 32-bit connectivity straight from the device), adds
 /// `ParentCellId` and copies each input cell array from the parents.
 void BuildCells(gpumesh::DeviceRun& run, vtkPointSet* input, vtkPointSet* output,
-  const gpumesh::RefinedTetrahedra& refined);
+  const gpumesh::RefinedSimplices& refined);
 
 } // namespace vtkGPUMeshRefinedTetrahedra
 

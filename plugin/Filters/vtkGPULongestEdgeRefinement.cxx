@@ -147,8 +147,8 @@ gpumesh::MarkedCells markedCells(gpumesh::DeviceRun& run, vtkDataArray* array, d
 // input's type without a shift, else as exact midpoints of their parents in the input's type.
 // Point data is interpolated at the new points (the mean of the two parents). The parents come
 // down from the device only when something needs them.
-template <typename Refined> // RefinedTriangles or RefinedTetrahedra
-void buildPoints(gpumesh::DeviceRun& run, vtkPointSet* input, vtkPointSet* output, const Refined& refined)
+void buildPoints(gpumesh::DeviceRun& run, vtkPointSet* input, vtkPointSet* output,
+  const gpumesh::RefinedSimplices& refined)
 {
   const vtkIdType old = input->GetNumberOfPoints();
   const auto added = static_cast<vtkIdType>(refined.newPointCount);
@@ -256,10 +256,10 @@ NarrowedTriangles narrowedTriangles(vtkPointSet* input)
 // only the kept triangles that changed (the parents of the appended ones, each replaced by its
 // first child) then come down, instead of all of them.
 void buildCells(gpumesh::DeviceRun& run, vtkPointSet* input, vtkPointSet* output,
-  const gpumesh::RefinedTriangles& refined, std::future<NarrowedTriangles>& inputTriangles)
+  const gpumesh::RefinedSimplices& refined, std::future<NarrowedTriangles>& inputTriangles)
 {
   using vtkGPUMeshOutputArrays::New;
-  const auto count = static_cast<vtkIdType>(refined.triangleCount);
+  const auto count = static_cast<vtkIdType>(refined.cellCount);
   const auto kept = static_cast<vtkIdType>(refined.keptCount);
   const vtkIdType appended = count - kept;
   const bool identity = refined.keptParent.empty();
@@ -289,7 +289,7 @@ void buildCells(gpumesh::DeviceRun& run, vtkPointSet* input, vtkPointSet* output
     vtkGPUMeshOutputArrays::Adopt(connectivity, std::move(narrowed.ids), 3 * count);
     std::vector<std::int32_t> changed(fromDevice + (kept - downloadedFrom), fromDevice + (count - downloadedFrom));
     changed.erase(std::unique(changed.begin(), changed.end()), changed.end());
-    const std::vector<cl_int> firstChildren = gpumesh::gather(run, refined.triangles, 3, changed, "refined triangles");
+    const std::vector<cl_int> firstChildren = gpumesh::gather(run, refined.kept, 3, changed, "refined triangles");
     vtkTypeInt32* corners = connectivity->GetPointer(0);
     for (std::size_t i = 0; i < changed.size(); ++i)
       std::copy_n(&firstChildren[3 * i], 3, corners + 3 * static_cast<vtkIdType>(changed[i]));
@@ -297,7 +297,7 @@ void buildCells(gpumesh::DeviceRun& run, vtkPointSet* input, vtkPointSet* output
   else
   {
     vtkGPUMeshOutputArrays::Allocate(connectivity, 3 * count);
-    run.download(refined.triangles, connectivity->GetPointer(0), 3 * refined.keptCount, "refined triangles");
+    run.download(refined.kept, connectivity->GetPointer(0), 3 * refined.keptCount, "refined triangles");
   }
   downloaded = nullptr;
   run.download(refined.appended, connectivity->GetPointer(3 * kept), 3 * static_cast<std::size_t>(appended),
@@ -462,7 +462,7 @@ void refineTetrahedra(vtkGPULongestEdgeRefinement* filter, gpumesh::DeviceRun& r
   vtkPointSet* output, gpumesh::DeviceMesh mesh, gpumesh::MarkedCells marked, vtkMultiProcessController* controller,
   const gpumesh::BoundaryEdgeSlots& boundary)
 {
-  gpumesh::RefinedTetrahedra refined =
+  gpumesh::RefinedSimplices refined =
     refineThisPiece(input, controller, boundary, [&](const gpumesh::DistributedRefinement* distributed) {
       return gpumesh::refineTetrahedra(run, std::move(mesh), std::move(marked), filter->GetPasses(), distributed);
     });
@@ -474,7 +474,7 @@ void refineTetrahedra(vtkGPULongestEdgeRefinement* filter, gpumesh::DeviceRun& r
   output->GetFieldData()->PassData(input->GetFieldData());
   vtkGPUMeshRunReport::SetFieldCount(output->GetFieldData(), "MarkedCells", refined.markedCount);
   vtkGPUMeshRunReport::SetFieldCount(output->GetFieldData(), "CreatedCells",
-    refined.tetrahedronCount - static_cast<std::size_t>(input->GetNumberOfCells()));
+    refined.cellCount - static_cast<std::size_t>(input->GetNumberOfCells()));
 }
 
 } // namespace
@@ -553,7 +553,7 @@ void vtkGPULongestEdgeRefinement::ExecuteOnDevice(
     inputTriangles = std::async(std::launch::async, narrowedTriangles, input);
   }
 
-  gpumesh::RefinedTriangles refined =
+  gpumesh::RefinedSimplices refined =
     refineThisPiece(input, controller, boundary, [&](const gpumesh::DistributedRefinement* distributed) {
       return gpumesh::refineLongestEdges(run, std::move(*mesh), std::move(marked), this->Passes, distributed);
     });
@@ -566,7 +566,7 @@ void vtkGPULongestEdgeRefinement::ExecuteOnDevice(
   output->GetFieldData()->PassData(input->GetFieldData());
   vtkGPUMeshRunReport::SetFieldCount(output->GetFieldData(), "MarkedCells", refined.markedCount);
   vtkGPUMeshRunReport::SetFieldCount(output->GetFieldData(), "CreatedCells",
-    refined.triangleCount - static_cast<std::size_t>(input->GetNumberOfCells()));
+    refined.cellCount - static_cast<std::size_t>(input->GetNumberOfCells()));
 }
 
 void vtkGPULongestEdgeRefinement::PrintSelf(ostream& os, vtkIndent indent)
