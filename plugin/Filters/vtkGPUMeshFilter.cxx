@@ -104,7 +104,7 @@ int vtkGPUMeshFilter::RequestData(
         vtkGPUMeshDistributed::AgreedPrecision(vtkGPUMeshAdapter::ResolvePrecision(this->Precision, input),
           input->GetNumberOfPoints() > 0, controller);
       run = std::make_unique<gpumesh::DeviceRun>(gpumesh::DeviceContext::acquire(
-        vtkGPUMeshDistributed::DeviceSpecForProcess(this->Device ? this->Device : "auto", controller)),
+        vtkGPUMeshDistributed::DeviceForProcess(this->Device ? this->Device : "auto", controller)),
         precision);
     });
     this->ExecuteOnDevice(inputVector, input, output, *run);
