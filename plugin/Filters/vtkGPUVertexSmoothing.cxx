@@ -15,9 +15,8 @@
 
 #include "vtkGPUMeshAdapter.h"
 #include "vtkGPUMeshDistributed.h"
-#include "vtkGPUMeshGhostedPieceCache.h"
+#include "vtkGPUMeshHaloedPiece.h"
 #include "vtkGPUMeshOutputArrays.h"
-#include "vtkGPUMeshPointHalo.h"
 #include "vtkGPUMeshRunReport.h"
 
 #include "gpumesh/algorithms/Smoothing.h"
@@ -204,7 +203,7 @@ vtkSmartPointer<vtkDoubleArray> smoothDistributed(gpumesh::DeviceRun& run, vtkPo
 } // namespace
 
 vtkGPUVertexSmoothing::vtkGPUVertexSmoothing()
-  : GhostedPieceCache(std::make_unique<vtkGPUMeshGhostedPieceCache>())
+  : HaloedPiece(std::make_unique<vtkGPUMeshHaloedPiece>())
 {
 }
 
@@ -215,7 +214,7 @@ vtkGPUVertexSmoothing::~vtkGPUVertexSmoothing()
 
 vtkIdType vtkGPUVertexSmoothing::GetGhostedPieceBuildCount()
 {
-  return this->GhostedPieceCache->GetBuildCount();
+  return this->HaloedPiece->GetBuildCount();
 }
 
 const char* vtkGPUVertexSmoothing::GetMethodName(int method)
@@ -259,25 +258,9 @@ void vtkGPUVertexSmoothing::ExecuteOnDevice(
   {
     // Collective whatever this piece holds.
     std::uint64_t bytesExchanged = 0;
-    const vtkGPUMeshDistributed::GhostedPiece& piece =
-      this->GhostedPieceCache->Get(input, controller, output->GetFieldData());
-    // The halo's plan depends on the piece alone: kept with it. Whether to rebuild it follows
-    // the processes' agreement on the piece, so they all take part in its exchanges or none.
-    if (!this->GhostedPieceCache->LastReused())
-    {
-      this->Halo.reset();
-      try
-      {
-        this->Halo = std::make_unique<vtkGPUMeshPointHalo>(piece, controller);
-      }
-      catch (...)
-      {
-        this->GhostedPieceCache->Release(); // so that every process builds both next time
-        throw;
-      }
-    }
-    const vtkSmartPointer<vtkDoubleArray> displacement =
-      smoothDistributed(run, input, piece, *this->Halo, options, fixedName, controller, this, bytesExchanged);
+    const vtkGPUMeshHaloedPiece::Parts haloed = this->HaloedPiece->Get(input, controller, output->GetFieldData());
+    const vtkSmartPointer<vtkDoubleArray> displacement = smoothDistributed(
+      run, input, haloed.Piece, haloed.Halo, options, fixedName, controller, this, bytesExchanged);
     vtkGPUMeshRunReport::SetFieldCount(output->GetFieldData(), "HaloBytesExchanged", bytesExchanged);
     this->UpdateProgress(0.9);
     if (!coordinates || coordinates->GetNumberOfTuples() == 0)
@@ -373,5 +356,5 @@ void vtkGPUVertexSmoothing::PrintSelf(ostream& os, vtkIndent indent)
   os << indent << "PassBand: " << this->PassBand << "\n";
   os << indent << "Boundary: " << GetBoundaryName(this->Boundary) << "\n";
   os << indent << "FixedPointsArray: " << (this->FixedPointsArray ? this->FixedPointsArray : "(none)") << "\n";
-  os << indent << "GhostedPieceBuildCount: " << this->GhostedPieceCache->GetBuildCount() << "\n";
+  os << indent << "GhostedPieceBuildCount: " << this->HaloedPiece->GetBuildCount() << "\n";
 }
