@@ -25,6 +25,7 @@
 
 #include <algorithm>
 #include <array>
+#include <iterator>
 #include <memory>
 #include <optional>
 #include <string>
@@ -33,6 +34,11 @@ vtkStandardNewMacro(vtkGPUMeshKernel);
 
 namespace
 {
+const char* const domainNames[] = { "Points", "Cells" };
+static_assert(std::size(domainNames) == vtkGPUMeshKernel::CELLS + 1, "a name per Domain");
+const char* const reductionNames[] = { "None", "Min", "Max", "Sum", "L2" };
+static_assert(std::size(reductionNames) == vtkGPUMeshKernel::L2 + 1, "a name per Reduction");
+
 std::string arrayNames(vtkFieldData* data)
 {
   std::string names;
@@ -279,24 +285,12 @@ void vtkGPUMeshKernel::ClearInputArrays()
 
 const char* vtkGPUMeshKernel::GetDomainName(int domain)
 {
-  return domain == CELLS ? "Cells" : "Points";
+  return ChoiceName(domainNames, domain);
 }
 
 const char* vtkGPUMeshKernel::GetReductionName(int reduction)
 {
-  switch (reduction)
-  {
-    case MIN:
-      return "Min";
-    case MAX:
-      return "Max";
-    case SUM:
-      return "Sum";
-    case L2:
-      return "L2";
-    default:
-      return "None";
-  }
+  return ChoiceName(reductionNames, reduction);
 }
 
 void vtkGPUMeshKernel::CheckInput(vtkInformationVector**, vtkPointSet* input)
@@ -312,8 +306,8 @@ void vtkGPUMeshKernel::CheckInput(vtkInformationVector**, vtkPointSet* input)
   execution.CoordinatesType = coordinatesType(input);
   // The text and the arrays are checked before any upload or exchange; an empty piece, which
   // has no arrays to look up, only checks the properties.
-  RequireChoice("Domain", this->Domain, CELLS + 1, &GetDomainName);
-  RequireChoice("Reduction", this->Reduction, L2 + 1, &GetReductionName);
+  RequireChoice("Domain", this->Domain, domainNames);
+  RequireChoice("Reduction", this->Reduction, reductionNames);
   if (this->Iterations < 1)
   {
     throw gpumesh::Error("Iterations must be 1 or more, not " + std::to_string(this->Iterations));

@@ -24,6 +24,7 @@
 
 #include <array>
 #include <cstring>
+#include <iterator>
 #include <memory>
 #include <string>
 #include <vector>
@@ -32,6 +33,11 @@ vtkStandardNewMacro(vtkGPUVertexSmoothing);
 
 namespace
 {
+const char* const methodNames[] = { "Laplacian", "Taubin", "Barycentric" };
+static_assert(std::size(methodNames) == vtkGPUVertexSmoothing::BARYCENTRIC + 1, "a name per Method");
+const char* const boundaryNames[] = { "Fixed", "Free", "Smooth" };
+static_assert(std::size(boundaryNames) == vtkGPUVertexSmoothing::SMOOTH + 1, "a name per Boundary");
+
 gpumesh::SmoothingOptions toOptions(int method, int boundary, int iterations, double lambda, double passBand)
 {
   gpumesh::SmoothingOptions options;
@@ -219,35 +225,19 @@ vtkIdType vtkGPUVertexSmoothing::GetGhostedPieceBuildCount()
 
 const char* vtkGPUVertexSmoothing::GetMethodName(int method)
 {
-  switch (method)
-  {
-    case TAUBIN:
-      return "Taubin";
-    case BARYCENTRIC:
-      return "Barycentric";
-    default:
-      return "Laplacian";
-  }
+  return ChoiceName(methodNames, method);
 }
 
 const char* vtkGPUVertexSmoothing::GetBoundaryName(int boundary)
 {
-  switch (boundary)
-  {
-    case FREE:
-      return "Free";
-    case SMOOTH:
-      return "Smooth";
-    default:
-      return "Fixed";
-  }
+  return ChoiceName(boundaryNames, boundary);
 }
 
 void vtkGPUVertexSmoothing::ExecuteOnDevice(
   vtkInformationVector**, vtkPointSet* input, vtkPointSet* output, gpumesh::DeviceRun& run)
 {
-  RequireChoice("Method", this->Method, BARYCENTRIC + 1, &GetMethodName);
-  RequireChoice("Boundary", this->Boundary, SMOOTH + 1, &GetBoundaryName);
+  RequireChoice("Method", this->Method, methodNames);
+  RequireChoice("Boundary", this->Boundary, boundaryNames);
   const gpumesh::SmoothingOptions options = toOptions(
     this->Method, this->Boundary, this->Iterations, this->RelaxationFactor, this->PassBand);
   options.validate();
