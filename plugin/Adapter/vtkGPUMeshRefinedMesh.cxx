@@ -71,7 +71,8 @@ NarrowedTriangles narrowedTriangles(vtkPointSet* input)
   const vtkIdType ids = cells->GetNumberOfConnectivityIds();
   NarrowedTriangles narrowed;
   narrowed.capacity = 2 * input->GetNumberOfCells();
-  narrowed.ids = vtkGPUMeshOutputArrays::Reserve(3 * static_cast<std::size_t>(narrowed.capacity) * sizeof(vtkTypeInt32));
+  narrowed.ids =
+    vtkGPUMeshOutputArrays::Reserve(3 * static_cast<std::size_t>(narrowed.capacity) * sizeof(vtkTypeInt32));
   auto* out = static_cast<vtkTypeInt32*>(narrowed.ids.get());
   if (cells->IsStorage64Bit())
   {
@@ -160,9 +161,11 @@ void BuildPoints(gpumesh::DeviceRun& run, vtkPointSet* input, vtkPointSet* outpu
     xyz = vtkGPUMeshOutputArrays::NewLike(source, total);
     vtkGPUMeshOutputArrays::CopyTuples(xyz, source, old);
     if (deviceType == VTK_DOUBLE)
-      run.download(refined.newPoints, static_cast<double*>(xyz->GetVoidPointer(3 * old)), 3 * refined.newPointCount, "new points");
+      run.download(refined.newPoints, static_cast<double*>(xyz->GetVoidPointer(3 * old)), 3 * refined.newPointCount,
+        "new points");
     else
-      run.download(refined.newPoints, static_cast<float*>(xyz->GetVoidPointer(3 * old)), 3 * refined.newPointCount, "new points");
+      run.download(refined.newPoints, static_cast<float*>(xyz->GetVoidPointer(3 * old)), 3 * refined.newPointCount,
+        "new points");
   }
   else
   {
@@ -227,8 +230,8 @@ void BuildCells(gpumesh::DeviceRun& run, vtkPointSet* input, vtkPointSet* output
   auto downloaded = New<vtkTypeInt32Array>(count - downloadedFrom);
   if (!identity)
     run.download(refined.keptParent, downloaded->GetPointer(0), refined.keptCount, "parents");
-  run.download(refined.appendedParent, downloaded->GetPointer(kept - downloadedFrom), static_cast<std::size_t>(appended),
-    "parents");
+  run.download(refined.appendedParent, downloaded->GetPointer(kept - downloadedFrom),
+    static_cast<std::size_t>(appended), "parents");
   const vtkTypeInt32* fromDevice = downloaded->GetPointer(0);
   vtkSMPTools::For(0, count, [&](vtkIdType begin, vtkIdType end) {
     for (vtkIdType c = begin; c < end; ++c)
@@ -259,8 +262,8 @@ void BuildCells(gpumesh::DeviceRun& run, vtkPointSet* input, vtkPointSet* output
     run.download(refined.kept, connectivity->GetPointer(0), vertices * refined.keptCount, "refined cells");
   }
   downloaded = nullptr;
-  run.download(refined.appended, connectivity->GetPointer(vertices * kept), vertices * static_cast<std::size_t>(appended),
-    "appended cells");
+  run.download(refined.appended, connectivity->GetPointer(vertices * kept),
+    static_cast<std::size_t>(vertices * appended), "appended cells");
   auto offsets = New<vtkTypeInt32Array>(count + 1);
   vtkTypeInt32* offset = offsets->GetPointer(0);
   vtkSMPTools::For(0, count + 1, [&](vtkIdType begin, vtkIdType end) {

@@ -57,7 +57,8 @@ void vtkGPUMeshOwnedValues::Compute(
     {
       return;
     }
-    const std::vector<vtkIdType> source = vtkGPUMeshDistributed::PieceEntries(piece.InputPoint, input->GetNumberOfPoints());
+    const std::vector<vtkIdType> source =
+      vtkGPUMeshDistributed::PieceEntries(piece.InputPoint, input->GetNumberOfPoints());
     addOwned(result->GetPointData(), source, output->GetPointData());
     if (moved)
     {
