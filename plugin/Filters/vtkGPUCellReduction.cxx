@@ -20,13 +20,16 @@
 #include "gpumesh/primitives/Reduce.h"
 
 #include <cmath>
-
+#include <iterator>
 #include <string>
 
 vtkStandardNewMacro(vtkGPUCellReduction);
 
 namespace
 {
+const char* const quantityNames[] = { "Size", "Area", "Volume", "Length", "Array" };
+static_assert(std::size(quantityNames) == vtkGPUCellReduction::ARRAY + 1, "a name per Quantity");
+
 // The per-cell quantity on the device, and the name of the cell array that will hold it
 // (empty: nothing to add).
 struct CellQuantity
@@ -105,25 +108,13 @@ vtkGPUCellReduction::vtkGPUCellReduction()
 
 const char* vtkGPUCellReduction::GetQuantityName(int quantity)
 {
-  switch (quantity)
-  {
-    case AREA:
-      return "Area";
-    case VOLUME:
-      return "Volume";
-    case LENGTH:
-      return "Length";
-    case ARRAY:
-      return "Array";
-    default:
-      return "Size";
-  }
+  return ChoiceName(quantityNames, quantity);
 }
 
 void vtkGPUCellReduction::ExecuteOnDevice(
   vtkInformationVector** inputVector, vtkPointSet* input, vtkPointSet* output, gpumesh::DeviceRun& run)
 {
-  RequireChoice("Quantity", this->Quantity, ARRAY + 1, &GetQuantityName);
+  RequireChoice("Quantity", this->Quantity, quantityNames);
   vtkMultiProcessController* controller = vtkGPUMeshDistributed::GetController();
   const vtkIdType cells = input->GetNumberOfCells();
   // Under MPI one origin for all processes (used when double points run in Single precision):

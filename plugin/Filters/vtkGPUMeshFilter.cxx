@@ -15,8 +15,15 @@
 
 #include <chrono>
 #include <exception>
+#include <iterator>
 #include <memory>
 #include <string>
+
+namespace
+{
+const char* const precisionNames[] = { "Auto", "Single", "Double" };
+static_assert(std::size(precisionNames) == vtkGPUMeshFilter::PRECISION_DOUBLE + 1, "a name per Precision");
+} // namespace
 
 vtkGPUMeshFilter::vtkGPUMeshFilter()
   : AvailableDevices(vtkSmartPointer<vtkStringArray>::New())
@@ -71,7 +78,7 @@ const char* vtkGPUMeshFilter::GetChosenArrayName()
   return request->Has(vtkDataObject::FIELD_NAME()) ? request->Get(vtkDataObject::FIELD_NAME()) : nullptr;
 }
 
-void vtkGPUMeshFilter::RequireChoice(const char* property, int value, int count, const char* (*name)(int))
+void vtkGPUMeshFilter::RequireChoice(const char* property, int value, const char* const* names, int count)
 {
   if (value >= 0 && value < count)
   {
@@ -80,7 +87,7 @@ void vtkGPUMeshFilter::RequireChoice(const char* property, int value, int count,
   std::string choices;
   for (int i = 0; i < count; ++i)
   {
-    choices += (i ? ", " : "") + std::to_string(i) + " (" + name(i) + ")";
+    choices += (i ? ", " : "") + std::to_string(i) + " (" + names[i] + ")";
   }
   throw gpumesh::Error(std::string(property) + " " + std::to_string(value) + " is not one of " + choices);
 }
@@ -99,12 +106,12 @@ int vtkGPUMeshFilter::RequestData(
     vtkMultiProcessController* controller = vtkGPUMeshDistributed::GetController();
     std::unique_ptr<gpumesh::DeviceRun> run;
     vtkGPUMeshDistributed::AllSucceed(controller, [&] {
-      RequireChoice("Precision", this->Precision, PRECISION_DOUBLE + 1, &GetPrecisionName);
+      RequireChoice("Precision", this->Precision, precisionNames);
       const gpumesh::Precision precision =
         vtkGPUMeshDistributed::AgreedPrecision(vtkGPUMeshAdapter::ResolvePrecision(this->Precision, input),
           input->GetNumberOfPoints() > 0, controller);
       run = std::make_unique<gpumesh::DeviceRun>(gpumesh::DeviceContext::acquire(
-        vtkGPUMeshDistributed::DeviceSpecForProcess(this->Device ? this->Device : "auto", controller)),
+        vtkGPUMeshDistributed::DeviceForProcess(this->Device ? this->Device : "auto", controller)),
         precision);
     });
     this->ExecuteOnDevice(inputVector, input, output, *run);
@@ -122,15 +129,7 @@ int vtkGPUMeshFilter::RequestData(
 
 const char* vtkGPUMeshFilter::GetPrecisionName(int precision)
 {
-  switch (precision)
-  {
-    case PRECISION_SINGLE:
-      return "Single";
-    case PRECISION_DOUBLE:
-      return "Double";
-    default:
-      return "Auto";
-  }
+  return ChoiceName(precisionNames, precision);
 }
 
 void vtkGPUMeshFilter::PrintSelf(ostream& os, vtkIndent indent)

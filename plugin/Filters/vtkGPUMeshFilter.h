@@ -31,6 +31,8 @@
 #include "vtkPointSetAlgorithm.h"
 #include "vtkSmartPointer.h" // for member
 
+#include <cstddef> // for std::size_t
+
 class vtkDataArray;
 class vtkStringArray;
 namespace gpumesh
@@ -108,9 +110,26 @@ protected:
   /// active scalars) was chosen instead.
   const char* GetChosenArrayName();
 
-  /// Enumerated properties are not clamped: a value outside [0, count) throws gpumesh::Error
-  /// naming it and the choices, "Method 7 is not one of 0 (Laplacian), 1 (Taubin), ...".
-  static void RequireChoice(const char* property, int value, int count, const char* (*name)(int));
+  ///@{
+  /**
+   * An enumerated property's values are named by one table, in value order, the default
+   * (value 0) first: `const char* const methodNames[] = { "Laplacian", "Taubin", ... }`.
+   * ChoiceName gives the name of `value`, or the default's for a value outside the table (as
+   * PrintSelf shows a value not checked yet). RequireChoice, since such properties are not
+   * clamped, throws gpumesh::Error for a value outside the table naming it and the choices,
+   * "Method 7 is not one of 0 (Laplacian), 1 (Taubin), ...".
+   */
+  template <std::size_t Count>
+  static const char* ChoiceName(const char* const (&names)[Count], int value)
+  {
+    return value >= 0 && value < static_cast<int>(Count) ? names[value] : names[0];
+  }
+  template <std::size_t Count>
+  static void RequireChoice(const char* property, int value, const char* const (&names)[Count])
+  {
+    RequireChoice(property, value, names, static_cast<int>(Count));
+  }
+  ///@}
 
   /**
    * The filter's work: `output` starts as a shallow copy of `input`. Report bad input by
@@ -123,6 +142,8 @@ protected:
   int Precision = PRECISION_AUTO;
 
 private:
+  static void RequireChoice(const char* property, int value, const char* const* names, int count);
+
   vtkSmartPointer<vtkStringArray> AvailableDevices;
 
   vtkGPUMeshFilter(const vtkGPUMeshFilter&) = delete;

@@ -15,7 +15,6 @@
 
 #include "vtkGPUMeshAdapter.h"
 #include "vtkGPUMeshDistributed.h"
-#include "vtkGPUMeshGhostedPieceCache.h"
 #include "vtkGPUMeshOutputArrays.h"
 #include "vtkGPUMeshRunReport.h"
 
@@ -26,14 +25,20 @@
 
 #include <algorithm>
 #include <array>
-#include <cmath>
-#include <limits>
+#include <iterator>
 #include <memory>
+#include <optional>
+#include <string>
 
 vtkStandardNewMacro(vtkGPUMeshKernel);
 
 namespace
 {
+const char* const domainNames[] = { "Points", "Cells" };
+static_assert(std::size(domainNames) == vtkGPUMeshKernel::CELLS + 1, "a name per Domain");
+const char* const reductionNames[] = { "None", "Min", "Max", "Sum", "L2" };
+static_assert(std::size(reductionNames) == vtkGPUMeshKernel::L2 + 1, "a name per Reduction");
+
 std::string arrayNames(vtkFieldData* data)
 {
   std::string names;
@@ -102,7 +107,6 @@ bool writesCoordinates(const gpumesh::MeshKernelDefinition& definition)
 struct KernelRun
 {
   vtkSmartPointer<vtkDataArray> result; ///< per point or cell of the mesh; coordinates in the points' type
-  std::string source;
   bool compiled = false;
   double compileMilliseconds = 0.0;
   gpumesh::Statistics statistics; ///< of the result, when asked for
@@ -193,7 +197,6 @@ KernelRun runKernel(gpumesh::DeviceRun& run, vtkPointSet* mesh, const std::array
   progress->UpdateProgress(0.2);
 
   KernelRun result;
-  result.source = kernel.generated().source;
   result.compiled = kernel.compiled();
   result.compileMilliseconds = kernel.compileMilliseconds();
   int stoppedAt = 0;
@@ -239,8 +242,22 @@ void setCoordinates(vtkPointSet* output, vtkDataArray* xyz)
 }
 } // namespace
 
+// The definition and the results of one execution, between the steps of vtkGPUMeshPieceFilter.
+struct vtkGPUMeshKernel::Execution
+{
+  bool OfPoints = false;
+  bool WritesPoints = false; ///< the result is the coordinates
+  bool Reduce = false;
+  int CoordinatesType = VTK_DOUBLE; ///< of the input's coordinates (coordinatesType)
+  /// Made from the input's arrays; none for an empty piece under MPI (which may carry no arrays).
+  std::optional<gpumesh::MeshKernelDefinition> Definition;
+  gpumesh::GeneratedMeshKernel Generated; ///< from Definition, once per execution
+  bool Compiled = false;
+  double CompileMilliseconds = 0.0;
+  gpumesh::Statistics Statistics; ///< of the result, when reduced
+};
+
 vtkGPUMeshKernel::vtkGPUMeshKernel()
-  : GhostedPieceCache(std::make_unique<vtkGPUMeshGhostedPieceCache>())
 {
   this->SetResultArrayName("Result");
   this->SetKernel("");
@@ -250,11 +267,6 @@ vtkGPUMeshKernel::~vtkGPUMeshKernel()
 {
   this->SetResultArrayName(nullptr);
   this->SetKernel(nullptr);
-}
-
-vtkIdType vtkGPUMeshKernel::GetGhostedPieceBuildCount()
-{
-  return this->GhostedPieceCache->GetBuildCount();
 }
 
 void vtkGPUMeshKernel::AddInputArray(const char* name)
@@ -274,147 +286,123 @@ void vtkGPUMeshKernel::ClearInputArrays()
 
 const char* vtkGPUMeshKernel::GetDomainName(int domain)
 {
-  return domain == CELLS ? "Cells" : "Points";
+  return ChoiceName(domainNames, domain);
 }
 
 const char* vtkGPUMeshKernel::GetReductionName(int reduction)
 {
-  switch (reduction)
+  return ChoiceName(reductionNames, reduction);
+}
+
+void vtkGPUMeshKernel::CheckInput(vtkInformationVector**, vtkPointSet* input)
+{
+  this->GeneratedSource.clear();
+  this->Current = std::make_unique<Execution>();
+  Execution& execution = *this->Current;
+  vtkMultiProcessController* controller = vtkGPUMeshDistributed::GetController();
+  execution.OfPoints = this->Domain == POINTS;
+  execution.WritesPoints = execution.OfPoints && this->ResultArrayName &&
+    std::string(this->ResultArrayName) == gpumesh::MeshKernelDefinition::coordinatesName;
+  execution.Reduce = this->Reduction != NONE;
+  execution.CoordinatesType = coordinatesType(input);
+  // The text and the arrays are checked before any upload or exchange; an empty piece, which
+  // has no arrays to look up, only checks the properties.
+  RequireChoice("Domain", this->Domain, domainNames);
+  RequireChoice("Reduction", this->Reduction, reductionNames);
+  if (this->Iterations < 1)
   {
-    case MIN:
-      return "Min";
-    case MAX:
-      return "Max";
-    case SUM:
-      return "Sum";
-    case L2:
-      return "L2";
-    default:
-      return "None";
+    throw gpumesh::Error("Iterations must be 1 or more, not " + std::to_string(this->Iterations));
+  }
+  if (controller)
+  {
+    const bool fedBack = execution.WritesPoints ||
+      std::find(this->InputArrays.begin(), this->InputArrays.end(),
+        this->ResultArrayName ? this->ResultArrayName : "") != this->InputArrays.end();
+    if (fedBack && this->Iterations > 1)
+    {
+      throw gpumesh::Error("Under MPI the GPU Mesh Kernel runs one iteration of a result that replaces an "
+                           "input (Iterations " + std::to_string(this->Iterations) +
+        " asked): chain several GPU Mesh Kernel filters instead, each of which exchanges its ghost layer");
+    }
+    if (execution.OfPoints && execution.Reduce)
+    {
+      throw gpumesh::Error(std::string("Under MPI the Reduction of a point result is not available yet: the "
+                                       "points on the cuts between processes are held by several of them and "
+                                       "would count twice. Reduce a cell result, or run without MPI (Reduction ") +
+        GetReductionName(this->Reduction) + " asked)");
+    }
+  }
+  if (!controller || input->GetNumberOfPoints() > 0 || input->GetNumberOfCells() > 0)
+  {
+    execution.Definition = makeDefinition(
+      input, this->InputArrays, this->Domain, this->Kernel, this->ResultArrayName, this->ResultComponents);
+    execution.Generated = gpumesh::generateMeshKernel(*execution.Definition);
+    this->GeneratedSource = execution.Generated.source;
   }
 }
 
-void vtkGPUMeshKernel::ExecuteOnDevice(
-  vtkInformationVector**, vtkPointSet* input, vtkPointSet* output, gpumesh::DeviceRun& run)
+void vtkGPUMeshKernel::ComputeArrays(
+  gpumesh::DeviceRun& run, vtkPointSet* mesh, const std::array<double, 3>* origin, vtkPointSet* result)
 {
-  this->GeneratedSource.clear();
-  vtkMultiProcessController* controller = vtkGPUMeshDistributed::GetController();
-  const bool ofPoints = this->Domain == POINTS;
-  const bool writesPoints = ofPoints && this->ResultArrayName &&
-    std::string(this->ResultArrayName) == gpumesh::MeshKernelDefinition::coordinatesName;
-  const bool reduceResult = this->Reduction != NONE;
-  // The text and the arrays are checked before any upload or exchange. Under MPI every process
-  // learns of a failure anywhere (none waits in an exchange for one that gave up); an empty
-  // piece, which has no arrays to look up, only checks the properties.
-  const bool pieceHasData = input->GetNumberOfPoints() > 0 || input->GetNumberOfCells() > 0;
-  gpumesh::MeshKernelDefinition definition;
-  gpumesh::GeneratedMeshKernel generated;
-  vtkGPUMeshDistributed::AllSucceed(controller, [&] {
-    RequireChoice("Domain", this->Domain, CELLS + 1, &GetDomainName);
-    RequireChoice("Reduction", this->Reduction, L2 + 1, &GetReductionName);
-    if (this->Iterations < 1)
-    {
-      throw gpumesh::Error("Iterations must be 1 or more, not " + std::to_string(this->Iterations));
-    }
-    if (controller)
-    {
-      const bool fedBack = writesPoints ||
-        std::find(this->InputArrays.begin(), this->InputArrays.end(),
-          this->ResultArrayName ? this->ResultArrayName : "") != this->InputArrays.end();
-      if (fedBack && this->Iterations > 1)
-      {
-        throw gpumesh::Error("Under MPI the GPU Mesh Kernel runs one iteration of a result that replaces an "
-                             "input (Iterations " + std::to_string(this->Iterations) +
-          " asked): chain several GPU Mesh Kernel filters instead, each of which exchanges its ghost layer");
-      }
-      if (ofPoints && reduceResult)
-      {
-        throw gpumesh::Error(std::string("Under MPI the Reduction of a point result is not available yet: the "
-                                         "points on the cuts between processes are held by several of them and "
-                                         "would count twice. Reduce a cell result, or run without MPI (Reduction ") +
-          GetReductionName(this->Reduction) + " asked)");
-      }
-    }
-    if (!controller || pieceHasData)
-    {
-      definition = makeDefinition(
-        input, this->InputArrays, this->Domain, this->Kernel, this->ResultArrayName, this->ResultComponents);
-      generated = gpumesh::generateMeshKernel(definition);
-      this->GeneratedSource = generated.source;
-    }
-  });
-
-  KernelRun result;
-  if (!controller)
+  Execution& execution = *this->Current;
+  vtkSmartPointer<vtkDataArray> values;
+  if (execution.Definition)
   {
-    result =
-      runKernel(run, input, nullptr, definition, generated, this->InputArrays, this->Iterations, reduceResult, this);
+    // On the input (no origin) every value is owned: the statistics come from the device.
+    const KernelRun kernelRun = runKernel(run, mesh, origin, *execution.Definition, execution.Generated,
+      this->InputArrays, this->Iterations, execution.Reduce && !origin, this);
+    values = kernelRun.result;
+    execution.Compiled = kernelRun.compiled;
+    execution.CompileMilliseconds = kernelRun.compileMilliseconds;
+    execution.Statistics = kernelRun.statistics;
   }
   else
   {
-    // The owned cells plus one layer of ghost cells give every owned point and cell all its
-    // links; one origin for all processes makes each value the serial one.
-    const vtkGPUMeshDistributed::GhostedPiece& piece =
-      this->GhostedPieceCache->Get(input, controller, output->GetFieldData());
-    const std::array<double, 3> origin = vtkGPUMeshDistributed::GlobalBoundsCentre(input, controller);
-    vtkGPUMeshDistributed::AllSucceed(controller, [&] {
-      const int components = writesPoints ? 3 : this->ResultComponents;
-      if (!pieceHasData)
-      {
-        result.result = writesPoints
-          ? (coordinatesType(input) == VTK_FLOAT ? vtkSmartPointer<vtkDataArray>(vtkSmartPointer<vtkFloatArray>::New())
-                                                 : vtkSmartPointer<vtkDataArray>(vtkSmartPointer<vtkDoubleArray>::New()))
-          : run.precision() == gpumesh::Precision::Double
-          ? vtkSmartPointer<vtkDataArray>(vtkSmartPointer<vtkDoubleArray>::New())
-          : vtkSmartPointer<vtkDataArray>(vtkSmartPointer<vtkFloatArray>::New());
-        result.result->SetName(this->ResultArrayName);
-        result.result->SetNumberOfComponents(components);
-        return;
-      }
-      KernelRun pieceRun = runKernel(run, piece.Mesh, &origin, definition, generated, this->InputArrays,
-        this->Iterations, false, this);
-      const std::vector<vtkIdType> source = ofPoints
-        ? vtkGPUMeshDistributed::PieceEntries(piece.InputPoint, input->GetNumberOfPoints())
-        : vtkGPUMeshDistributed::PieceEntries(piece.InputCell, input->GetNumberOfCells());
-      result = pieceRun;
-      // Ghosts of the input hold NaN: their owners hold the values.
-      result.result = vtkGPUMeshDistributed::InputArrayOfPiece(pieceRun.result, source, NAN);
-      if (writesPoints)
-      {
-        // Points only the input's own ghost cells use keep their coordinates.
-        for (vtkIdType p = 0; p < input->GetNumberOfPoints(); ++p)
-          if (source[p] < 0)
-            result.result->SetTuple(p, input->GetPoint(p));
-      }
-      if (reduceResult)
-      {
-        // Ghosts hold NaN, which the statistics leave out.
-        const gpumesh::RealBuffer owned = vtkGPUMeshAdapter::UploadArray(run, result.result);
-        result.statistics = reduce(run, owned, source.size(), components);
-      }
-    });
-    if (reduceResult)
-    {
-      result.statistics = vtkGPUMeshDistributed::AllReduceStatistics(controller, result.statistics);
-    }
+    // An empty piece: an empty result of the type the other processes give.
+    values = execution.WritesPoints
+      ? (execution.CoordinatesType == VTK_FLOAT ? vtkSmartPointer<vtkDataArray>(vtkSmartPointer<vtkFloatArray>::New())
+                                                : vtkSmartPointer<vtkDataArray>(vtkSmartPointer<vtkDoubleArray>::New()))
+      : run.precision() == gpumesh::Precision::Double
+      ? vtkSmartPointer<vtkDataArray>(vtkSmartPointer<vtkDoubleArray>::New())
+      : vtkSmartPointer<vtkDataArray>(vtkSmartPointer<vtkFloatArray>::New());
+    values->SetName(this->ResultArrayName);
+    values->SetNumberOfComponents(execution.WritesPoints ? 3 : this->ResultComponents);
   }
-
-  if (writesPoints)
+  if (execution.WritesPoints)
   {
-    setCoordinates(output, result.result);
+    setCoordinates(result, values);
   }
   else
   {
-    (ofPoints ? static_cast<vtkFieldData*>(output->GetPointData()) : output->GetCellData())->AddArray(result.result);
+    (execution.OfPoints ? static_cast<vtkFieldData*>(result->GetPointData()) : result->GetCellData())->AddArray(values);
   }
+}
+
+void vtkGPUMeshKernel::FinishOutput(gpumesh::DeviceRun& run, vtkPointSet* output)
+{
+  const Execution& execution = *this->Current;
   vtkFieldData* field = output->GetFieldData();
-  if (reduceResult)
+  if (execution.Reduce)
   {
-    const gpumesh::Statistics& s = result.statistics;
-    const double value = this->Reduction == MIN ? s.minimum
-      : this->Reduction == MAX                  ? s.maximum
-      : this->Reduction == SUM                  ? s.sum
-                                                : s.l2Norm();
+    gpumesh::Statistics statistics = execution.Statistics;
+    if (vtkMultiProcessController* controller = vtkGPUMeshDistributed::GetController())
+    {
+      // The owned cells' values (a point result is not reduced under MPI); ghosts hold NaN,
+      // which the statistics leave out.
+      vtkGPUMeshDistributed::AllSucceed(controller, [&] {
+        vtkDataArray* owned = output->GetCellData()->GetArray(this->ResultArrayName);
+        if (owned->GetNumberOfTuples() > 0)
+        {
+          statistics = reduce(run, vtkGPUMeshAdapter::UploadArray(run, owned),
+            static_cast<std::size_t>(owned->GetNumberOfTuples()), owned->GetNumberOfComponents());
+        }
+      });
+      statistics = vtkGPUMeshDistributed::AllReduceStatistics(controller, statistics);
+    }
+    const double value = this->Reduction == MIN ? statistics.minimum
+      : this->Reduction == MAX                  ? statistics.maximum
+      : this->Reduction == SUM                  ? statistics.sum
+                                                : statistics.l2Norm();
     vtkGPUMeshRunReport::SetFieldValue(
       field, std::string(this->ResultArrayName) + "_" + GetReductionName(this->Reduction), value);
   }
@@ -423,8 +411,8 @@ void vtkGPUMeshKernel::ExecuteOnDevice(
   source->InsertNextValue(this->GeneratedSource);
   field->RemoveArray("GeneratedSource");
   field->AddArray(source);
-  vtkGPUMeshRunReport::SetFieldCount(field, "KernelCompiled", result.compiled ? 1 : 0);
-  vtkGPUMeshRunReport::SetFieldValue(field, "KernelCompileTimeMs", result.compileMilliseconds);
+  vtkGPUMeshRunReport::SetFieldCount(field, "KernelCompiled", execution.Compiled ? 1 : 0);
+  vtkGPUMeshRunReport::SetFieldValue(field, "KernelCompileTimeMs", execution.CompileMilliseconds);
 }
 
 void vtkGPUMeshKernel::PrintSelf(ostream& os, vtkIndent indent)
@@ -440,5 +428,4 @@ void vtkGPUMeshKernel::PrintSelf(ostream& os, vtkIndent indent)
   os << indent << "InputArrays: " << (names.empty() ? "(none)" : names) << "\n";
   os << indent << "Iterations: " << this->Iterations << "\n";
   os << indent << "Reduction: " << GetReductionName(this->Reduction) << "\n";
-  os << indent << "GhostedPieceBuildCount: " << this->GhostedPieceCache->GetBuildCount() << "\n";
 }

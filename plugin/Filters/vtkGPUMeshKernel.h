@@ -53,19 +53,17 @@
 #define vtkGPUMeshKernel_h
 
 #include "GPUMeshFiltersModule.h" // for export macro
-#include "vtkGPUMeshFilter.h"
+#include "vtkGPUMeshPieceFilter.h"
 
 #include <memory> // for std::unique_ptr
 #include <string> // for members
 #include <vector> // for members
 
-class vtkGPUMeshGhostedPieceCache;
-
-class GPUMESHFILTERS_EXPORT vtkGPUMeshKernel : public vtkGPUMeshFilter
+class GPUMESHFILTERS_EXPORT vtkGPUMeshKernel : public vtkGPUMeshPieceFilter
 {
 public:
   static vtkGPUMeshKernel* New();
-  vtkTypeMacro(vtkGPUMeshKernel, vtkGPUMeshFilter);
+  vtkTypeMacro(vtkGPUMeshKernel, vtkGPUMeshPieceFilter);
   void PrintSelf(ostream& os, vtkIndent indent) override;
 
   enum Domains
@@ -131,16 +129,18 @@ public:
   /// The program generated at the last execution (empty before).
   const char* GetGeneratedSource() const { return this->GeneratedSource.c_str(); }
 
-  /// Under MPI: how many times this filter has built its ghosted piece (0 in serial runs,
-  /// which need none). An execution whose input is unchanged on every process reuses it.
-  vtkIdType GetGhostedPieceBuildCount();
-
 protected:
   vtkGPUMeshKernel();
   ~vtkGPUMeshKernel() override;
 
-  void ExecuteOnDevice(vtkInformationVector** inputVector, vtkPointSet* input, vtkPointSet* output,
-    gpumesh::DeviceRun& run) override;
+  /// The properties, then the definition of the kernel from the input's arrays (the generated
+  /// source).
+  void CheckInput(vtkInformationVector** inputVector, vtkPointSet* input) override;
+  /// Compiles (or finds) the program and runs it on `mesh`: the result array, or coordinates.
+  void ComputeArrays(gpumesh::DeviceRun& run, vtkPointSet* mesh, const std::array<double, 3>* origin,
+    vtkPointSet* result) override;
+  /// The reduction of the result (of the owned cells under MPI) and the field data.
+  void FinishOutput(gpumesh::DeviceRun& run, vtkPointSet* output) override;
 
   int Domain = POINTS;
   char* Kernel = nullptr;
@@ -152,7 +152,9 @@ protected:
   std::string GeneratedSource;
 
 private:
-  std::unique_ptr<vtkGPUMeshGhostedPieceCache> GhostedPieceCache;
+  /// What one execution carries from its checks to its report (vtkGPUMeshKernel.cxx).
+  struct Execution;
+  std::unique_ptr<Execution> Current;
 
   vtkGPUMeshKernel(const vtkGPUMeshKernel&) = delete;
   void operator=(const vtkGPUMeshKernel&) = delete;

@@ -11,17 +11,11 @@
 #include "vtkSMPTools.h"
 
 #include "vtkGPUMeshAdapter.h"
-#include "vtkGPUMeshDistributed.h"
-#include "vtkGPUMeshGhostedPieceCache.h"
 #include "vtkGPUMeshOutputArrays.h"
 
 #include "gpumesh/algorithms/NeighborDistance.h"
 
 #include <array>
-#include <cmath>
-#include <string>
-#include <vector>
-
 
 vtkStandardNewMacro(vtkGPUNeighborDistance);
 
@@ -59,10 +53,14 @@ void addCentroids(gpumesh::DeviceRun& run, const gpumesh::DeviceMesh& mesh,
   }
   cellData->AddArray(array);
 }
-// The arrays of every cell of `mesh` into `cellData`. `origin`: the one of a distributed run,
-// shared by all processes.
-void computeArrays(gpumesh::DeviceRun& run, vtkPointSet* mesh, const std::array<double, 3>* origin,
-  bool withCentroids, vtkGPUNeighborDistance* progress, vtkCellData* cellData)
+} // namespace
+
+vtkGPUNeighborDistance::vtkGPUNeighborDistance() = default;
+
+vtkGPUNeighborDistance::~vtkGPUNeighborDistance() = default;
+
+void vtkGPUNeighborDistance::ComputeArrays(
+  gpumesh::DeviceRun& run, vtkPointSet* mesh, const std::array<double, 3>* origin, vtkPointSet* result)
 {
   const vtkIdType cells = mesh->GetNumberOfCells();
   auto description = vtkGPUMeshAdapter::DescribeMesh(mesh, run.precision());
@@ -70,72 +68,29 @@ void computeArrays(gpumesh::DeviceRun& run, vtkPointSet* mesh, const std::array<
   {
     description.view.points.origin = *origin;
   }
-  progress->UpdateProgress(0.1);
+  this->UpdateProgress(0.1);
   const gpumesh::DeviceMesh device(run, description.view);
-  progress->UpdateProgress(0.2);
+  this->UpdateProgress(0.2);
   const gpumesh::CellEntities sides(run, device, gpumesh::EntityType::Sides);
-  progress->UpdateProgress(0.6);
+  this->UpdateProgress(0.6);
   const gpumesh::Centroids centroids = gpumesh::computeCentroids(run, device);
   const gpumesh::NeighborDistances distances =
     gpumesh::computeNeighborDistances(run, device, sides, centroids);
-  progress->UpdateProgress(0.8);
+  this->UpdateProgress(0.8);
 
+  vtkCellData* cellData = result->GetCellData();
   cellData->AddArray(vtkGPUMeshAdapter::DownloadArray(run, distances.minimum, cells, 1, "MinNeighborDistance"));
   cellData->AddArray(vtkGPUMeshAdapter::DownloadArray(run, distances.maximum, cells, 1, "MaxNeighborDistance"));
   cellData->AddArray(vtkGPUMeshAdapter::DownloadArray(run, distances.mean, cells, 1, "MeanNeighborDistance"));
   addCounts(run, distances.count, cells, cellData);
-  if (withCentroids)
+  if (this->ComputeCentroids)
   {
     addCentroids(run, device, centroids, cells, cellData);
   }
-}
-
-} // namespace
-
-vtkGPUNeighborDistance::vtkGPUNeighborDistance()
-  : GhostedPieceCache(std::make_unique<vtkGPUMeshGhostedPieceCache>())
-{
-}
-
-vtkGPUNeighborDistance::~vtkGPUNeighborDistance() = default;
-
-vtkIdType vtkGPUNeighborDistance::GetGhostedPieceBuildCount()
-{
-  return this->GhostedPieceCache->GetBuildCount();
-}
-
-void vtkGPUNeighborDistance::ExecuteOnDevice(
-  vtkInformationVector**, vtkPointSet* input, vtkPointSet* output, gpumesh::DeviceRun& run)
-{
-  vtkMultiProcessController* controller = vtkGPUMeshDistributed::GetController();
-  if (!controller)
-  {
-    computeArrays(run, input, nullptr, this->ComputeCentroids, this, output->GetCellData());
-    return;
-  }
-
-  // Distributed: the owned cells plus one layer of ghost cells give every owned cell all its
-  // neighbours; one origin for all processes makes each value the serial one.
-  const vtkIdType cells = input->GetNumberOfCells();
-  const vtkGPUMeshDistributed::GhostedPiece& piece =
-    this->GhostedPieceCache->Get(input, controller, output->GetFieldData());
-  const std::array<double, 3> origin = vtkGPUMeshDistributed::GlobalBoundsCentre(input, controller);
-  vtkGPUMeshDistributed::AllSucceed(controller, [&] {
-    vtkNew<vtkCellData> pieceArrays;
-    computeArrays(run, piece.Mesh, &origin, this->ComputeCentroids, this, pieceArrays);
-    const std::vector<vtkIdType> source = vtkGPUMeshDistributed::PieceEntries(piece.InputCell, cells);
-    for (int a = 0; a < pieceArrays->GetNumberOfArrays(); ++a)
-    {
-      vtkDataArray* array = pieceArrays->GetArray(a);
-      const bool counts = std::string(array->GetName()) == "NeighborCount";
-      output->GetCellData()->AddArray(vtkGPUMeshDistributed::InputArrayOfPiece(array, source, counts ? -1.0 : NAN));
-    }
-  });
 }
 
 void vtkGPUNeighborDistance::PrintSelf(ostream& os, vtkIndent indent)
 {
   this->Superclass::PrintSelf(os, indent);
   os << indent << "ComputeCentroids: " << this->ComputeCentroids << "\n";
-  os << indent << "GhostedPieceBuildCount: " << this->GhostedPieceCache->GetBuildCount() << "\n";
 }

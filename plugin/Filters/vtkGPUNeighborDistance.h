@@ -32,17 +32,13 @@
 #define vtkGPUNeighborDistance_h
 
 #include "GPUMeshFiltersModule.h" // for export macro
-#include "vtkGPUMeshFilter.h"
+#include "vtkGPUMeshPieceFilter.h"
 
-#include <memory> // for std::unique_ptr
-
-class vtkGPUMeshGhostedPieceCache;
-
-class GPUMESHFILTERS_EXPORT vtkGPUNeighborDistance : public vtkGPUMeshFilter
+class GPUMESHFILTERS_EXPORT vtkGPUNeighborDistance : public vtkGPUMeshPieceFilter
 {
 public:
   static vtkGPUNeighborDistance* New();
-  vtkTypeMacro(vtkGPUNeighborDistance, vtkGPUMeshFilter);
+  vtkTypeMacro(vtkGPUNeighborDistance, vtkGPUMeshPieceFilter);
   void PrintSelf(ostream& os, vtkIndent indent) override;
 
   ///@{
@@ -52,22 +48,17 @@ public:
   vtkBooleanMacro(ComputeCentroids, bool);
   ///@}
 
-  /// Under MPI: how many times this filter has built its ghosted piece (0 in serial runs,
-  /// which need none). An execution whose input is unchanged on every process reuses it.
-  vtkIdType GetGhostedPieceBuildCount();
-
 protected:
   vtkGPUNeighborDistance();
   ~vtkGPUNeighborDistance() override;
 
-  void ExecuteOnDevice(vtkInformationVector** inputVector, vtkPointSet* input, vtkPointSet* output,
-    gpumesh::DeviceRun& run) override;
+  /// The distances (and centroids) of every cell of `mesh`.
+  void ComputeArrays(gpumesh::DeviceRun& run, vtkPointSet* mesh, const std::array<double, 3>* origin,
+    vtkPointSet* result) override;
 
   bool ComputeCentroids = false;
 
 private:
-  std::unique_ptr<vtkGPUMeshGhostedPieceCache> GhostedPieceCache;
-
   vtkGPUNeighborDistance(const vtkGPUNeighborDistance&) = delete;
   void operator=(const vtkGPUNeighborDistance&) = delete;
 };

@@ -15,9 +15,8 @@
 
 #include "vtkGPUMeshAdapter.h"
 #include "vtkGPUMeshDistributed.h"
-#include "vtkGPUMeshGhostedPieceCache.h"
+#include "vtkGPUMeshHaloedPiece.h"
 #include "vtkGPUMeshOutputArrays.h"
-#include "vtkGPUMeshPointHalo.h"
 #include "vtkGPUMeshRunReport.h"
 
 #include "gpumesh/algorithms/Smoothing.h"
@@ -25,6 +24,7 @@
 
 #include <array>
 #include <cstring>
+#include <iterator>
 #include <memory>
 #include <string>
 #include <vector>
@@ -33,6 +33,11 @@ vtkStandardNewMacro(vtkGPUVertexSmoothing);
 
 namespace
 {
+const char* const methodNames[] = { "Laplacian", "Taubin", "Barycentric" };
+static_assert(std::size(methodNames) == vtkGPUVertexSmoothing::BARYCENTRIC + 1, "a name per Method");
+const char* const boundaryNames[] = { "Fixed", "Free", "Smooth" };
+static_assert(std::size(boundaryNames) == vtkGPUVertexSmoothing::SMOOTH + 1, "a name per Boundary");
+
 gpumesh::SmoothingOptions toOptions(int method, int boundary, int iterations, double lambda, double passBand)
 {
   gpumesh::SmoothingOptions options;
@@ -204,7 +209,7 @@ vtkSmartPointer<vtkDoubleArray> smoothDistributed(gpumesh::DeviceRun& run, vtkPo
 } // namespace
 
 vtkGPUVertexSmoothing::vtkGPUVertexSmoothing()
-  : GhostedPieceCache(std::make_unique<vtkGPUMeshGhostedPieceCache>())
+  : HaloedPiece(std::make_unique<vtkGPUMeshHaloedPiece>())
 {
 }
 
@@ -215,40 +220,24 @@ vtkGPUVertexSmoothing::~vtkGPUVertexSmoothing()
 
 vtkIdType vtkGPUVertexSmoothing::GetGhostedPieceBuildCount()
 {
-  return this->GhostedPieceCache->GetBuildCount();
+  return this->HaloedPiece->GetBuildCount();
 }
 
 const char* vtkGPUVertexSmoothing::GetMethodName(int method)
 {
-  switch (method)
-  {
-    case TAUBIN:
-      return "Taubin";
-    case BARYCENTRIC:
-      return "Barycentric";
-    default:
-      return "Laplacian";
-  }
+  return ChoiceName(methodNames, method);
 }
 
 const char* vtkGPUVertexSmoothing::GetBoundaryName(int boundary)
 {
-  switch (boundary)
-  {
-    case FREE:
-      return "Free";
-    case SMOOTH:
-      return "Smooth";
-    default:
-      return "Fixed";
-  }
+  return ChoiceName(boundaryNames, boundary);
 }
 
 void vtkGPUVertexSmoothing::ExecuteOnDevice(
   vtkInformationVector**, vtkPointSet* input, vtkPointSet* output, gpumesh::DeviceRun& run)
 {
-  RequireChoice("Method", this->Method, BARYCENTRIC + 1, &GetMethodName);
-  RequireChoice("Boundary", this->Boundary, SMOOTH + 1, &GetBoundaryName);
+  RequireChoice("Method", this->Method, methodNames);
+  RequireChoice("Boundary", this->Boundary, boundaryNames);
   const gpumesh::SmoothingOptions options = toOptions(
     this->Method, this->Boundary, this->Iterations, this->RelaxationFactor, this->PassBand);
   options.validate();
@@ -259,25 +248,9 @@ void vtkGPUVertexSmoothing::ExecuteOnDevice(
   {
     // Collective whatever this piece holds.
     std::uint64_t bytesExchanged = 0;
-    const vtkGPUMeshDistributed::GhostedPiece& piece =
-      this->GhostedPieceCache->Get(input, controller, output->GetFieldData());
-    // The halo's plan depends on the piece alone: kept with it. Whether to rebuild it follows
-    // the processes' agreement on the piece, so they all take part in its exchanges or none.
-    if (!this->GhostedPieceCache->LastReused())
-    {
-      this->Halo.reset();
-      try
-      {
-        this->Halo = std::make_unique<vtkGPUMeshPointHalo>(piece, controller);
-      }
-      catch (...)
-      {
-        this->GhostedPieceCache->Release(); // so that every process builds both next time
-        throw;
-      }
-    }
-    const vtkSmartPointer<vtkDoubleArray> displacement =
-      smoothDistributed(run, input, piece, *this->Halo, options, fixedName, controller, this, bytesExchanged);
+    const vtkGPUMeshHaloedPiece::Parts haloed = this->HaloedPiece->Get(input, controller, output->GetFieldData());
+    const vtkSmartPointer<vtkDoubleArray> displacement = smoothDistributed(
+      run, input, haloed.Piece, haloed.Halo, options, fixedName, controller, this, bytesExchanged);
     vtkGPUMeshRunReport::SetFieldCount(output->GetFieldData(), "HaloBytesExchanged", bytesExchanged);
     this->UpdateProgress(0.9);
     if (!coordinates || coordinates->GetNumberOfTuples() == 0)
@@ -373,5 +346,5 @@ void vtkGPUVertexSmoothing::PrintSelf(ostream& os, vtkIndent indent)
   os << indent << "PassBand: " << this->PassBand << "\n";
   os << indent << "Boundary: " << GetBoundaryName(this->Boundary) << "\n";
   os << indent << "FixedPointsArray: " << (this->FixedPointsArray ? this->FixedPointsArray : "(none)") << "\n";
-  os << indent << "GhostedPieceBuildCount: " << this->GhostedPieceCache->GetBuildCount() << "\n";
+  os << indent << "GhostedPieceBuildCount: " << this->HaloedPiece->GetBuildCount() << "\n";
 }

@@ -65,8 +65,7 @@
 
 #include <memory> // for std::unique_ptr
 
-class vtkGPUMeshGhostedPieceCache;
-class vtkGPUMeshPointHalo;
+class vtkGPUMeshHaloedPiece;
 
 class GPUMESHFILTERS_EXPORT vtkGPUVertexSmoothing : public vtkGPUMeshFilter
 {
@@ -153,8 +152,7 @@ protected:
   char* FixedPointsArray = nullptr;
 
 private:
-  std::unique_ptr<vtkGPUMeshGhostedPieceCache> GhostedPieceCache;
-  std::unique_ptr<vtkGPUMeshPointHalo> Halo; // the exchange plan of the kept piece
+  std::unique_ptr<vtkGPUMeshHaloedPiece> HaloedPiece; // the kept piece and its exchange plan
 
   vtkGPUVertexSmoothing(const vtkGPUVertexSmoothing&) = delete;
   void operator=(const vtkGPUVertexSmoothing&) = delete;

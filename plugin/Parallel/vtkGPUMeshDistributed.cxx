@@ -206,15 +206,15 @@ vtkMultiProcessController* GetController()
   return controller && controller->GetNumberOfProcesses() > 1 ? controller : nullptr;
 }
 
-std::string DeviceSpecForProcess(const std::string& device, vtkMultiProcessController* controller)
+gpumesh::DeviceInfo DeviceForProcess(const std::string& device, vtkMultiProcessController* controller)
 {
   if (!controller)
   {
-    return device;
+    return gpumesh::selectDevice(device);
   }
   // Every process takes part in the host-name gathering, whatever its own spec says.
   const int localRank = nodeLocalRank(controller);
-  return std::to_string(gpumesh::selectDeviceForLocalRank(device, localRank).index);
+  return gpumesh::selectDeviceForLocalRank(device, localRank);
 }
 
 void AllSucceed(vtkMultiProcessController* controller, const std::function<void()>& work)

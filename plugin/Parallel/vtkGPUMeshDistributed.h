@@ -11,6 +11,7 @@
 #include "vtkType.h"
 
 #include "gpumesh/primitives/Reduce.h"
+#include "gpumesh/runtime/Devices.h"
 #include "gpumesh/runtime/Precision.h"
 
 #include <array>
@@ -30,11 +31,12 @@ namespace vtkGPUMeshDistributed
 /// The global controller when more than one process runs; nullptr in serial runs.
 vtkMultiProcessController* GetController();
 
-/// The device spec this process uses for `device`: unchanged unless it is "auto" (and
-/// GPUMESH_DEVICE names no device); then the processes of a node take different GPUs
-/// (gpumesh::selectDeviceForLocalRank), the node-local rank coming from the MPI launcher's
-/// variables or, when it set none, from the host names gathered through the controller.
-std::string DeviceSpecForProcess(const std::string& device, vtkMultiProcessController* controller);
+/// The device this process uses for the spec `device` (gpumesh::selectDevice), chosen once and
+/// passed on as it is: under MPI, when the spec is "auto" (and GPUMESH_DEVICE names no device),
+/// the processes of a node take different GPUs (gpumesh::selectDeviceForLocalRank), the
+/// node-local rank coming from the MPI launcher's variables or, when it set none, from the host
+/// names gathered through the controller.
+gpumesh::DeviceInfo DeviceForProcess(const std::string& device, vtkMultiProcessController* controller);
 
 /// Runs `work`, then lets every process know whether it failed anywhere, so that no process
 /// waits in a later exchange for one that gave up: a process whose work threw rethrows its

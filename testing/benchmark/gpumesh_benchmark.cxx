@@ -282,7 +282,7 @@ void benchmarkRefinement(const std::shared_ptr<DeviceContext>& context, const Op
   std::vector<cl_int> connectivity, parent;
   std::size_t outCells = 0;
   const Measured measured = measure(context, options.repeat, [&](DeviceRun& run) {
-    RefinedTriangles refined = refineLongestEdges(run, DeviceMesh(run, host), marked, 1);
+    RefinedSimplices refined = refineLongestEdges(run, DeviceMesh(run, host), marked, 1);
     pointParents.resize(refined.newPointCount);
     run.download(refined.pointParents, pointParents.data(), pointParents.size(), "point parents");
     refined.download(run, connectivity, parent);
@@ -295,7 +295,7 @@ void benchmarkRefinement(const std::shared_ptr<DeviceContext>& context, const Op
     for (std::size_t k = 0; k < pointParents.size(); ++k)
       for (int c = 0; c < 3; ++c)
         newPoints[3 * k + c] = 0.5 * (at(pointParents[k].s[0], c) + at(pointParents[k].s[1], c));
-    outCells = refined.triangleCount;
+    outCells = refined.cellCount;
   });
   const std::string name = "refine " + std::to_string(cells) + " triangles" +
     (options.shuffle ? " (random order)" : " (row order)");

@@ -96,7 +96,7 @@ Refined refine(const Example& example, int passes = 1)
     if (example.marks[t])
       marked.push_back(static_cast<cl_int>(t));
   DeviceRun run(DeviceContext::acquire("auto"));
-  RefinedTriangles result = refineLongestEdges(run, DeviceMesh(run, host), marked, passes);
+  RefinedSimplices result = refineLongestEdges(run, DeviceMesh(run, host), marked, passes);
 
   std::vector<cl_int> connectivity;
   std::vector<cl_int2> parents(result.newPointCount);
@@ -111,7 +111,7 @@ Refined refine(const Example& example, int passes = 1)
     points.push_back({ 0.5 * (a[0] + b[0]), 0.5 * (a[1] + b[1]) });
     refined.newPoints.push_back(points.back());
   }
-  for (std::size_t t = 0; t < result.triangleCount; ++t)
+  for (std::size_t t = 0; t < result.cellCount; ++t)
     refined.triangles.push_back({ points[static_cast<std::size_t>(connectivity[3 * t])],
       points[static_cast<std::size_t>(connectivity[3 * t + 1])], points[static_cast<std::size_t>(connectivity[3 * t + 2])] });
   return refined;
@@ -248,7 +248,7 @@ TEST(LongestEdgeRefinement, ArraysReadInPlaceAreLeftUnchanged)
   {
     view.readInPlace = readInPlace;
     DeviceRun run(DeviceContext::acquire("auto"), Precision::Double);
-    RefinedTriangles result = refineLongestEdges(run, DeviceMesh(run, view), marked, 1);
+    RefinedSimplices result = refineLongestEdges(run, DeviceMesh(run, view), marked, 1);
     result.download(run, readInPlace ? inPlace : copied, parents);
   }
   EXPECT_EQ(copied.size(), 21u);

@@ -41,7 +41,7 @@ Refined refine(const std::vector<Point>& points, const std::vector<Tet>& tets, c
   int passes = 1, Precision precision = Precision::Double)
 {
   DeviceRun run(DeviceContext::acquire("auto"), precision);
-  RefinedTetrahedra result = refineTetrahedra(run, DeviceMesh(run, testmesh::toHost(tetMesh(points, tets))), marked, passes);
+  RefinedSimplices result = refineTetrahedra(run, DeviceMesh(run, testmesh::toHost(tetMesh(points, tets))), marked, passes);
   Refined refined;
   std::vector<cl_int> connectivity;
   result.download(run, connectivity, refined.parent);
@@ -54,7 +54,7 @@ Refined refine(const std::vector<Point>& points, const std::vector<Tet>& tets, c
     const Point b = refined.points[static_cast<std::size_t>(pair.s[1])];
     refined.points.push_back({ 0.5 * (a[0] + b[0]), 0.5 * (a[1] + b[1]), 0.5 * (a[2] + b[2]) });
   }
-  for (std::size_t t = 0; t < result.tetrahedronCount; ++t)
+  for (std::size_t t = 0; t < result.cellCount; ++t)
     refined.tetrahedra.push_back({ connectivity[4 * t], connectivity[4 * t + 1], connectivity[4 * t + 2], connectivity[4 * t + 3] });
   return refined;
 }

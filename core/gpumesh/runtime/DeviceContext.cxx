@@ -24,7 +24,11 @@ DeviceContext::DeviceContext(const DeviceInfo& info, const cl::Device& device)
 
 std::shared_ptr<DeviceContext> DeviceContext::acquire(const std::string& spec)
 {
-  const DeviceInfo info = selectDevice(spec);
+  return acquire(selectDevice(spec));
+}
+
+std::shared_ptr<DeviceContext> DeviceContext::acquire(const DeviceInfo& info)
+{
   // Deliberately never destroyed: OpenCL drivers may already be unloaded when static objects
   // die at process exit, and releasing a context then crashes some of them.
   static auto* mutex = new std::mutex;

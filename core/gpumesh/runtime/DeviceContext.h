@@ -22,7 +22,9 @@ namespace gpumesh
 class DeviceContext
 {
 public:
-  /// The shared context of the device chosen by `spec` (see selectDevice).
+  /// The shared context of `device` (of listDevices, e.g. as selectDevice chose it).
+  static std::shared_ptr<DeviceContext> acquire(const DeviceInfo& device);
+  /// The shared context of the device chosen by `spec`: acquire(selectDevice(spec)).
   static std::shared_ptr<DeviceContext> acquire(const std::string& spec);
 
   const DeviceInfo& info() const { return Info; }

@@ -322,25 +322,7 @@ Pass refinePass(DeviceRun& run, DeviceMesh& mesh, const DeviceBuffer<cl_int>& ma
 }
 } // namespace
 
-void RefinedTriangles::download(DeviceRun& run, std::vector<cl_int>& allTriangles, std::vector<cl_int>& parents) const
-{
-  allTriangles.resize(3 * triangleCount);
-  parents.resize(triangleCount);
-  run.download(triangles, allTriangles.data(), 3 * keptCount, "refined triangles");
-  run.download(appended, allTriangles.data() + 3 * keptCount, 3 * (triangleCount - keptCount), "appended triangles");
-  if (keptParent.empty())
-  {
-    for (std::size_t t = 0; t < keptCount; ++t)
-      parents[t] = static_cast<cl_int>(t);
-  }
-  else
-  {
-    run.download(keptParent, parents.data(), keptCount, "parents");
-  }
-  run.download(appendedParent, parents.data() + keptCount, triangleCount - keptCount, "appended parents");
-}
-
-RefinedTriangles refineLongestEdges(DeviceRun& run, DeviceMesh mesh, const std::vector<cl_int>& marked,
+RefinedSimplices refineLongestEdges(DeviceRun& run, DeviceMesh mesh, const std::vector<cl_int>& marked,
   int passes, const DistributedRefinement* distributed)
 {
   const auto count = static_cast<std::size_t>(mesh.cellCount());
@@ -358,54 +340,25 @@ RefinedTriangles refineLongestEdges(DeviceRun& run, DeviceMesh mesh, const std::
     run, std::move(mesh), MarkedCells{ std::move(onDevice), roots.size() }, passes, distributed);
 }
 
-namespace
-{
-RefinedTriangles refineOnThisProcess(DeviceRun& run, DeviceMesh mesh, MarkedCells marked, int passes,
-  const DistributedRefinement* distributed, bool& closureOver);
-}
-
-RefinedTriangles refineLongestEdges(DeviceRun& run, DeviceMesh mesh, MarkedCells marked, int passes,
+RefinedSimplices refineLongestEdges(DeviceRun& run, DeviceMesh mesh, MarkedCells marked, int passes,
   const DistributedRefinement* distributed)
 {
   bool closureOver = false;
   try
   {
-    return refineOnThisProcess(run, std::move(mesh), std::move(marked), passes, distributed, closureOver);
+    return refineInPasses(run, std::move(mesh), std::move(marked), passes, CellKind::Triangle,
+      "Longest-edge refinement", distributed, closureOver,
+      [&](DeviceMesh& current, const DeviceBuffer<cl_int>& markedIds, std::size_t markedCount,
+        const DeviceBuffer<cl_int>& parent, bool firstPass) {
+        return refinePass(run, current, markedIds, markedCount, parent, firstPass, distributed, closureOver);
+      });
   }
   catch (...)
   {
+    // Failed before the closure ended: the other processes wait in an exchange.
     releaseWaitingProcesses(distributed, closureOver);
     throw;
   }
 }
-
-namespace
-{
-RefinedTriangles refineOnThisProcess(DeviceRun& run, DeviceMesh mesh, MarkedCells marked, int passes,
-  const DistributedRefinement* distributed, bool& closureOver)
-{
-  RefinedSimplices all = refineInPasses(run, std::move(mesh), std::move(marked), passes, CellKind::Triangle,
-    "Longest-edge refinement", distributed, closureOver,
-    [&](DeviceMesh& current, const DeviceBuffer<cl_int>& markedIds, std::size_t markedCount,
-      const DeviceBuffer<cl_int>& parent, bool firstPass) {
-      return refinePass(run, current, markedIds, markedCount, parent, firstPass, distributed, closureOver);
-    });
-  RefinedTriangles result;
-  result.pointCount = all.pointCount;
-  result.triangleCount = all.cellCount;
-  result.keptCount = all.keptCount;
-  result.triangles = std::move(all.kept);
-  result.appended = std::move(all.appended);
-  result.keptParent = std::move(all.keptParent);
-  result.appendedParent = std::move(all.appendedParent);
-  result.newPointCount = all.newPointCount;
-  result.pointParents = std::move(all.pointParents);
-  result.newPoints = std::move(all.newPoints);
-  result.origin = all.origin;
-  result.markedCount = all.markedCount;
-  return result;
-}
-
-} // namespace
 
 } // namespace gpumesh

@@ -5,45 +5,16 @@
 #include "gpumesh/algorithms/refinement/RefinementPasses.h"
 #include "gpumesh/mesh/DeviceMesh.h"
 
-#include <array>
-#include <cstdint>
-#include <functional>
 #include <vector>
 
 namespace gpumesh
 {
 
-/// The refined mesh on the device. Triangles [0, keptCount) are the input's, each refined one
-/// replaced by its first child; the other children, triangles [keptCount, triangleCount), are
-/// in `appended`, grouped by parent in parent order. Points are the input's followed by one
-/// midpoint per bisected edge (in edge order, pass after pass): newPoints holds them (the
-/// correctly rounded midpoints, in the run's precision, relative to `origin`) and pointParents
-/// gives, for each, the two points whose midpoint it is (lower indices), so an adapter can
-/// interpolate point data, or compute the midpoints itself in another precision.
-struct RefinedTriangles
-{
-  std::size_t pointCount = 0;
-  std::size_t triangleCount = 0;
-  std::size_t keptCount = 0;
-  DeviceBuffer<cl_int> triangles;      ///< keptCount x 3 point ids
-  DeviceBuffer<cl_int> appended;       ///< (triangleCount - keptCount) x 3 point ids
-  DeviceBuffer<cl_int> keptParent;     ///< input triangle of each kept one; empty: the identity
-  DeviceBuffer<cl_int> appendedParent; ///< input triangle of each appended one
-  std::size_t newPointCount = 0;
-  DeviceBuffer<cl_int2> pointParents;  ///< newPointCount pairs
-  RealBuffer newPoints;                ///< 3 x newPointCount coordinates
-  std::array<double, 3> origin{ 0.0, 0.0, 0.0 }; ///< subtracted from every point (DeviceMesh::origin)
-  std::uint64_t markedCount = 0;       ///< distinct triangles marked in the first pass
-
-  /// All triangles (3 ids each) and their input triangles, in output order.
-  void download(DeviceRun& run, std::vector<cl_int>& allTriangles, std::vector<cl_int>& parents) const;
-};
-
 /// Refines `mesh`, which must hold only triangles (cell ids 0..n-1), `passes` times (>= 1).
-/// The mesh is consumed: its connectivity becomes the kept triangles of the result.
-/// `marked` lists the distinct ids of the triangles to refine (made on the device by markCells
-/// or allCells); each further pass marks the children of the triangles marked in the previous
-/// pass. Steps 1, 2 and 6 read every edge or triangle; the others touch only what the marks
+/// The mesh is consumed: its connectivity becomes the kept triangles of the result, a
+/// RefinedSimplices of kind Triangle. `marked` lists the distinct ids of the triangles to
+/// refine (made on the device by markCells or allCells); each further pass marks the children
+/// of the triangles marked in the previous pass. Steps 1, 2 and 6 read every edge or triangle; the others touch only what the marks
 /// reach. Every marked triangle is bisected at least once; conformity spreads bisections to
 /// neighbours along longest edges. Squared lengths are computed in the run's precision from
 /// the difference of each edge's end points; ties between edges of equal squared length go
@@ -64,12 +35,12 @@ struct RefinedTriangles
 /// With `distributed` (one pass only: the slots refer to the input triangles), the closure
 /// goes on round by round until distributed->exchange says no process divided a new cut edge,
 /// and ties use distributed->tieIds.
-RefinedTriangles refineLongestEdges(DeviceRun& run, DeviceMesh mesh, MarkedCells marked, int passes,
+RefinedSimplices refineLongestEdges(DeviceRun& run, DeviceMesh mesh, MarkedCells marked, int passes,
   const DistributedRefinement* distributed = nullptr);
 
 /// The same with the marks given on the host (order and repeats do not matter; an id outside
 /// the mesh is an error).
-RefinedTriangles refineLongestEdges(DeviceRun& run, DeviceMesh mesh, const std::vector<cl_int>& marked,
+RefinedSimplices refineLongestEdges(DeviceRun& run, DeviceMesh mesh, const std::vector<cl_int>& marked,
   int passes, const DistributedRefinement* distributed = nullptr);
 
 } // namespace gpumesh

@@ -23,6 +23,7 @@ RefinedSimplices refineInPasses(DeviceRun& run, DeviceMesh mesh, MarkedCells mar
     throw Error(what + " needs a mesh of " + cellKindName(kind) + " cells only");
   }
   RefinedSimplices result;
+  result.kind = kind;
   result.markedCount = marked.count;
   result.pointCount = static_cast<std::size_t>(mesh.pointCount());
   result.origin = mesh.origin();
@@ -105,6 +106,25 @@ RefinedSimplices refineInPasses(DeviceRun& run, DeviceMesh mesh, MarkedCells mar
     offset += newPointsPerPass[p];
   }
   return result;
+}
+
+void RefinedSimplices::download(DeviceRun& run, std::vector<cl_int>& cells, std::vector<cl_int>& parents) const
+{
+  const std::size_t vertices = verticesPerCell();
+  cells.resize(vertices * cellCount);
+  parents.resize(cellCount);
+  run.download(kept, cells.data(), vertices * keptCount, "refined cells");
+  run.download(appended, cells.data() + vertices * keptCount, vertices * (cellCount - keptCount), "appended cells");
+  if (keptParent.empty())
+  {
+    for (std::size_t c = 0; c < keptCount; ++c)
+      parents[c] = static_cast<cl_int>(c);
+  }
+  else
+  {
+    run.download(keptParent, parents.data(), keptCount, "parents");
+  }
+  run.download(appendedParent, parents.data() + keptCount, cellCount - keptCount, "appended parents");
 }
 
 void releaseWaitingProcesses(const DistributedRefinement* distributed, bool closureOver)

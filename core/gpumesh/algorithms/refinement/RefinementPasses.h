@@ -3,11 +3,13 @@
 // every pass's new points make the result.
 #pragma once
 #include "gpumesh/algorithms/refinement/CellMarks.h"
+#include "gpumesh/mesh/CellKind.h"
 #include "gpumesh/mesh/DeviceMesh.h"
 
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
 namespace gpumesh
@@ -44,21 +46,35 @@ struct RefinementPass
   std::size_t markedCount = 0;
 };
 
-/// All passes together (RefinedTriangles and RefinedTetrahedra name these for their kind).
+/// The refined mesh on the device, for triangles and tetrahedra alike. Cells [0, keptCount)
+/// are the input's, each refined one replaced by its first child; the other children, cells
+/// [keptCount, cellCount), are in `appended`, grouped by parent in parent order. Points are the
+/// input's followed by one midpoint per bisected edge (in edge order, pass after pass):
+/// newPoints holds them (the correctly rounded midpoints, in the run's precision, relative to
+/// `origin`) and pointParents gives, for each, the two points whose midpoint it is (lower
+/// indices), so an adapter can interpolate point data, or compute the midpoints itself in
+/// another precision.
 struct RefinedSimplices
 {
-  std::size_t pointCount = 0;
+  CellKind kind = CellKind::Triangle; ///< Triangle or Tetra
+  std::size_t pointCount = 0;         ///< old + new
   std::size_t cellCount = 0;
   std::size_t keptCount = 0;
-  DeviceBuffer<cl_int> kept;           ///< keptCount cells
-  DeviceBuffer<cl_int> appended;       ///< cellCount - keptCount cells
+  DeviceBuffer<cl_int> kept;           ///< keptCount x verticesPerCell() point ids
+  DeviceBuffer<cl_int> appended;       ///< (cellCount - keptCount) x verticesPerCell() point ids
   DeviceBuffer<cl_int> keptParent;     ///< input cell of each kept one; empty: the identity
   DeviceBuffer<cl_int> appendedParent; ///< input cell of each appended one
   std::size_t newPointCount = 0;
   DeviceBuffer<cl_int2> pointParents; ///< newPointCount pairs
   RealBuffer newPoints;               ///< 3 x newPointCount coordinates
-  std::array<double, 3> origin{ 0.0, 0.0, 0.0 };
+  std::array<double, 3> origin{ 0.0, 0.0, 0.0 }; ///< subtracted from every point (DeviceMesh::origin)
   std::uint64_t markedCount = 0; ///< distinct cells marked in the first pass
+
+  /// 3 for triangles, 4 for tetrahedra.
+  std::size_t verticesPerCell() const { return static_cast<std::size_t>(fixedVertexCount(kind)); }
+
+  /// All cells (verticesPerCell() ids each) and their input cells, in output order.
+  void download(DeviceRun& run, std::vector<cl_int>& cells, std::vector<cl_int>& parents) const;
 };
 
 /// One pass over `mesh`: the marked cells, each cell's input cell (empty: the identity), and

@@ -295,34 +295,7 @@ Pass refinePass(DeviceRun& run, DeviceMesh& mesh, const DeviceBuffer<cl_int>& ma
 }
 } // namespace
 
-void RefinedTetrahedra::download(DeviceRun& run, std::vector<cl_int>& allTetrahedra, std::vector<cl_int>& parents) const
-{
-  allTetrahedra.resize(4 * tetrahedronCount);
-  parents.resize(tetrahedronCount);
-  run.download(tetrahedra, allTetrahedra.data(), 4 * keptCount, "refined tetrahedra");
-  run.download(appended, allTetrahedra.data() + 4 * keptCount, 4 * (tetrahedronCount - keptCount),
-    "appended tetrahedra");
-  if (keptParent.empty())
-  {
-    for (std::size_t t = 0; t < keptCount; ++t)
-      parents[t] = static_cast<cl_int>(t);
-  }
-  else
-  {
-    run.download(keptParent, parents.data(), keptCount, "parents");
-  }
-  run.download(appendedParent, parents.data() + keptCount, tetrahedronCount - keptCount, "appended parents");
-}
-
-namespace
-{
-// Failed before the closure ended: the other processes wait in an exchange; answer them until
-// they stop.
-RefinedTetrahedra refineOnThisProcess(DeviceRun& run, DeviceMesh mesh, MarkedCells marked, int passes,
-  const DistributedRefinement* distributed, bool& closureOver);
-} // namespace
-
-RefinedTetrahedra refineTetrahedra(DeviceRun& run, DeviceMesh mesh, const std::vector<cl_int>& marked, int passes,
+RefinedSimplices refineTetrahedra(DeviceRun& run, DeviceMesh mesh, const std::vector<cl_int>& marked, int passes,
   const DistributedRefinement* distributed)
 {
   const auto count = static_cast<std::size_t>(mesh.cellCount());
@@ -339,48 +312,25 @@ RefinedTetrahedra refineTetrahedra(DeviceRun& run, DeviceMesh mesh, const std::v
   return refineTetrahedra(run, std::move(mesh), MarkedCells{ std::move(onDevice), roots.size() }, passes, distributed);
 }
 
-RefinedTetrahedra refineTetrahedra(DeviceRun& run, DeviceMesh mesh, MarkedCells marked, int passes,
+RefinedSimplices refineTetrahedra(DeviceRun& run, DeviceMesh mesh, MarkedCells marked, int passes,
   const DistributedRefinement* distributed)
 {
   bool closureOver = false;
   try
   {
-    return refineOnThisProcess(run, std::move(mesh), std::move(marked), passes, distributed, closureOver);
+    return refineInPasses(run, std::move(mesh), std::move(marked), passes, CellKind::Tetra,
+      "Tetrahedron refinement", distributed, closureOver,
+      [&](DeviceMesh& current, const DeviceBuffer<cl_int>& markedIds, std::size_t markedCount,
+        const DeviceBuffer<cl_int>& parent, bool firstPass) {
+        return refinePass(run, current, markedIds, markedCount, parent, firstPass, distributed, closureOver);
+      });
   }
   catch (...)
   {
+    // Failed before the closure ended: the other processes wait in an exchange.
     releaseWaitingProcesses(distributed, closureOver);
     throw;
   }
 }
-
-namespace
-{
-RefinedTetrahedra refineOnThisProcess(DeviceRun& run, DeviceMesh mesh, MarkedCells marked, int passes,
-  const DistributedRefinement* distributed, bool& closureOver)
-{
-  RefinedSimplices all = refineInPasses(run, std::move(mesh), std::move(marked), passes, CellKind::Tetra,
-    "Tetrahedron refinement", distributed, closureOver,
-    [&](DeviceMesh& current, const DeviceBuffer<cl_int>& markedIds, std::size_t markedCount,
-      const DeviceBuffer<cl_int>& parent, bool firstPass) {
-      return refinePass(run, current, markedIds, markedCount, parent, firstPass, distributed, closureOver);
-    });
-  RefinedTetrahedra result;
-  result.pointCount = all.pointCount;
-  result.tetrahedronCount = all.cellCount;
-  result.keptCount = all.keptCount;
-  result.tetrahedra = std::move(all.kept);
-  result.appended = std::move(all.appended);
-  result.keptParent = std::move(all.keptParent);
-  result.appendedParent = std::move(all.appendedParent);
-  result.newPointCount = all.newPointCount;
-  result.pointParents = std::move(all.pointParents);
-  result.newPoints = std::move(all.newPoints);
-  result.origin = all.origin;
-  result.markedCount = all.markedCount;
-  return result;
-}
-
-} // namespace
 
 } // namespace gpumesh

@@ -1,0 +1,287 @@
+#include "vtkGPUMeshRefinedMesh.h"
+
+#include "vtkGPUMeshAdapter.h"
+
+#include "vtkCellArray.h"
+#include "vtkCellData.h"
+#include "vtkCellType.h"
+#include "vtkDataArray.h"
+#include "vtkDoubleArray.h"
+#include "vtkIdTypeArray.h"
+#include "vtkNew.h"
+#include "vtkPointData.h"
+#include "vtkPoints.h"
+#include "vtkPolyData.h"
+#include "vtkSMPTools.h"
+#include "vtkTypeInt32Array.h"
+#include "vtkUnstructuredGrid.h"
+
+#include "gpumesh/primitives/IndexedCopy.h"
+#include "gpumesh/runtime/Error.h"
+
+#include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace vtkGPUMeshRefinedMesh
+{
+
+namespace
+{
+// Below one marked triangle in this many, the output's triangles are built from the input's.
+constexpr std::size_t fewMarks = 8;
+
+gpumesh::ValueType valueType(vtkDataArray* array)
+{
+  switch (array->GetDataType())
+  {
+    case VTK_SIGNED_CHAR:
+    case VTK_CHAR:
+      return gpumesh::ValueType::Int8;
+    case VTK_UNSIGNED_CHAR:
+      return gpumesh::ValueType::UInt8;
+    case VTK_SHORT:
+      return gpumesh::ValueType::Int16;
+    case VTK_UNSIGNED_SHORT:
+      return gpumesh::ValueType::UInt16;
+    case VTK_INT:
+      return gpumesh::ValueType::Int32;
+    case VTK_UNSIGNED_INT:
+      return gpumesh::ValueType::UInt32;
+    case VTK_LONG:
+    case VTK_LONG_LONG:
+    case VTK_ID_TYPE:
+      return sizeof(long) == 8 || array->GetDataType() != VTK_LONG ? gpumesh::ValueType::Int64
+                                                                   : gpumesh::ValueType::Int32;
+    case VTK_UNSIGNED_LONG:
+    case VTK_UNSIGNED_LONG_LONG:
+      return gpumesh::ValueType::UInt64;
+    case VTK_FLOAT:
+      return gpumesh::ValueType::Float32;
+    default:
+      return gpumesh::ValueType::Float64;
+  }
+}
+
+NarrowedTriangles narrowedTriangles(vtkPointSet* input)
+{
+  auto* polydata = vtkPolyData::SafeDownCast(input);
+  vtkCellArray* cells = polydata ? polydata->GetPolys() : vtkUnstructuredGrid::SafeDownCast(input)->GetCells();
+  const vtkIdType ids = cells->GetNumberOfConnectivityIds();
+  NarrowedTriangles narrowed;
+  narrowed.capacity = 2 * input->GetNumberOfCells();
+  narrowed.ids =
+    vtkGPUMeshOutputArrays::Reserve(3 * static_cast<std::size_t>(narrowed.capacity) * sizeof(vtkTypeInt32));
+  auto* out = static_cast<vtkTypeInt32*>(narrowed.ids.get());
+  if (cells->IsStorage64Bit())
+  {
+    const vtkTypeInt64* in = cells->GetConnectivityArray64()->GetPointer(0);
+    vtkSMPTools::For(0, ids, [&](vtkIdType begin, vtkIdType end) {
+      for (vtkIdType i = begin; i < end; ++i)
+        out[i] = static_cast<vtkTypeInt32>(in[i]);
+    });
+  }
+  else
+  {
+    vtkGPUMeshOutputArrays::Copy(out, cells->GetConnectivityArray32()->GetPointer(0), ids * sizeof(vtkTypeInt32));
+  }
+  return narrowed;
+}
+} // namespace
+
+gpumesh::MarkedCells MarkCells(gpumesh::DeviceRun& run, vtkDataArray* array, double threshold)
+{
+  vtkSmartPointer<vtkDataArray> values = array;
+  if (!array->HasStandardMemoryLayout() || array->GetDataType() == VTK_BIT)
+  {
+    values = vtkSmartPointer<vtkDoubleArray>::New();
+    values->DeepCopy(array);
+  }
+  return gpumesh::markCells(run, values->GetVoidPointer(0), valueType(values),
+    static_cast<std::size_t>(values->GetNumberOfTuples()), values->GetNumberOfComponents(), threshold);
+}
+
+// An error path: a plain loop over the cells is fine here.
+gpumesh::CellKind RefinedKind(vtkPointSet* input, const gpumesh::DeviceMesh& mesh)
+{
+  const gpumesh::DeviceCellGroup* sole = mesh.soleFixedSizeGroup();
+  if (sole && (sole->kind == gpumesh::CellKind::Triangle || sole->kind == gpumesh::CellKind::Tetra))
+  {
+    return sole->kind;
+  }
+  const int first = input->GetNumberOfCells() > 0 ? input->GetCellType(0) : VTK_TRIANGLE;
+  const int expected = first == VTK_TETRA ? VTK_TETRA : VTK_TRIANGLE;
+  for (vtkIdType c = 0; c < input->GetNumberOfCells(); ++c)
+  {
+    const int type = input->GetCellType(c);
+    if (type != expected)
+    {
+      throw gpumesh::Error("Cell " + std::to_string(c) + " is a " + vtkGPUMeshAdapter::CellTypeName(type) +
+        (c == 0 ? std::string(": GPU Longest Edge Refinement refines triangles (apply Triangulate first) or "
+                              "tetrahedra (apply Tetrahedralize first)")
+                : std::string(" in a mesh of ") + vtkGPUMeshAdapter::CellTypeName(expected) +
+              "s: GPU Longest Edge Refinement refines triangles or tetrahedra, one kind per mesh"));
+    }
+  }
+  return gpumesh::CellKind::Triangle;
+}
+
+std::future<NarrowedTriangles> NarrowTrianglesMeanwhile(
+  const gpumesh::DeviceRun& run, vtkPointSet* input, std::size_t markedCount, int passes)
+{
+  const auto cells = static_cast<std::size_t>(input->GetNumberOfCells());
+  if (run.info().isGPU && passes == 1 && cells > 0 && markedCount * fewMarks < cells)
+  {
+    return std::async(std::launch::async, narrowedTriangles, input);
+  }
+  return {};
+}
+
+void BuildPoints(gpumesh::DeviceRun& run, vtkPointSet* input, vtkPointSet* output,
+  const gpumesh::RefinedSimplices& refined)
+{
+  const vtkIdType old = input->GetNumberOfPoints();
+  const auto added = static_cast<vtkIdType>(refined.newPointCount);
+  const vtkIdType total = old + added;
+  std::vector<cl_int2> parents;
+  const auto downloadParents = [&] {
+    if (parents.empty() && added > 0)
+    {
+      parents.resize(refined.newPointCount);
+      run.download(refined.pointParents, parents.data(), parents.size(), "point parents");
+    }
+  };
+  vtkDataArray* source = input->GetPoints() ? input->GetPoints()->GetData() : nullptr;
+  vtkSmartPointer<vtkDataArray> xyz;
+  const int deviceType = run.precision() == gpumesh::Precision::Double ? VTK_DOUBLE : VTK_FLOAT;
+  const bool shifted = refined.origin[0] != 0.0 || refined.origin[1] != 0.0 || refined.origin[2] != 0.0;
+  if (source && source->GetDataType() == deviceType && source->HasStandardMemoryLayout() && !shifted)
+  {
+    xyz = vtkGPUMeshOutputArrays::NewLike(source, total);
+    vtkGPUMeshOutputArrays::CopyTuples(xyz, source, old);
+    if (deviceType == VTK_DOUBLE)
+      run.download(refined.newPoints, static_cast<double*>(xyz->GetVoidPointer(3 * old)), 3 * refined.newPointCount,
+        "new points");
+    else
+      run.download(refined.newPoints, static_cast<float*>(xyz->GetVoidPointer(3 * old)), 3 * refined.newPointCount,
+        "new points");
+  }
+  else
+  {
+    downloadParents();
+    xyz = vtkSmartPointer<vtkDoubleArray>::New();
+    if (source)
+      xyz = vtk::TakeSmartPointer(source->NewInstance());
+    xyz->SetNumberOfComponents(3);
+    xyz->SetNumberOfTuples(total);
+    if (source)
+      xyz->InsertTuples(0, old, 0, source);
+    // Parents always have smaller ids (a later pass's point may have an earlier pass's points
+    // as parents), so one pass in order suffices; it covers the new points only.
+    double a[3], b[3];
+    for (vtkIdType k = 0; k < added; ++k)
+    {
+      xyz->GetTuple(parents[k].s[0], a);
+      xyz->GetTuple(parents[k].s[1], b);
+      const double mid[3] = { 0.5 * (a[0] + b[0]), 0.5 * (a[1] + b[1]), 0.5 * (a[2] + b[2]) };
+      xyz->SetTuple(old + k, mid);
+    }
+  }
+  vtkNew<vtkPoints> points;
+  points->SetData(xyz);
+  output->SetPoints(points);
+
+  vtkPointData* in = input->GetPointData();
+  vtkPointData* out = output->GetPointData();
+  for (int i = 0; i < in->GetNumberOfArrays(); ++i)
+  {
+    downloadParents();
+    vtkAbstractArray* from = in->GetAbstractArray(i);
+    vtkSmartPointer<vtkAbstractArray> array = vtk::TakeSmartPointer(from->NewInstance());
+    array->DeepCopy(from);
+    array->Resize(total);
+    array->SetNumberOfTuples(total);
+    for (vtkIdType k = 0; k < added; ++k)
+      array->InterpolateTuple(old + k, parents[k].s[0], array, parents[k].s[1], array, 0.5);
+    out->AddArray(array);
+  }
+  for (int attribute = 0; attribute < vtkDataSetAttributes::NUM_ATTRIBUTES; ++attribute)
+    if (vtkAbstractArray* active = in->GetAbstractAttribute(attribute))
+      out->SetActiveAttribute(active->GetName(), attribute);
+}
+
+void BuildCells(gpumesh::DeviceRun& run, vtkPointSet* input, vtkPointSet* output,
+  const gpumesh::RefinedSimplices& refined, std::future<NarrowedTriangles>& inputTriangles)
+{
+  using vtkGPUMeshOutputArrays::New;
+  const auto count = static_cast<vtkIdType>(refined.cellCount);
+  const auto kept = static_cast<vtkIdType>(refined.keptCount);
+  const vtkIdType appended = count - kept;
+  const auto vertices = static_cast<vtkIdType>(refined.verticesPerCell());
+  // After a first pass (keptParent empty) the kept cells are their own parents.
+  const bool identity = refined.keptParent.empty();
+
+  // Parents first: the appended cells' parents are the kept cells that changed.
+  auto parentIds = New<vtkIdTypeArray>(count);
+  parentIds->SetName("ParentCellId");
+  vtkIdType* parentId = parentIds->GetPointer(0);
+  const vtkIdType downloadedFrom = identity ? kept : 0;
+  auto downloaded = New<vtkTypeInt32Array>(count - downloadedFrom);
+  if (!identity)
+    run.download(refined.keptParent, downloaded->GetPointer(0), refined.keptCount, "parents");
+  run.download(refined.appendedParent, downloaded->GetPointer(kept - downloadedFrom),
+    static_cast<std::size_t>(appended), "parents");
+  const vtkTypeInt32* fromDevice = downloaded->GetPointer(0);
+  vtkSMPTools::For(0, count, [&](vtkIdType begin, vtkIdType end) {
+    for (vtkIdType c = begin; c < end; ++c)
+      parentId[c] = c < downloadedFrom ? c : fromDevice[c - downloadedFrom];
+  });
+
+  // The cells straight into a 32-bit vtkCellArray. With the input's triangles narrowed while
+  // the device refined, only the kept triangles that changed (the parents of the appended ones,
+  // each replaced by its first child) come down, instead of all of them.
+  auto connectivity = vtkSmartPointer<vtkTypeInt32Array>::New();
+  NarrowedTriangles narrowed;
+  if (inputTriangles.valid())
+    narrowed = inputTriangles.get();
+  if (narrowed.ids && identity && count <= narrowed.capacity)
+  {
+    vtkGPUMeshOutputArrays::Adopt(connectivity, std::move(narrowed.ids), vertices * count);
+    std::vector<std::int32_t> changed(fromDevice + (kept - downloadedFrom), fromDevice + (count - downloadedFrom));
+    changed.erase(std::unique(changed.begin(), changed.end()), changed.end());
+    const std::vector<cl_int> firstChildren =
+      gpumesh::gather(run, refined.kept, static_cast<int>(vertices), changed, "refined cells");
+    vtkTypeInt32* corners = connectivity->GetPointer(0);
+    for (std::size_t i = 0; i < changed.size(); ++i)
+      std::copy_n(&firstChildren[vertices * i], vertices, corners + vertices * static_cast<vtkIdType>(changed[i]));
+  }
+  else
+  {
+    vtkGPUMeshOutputArrays::Allocate(connectivity, vertices * count);
+    run.download(refined.kept, connectivity->GetPointer(0), vertices * refined.keptCount, "refined cells");
+  }
+  downloaded = nullptr;
+  run.download(refined.appended, connectivity->GetPointer(vertices * kept),
+    static_cast<std::size_t>(vertices * appended), "appended cells");
+  auto offsets = New<vtkTypeInt32Array>(count + 1);
+  vtkTypeInt32* offset = offsets->GetPointer(0);
+  vtkSMPTools::For(0, count + 1, [&](vtkIdType begin, vtkIdType end) {
+    for (vtkIdType c = begin; c < end; ++c)
+      offset[c] = static_cast<vtkTypeInt32>(vertices * c);
+  });
+  vtkNew<vtkCellArray> cells;
+  cells->SetData(offsets, connectivity);
+  if (auto* polydata = vtkPolyData::SafeDownCast(output))
+    polydata->SetPolys(cells);
+  else
+    vtkUnstructuredGrid::SafeDownCast(output)->SetCells(
+      refined.kind == gpumesh::CellKind::Tetra ? VTK_TETRA : VTK_TRIANGLE, cells);
+
+  // Cell data: after a first pass the kept cells are their own parents, so their values are one
+  // contiguous (parallel) copy; only the appended children (few, for a few marks) are gathered.
+  vtkGPUMeshOutputArrays::CopyParentCellData(input->GetCellData(), output->GetCellData(), parentIds, downloadedFrom);
+  output->GetCellData()->AddArray(parentIds);
+}
+
+} // namespace vtkGPUMeshRefinedMesh

@@ -1,0 +1,40 @@
+#include "vtkGPUMeshPieceFilter.h"
+
+#include "vtkPointSet.h"
+
+#include "vtkGPUMeshDistributed.h"
+#include "vtkGPUMeshOwnedValues.h"
+
+vtkGPUMeshPieceFilter::vtkGPUMeshPieceFilter()
+  : OwnedValues(std::make_unique<vtkGPUMeshOwnedValues>())
+{
+}
+
+vtkGPUMeshPieceFilter::~vtkGPUMeshPieceFilter() = default;
+
+vtkIdType vtkGPUMeshPieceFilter::GetGhostedPieceBuildCount()
+{
+  return this->OwnedValues->GetBuildCount();
+}
+
+void vtkGPUMeshPieceFilter::CheckInput(vtkInformationVector**, vtkPointSet*) {}
+
+void vtkGPUMeshPieceFilter::FinishOutput(gpumesh::DeviceRun&, vtkPointSet*) {}
+
+void vtkGPUMeshPieceFilter::ExecuteOnDevice(
+  vtkInformationVector** inputVector, vtkPointSet* input, vtkPointSet* output, gpumesh::DeviceRun& run)
+{
+  vtkMultiProcessController* controller = vtkGPUMeshDistributed::GetController();
+  vtkGPUMeshDistributed::AllSucceed(controller, [&] { this->CheckInput(inputVector, input); });
+  this->OwnedValues->Compute(input, output, controller,
+    [&](vtkPointSet* mesh, const std::array<double, 3>* origin, vtkPointSet* result) {
+      this->ComputeArrays(run, mesh, origin, result);
+    });
+  this->FinishOutput(run, output);
+}
+
+void vtkGPUMeshPieceFilter::PrintSelf(ostream& os, vtkIndent indent)
+{
+  this->Superclass::PrintSelf(os, indent);
+  os << indent << "GhostedPieceBuildCount: " << this->OwnedValues->GetBuildCount() << "\n";
+}

@@ -1,0 +1,38 @@
+// The longest-edge refinement of a distributed mesh (private to the module): the processes agree
+// on the kind of cells, and the closure crosses the cuts between pieces through an exchange of
+// the cut edges each process divides (CutEdgeExchange, in the .cxx).
+//
+// Both functions are collective when given a controller; without one (a serial run) nothing is
+// exchanged.
+#ifndef vtkGPUMeshDistributedRefinement_h
+#define vtkGPUMeshDistributedRefinement_h
+
+#include "gpumesh/algorithms/refinement/RefinementPasses.h"
+#include "gpumesh/topology/BoundaryEdges.h"
+
+#include <functional>
+
+class vtkMultiProcessController;
+class vtkPointSet;
+
+namespace vtkGPUMeshDistributedRefinement
+{
+
+/// The kind every process refines, CellKind::Triangle or CellKind::Tetra, or their exchanges
+/// would not match: `pieceKind` where every process with cells has that kind; a piece without
+/// cells takes the others' kind. Triangles on one process with tetrahedra on another are an
+/// error on all of them (as a serial mesh of both kinds is).
+gpumesh::CellKind AgreedKind(gpumesh::CellKind pieceKind, bool pieceHasCells, vtkMultiProcessController* controller);
+
+/// `refine(distributed)`: the core's refinement of this piece, `input`. Without a controller,
+/// refine(nullptr). With one, the closure crosses the cuts (the edges of `boundary`, the piece's
+/// boundary edges found on the device, that another process has too) round by round, and ties
+/// go by global point id; a process that failed makes the others throw "Another process failed
+/// to refine its piece (see its error)".
+gpumesh::RefinedSimplices RefinePiece(vtkPointSet* input, vtkMultiProcessController* controller,
+  const gpumesh::BoundaryEdgeSlots& boundary,
+  const std::function<gpumesh::RefinedSimplices(const gpumesh::DistributedRefinement*)>& refine);
+
+} // namespace vtkGPUMeshDistributedRefinement
+
+#endif

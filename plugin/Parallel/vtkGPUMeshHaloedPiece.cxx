@@ -1,0 +1,21 @@
+#include "vtkGPUMeshHaloedPiece.h"
+
+vtkGPUMeshHaloedPiece::Parts vtkGPUMeshHaloedPiece::Get(
+  vtkPointSet* input, vtkMultiProcessController* controller, vtkFieldData* report)
+{
+  const vtkGPUMeshDistributed::GhostedPiece& piece = this->Cache.Get(input, controller, report);
+  if (!this->Cache.LastReused())
+  {
+    this->Halo.reset();
+    try
+    {
+      this->Halo = std::make_unique<vtkGPUMeshPointHalo>(piece, controller);
+    }
+    catch (...)
+    {
+      this->Cache.Release(); // so that every process builds both next time
+      throw;
+    }
+  }
+  return { piece, *this->Halo };
+}
