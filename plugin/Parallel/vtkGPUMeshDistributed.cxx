@@ -2,6 +2,7 @@
 #include "vtkGPUMeshOutputArrays.h"
 
 #include "vtkArrayDispatch.h"
+#include "vtkCellArray.h"
 #include "vtkCellData.h"
 #include "vtkCommunicator.h"
 #include "vtkDataArray.h"
@@ -28,6 +29,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <exception>
 #include <limits>
@@ -215,6 +217,133 @@ gpumesh::DeviceInfo DeviceForProcess(const std::string& device, vtkMultiProcessC
   // Every process takes part in the host-name gathering, whatever its own spec says.
   const int localRank = nodeLocalRank(controller);
   return gpumesh::selectDeviceForLocalRank(device, localRank);
+}
+
+namespace
+{
+// The first tuple of `xyz` with a component that is not finite, or -1.
+struct FirstNonFinite
+{
+  vtkIdType First = -1;
+  template <typename Array>
+  void operator()(Array* xyz)
+  {
+    const auto values = vtk::DataArrayValueRange(xyz);
+    const vtkIdType tuples = xyz->GetNumberOfTuples();
+    const int components = xyz->GetNumberOfComponents();
+    std::atomic<vtkIdType> first{ tuples };
+    vtkSMPTools::For(0, tuples, [&](vtkIdType begin, vtkIdType end) {
+      for (vtkIdType t = begin; t < end && t < first.load(std::memory_order_relaxed); ++t)
+      {
+        for (int c = 0; c < components; ++c)
+        {
+          if (!std::isfinite(static_cast<double>(values[t * components + c])))
+          {
+            for (vtkIdType seen = first.load(); t < seen && !first.compare_exchange_weak(seen, t);)
+            {
+            }
+            return;
+          }
+        }
+      }
+    });
+    this->First = first.load() < tuples ? first.load() : -1;
+  }
+};
+
+// The first position of `ids` holding an id outside [0, points), or -1.
+struct FirstOutside
+{
+  vtkIdType Points = 0;
+  vtkIdType First = -1;
+  template <typename Array>
+  void operator()(Array* ids)
+  {
+    const auto values = vtk::DataArrayValueRange<1>(ids);
+    const vtkIdType count = ids->GetNumberOfValues();
+    std::atomic<vtkIdType> first{ count };
+    vtkSMPTools::For(0, count, [&](vtkIdType begin, vtkIdType end) {
+      for (vtkIdType i = begin; i < end && i < first.load(std::memory_order_relaxed); ++i)
+      {
+        const auto id = static_cast<long long>(values[i]);
+        if (id < 0 || id >= this->Points)
+        {
+          for (vtkIdType seen = first.load(); i < seen && !first.compare_exchange_weak(seen, i);)
+          {
+          }
+          return;
+        }
+      }
+    });
+    this->First = first.load() < count ? first.load() : -1;
+  }
+};
+
+// Cell `firstCell` + the cell of `cells` whose ids hold position `position`, and that id.
+std::string describeOutside(vtkCellArray* cells, vtkIdType firstCell, vtkIdType position, vtkIdType points)
+{
+  vtkDataArray* offsets = cells->GetOffsetsArray();
+  vtkIdType low = 0, high = cells->GetNumberOfCells(); // the cell: offsets[c] <= position < offsets[c + 1]
+  while (high - low > 1)
+  {
+    const vtkIdType middle = (low + high) / 2;
+    (static_cast<vtkIdType>(offsets->GetComponent(middle, 0)) <= position ? low : high) = middle;
+  }
+  const auto id = static_cast<long long>(cells->GetConnectivityArray()->GetComponent(position, 0));
+  return "Cell " + std::to_string(firstCell + low) + " refers to point " + std::to_string(id) +
+    ", outside the piece's " + std::to_string(points) + " points";
+}
+} // namespace
+
+void CheckPieceForGhosts(vtkPointSet* input)
+{
+  const vtkIdType points = input->GetNumberOfPoints();
+  if (points > 0)
+  {
+    vtkDataArray* xyz = input->GetPoints()->GetData();
+    FirstNonFinite finder;
+    if (!vtkArrayDispatch::DispatchByValueType<vtkArrayDispatch::Reals>::Execute(xyz, finder))
+    {
+      finder(xyz);
+    }
+    if (finder.First >= 0)
+    {
+      double p[3];
+      xyz->GetTuple(finder.First, p);
+      throw gpumesh::Error("Point " + std::to_string(finder.First) + " has a non-finite coordinate (" +
+        gpumesh::formatNumber(p[0]) + ", " + gpumesh::formatNumber(p[1]) + ", " + gpumesh::formatNumber(p[2]) + ")");
+    }
+  }
+  // The cells in VTK's order: an unstructured grid's one array, a polydata's four.
+  std::vector<vtkCellArray*> arrays;
+  if (auto* grid = vtkUnstructuredGrid::SafeDownCast(input))
+  {
+    arrays = { grid->GetCells() };
+  }
+  else if (auto* poly = vtkPolyData::SafeDownCast(input))
+  {
+    arrays = { poly->GetVerts(), poly->GetLines(), poly->GetPolys(), poly->GetStrips() };
+  }
+  vtkIdType firstCell = 0;
+  for (vtkCellArray* cells : arrays)
+  {
+    if (!cells)
+    {
+      continue;
+    }
+    FirstOutside finder;
+    finder.Points = points;
+    vtkDataArray* ids = cells->GetConnectivityArray();
+    if (!vtkArrayDispatch::DispatchByValueType<vtkArrayDispatch::Integrals>::Execute(ids, finder))
+    {
+      finder(ids);
+    }
+    if (finder.First >= 0)
+    {
+      throw gpumesh::Error(describeOutside(cells, firstCell, finder.First, points));
+    }
+    firstCell += cells->GetNumberOfCells();
+  }
 }
 
 void AllSucceed(vtkMultiProcessController* controller, const std::function<void()>& work)

@@ -99,6 +99,12 @@ struct GhostedPiece
   std::vector<long long> InputGlobalPointId;
 };
 
+/// Throws gpumesh::Error naming the first point of `input` with a coordinate that is not
+/// finite, or the first cell that refers to a point outside its points. What builds a ghosted
+/// piece (global ids, a k-d tree of the points, links) cannot take them: checked first, inside
+/// AllSucceed, every process stops instead of waiting for one that failed in the exchange.
+void CheckPieceForGhosts(vtkPointSet* input);
+
 /// Builds the ghosted piece (vtkGhostCellsGenerator over all processes), with the global point
 /// ids of GlobalPointIdArray. Collective; throws gpumesh::Error (on every process) when the
 /// generation fails.

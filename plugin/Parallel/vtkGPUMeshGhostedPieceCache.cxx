@@ -99,6 +99,7 @@ const vtkGPUMeshDistributed::GhostedPiece& vtkGPUMeshGhostedPieceCache::Get(
     return *this->Piece;
   }
   this->Release(); // a failed build keeps nothing
+  vtkGPUMeshDistributed::AllSucceed(controller, [&] { vtkGPUMeshDistributed::CheckPieceForGhosts(input); });
   auto piece = std::make_unique<vtkGPUMeshDistributed::GhostedPiece>(
     vtkGPUMeshDistributed::BuildGhostedPiece(input, controller));
   ++this->Builds;
