@@ -335,7 +335,8 @@ void InputFile::IndexBinary()
               std::to_string(available) + " left (" + std::to_string(available / lineBytes) +
               " complete lines)");
         }
-        if (lineBytes > 0 && static_cast<std::uint64_t>(section.lines) > (limit - offset) / lineBytes)
+        if (lineBytes > 0 &&
+          static_cast<std::uint64_t>(section.lines) > (limit - offset) / lineBytes)
         {
           // The lines would run into the next keyword, whose header would be read as data.
           this->Fail(section.keywordOffset + 4 + positionBytes,

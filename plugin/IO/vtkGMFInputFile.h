@@ -245,8 +245,8 @@ void InputFile::ReadLines(
       {
         // Versions 1 to 3 hold 32-bit integers (what a binary file of the same version holds).
         throw FormatError(this->Where(section, line, start) + ": the integer " +
-          std::to_string(value) + " needs 64 bits, which only version 4 has (this file is version " +
-          std::to_string(this->FileLayout.version) + ")");
+          std::to_string(value) + " needs 64 bits, which only version 4 has (this file is " +
+          "version " + std::to_string(this->FileLayout.version) + ")");
       }
       onInteger(value);
     }

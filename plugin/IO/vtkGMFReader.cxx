@@ -323,8 +323,9 @@ void CheckSolution(const gmf::InputFile& file, const gmf::InputFile& mesh, vtkId
       throw gmf::FormatError(Naming(file, section) + ": its " +
         std::to_string(section.solutionTypes.size()) + " fields (" +
         std::to_string(section.reals) + " values per line) become arrays over the mesh's " +
-        std::to_string(tuples) + " " + over + ", " + std::to_string(static_cast<std::uint64_t>(bytes)) +
-        " bytes (" + std::to_string(static_cast<std::uint64_t>(total)) +
+        std::to_string(tuples) + " " + over + ", " +
+        std::to_string(static_cast<std::uint64_t>(bytes)) + " bytes (" +
+        std::to_string(static_cast<std::uint64_t>(total)) +
         " with the keywords before); the reader allows solution arrays 64 bytes per byte of the "
         "mesh and solution files (" + std::to_string(static_cast<std::uint64_t>(fileBytes)) +
         " bytes here), and at least 64 MiB");

@@ -191,5 +191,142 @@ class HostileFiles(Directory):
         self.assertReadFails(fixture("version_5.meshb"), "version_5.meshb, byte 4: unknown version 5")
 
 
+def grid_of(cells, point_count=4):
+    """A vtkUnstructuredGrid of `point_count` points and cells [(VTK type, [point ids])]."""
+    grid = vtkUnstructuredGrid()
+    points = vtkPoints()
+    points.SetDataTypeToDouble()
+    for p in range(point_count):
+        points.InsertNextPoint(p % 2, (p // 2) % 2, p // 4)
+    grid.SetPoints(points)
+    grid.Allocate(len(cells))
+    for cell_type, ids in cells:
+        id_list = vtkIdList()
+        for i in ids:
+            id_list.InsertNextId(i)
+        grid.InsertNextCell(cell_type, id_list)
+    return grid
+
+
+class HostileWriterInput(Directory):
+    def assertWriteFails(self, dataset, name, *fragments, **properties):
+        path = self.path(name)
+        before = sorted(os.listdir(self.dir))
+        with gt.CapturedErrors() as errors:
+            write(dataset, path, **properties)
+        self.assertIn("ERROR", errors.text)
+        for fragment in fragments:
+            self.assertIn(fragment, errors.text)
+        self.assertEqual(sorted(os.listdir(self.dir)), before, "a failed write changed the directory")
+        return errors.text
+
+    def test_cells_whose_point_count_does_not_fit_their_type(self):
+        """A hexahedron with 3 ids, a triangle with 2, a line with 1, a tetrahedron or a vertex
+        with 0: the writer read (and, for ridges, wrote) past the cell's ids."""
+        cases = [(VTK_HEXAHEDRON, [0, 1, 2], "vtkHexahedron with 3 points (a hexahedron has 8)"),
+                 (VTK_TRIANGLE, [0, 1], "vtkTriangle with 2 points (a triangle has 3)"),
+                 (VTK_LINE, [0], "vtkLine with 1 points (a line has 2)"),
+                 (VTK_TETRA, [], "vtkTetra with 0 points (a tetrahedron has 4)"),
+                 (VTK_VERTEX, [], "vtkVertex with 0 points (a vertex has 1)")]
+        for cell_type, ids, message in cases:
+            for name in ("cells.mesh", "cells.meshb"):
+                with self.subTest(cell_type=cell_type, file=name):
+                    grid = grid_of([(VTK_TRIANGLE, [0, 1, 2]), (cell_type, ids)])
+                    self.assertWriteFails(grid, name, "cell 1 is a " + message)
+        # A ridge (line cell with GMFKeyword 14) of one point.
+        grid = grid_of([(VTK_LINE, [0, 1]), (VTK_LINE, [0])])
+        keywords = vtkIntArray()
+        keywords.SetName("GMFKeyword")
+        for value in (5, 14):
+            keywords.InsertNextValue(value)
+        grid.GetCellData().AddArray(keywords)
+        self.assertWriteFails(grid, "ridge.mesh", "cell 1 is a vtkLine with 1 points (a line has 2)")
+
+    def test_unknown_cell_type_ids(self):
+        """Cell types 82 and above indexed a fixed table of the writer (a write out of bounds)."""
+        for cell_type in (82, 90, 255):
+            with self.subTest(cell_type=cell_type):
+                grid = grid_of([(VTK_TRIANGLE, [0, 1, 2]), (cell_type, [0, 1, 2])])
+                self.assertWriteFails(grid, "unknown.mesh", "cell 1 has the cell type %d" % cell_type,
+                                      "no VTK cell type")
+
+    def test_point_ids_out_of_range(self):
+        """A point id of -1 or past the last point was written as garbage (0, or a vertex the
+        file does not have)."""
+        for ids, message in (([0, 1, -1], "refers to point -1"), ([0, 1, 4], "refers to point 4")):
+            for name in ("ids.mesh", "ids.meshb"):
+                with self.subTest(ids=ids, file=name):
+                    grid = grid_of([(VTK_TETRA, [0, 1, 2, 3]), (VTK_TRIANGLE, ids)])
+                    self.assertWriteFails(grid, name, "cell 1 (a vtkTriangle) " + message,
+                                          "the input has 4 points")
+
+    def test_arrays_shorter_than_the_data(self):
+        """A point or cell array with fewer tuples than points or cells was read past its end."""
+        for where in ("point", "cell"):
+            with self.subTest(where=where):
+                grid = grid_of([(VTK_TETRA, [0, 1, 2, 3]), (VTK_TRIANGLE, [0, 1, 2])])
+                for name in ("Ref", "Pressure"):
+                    values = vtkIntArray()
+                    values.SetName(name)
+                    values.InsertNextValue(1)
+                    getattr(grid, "GetPointData" if where == "point" else "GetCellData")().AddArray(values)
+                self.assertWriteFails(grid, "short.mesh", "the %s array Ref has 1 tuples for" % where)
+
+    def test_failed_write_keeps_the_old_file(self):
+        """An error found while writing truncated the existing file (a valid .meshb became 0
+        bytes): the files are written under temporary names and renamed when complete."""
+        source = read(EVERY_KIND)
+        for name in ("kept.meshb", "kept.mesh"):
+            with self.subTest(file=name):
+                path = self.path(name)
+                write(source, path)
+                solution = path.replace(".mesh", ".sol")
+                originals = {}
+                for p in (path, solution):
+                    with open(p, "rb") as f:
+                        originals[p] = f.read()
+                os.chmod(path, 0o640)
+                # A point reference of 2^40 cannot be written in version 2: found on the 12th vertex.
+                bad = vtkUnstructuredGrid()
+                bad.DeepCopy(source)
+                refs = vtkTypeInt64Array()
+                refs.SetName("Ref")
+                for p in range(bad.GetNumberOfPoints()):
+                    refs.InsertNextValue(1 << 40 if p == 11 else p)
+                bad.GetPointData().AddArray(refs)
+                self.assertWriteFails(bad, name, "Vertices", "the integer 1099511627776 needs 64 bits",
+                                      Version=2)
+                for p, data in originals.items():
+                    with open(p, "rb") as f:
+                        self.assertEqual(f.read(), data, p)
+                # A successful write keeps the file's permissions.
+                write(source, path, Version=4)
+                self.assertEqual(stat.S_IMODE(os.stat(path).st_mode), 0o640)
+                os.remove(path)
+                os.remove(solution)
+
+    def test_saving_without_fields_removes_the_old_solution(self):
+        """Saving again without fields left the old .solb beside the mesh, which the reader then
+        attached to the new mesh."""
+        source = read(EVERY_KIND)
+        bare = vtkUnstructuredGrid()
+        bare.DeepCopy(source)
+        for data in (bare.GetPointData(), bare.GetCellData()):
+            for name in array_names(data):
+                if name.startswith("SolAt"):
+                    data.RemoveArray(name)
+        for name, properties in (("a.meshb", {}), ("b.mesh", {}), ("c.meshb", {"WriteSolution": 0})):
+            with self.subTest(file=name, **properties):
+                path = self.path(name)
+                solution = os.path.splitext(path)[0] + (".solb" if name.endswith("b") else ".sol")
+                write(source, path)
+                self.assertTrue(os.path.exists(solution))
+                write(source if properties else bare, path, **properties)
+                self.assertFalse(os.path.exists(solution), "the old solution is still beside the mesh")
+                grid = read(path)
+                self.assertEqual(array_names(grid.GetPointData()), ["Ref"])
+                self.assertEqual(array_names(grid.GetCellData()), ["GMFKeyword", "Ref"])
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=2)
