@@ -244,14 +244,25 @@ std::int64_t ReferenceValue(vtkDataArray* references, vtkIdType id, const char* 
   {
     return 0;
   }
-  // The integer arrays the reader makes, read straight; anything else must hold integers.
-  if (auto* int32 = vtkTypeInt32Array::FastDownCast(references))
+  // Signed 32- and 64-bit integers in VTK's standard layout (the arrays the reader makes), read
+  // straight from their memory (vtkTypeInt32Array::FastDownCast of a vtkIntArray would be a
+  // cast to a type the object does not have); anything else must hold integers.
+  const int type = references->GetDataType();
+  const bool signedInteger = type == VTK_INT || type == VTK_LONG || type == VTK_LONG_LONG ||
+    type == VTK_ID_TYPE || type == VTK_SIGNED_CHAR || type == VTK_SHORT;
+  if (signedInteger && references->HasStandardMemoryLayout() &&
+    references->GetNumberOfComponents() == 1)
   {
-    return int32->GetValue(id);
-  }
-  if (auto* int64 = vtkTypeInt64Array::FastDownCast(references))
-  {
-    return int64->GetValue(id);
+    const void* values = references->GetVoidPointer(0);
+    switch (references->GetDataTypeSize())
+    {
+      case 4:
+        return static_cast<const std::int32_t*>(values)[id];
+      case 8:
+        return static_cast<const std::int64_t*>(values)[id];
+      default:
+        break;
+    }
   }
   const double value = references->GetComponent(id, 0);
   if (value != std::floor(value) || std::abs(value) > 9.2e18)
