@@ -99,7 +99,7 @@ class HostileFiles(Directory):
         """An allocation that fails (here: under an address-space limit) is an error naming the
         keyword, not an abort or a write through a null pointer."""
         mesh = fixture("solution_fields_at_one_edge.mesh")
-        solution = fixture("solution_fields_within_bounds.sol")
+        solution = fixture(os.path.join("memory", "solution_fields_within_bounds.sol"))
         # The fields need 61 MB, within the reader's bound; the limit leaves 8 MiB more than the
         # process's address space now.
         reader = simple.GMFMeshReader(FileName=mesh, SolutionFileName=solution)
