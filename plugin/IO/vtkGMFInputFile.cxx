@@ -223,7 +223,7 @@ void InputFile::IndexBinary()
   }
   const int positionBytes = layout.PositionBytes();
   const int integerBytes = layout.IntegerBytes();
-  std::size_t dimensionOffset = 0;
+  std::size_t& dimensionOffset = this->DimensionOffset;
   std::size_t offset = 8;
   while (offset < this->Size)
   {
@@ -450,7 +450,8 @@ void InputFile::IndexText()
   Layout& layout = this->FileLayout;
   // A UTF-8 byte order mark (written by some editors) is not part of the first keyword.
   const bool byteOrderMark = this->Size >= 3 && std::memcmp(this->Data, "\xEF\xBB\xBF", 3) == 0;
-  std::size_t dimensionOffset = 0;
+  std::size_t& dimensionOffset = this->DimensionOffset;
+  std::size_t versionOffset = 0;
   std::size_t offset = this->SkipBlanks(byteOrderMark ? 3 : 0);
   while (offset < this->Size)
   {
@@ -471,6 +472,12 @@ void InputFile::IndexText()
     }
     if (keyword == MeshVersionFormatted)
     {
+      if (layout.version != 0)
+      {
+        this->Fail(keywordOffset, "MeshVersionFormatted appears twice (first at " +
+            this->Position(versionOffset) + ")");
+      }
+      versionOffset = keywordOffset;
       layout.version = static_cast<int>(this->TextInteger(offset, "the version"));
       if (layout.version < FirstVersion || layout.version > LastVersion)
       {
@@ -480,7 +487,7 @@ void InputFile::IndexText()
     }
     else if (keyword == Dimension)
     {
-      if (layout.dimension != 0)
+      if (layout.dimension != 0) // 0 is refused below: a dimension was seen
       {
         // Lines are laid out with the dimension of the moment they are indexed: one
         // dimension per file.

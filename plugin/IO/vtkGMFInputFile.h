@@ -68,6 +68,8 @@ public:
 
   /// The size of the file in bytes.
   std::size_t GetSize() const { return this->Size; }
+  /// Where the Dimension keyword is (for error messages).
+  std::size_t GetDimensionOffset() const { return this->DimensionOffset; }
   /// "file: Triangles line 3 of 10 (byte 1234)", for error messages.
   std::string Where(const Section& section, std::int64_t line, std::size_t offset) const;
   /// "byte 1234" in a binary file, "line 57" in a text file.
@@ -105,6 +107,7 @@ private:
   bool Binary = false;
   bool SwapBytes = false;
   Layout FileLayout;
+  std::size_t DimensionOffset = 0;
   std::map<int, Section> Sections;
   std::vector<std::string> Skipped;
 };

@@ -302,8 +302,9 @@ void CheckSolution(const gmf::InputFile& file, const gmf::InputFile& mesh, vtkId
   const int meshDimension = mesh.GetLayout().dimension;
   if (file.GetLayout().dimension != meshDimension)
   {
-    throw gmf::FormatError(path + ": Dimension " + std::to_string(file.GetLayout().dimension) +
-      " differs from the mesh's " + std::to_string(meshDimension));
+    throw gmf::FormatError(path + ", " + file.Position(file.GetDimensionOffset()) +
+      ": Dimension " + std::to_string(file.GetLayout().dimension) + " differs from the mesh's " +
+      std::to_string(meshDimension));
   }
   const double fileBytes = static_cast<double>(file.GetSize()) + mesh.GetSize();
   const double allowed = std::max(SolutionFloorBytes, SolutionBytesPerFileByte * fileBytes);

@@ -81,6 +81,11 @@ def main():
         "MeshVersionFormatted 2", "Dimension 3", "SolAtVertices", "3", "1 2",
         "1 2 3", "4 5 6", "7 8 9", "Dimension 2", "End"))
 
+    # A repeated MeshVersionFormatted (the layout of integers and reals depends on it).
+    write("version_twice.mesh", text(
+        "MeshVersionFormatted 4", "Dimension 3", "Vertices", "3", "0 0 0 8589934592", "1 0 0 0",
+        "0 1 0 0", "MeshVersionFormatted 1", "End"))
+
     # -- Solution fields padded over every cell: 500 matrix fields at the one edge of a mesh of
     # 5,001 cells (5,000 corners) ask for 180 MB from 20 KB of files; 170 fields (61 MB) are
     # within the reader's bound (the allocation-failure test reads those under a memory limit;

@@ -86,6 +86,9 @@ class HostileFiles(Directory):
                              "Dimension appears twice (first at byte 8)")
         self.assertReadFails(fixture("dimension_3_then_2_solution.mesh"),
                              "dimension_3_then_2_solution.sol, line 9:", "Dimension appears twice")
+        # The same for the version, which sets the size of integers and reals.
+        self.assertReadFails(fixture("version_twice.mesh"), "line 8:",
+                             "MeshVersionFormatted appears twice (first at line 1)")
 
     def test_solution_fields_bounded_by_the_files(self):
         """500 matrix fields at one edge, each a cell array over all 5,001 cells: 180 MB asked
