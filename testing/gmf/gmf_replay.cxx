@@ -905,8 +905,10 @@ int main(int argc, char* argv[])
     std::fprintf(stderr, "gmf_replay: no .mesh, .meshb, .sol or .solb files in the directories\n");
     return 2;
   }
-  char pattern[] = "/tmp/gmf-replay-XXXXXX";
-  const char* made = ::mkdtemp(pattern);
+  const char* temporary = std::getenv("TMPDIR");
+  std::string pattern =
+    std::string(temporary && *temporary ? temporary : "/tmp") + "/gmf-replay-XXXXXX";
+  const char* made = ::mkdtemp(&pattern[0]);
   if (!made)
   {
     std::perror("gmf_replay: mkdtemp");
