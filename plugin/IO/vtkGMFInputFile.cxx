@@ -67,16 +67,28 @@ InputFile::InputFile(const std::string& path)
   {
     throw FormatError(path + ": not a GMF file name (.mesh, .meshb, .sol or .solb)");
   }
-  const int descriptor = ::open(path.c_str(), O_RDONLY);
+  // O_NONBLOCK: opening a FIFO for reading otherwise waits for a writer (for ever).
+  const int descriptor = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   if (descriptor < 0)
   {
     throw FormatError(path + ": cannot open: " + std::strerror(errno));
   }
   struct stat status;
-  if (::fstat(descriptor, &status) != 0 || status.st_size == 0)
+  if (::fstat(descriptor, &status) != 0)
+  {
+    const int error = errno;
+    ::close(descriptor);
+    throw FormatError(path + ": cannot read: " + std::strerror(error));
+  }
+  if (!S_ISREG(status.st_mode))
   {
     ::close(descriptor);
-    throw FormatError(path + ": empty or unreadable file");
+    throw FormatError(path + ": not a regular file (a FIFO, device or directory)");
+  }
+  if (status.st_size == 0)
+  {
+    ::close(descriptor);
+    throw FormatError(path + ": empty file");
   }
   this->Size = static_cast<std::size_t>(status.st_size);
   // MAP_POPULATE reads the file in at once: far cheaper than one page fault per 4 KiB page.
@@ -211,6 +223,7 @@ void InputFile::IndexBinary()
   }
   const int positionBytes = layout.PositionBytes();
   const int integerBytes = layout.IntegerBytes();
+  std::size_t& dimensionOffset = this->DimensionOffset;
   std::size_t offset = 8;
   while (offset < this->Size)
   {
@@ -226,12 +239,30 @@ void InputFile::IndexBinary()
     {
       break;
     }
+    // What this keyword may hold: up to the next keyword, or to the end of the file (a next
+    // position outside the file is reported after the keyword, which may be truncated).
+    const bool nextInside = next > static_cast<std::int64_t>(keywordOffset) &&
+      static_cast<std::uint64_t>(next) <= this->Size;
+    const std::size_t limit = nextInside ? static_cast<std::size_t>(next) : this->Size;
+    if (nextInside && offset > limit)
+    {
+      this->Fail(keywordOffset + 4, KeywordName(keyword) + ": the next keyword's position " +
+          std::to_string(next) + " lies inside this keyword's header");
+    }
     if (keyword == Dimension)
     {
-      if (this->Size - offset < 4)
+      if (limit - offset < 4)
       {
         this->Fail(offset, "truncated Dimension");
       }
+      if (dimensionOffset)
+      {
+        // Lines are laid out with the dimension of the moment they are indexed: one
+        // dimension per file.
+        this->Fail(keywordOffset, "Dimension appears twice (first at " +
+            this->Position(dimensionOffset) + ")");
+      }
+      dimensionOffset = keywordOffset;
       layout.dimension = static_cast<std::int32_t>(this->Word32(offset));
       if (layout.dimension != 2 && layout.dimension != 3)
       {
@@ -251,7 +282,7 @@ void InputFile::IndexBinary()
         {
           this->Fail(keywordOffset, KeywordName(keyword) + " comes before Dimension");
         }
-        if (this->Size - offset < static_cast<std::size_t>(integerBytes))
+        if (limit - offset < static_cast<std::size_t>(integerBytes))
         {
           this->Fail(offset, "truncated " + KeywordName(keyword) + " header");
         }
@@ -262,16 +293,16 @@ void InputFile::IndexBinary()
           this->Fail(offset - integerBytes,
             KeywordName(keyword) + " has a negative line count " + std::to_string(section.lines));
         }
-        int solutionSize = 0;
+        std::int64_t solutionSize = 0;
         if (IsSolutionKeyword(keyword))
         {
-          if (this->Size - offset < 4)
+          if (limit - offset < 4)
           {
             this->Fail(offset, "truncated " + KeywordName(keyword) + " header");
           }
           const std::int64_t fields = static_cast<std::int32_t>(this->Word32(offset));
           offset += 4;
-          if (fields < 1 || static_cast<std::size_t>(fields) > (this->Size - offset) / 4)
+          if (fields < 1 || static_cast<std::size_t>(fields) > (limit - offset) / 4)
           {
             this->Fail(offset - 4, KeywordName(keyword) + " declares " + std::to_string(fields) +
                 " fields (truncated or corrupt header)");
@@ -289,7 +320,9 @@ void InputFile::IndexBinary()
             solutionSize += size;
           }
         }
-        LineFormat(keyword, layout.dimension, solutionSize, section.reals, section.integers);
+        this->CheckSolutionSize(keywordOffset, keyword, solutionSize);
+        LineFormat(keyword, layout.dimension, static_cast<int>(solutionSize), section.reals,
+          section.integers);
         section.dataOffset = offset;
         const std::size_t lineBytes = static_cast<std::size_t>(section.reals) *
             layout.RealBytes() + static_cast<std::size_t>(section.integers) * integerBytes;
@@ -302,6 +335,16 @@ void InputFile::IndexBinary()
               std::to_string(available) + " left (" + std::to_string(available / lineBytes) +
               " complete lines)");
         }
+        if (lineBytes > 0 &&
+          static_cast<std::uint64_t>(section.lines) > (limit - offset) / lineBytes)
+        {
+          // The lines would run into the next keyword, whose header would be read as data.
+          this->Fail(section.keywordOffset + 4 + positionBytes,
+            KeywordName(keyword) + " declares " + std::to_string(section.lines) + " lines of " +
+              std::to_string(lineBytes) + " bytes, the next keyword at byte " +
+              std::to_string(limit) + " leaves room for " +
+              std::to_string((limit - offset) / lineBytes) + " lines");
+        }
         this->AddSection(std::move(section));
       }
       else if (keyword != MeshVersionFormatted)
@@ -313,8 +356,7 @@ void InputFile::IndexBinary()
     {
       break;
     }
-    if (next <= static_cast<std::int64_t>(keywordOffset) ||
-      static_cast<std::uint64_t>(next) > this->Size)
+    if (!nextInside)
     {
       this->Fail(keywordOffset + 4, KeywordName(keyword) + ": the next keyword's position " +
           std::to_string(next) + " is outside the file (" + std::to_string(this->Size) +
@@ -380,14 +422,41 @@ std::int64_t InputFile::TextInteger(std::size_t& offset, const char* what) const
   return value;
 }
 
+bool InputFile::IsWord(std::size_t begin, std::size_t end) const
+{
+  if (begin >= end || !std::isalpha(static_cast<unsigned char>(this->Data[begin])))
+  {
+    return false;
+  }
+  double value; // "nan", "inf", "infinity" are numbers
+  const auto result = std::from_chars(this->Data + begin, this->Data + end, value);
+  return result.ec != std::errc() || result.ptr != this->Data + end;
+}
+
+void InputFile::CheckSolutionSize(std::size_t keywordOffset, int keyword, std::int64_t reals) const
+{
+  // Reals per line are counted in int; files of more are not made by any GMF writer.
+  constexpr std::int64_t most = std::int64_t(1) << 24;
+  if (reals > most)
+  {
+    this->Fail(keywordOffset, KeywordName(keyword) + ": its fields have " +
+        std::to_string(reals) + " reals per line, more than the " + std::to_string(most) +
+        " this reader takes");
+  }
+}
+
 void InputFile::IndexText()
 {
   Layout& layout = this->FileLayout;
-  std::size_t offset = this->SkipBlanks(0);
+  // A UTF-8 byte order mark (written by some editors) is not part of the first keyword.
+  const bool byteOrderMark = this->Size >= 3 && std::memcmp(this->Data, "\xEF\xBB\xBF", 3) == 0;
+  std::size_t& dimensionOffset = this->DimensionOffset;
+  std::size_t versionOffset = 0;
+  std::size_t offset = this->SkipBlanks(byteOrderMark ? 3 : 0);
   while (offset < this->Size)
   {
     const std::size_t end = this->TokenEnd(offset);
-    if (!std::isalpha(static_cast<unsigned char>(this->Data[offset])))
+    if (!this->IsWord(offset, end))
     {
       offset = this->SkipBlanks(end); // a value of a keyword nobody reads
       continue;
@@ -403,6 +472,12 @@ void InputFile::IndexText()
     }
     if (keyword == MeshVersionFormatted)
     {
+      if (layout.version != 0)
+      {
+        this->Fail(keywordOffset, "MeshVersionFormatted appears twice (first at " +
+            this->Position(versionOffset) + ")");
+      }
+      versionOffset = keywordOffset;
       layout.version = static_cast<int>(this->TextInteger(offset, "the version"));
       if (layout.version < FirstVersion || layout.version > LastVersion)
       {
@@ -412,6 +487,14 @@ void InputFile::IndexText()
     }
     else if (keyword == Dimension)
     {
+      if (layout.dimension != 0) // 0 is refused below: a dimension was seen
+      {
+        // Lines are laid out with the dimension of the moment they are indexed: one
+        // dimension per file.
+        this->Fail(keywordOffset, "Dimension appears twice (first at " +
+            this->Position(dimensionOffset) + ")");
+      }
+      dimensionOffset = keywordOffset;
       layout.dimension = static_cast<int>(this->TextInteger(offset, "the dimension"));
       if (layout.dimension != 2 && layout.dimension != 3)
       {
@@ -442,7 +525,7 @@ void InputFile::IndexText()
         this->Fail(keywordOffset,
           KeywordName(keyword) + " has a negative line count " + std::to_string(section.lines));
       }
-      int solutionSize = 0;
+      std::int64_t solutionSize = 0;
       if (IsSolutionKeyword(keyword))
       {
         const std::int64_t fields = this->TextInteger(offset, "the number of fields");
@@ -464,10 +547,14 @@ void InputFile::IndexText()
           solutionSize += size;
         }
       }
-      LineFormat(keyword, layout.dimension, solutionSize, section.reals, section.integers);
+      this->CheckSolutionSize(keywordOffset, keyword, solutionSize);
+      LineFormat(keyword, layout.dimension, static_cast<int>(solutionSize), section.reals,
+        section.integers);
       section.dataOffset = offset;
       // Step over the values without converting them, so that the keyword search resumes
-      // after the data even when a value looks like a word ("nan").
+      // after the data even when a value looks like a word ("nan"); a capitalized word that
+      // is no number is the next keyword, known or not: the section is shorter than it
+      // declares. (Other words are bad values, reported when the lines are decoded.)
       const std::int64_t perLine = section.reals + section.integers;
       for (std::int64_t line = 0; line < section.lines; ++line)
       {
@@ -476,9 +563,10 @@ void InputFile::IndexText()
           offset = this->SkipBlanks(offset);
           const std::size_t tokenEnd = this->TokenEnd(offset);
           const bool atEnd = offset >= this->Size;
+          // Keyword names (libMeshb's, and those of other writers) start with a capital.
           if (atEnd ||
-            (std::isalpha(static_cast<unsigned char>(this->Data[offset])) &&
-              KeywordCode(this->Data + offset, tokenEnd - offset) != 0))
+            (std::isupper(static_cast<unsigned char>(this->Data[offset])) &&
+              this->IsWord(offset, tokenEnd)))
           {
             this->Fail(offset, "truncated " + KeywordName(keyword) + ": it declares " +
                 std::to_string(section.lines) + " lines of " + std::to_string(perLine) +

@@ -2,8 +2,10 @@
 // the file is mapped into memory, its keywords are indexed once, and the lines of one keyword
 // are then decoded straight from the mapping. The binary path decodes fixed-size records
 // (no per-line parsing); the text path parses numbers with std::from_chars. Every read is
-// bounded by the end of the mapping: a truncated or malformed file is a FormatError naming
-// the keyword and the position (byte offset in binary files, line number in text files).
+// bounded by the end of the mapping, and a keyword's lines by the next keyword: a truncated or
+// malformed file is a FormatError naming the keyword and the position (byte offset in binary
+// files, line number in text files). A file has one Dimension (a line's layout depends on it).
+// Only regular files are opened (a FIFO would block).
 #ifndef vtkGMFInputFile_h
 #define vtkGMFInputFile_h
 
@@ -12,6 +14,7 @@
 #include <charconv>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <string>
 #include <vector>
@@ -63,6 +66,10 @@ public:
   void ReadLines(
     const Section& section, const IndexCheck& check, OnReal&& onReal, OnInteger&& onInteger) const;
 
+  /// The size of the file in bytes.
+  std::size_t GetSize() const { return this->Size; }
+  /// Where the Dimension keyword is (for error messages).
+  std::size_t GetDimensionOffset() const { return this->DimensionOffset; }
   /// "file: Triangles line 3 of 10 (byte 1234)", for error messages.
   std::string Where(const Section& section, std::int64_t line, std::size_t offset) const;
   /// "byte 1234" in a binary file, "line 57" in a text file.
@@ -84,6 +91,9 @@ private:
   std::size_t SkipBlanks(std::size_t offset) const;
   std::size_t TokenEnd(std::size_t offset) const;
   std::int64_t TextInteger(std::size_t& offset, const char* what) const;
+  /// Whether the token is a word (a keyword, known or not), not a number.
+  bool IsWord(std::size_t begin, std::size_t end) const;
+  void CheckSolutionSize(std::size_t keywordOffset, int keyword, std::int64_t reals) const;
 
   template <class T>
   bool ParseNumber(std::size_t& offset, T& value) const;
@@ -97,6 +107,7 @@ private:
   bool Binary = false;
   bool SwapBytes = false;
   Layout FileLayout;
+  std::size_t DimensionOffset = 0;
   std::map<int, Section> Sections;
   std::vector<std::string> Skipped;
 };
@@ -230,6 +241,15 @@ void InputFile::ReadLines(
         throw FormatError(this->Where(section, line, start) + ": " + check.what + " " +
           std::to_string(value) + " does not exist (the file has " + std::to_string(check.count) +
           " " + check.of + ")");
+      }
+      if (integerBytes == 4 &&
+        (value < std::numeric_limits<std::int32_t>::min() ||
+          value > std::numeric_limits<std::int32_t>::max()))
+      {
+        // Versions 1 to 3 hold 32-bit integers (what a binary file of the same version holds).
+        throw FormatError(this->Where(section, line, start) + ": the integer " +
+          std::to_string(value) + " needs 64 bits, which only version 4 has (this file is " +
+          "version " + std::to_string(this->FileLayout.version) + ")");
       }
       onInteger(value);
     }

@@ -2,8 +2,14 @@
 
 #include <cerrno>
 #include <charconv>
+#include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <limits>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace gmf
 {
@@ -16,6 +22,23 @@ bool EndsWith(const std::string& text, const char* suffix)
   const std::size_t length = std::strlen(suffix);
   return text.size() >= length && text.compare(text.size() - length, length, suffix) == 0;
 }
+
+// The process's umask, read without changing it (umask() would, for every thread).
+mode_t CurrentUmask()
+{
+  std::ifstream status("/proc/self/status");
+  std::string key;
+  while (status >> key)
+  {
+    if (key == "Umask:")
+    {
+      std::string value;
+      status >> value;
+      return static_cast<mode_t>(std::strtoul(value.c_str(), nullptr, 8));
+    }
+  }
+  return 022;
+}
 }
 
 bool OutputFile::IsBinaryName(const std::string& path)
@@ -26,7 +49,7 @@ bool OutputFile::IsBinaryName(const std::string& path)
 OutputFile::OutputFile(const std::string& path, int version, int dimension)
   : Path(path)
   , Binary(IsBinaryName(path))
-  , Buffer(BufferBytes)
+  , Buffer(new char[BufferBytes])
 {
   if (!this->Binary && !EndsWith(path, ".mesh") && !EndsWith(path, ".sol"))
   {
@@ -42,24 +65,68 @@ OutputFile::OutputFile(const std::string& path, int version, int dimension)
   }
   this->FileLayout.version = version;
   this->FileLayout.dimension = dimension;
-  this->File = std::fopen(path.c_str(), "wb");
+  // The temporary file goes beside the file it replaces (the target of a symbolic link), so
+  // that the rename of Commit stays in one file system.
+  this->Target = path;
+  struct stat status;
+  const bool exists = ::stat(path.c_str(), &status) == 0;
+  struct stat link;
+  if (exists && ::lstat(path.c_str(), &link) == 0 && S_ISLNK(link.st_mode))
+  {
+    if (char* resolved = ::realpath(path.c_str(), nullptr))
+    {
+      this->Target = resolved;
+      std::free(resolved);
+    }
+  }
+  if (exists && !S_ISREG(status.st_mode))
+  {
+    throw FormatError(path + ": exists and is not a regular file");
+  }
+  const std::size_t slash = this->Target.rfind('/');
+  const std::string directory = slash == std::string::npos ? "" : this->Target.substr(0, slash + 1);
+  const std::string name =
+    slash == std::string::npos ? this->Target : this->Target.substr(slash + 1);
+  std::string temporary = directory + "." + name + ".XXXXXX";
+  const int descriptor = ::mkostemp(&temporary[0], O_CLOEXEC);
+  if (descriptor < 0)
+  {
+    throw FormatError(path + ": cannot create a temporary file beside it: " + std::strerror(errno));
+  }
+  this->Temporary = temporary;
+  // The permissions of the file replaced, or those a new file gets (mkstemp gives 0600).
+  const mode_t mode = exists ? (status.st_mode & 07777) : (0666 & ~CurrentUmask());
+  ::fchmod(descriptor, mode);
+  this->File = ::fdopen(descriptor, "wb");
   if (!this->File)
   {
-    throw FormatError(path + ": cannot create: " + std::strerror(errno));
+    const int error = errno;
+    ::close(descriptor);
+    ::unlink(this->Temporary.c_str());
+    throw FormatError(path + ": cannot create: " + std::strerror(error));
   }
-  if (this->Binary)
+  try
   {
-    const std::int32_t header[3] = { 1, version, Dimension };
-    this->Put(header, sizeof(header));
-    this->PutPosition(this->Offset + this->FileLayout.PositionBytes() + 4);
-    const std::int32_t value = dimension;
-    this->Put(&value, 4);
+    if (this->Binary)
+    {
+      const std::int32_t header[3] = { 1, version, Dimension };
+      this->Put(header, sizeof(header));
+      this->PutPosition(this->Offset + this->FileLayout.PositionBytes() + 4);
+      const std::int32_t value = dimension;
+      this->Put(&value, 4);
+    }
+    else
+    {
+      const std::string header = "MeshVersionFormatted " + std::to_string(version) +
+        "\n\nDimension " + std::to_string(dimension) + "\n";
+      this->PutText(header.c_str());
+    }
   }
-  else
+  catch (...)
   {
-    const std::string header = "MeshVersionFormatted " + std::to_string(version) +
-      "\n\nDimension " + std::to_string(dimension) + "\n";
-    this->PutText(header.c_str());
+    std::fclose(this->File); // no destructor after a constructor that throws
+    ::unlink(this->Temporary.c_str());
+    throw;
   }
 }
 
@@ -69,15 +136,19 @@ OutputFile::~OutputFile()
   {
     std::fclose(this->File);
   }
+  if (!this->Temporary.empty())
+  {
+    ::unlink(this->Temporary.c_str()); // never committed: the file that was there stays
+  }
 }
 
 void OutputFile::Put(const void* bytes, std::size_t count)
 {
-  if (this->Used + count > this->Buffer.size())
+  if (this->Used + count > BufferBytes)
   {
     this->Flush();
   }
-  std::memcpy(this->Buffer.data() + this->Used, bytes, count);
+  std::memcpy(this->Buffer.get() + this->Used, bytes, count);
   this->Used += count;
   this->Offset += count;
 }
@@ -106,7 +177,7 @@ void OutputFile::PutPosition(std::uint64_t position)
 
 void OutputFile::Flush()
 {
-  if (this->Used && std::fwrite(this->Buffer.data(), 1, this->Used, this->File) != this->Used)
+  if (this->Used && std::fwrite(this->Buffer.get(), 1, this->Used, this->File) != this->Used)
   {
     throw FormatError(this->Path + ": write failed: " + std::strerror(errno));
   }
@@ -232,6 +303,10 @@ void OutputFile::EndLine()
 
 void OutputFile::Close()
 {
+  if (!this->File)
+  {
+    throw FormatError(this->Path + ": closed twice");
+  }
   this->CheckKeywordComplete();
   this->CurrentKeyword = 0;
   if (this->Binary)
@@ -245,11 +320,29 @@ void OutputFile::Close()
     this->PutText("\nEnd\n");
   }
   this->Flush();
+  // On disk before it replaces anything: a crash after Commit must not leave an empty file.
+  const bool synced = std::fflush(this->File) == 0 && ::fsync(::fileno(this->File)) == 0;
+  const int error = errno;
   const int status = std::fclose(this->File);
   this->File = nullptr;
-  if (status != 0)
+  if (!synced || status != 0)
   {
-    throw FormatError(this->Path + ": closing failed: " + std::strerror(errno));
+    throw FormatError(this->Path + ": writing failed: " + std::strerror(synced ? errno : error));
   }
+  this->Closed = true;
+}
+
+void OutputFile::Commit()
+{
+  if (!this->Closed || this->Temporary.empty())
+  {
+    throw FormatError(this->Path + ": committed before it was closed");
+  }
+  if (::rename(this->Temporary.c_str(), this->Target.c_str()) != 0)
+  {
+    throw FormatError(this->Path + ": cannot replace it with " + this->Temporary + ": " +
+      std::strerror(errno));
+  }
+  this->Temporary.clear();
 }
 }

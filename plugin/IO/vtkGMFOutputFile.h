@@ -2,6 +2,10 @@
 // machine's byte order) by the extension, in a given version and dimension. Values go through
 // a large buffer; text numbers are written with std::to_chars in their shortest exact form,
 // so that reading them back gives the same values.
+//
+// The file is written under a temporary name beside it (".<name>.XXXXXX") and takes its name
+// only in Commit, after Close: an error on the way leaves the file that was there (the
+// temporary one is removed when the OutputFile goes without Commit).
 #ifndef vtkGMFOutputFile_h
 #define vtkGMFOutputFile_h
 
@@ -9,6 +13,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -31,8 +36,12 @@ public:
   void Real(double value);
   void Integer(std::int64_t value);
   void EndLine();
-  /// Writes End and closes the file; throws FormatError if anything could not be written.
+  /// Writes End and closes the file (still under its temporary name); throws FormatError if
+  /// anything could not be written.
   void Close();
+  /// Gives the closed file its name, replacing the file of that name (whose permissions it
+  /// keeps). Throws FormatError.
+  void Commit();
 
 private:
   void Put(const void* bytes, std::size_t count);
@@ -41,11 +50,14 @@ private:
   void Flush();
   void CheckKeywordComplete();
 
-  std::string Path;
+  std::string Path;      // the name the file will have (in messages)
+  std::string Target;    // where it goes: Path, or the file a symbolic link Path names
+  std::string Temporary; // where it is written until Commit ("" once committed)
   std::FILE* File = nullptr;
+  bool Closed = false;
   bool Binary = false;
   Layout FileLayout;
-  std::vector<char> Buffer;
+  std::unique_ptr<char[]> Buffer; // BufferBytes, not initialized
   std::size_t Used = 0;
   std::uint64_t Offset = 0;        // bytes written so far, buffer included
   std::uint64_t KeywordEnd = 0;    // where the current binary keyword's data must end

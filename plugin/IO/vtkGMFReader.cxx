@@ -34,29 +34,51 @@
 #include <cstdlib>
 #include <cmath>
 #include <limits>
+#include <memory>
+#include <new>
 #include <vector>
+
+#include <sys/stat.h>
 
 vtkStandardNewMacro(vtkGMFReader);
 
 namespace
 {
+// The solution arrays may take this many bytes per byte of the mesh and solution files, and at
+// least SolutionFloorBytes: a SolAt<element> field is a cell array over every cell (NaN on the
+// cells of other kinds), so that a few fields at one edge of a mesh of many corners would
+// otherwise ask for gigabytes from kilobytes of files.
+constexpr double SolutionBytesPerFileByte = 64;
+constexpr double SolutionFloorBytes = 64.0 * (1 << 20);
+
 // Gives the array room for `tuples` tuples in memory backed by transparent huge pages where the
 // kernel offers them: on large meshes the first touch of 4 KiB pages (one fault each) otherwise
-// costs more than decoding the file.
-void AllocateLarge(vtkDataArray* array, vtkIdType tuples)
+// costs more than decoding the file. Memory that cannot be had is an error naming `what` (the
+// file, position and keyword the array is for).
+void AllocateLarge(vtkDataArray* array, vtkIdType tuples, const std::string& what)
 {
   const std::size_t values = static_cast<std::size_t>(tuples) * array->GetNumberOfComponents();
-  void* memory = gpumesh::allocateHostMemory(values * array->GetDataTypeSize());
+  const std::size_t bytes = values * array->GetDataTypeSize();
+  void* memory = gpumesh::allocateHostMemory(bytes);
   if (!memory)
   {
-    array->SetNumberOfTuples(tuples); // reports the failure its own way
-    return;
+    throw gmf::FormatError(what + ": cannot allocate " + std::to_string(bytes) + " bytes for " +
+      (array->GetName() ? std::string("the array ") + array->GetName() : std::string("its cells")) +
+      " (out of memory)");
   }
   vtkGPUMeshOutputArrays::AdoptHostMemory(array, memory, static_cast<vtkIdType>(values));
 }
 
+// "file.mesh, line 3: Vertices": what an allocation or an error is for.
+std::string Naming(const gmf::InputFile& file, const gmf::Section& section)
+{
+  return file.GetPath() + ", " + file.Position(section.keywordOffset) + ": " +
+    gmf::KeywordName(section.keyword);
+}
+
 // References: 32-bit integers up to version 3, 64-bit in version 4.
-vtkSmartPointer<vtkDataArray> NewReferences(const gmf::Layout& layout, vtkIdType count)
+vtkSmartPointer<vtkDataArray> NewReferences(
+  const gmf::Layout& layout, vtkIdType count, const std::string& what)
 {
   vtkSmartPointer<vtkDataArray> references;
   if (layout.IntegerBytes() == 8)
@@ -68,7 +90,7 @@ vtkSmartPointer<vtkDataArray> NewReferences(const gmf::Layout& layout, vtkIdType
     references = vtkSmartPointer<vtkIntArray>::New();
   }
   references->SetName("Ref");
-  AllocateLarge(references, count);
+  AllocateLarge(references, count, what);
   return references;
 }
 
@@ -94,7 +116,12 @@ void ReadVertices(const gmf::InputFile& file, const gmf::Section& vertices, vtkD
 {
   Coordinate* coordinates = static_cast<Coordinate*>(points->GetVoidPointer(0));
   Reference* reference = ReferencePointer<Reference>(references);
-  const int dimension = file.GetLayout().dimension;
+  const int dimension = vertices.reals; // as the lines were laid out when indexed
+  if (dimension != 2 && dimension != 3)
+  {
+    throw gmf::FormatError(Naming(file, vertices) + ": " + std::to_string(dimension) +
+      " coordinates per vertex (2 or 3)");
+  }
   int column = 0;
   file.ReadLines(
     vertices, {},
@@ -206,6 +233,7 @@ void ReadSolutionKeyword(const gmf::InputFile& file, const gmf::Section& section
   std::vector<vtkSmartPointer<vtkDataArray>> arrays;
   std::vector<std::pair<Real*, int>> columns; // (first value of its array, components)
   const std::string keyword = gmf::KeywordName(section.keyword);
+  const std::string naming = Naming(file, section);
   for (std::size_t f = 0; f < section.solutionTypes.size(); ++f)
   {
     const int components = gmf::SolutionTypeSize(section.solutionTypes[f], layout.dimension);
@@ -214,7 +242,7 @@ void ReadSolutionKeyword(const gmf::InputFile& file, const gmf::Section& section
         ? keyword.c_str()
         : (keyword + "_" + std::to_string(f + 1)).c_str());
     array->SetNumberOfComponents(components);
-    AllocateLarge(array, tuples);
+    AllocateLarge(array, tuples, naming);
     if (section.lines != tuples)
     {
       array->Fill(std::numeric_limits<double>::quiet_NaN());
@@ -225,6 +253,11 @@ void ReadSolutionKeyword(const gmf::InputFile& file, const gmf::Section& section
       columns.emplace_back(values + c, components);
     }
     arrays.push_back(array);
+  }
+  if (static_cast<int>(columns.size()) != section.reals)
+  {
+    throw gmf::FormatError(naming + ": " + std::to_string(section.reals) +
+      " reals per line, its fields have " + std::to_string(columns.size()));
   }
   vtkIdType line = 0;
   std::size_t column = 0;
@@ -259,32 +292,72 @@ void ReadSolutionKeyword(const gmf::InputFile& file, const gmf::Section& section
   }
 }
 
-void ReadSolution(const std::string& path, int meshDimension, vtkIdType pointCount,
-  const std::array<CellBlock, gmf::ElementKindCount>& blocks, vtkUnstructuredGrid* output,
-  std::vector<std::string>& skipped)
+// Whether the solution file fits the mesh: its dimension, the line count of each keyword, and
+// the memory of its arrays (bounded by what the files hold). Checked before any array of the
+// mesh is allocated.
+void CheckSolution(const gmf::InputFile& file, const gmf::InputFile& mesh, vtkIdType pointCount,
+  const std::array<CellBlock, gmf::ElementKindCount>& blocks, vtkIdType cellCount)
 {
-  gmf::InputFile file(path);
+  const std::string& path = file.GetPath();
+  const int meshDimension = mesh.GetLayout().dimension;
   if (file.GetLayout().dimension != meshDimension)
   {
-    throw gmf::FormatError(path + ": Dimension " + std::to_string(file.GetLayout().dimension) +
-      " differs from the mesh's " + std::to_string(meshDimension));
+    throw gmf::FormatError(path + ", " + file.Position(file.GetDimensionOffset()) +
+      ": Dimension " + std::to_string(file.GetLayout().dimension) + " differs from the mesh's " +
+      std::to_string(meshDimension));
   }
+  const double fileBytes = static_cast<double>(file.GetSize()) + mesh.GetSize();
+  const double allowed = std::max(SolutionFloorBytes, SolutionBytesPerFileByte * fileBytes);
+  double total = 0;
+  auto check = [&](const gmf::Section& section, vtkIdType expected, const std::string& what,
+                 vtkIdType tuples, const char* over) {
+    if (section.lines != expected)
+    {
+      throw gmf::FormatError(Naming(file, section) + " has " + std::to_string(section.lines) +
+        " lines, the mesh has " + std::to_string(expected) + " " + what);
+    }
+    const double bytes =
+      static_cast<double>(tuples) * section.reals * file.GetLayout().RealBytes();
+    total += bytes;
+    if (total > allowed)
+    {
+      throw gmf::FormatError(Naming(file, section) + ": its " +
+        std::to_string(section.solutionTypes.size()) + " fields (" +
+        std::to_string(section.reals) + " values per line) become arrays over the mesh's " +
+        std::to_string(tuples) + " " + over + ", " +
+        std::to_string(static_cast<std::uint64_t>(bytes)) + " bytes (" +
+        std::to_string(static_cast<std::uint64_t>(total)) +
+        " with the keywords before); the reader allows solution arrays 64 bytes per byte of the "
+        "mesh and solution files (" + std::to_string(static_cast<std::uint64_t>(fileBytes)) +
+        " bytes here), and at least 64 MiB");
+    }
+  };
+  if (const gmf::Section* vertices = file.Find(gmf::SolAtVertices))
+  {
+    check(*vertices, pointCount, "Vertices", pointCount, "points");
+  }
+  for (int k = 0; k < gmf::ElementKindCount; ++k)
+  {
+    const gmf::ElementKind& kind = gmf::ElementKindAt(k);
+    if (const gmf::Section* section = file.Find(kind.solutionKeyword))
+    {
+      check(*section, blocks[k].count, gmf::KeywordName(kind.keyword), cellCount, "cells");
+    }
+  }
+}
+
+void ReadSolution(const gmf::InputFile& file, vtkIdType pointCount,
+  const std::array<CellBlock, gmf::ElementKindCount>& blocks, vtkUnstructuredGrid* output,
+  std::vector<std::string>& skipped, std::string& reading)
+{
   for (const std::string& name : file.GetSkippedKeywords())
   {
     skipped.push_back(name + " (solution file)");
   }
   const vtkIdType cellCount = output->GetNumberOfCells();
-  auto checkCount = [&](const gmf::Section& section, vtkIdType expected, const char* what) {
-    if (section.lines != expected)
-    {
-      throw gmf::FormatError(path + ", " + file.Position(section.keywordOffset) + ": " +
-        gmf::KeywordName(section.keyword) + " has " + std::to_string(section.lines) +
-        " lines, the mesh has " + std::to_string(expected) + " " + what);
-    }
-  };
   if (const gmf::Section* vertices = file.Find(gmf::SolAtVertices))
   {
-    checkCount(*vertices, pointCount, "Vertices");
+    reading = Naming(file, *vertices);
     ReadSolutionKeyword(file, *vertices, pointCount, 0, output->GetPointData());
   }
   for (int k = 0; k < gmf::ElementKindCount; ++k)
@@ -292,7 +365,7 @@ void ReadSolution(const std::string& path, int meshDimension, vtkIdType pointCou
     const gmf::ElementKind& kind = gmf::ElementKindAt(k);
     if (const gmf::Section* section = file.Find(kind.solutionKeyword))
     {
-      checkCount(*section, blocks[k].count, gmf::KeywordName(kind.keyword).c_str());
+      reading = Naming(file, *section);
       ReadSolutionKeyword(file, *section, cellCount, blocks[k].first, output->GetCellData());
     }
   }
@@ -302,13 +375,14 @@ template <class IndexArray, class Reference>
 void ReadCells(const gmf::InputFile& file, vtkIdType pointCount,
   const std::array<CellBlock, gmf::ElementKindCount>& blocks, vtkIdType cellCount,
   vtkIdType entryCount, vtkUnsignedCharArray* types, Reference* references,
-  vtkCellArray* cellArray, vtkGMFReader* progress)
+  vtkCellArray* cellArray, vtkGMFReader* progress, const std::string& cellsNaming,
+  std::string& reading)
 {
   using Index = typename IndexArray::ValueType;
   vtkNew<IndexArray> offsets;
-  AllocateLarge(offsets, cellCount + 1);
+  AllocateLarge(offsets, cellCount + 1, cellsNaming);
   vtkNew<IndexArray> connectivity;
-  AllocateLarge(connectivity, entryCount);
+  AllocateLarge(connectivity, entryCount, cellsNaming);
   CellsBeingBuilt<Index> cells{ offsets->GetPointer(0), connectivity->GetPointer(0),
     types->GetPointer(0) };
   for (int k = 0; k < gmf::ElementKindCount; ++k)
@@ -316,18 +390,22 @@ void ReadCells(const gmf::InputFile& file, vtkIdType pointCount,
     const gmf::ElementKind& kind = gmf::ElementKindAt(k);
     if (const gmf::Section* section = file.Find(kind.keyword))
     {
+      reading = Naming(file, *section);
       ReadElements(file, *section, kind, pointCount, cells, references);
     }
     progress->UpdateProgress(0.2 + 0.6 * (k + 1) / gmf::ElementKindCount);
   }
+  reading = file.GetPath() + ": Corners and Ridges";
   ReadCornersAndRidges(file, pointCount, blocks[0], cells, references);
   offsets->SetValue(cellCount, static_cast<Index>(entryCount));
   cellArray->SetData(offsets, connectivity);
 }
 
+// Reads the mesh (and the solution, when given) into `output`. `reading` names what is being
+// read, for an error that has no better name (out of memory in VTK).
 template <class Reference>
-void ReadMesh(const gmf::InputFile& file, const std::string& solutionPath,
-  vtkUnstructuredGrid* output, vtkGMFReader* progress)
+void ReadMesh(const gmf::InputFile& file, const gmf::InputFile* solution,
+  vtkUnstructuredGrid* output, vtkGMFReader* progress, std::string& reading)
 {
   const gmf::Layout& layout = file.GetLayout();
   const gmf::Section* vertices = file.Find(gmf::Vertices);
@@ -337,10 +415,47 @@ void ReadMesh(const gmf::InputFile& file, const std::string& solutionPath,
   }
   const vtkIdType pointCount = static_cast<vtkIdType>(vertices->lines);
 
+  // Cell and connectivity counts first, so that every array is allocated once, and the
+  // solution checked against them before anything is allocated. Every count is bounded by
+  // the lines that the file holds (checked when indexing it).
+  vtkIdType cellCount = 0;
+  vtkIdType entryCount = 0;
+  std::array<CellBlock, gmf::ElementKindCount> blocks;
+  std::string cellKeywords;
+  for (int k = 0; k < gmf::ElementKindCount; ++k)
+  {
+    const gmf::ElementKind& kind = gmf::ElementKindAt(k);
+    if (const gmf::Section* section = file.Find(kind.keyword))
+    {
+      blocks[k] = { cellCount, static_cast<vtkIdType>(section->lines) };
+      cellCount += blocks[k].count;
+      entryCount += blocks[k].count * kind.vertices;
+      cellKeywords += (cellKeywords.empty() ? "" : ", ") + gmf::KeywordName(kind.keyword);
+    }
+  }
+  const gmf::Section* corners = file.Find(gmf::Corners);
+  const gmf::Section* ridges = file.Find(gmf::Ridges);
+  cellCount += (corners ? corners->lines : 0) + (ridges ? ridges->lines : 0);
+  entryCount += (corners ? corners->lines : 0) + 2 * (ridges ? ridges->lines : 0);
+  for (const gmf::Section* section : { corners, ridges })
+  {
+    if (section)
+    {
+      cellKeywords += (cellKeywords.empty() ? "" : ", ") + gmf::KeywordName(section->keyword);
+    }
+  }
+  const std::string cellsNaming =
+    file.GetPath() + ": the cells of " + (cellKeywords.empty() ? "no keyword" : cellKeywords);
+  if (solution)
+  {
+    CheckSolution(*solution, file, pointCount, blocks, cellCount);
+  }
+
+  reading = Naming(file, *vertices);
   vtkSmartPointer<vtkDataArray> coordinates = NewReals(layout);
   coordinates->SetNumberOfComponents(3);
-  AllocateLarge(coordinates, pointCount);
-  vtkSmartPointer<vtkDataArray> pointReferences = NewReferences(layout, pointCount);
+  AllocateLarge(coordinates, pointCount, reading);
+  vtkSmartPointer<vtkDataArray> pointReferences = NewReferences(layout, pointCount, reading);
   if (layout.RealBytes() == 4)
   {
     ReadVertices<float, Reference>(file, *vertices, coordinates, pointReferences);
@@ -351,40 +466,23 @@ void ReadMesh(const gmf::InputFile& file, const std::string& solutionPath,
   }
   progress->UpdateProgress(0.2);
 
-  // Cell and connectivity counts first, so that every array is allocated once.
-  vtkIdType cellCount = 0;
-  vtkIdType entryCount = 0;
-  std::array<CellBlock, gmf::ElementKindCount> blocks;
-  for (int k = 0; k < gmf::ElementKindCount; ++k)
-  {
-    const gmf::ElementKind& kind = gmf::ElementKindAt(k);
-    if (const gmf::Section* section = file.Find(kind.keyword))
-    {
-      blocks[k] = { cellCount, static_cast<vtkIdType>(section->lines) };
-      cellCount += blocks[k].count;
-      entryCount += blocks[k].count * kind.vertices;
-    }
-  }
-  const gmf::Section* corners = file.Find(gmf::Corners);
-  const gmf::Section* ridges = file.Find(gmf::Ridges);
-  cellCount += (corners ? corners->lines : 0) + (ridges ? ridges->lines : 0);
-  entryCount += (corners ? corners->lines : 0) + 2 * (ridges ? ridges->lines : 0);
-
+  reading = cellsNaming;
   vtkNew<vtkUnsignedCharArray> types;
-  AllocateLarge(types, cellCount);
-  vtkSmartPointer<vtkDataArray> cellReferences = NewReferences(layout, cellCount);
+  AllocateLarge(types, cellCount, cellsNaming);
+  vtkSmartPointer<vtkDataArray> cellReferences = NewReferences(layout, cellCount, cellsNaming);
   Reference* references = ReferencePointer<Reference>(cellReferences);
   vtkNew<vtkCellArray> cellArray;
   if (entryCount < std::numeric_limits<vtkTypeInt32>::max())
   {
     ReadCells<vtkTypeInt32Array>(file, pointCount, blocks, cellCount, entryCount, types,
-      references, cellArray, progress);
+      references, cellArray, progress, cellsNaming, reading);
   }
   else
   {
     ReadCells<vtkTypeInt64Array>(file, pointCount, blocks, cellCount, entryCount, types,
-      references, cellArray, progress);
+      references, cellArray, progress, cellsNaming, reading);
   }
+  reading = cellsNaming;
 
   vtkNew<vtkPoints> points;
   points->SetData(coordinates);
@@ -396,7 +494,7 @@ void ReadMesh(const gmf::InputFile& file, const std::string& solutionPath,
   {
     vtkNew<vtkUnsignedCharArray> keywords;
     keywords->SetName("GMFKeyword");
-    keywords->SetNumberOfTuples(cellCount);
+    AllocateLarge(keywords, cellCount, cellsNaming);
     vtkIdType cell = 0;
     for (int k = 0; k < gmf::ElementKindCount; ++k)
     {
@@ -417,9 +515,9 @@ void ReadMesh(const gmf::InputFile& file, const std::string& solutionPath,
   }
 
   std::vector<std::string> skipped = file.GetSkippedKeywords();
-  if (!solutionPath.empty())
+  if (solution)
   {
-    ReadSolution(solutionPath, layout.dimension, pointCount, blocks, output, skipped);
+    ReadSolution(*solution, pointCount, blocks, output, skipped, reading);
   }
   if (!skipped.empty())
   {
@@ -445,20 +543,35 @@ vtkGMFReader::~vtkGMFReader()
   this->SetSolutionFileName(nullptr);
 }
 
-std::string vtkGMFReader::FindSolutionFile(const std::string& meshFileName)
+namespace
+{
+bool IsRegularFile(const std::string& path)
+{
+  struct stat status;
+  return ::stat(path.c_str(), &status) == 0 && S_ISREG(status.st_mode);
+}
+
+// The solution files a mesh may have beside it, in the order they are looked for.
+std::array<std::string, 2> SolutionCandidates(const std::string& meshFileName)
 {
   const std::string extension = vtksys::SystemTools::GetFilenameLastExtension(meshFileName);
   const std::string base = meshFileName.substr(0, meshFileName.size() - extension.size());
-  const char* order[2] = { ".sol", ".solb" };
   if (extension == ".meshb")
   {
-    std::swap(order[0], order[1]);
+    return { base + ".solb", base + ".sol" };
   }
-  for (const char* candidate : order)
+  return { base + ".sol", base + ".solb" };
+}
+}
+
+std::string vtkGMFReader::FindSolutionFile(const std::string& meshFileName)
+{
+  // Regular files only: opening a FIFO waits for a writer, a directory is no solution.
+  for (const std::string& candidate : SolutionCandidates(meshFileName))
   {
-    if (vtksys::SystemTools::FileExists(base + candidate, true))
+    if (IsRegularFile(candidate))
     {
-      return base + candidate;
+      return candidate;
     }
   }
   return "";
@@ -467,7 +580,8 @@ std::string vtkGMFReader::FindSolutionFile(const std::string& meshFileName)
 int vtkGMFReader::CanReadFile(const char* name)
 {
   // Cheap on purpose (ParaView asks before opening): the name, and for a binary file its
-  // first two words; reading reports everything else.
+  // first word; reading reports everything else (an unknown version included, so that it is
+  // named rather than the file refused by every reader).
   if (!name)
   {
     return 0;
@@ -478,8 +592,7 @@ int vtkGMFReader::CanReadFile(const char* name)
   {
     return 0;
   }
-  vtksys::ifstream file(name, std::ios::binary);
-  if (!file)
+  if (!IsRegularFile(path)) // opening a FIFO would wait for a writer
   {
     return 0;
   }
@@ -487,20 +600,17 @@ int vtkGMFReader::CanReadFile(const char* name)
   {
     return 1;
   }
-  std::uint32_t words[2] = { 0, 0 };
-  file.read(reinterpret_cast<char*>(words), sizeof(words));
-  const bool swapped = words[0] == 0x01000000u;
-  const std::uint32_t version = swapped ? ((words[1] >> 24) | ((words[1] >> 8) & 0xff00u) |
-                                            ((words[1] << 8) & 0xff0000u) | (words[1] << 24))
-                                        : words[1];
-  return file && (words[0] == 1 || swapped) && version >= gmf::FirstVersion &&
-    version <= gmf::LastVersion;
+  vtksys::ifstream file(name, std::ios::binary);
+  std::uint32_t word = 0;
+  file.read(reinterpret_cast<char*>(&word), sizeof(word));
+  return file && (word == 1 || word == 0x01000000u);
 }
 
 int vtkGMFReader::RequestData(
   vtkInformation*, vtkInformationVector**, vtkInformationVector* outputVector)
 {
   vtkUnstructuredGrid* output = vtkUnstructuredGrid::GetData(outputVector);
+  output->Initialize();
   if (!this->FileName || !*this->FileName)
   {
     vtkErrorMacro(<< "no FileName");
@@ -509,24 +619,54 @@ int vtkGMFReader::RequestData(
   std::string solution = this->SolutionFileName ? this->SolutionFileName : "";
   if (solution.empty())
   {
-    solution = FindSolutionFile(this->FileName);
+    for (const std::string& candidate : SolutionCandidates(this->FileName))
+    {
+      struct stat status;
+      if (::stat(candidate.c_str(), &status) != 0)
+      {
+        continue;
+      }
+      if (S_ISREG(status.st_mode))
+      {
+        solution = candidate;
+        break;
+      }
+      vtkWarningMacro(<< candidate << " beside the mesh is not a regular file (a FIFO, device or "
+                                      "directory): not read as its solution");
+    }
   }
+  // Everything is read into a grid of its own: the output is either the whole file or empty.
+  std::string reading = this->FileName;
   try
   {
     const gmf::InputFile file(this->FileName);
+    std::unique_ptr<gmf::InputFile> solutionFile;
+    if (!solution.empty())
+    {
+      reading = solution;
+      solutionFile.reset(new gmf::InputFile(solution));
+    }
+    vtkNew<vtkUnstructuredGrid> result;
     if (file.GetLayout().IntegerBytes() == 8)
     {
-      ReadMesh<vtkTypeInt64>(file, solution, output, this);
+      ReadMesh<vtkTypeInt64>(file, solutionFile.get(), result, this, reading);
     }
     else
     {
-      ReadMesh<int>(file, solution, output, this);
+      ReadMesh<int>(file, solutionFile.get(), result, this, reading);
     }
+    output->ShallowCopy(result);
   }
   catch (const gmf::FormatError& error)
   {
     output->Initialize();
     vtkErrorMacro(<< error.what());
+    return 0;
+  }
+  catch (const std::bad_alloc&)
+  {
+    output->Initialize();
+    vtkErrorMacro(<< reading << ": out of memory");
     return 0;
   }
   this->UpdateProgress(1.0);

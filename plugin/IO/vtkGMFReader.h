@@ -17,15 +17,24 @@
  * field data string array `SkippedKeywords`.
  *
  * Solutions: SolutionFileName, or else `<name>.solb` or `<name>.sol` beside the mesh (the one
- * of the mesh's encoding first). Each field of SolAtVertices becomes a point array, each field
+ * of the mesh's encoding first; regular files only: a FIFO or directory of that name is not
+ * read, with a warning). Each field of SolAtVertices becomes a point array, each field
  * of a SolAt<elements> keyword a cell array (NaN on the other cells), named after its keyword
  * (`SolAtVertices`; `SolAtVertices_1`, `SolAtVertices_2`, ... when it has several fields), with
  * 1 (scalar), d (vector), d(d+1)/2 (symmetric matrix, in the file's order) or d*d (matrix)
  * components in dimension d.
  *
- * Bad files (truncated data, an unknown version, an element referring to a missing vertex, a
- * solution whose line count differs from the mesh's) are an error naming the keyword and the
- * position (byte offset, or line of a text file); the output is then empty.
+ * The solution's arrays may take 64 bytes per byte of the mesh and solution files (and at
+ * least 64 MiB): a few fields at one edge of a mesh of many corners would otherwise ask for
+ * gigabytes (each field of a SolAt<element> keyword is an array over every cell).
+ *
+ * Bad files (truncated data, an unknown version, a second Dimension, a keyword whose lines run
+ * into the next keyword, an element referring to a missing vertex, an integer beyond 32 bits in
+ * versions 1 to 3, a solution whose line count differs from the mesh's or whose arrays would
+ * pass the bound above) are an error naming the keyword and the position (byte offset, or line
+ * of a text file), as is memory that cannot be allocated; the output is then empty. A UTF-8
+ * byte order mark at the start of a text file is skipped. Every regular .meshb file whose first
+ * word is GMF's is claimed (CanReadFile), so that an unknown version is named when reading.
  */
 #ifndef vtkGMFReader_h
 #define vtkGMFReader_h
@@ -54,10 +63,12 @@ public:
   vtkGetStringMacro(SolutionFileName);
   ///@}
 
-  /// 1 when the name ends in .mesh or .meshb and the file starts like a GMF file.
+  /// 1 when the name ends in .mesh or .meshb, the file is a regular file, and a .meshb starts
+  /// with GMF's first word (1 in either byte order; any version).
   int CanReadFile(const char* name);
 
-  /// The solution file that a read of this mesh file would use ("" when none).
+  /// The solution file that a read of this mesh file would use ("" when none): the first
+  /// regular file of `<name>.solb` and `<name>.sol` (`.sol` first beside a .mesh).
   static std::string FindSolutionFile(const std::string& meshFileName);
 
 protected:

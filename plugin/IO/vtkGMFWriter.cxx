@@ -21,11 +21,17 @@
 #include <vtksys/SystemTools.hxx>
 
 #include <array>
+#include <cerrno>
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <memory>
+#include <new>
 #include <unordered_map>
 #include <vector>
+
+#include <sys/stat.h>
+#include <unistd.h>
 
 vtkStandardNewMacro(vtkGMFWriter);
 
@@ -35,6 +41,15 @@ namespace
 constexpr int CornerSlot = gmf::ElementKindCount;
 constexpr int RidgeSlot = gmf::ElementKindCount + 1;
 constexpr int SlotCount = gmf::ElementKindCount + 2;
+
+// "vtkHexahedron", or "cell of type 90" for a type VTK has no class for.
+std::string CellTypeName(int type)
+{
+  const char* name = type >= 0 && type < VTK_NUMBER_OF_CELL_TYPES
+    ? vtkCellTypes::GetClassNameFromTypeId(type)
+    : nullptr;
+  return name && *name ? name : "cell of type " + std::to_string(type);
+}
 
 // Cell types and points of a vtkUnstructuredGrid or vtkPolyData, without a copy.
 class CellAccess
@@ -53,17 +68,36 @@ public:
       {
         this->Offsets64 = cells->GetOffsetsArray64()->GetPointer(0);
         this->Connectivity64 = cells->GetConnectivityArray64()->GetPointer(0);
+        this->Entries = cells->GetConnectivityArray64()->GetNumberOfValues();
       }
       else
       {
         this->Offsets32 = cells->GetOffsetsArray32()->GetPointer(0);
         this->Connectivity32 = cells->GetConnectivityArray32()->GetPointer(0);
+        this->Entries = cells->GetConnectivityArray32()->GetNumberOfValues();
       }
     }
   }
   int Type(vtkIdType cell) const
   {
     return this->Types ? this->Types[cell] : this->Poly->GetCellType(cell);
+  }
+  /// The number of points of a cell, after checking that its ids lie in order inside the
+  /// cell array and name points of the input; FormatError naming the cell otherwise.
+  vtkIdType CheckedCount(vtkIdType cell, vtkIdType pointCount, int type)
+  {
+    if (this->Offsets64)
+    {
+      return this->CheckedCount(cell, this->Offsets64, this->Connectivity64, pointCount, type);
+    }
+    if (this->Offsets32)
+    {
+      return this->CheckedCount(cell, this->Offsets32, this->Connectivity32, pointCount, type);
+    }
+    vtkIdType count;
+    const vtkIdType* points;
+    this->Poly->GetCellPoints(cell, count, points);
+    return CheckedCount(cell, points, count, pointCount, type);
   }
   void Points(vtkIdType cell, vtkIdType& count, const vtkIdType*& points)
   {
@@ -90,6 +124,37 @@ public:
   }
 
 private:
+  template <class Index>
+  vtkIdType CheckedCount(vtkIdType cell, const Index* offsets, const Index* connectivity,
+    vtkIdType pointCount, int type) const
+  {
+    const vtkIdType first = offsets[cell];
+    const vtkIdType last = offsets[cell + 1];
+    if (first < 0 || last < first || last > this->Entries)
+    {
+      throw gmf::FormatError("cell " + std::to_string(cell) + " (a " + CellTypeName(type) +
+        "): its offsets (" + std::to_string(first) + ", " + std::to_string(last) +
+        ") do not lie in order inside the cell array's " + std::to_string(this->Entries) +
+        " point ids (a corrupt cell array)");
+    }
+    return CheckedCount(cell, connectivity + first, last - first, pointCount, type);
+  }
+  template <class Index>
+  static vtkIdType CheckedCount(
+    vtkIdType cell, const Index* points, vtkIdType count, vtkIdType pointCount, int type)
+  {
+    for (vtkIdType i = 0; i < count; ++i)
+    {
+      if (points[i] < 0 || points[i] >= pointCount)
+      {
+        throw gmf::FormatError("cell " + std::to_string(cell) + " (a " + CellTypeName(type) +
+          ") refers to point " + std::to_string(points[i]) + "; the input has " +
+          std::to_string(pointCount) + " points");
+      }
+    }
+    return count;
+  }
+
   vtkUnstructuredGrid* Grid;
   vtkPolyData* Poly;
   const unsigned char* Types = nullptr;
@@ -97,6 +162,7 @@ private:
   const vtkTypeInt64* Connectivity64 = nullptr;
   const vtkTypeInt32* Offsets32 = nullptr;
   const vtkTypeInt32* Connectivity32 = nullptr;
+  vtkIdType Entries = 0; // point ids in the grid's connectivity
   std::vector<vtkIdType> Scratch;
 };
 
@@ -115,6 +181,26 @@ const int* GmfOrderOf(int cellType)
   }
   const gmf::ElementKind* kind = gmf::ElementKindOfCellType(cellType);
   return kind ? kind->gmfVertexOfVtk.data() : nullptr; // its own inverse
+}
+
+// The points a cell of this type has, and the name of its kind ("a hexahedron has 8"), for
+// the cell types written; 0 for the others.
+int PointsOf(int cellType, const char*& kindName)
+{
+  switch (cellType)
+  {
+    case VTK_VERTEX: kindName = "a vertex"; return 1;
+    case VTK_LINE: kindName = "a line"; return 2;
+    case VTK_TRIANGLE: kindName = "a triangle"; return 3;
+    case VTK_QUAD: kindName = "a quad"; return 4;
+    case VTK_PIXEL: kindName = "a pixel"; return 4;
+    case VTK_TETRA: kindName = "a tetrahedron"; return 4;
+    case VTK_PYRAMID: kindName = "a pyramid"; return 5;
+    case VTK_WEDGE: kindName = "a wedge"; return 6;
+    case VTK_HEXAHEDRON: kindName = "a hexahedron"; return 8;
+    case VTK_VOXEL: kindName = "a voxel"; return 8;
+    default: kindName = ""; return 0;
+  }
 }
 
 int SlotOf(int cellType, bool ridge)
@@ -158,14 +244,25 @@ std::int64_t ReferenceValue(vtkDataArray* references, vtkIdType id, const char* 
   {
     return 0;
   }
-  // The integer arrays the reader makes, read straight; anything else must hold integers.
-  if (auto* int32 = vtkTypeInt32Array::FastDownCast(references))
+  // Signed 32- and 64-bit integers in VTK's standard layout (the arrays the reader makes), read
+  // straight from their memory (vtkTypeInt32Array::FastDownCast of a vtkIntArray would be a
+  // cast to a type the object does not have); anything else must hold integers.
+  const int type = references->GetDataType();
+  const bool signedInteger = type == VTK_INT || type == VTK_LONG || type == VTK_LONG_LONG ||
+    type == VTK_ID_TYPE || type == VTK_SIGNED_CHAR || type == VTK_SHORT;
+  if (signedInteger && references->HasStandardMemoryLayout() &&
+    references->GetNumberOfComponents() == 1)
   {
-    return int32->GetValue(id);
-  }
-  if (auto* int64 = vtkTypeInt64Array::FastDownCast(references))
-  {
-    return int64->GetValue(id);
+    const void* values = references->GetVoidPointer(0);
+    switch (references->GetDataTypeSize())
+    {
+      case 4:
+        return static_cast<const std::int32_t*>(values)[id];
+      case 8:
+        return static_cast<const std::int64_t*>(values)[id];
+      default:
+        break;
+    }
   }
   const double value = references->GetComponent(id, 0);
   if (value != std::floor(value) || std::abs(value) > 9.2e18)
@@ -314,13 +411,28 @@ struct Plan
   std::vector<std::int64_t> ridgeEdges; // the Edges index (1-based) of each ridge
 };
 
+// An array of the input must have a tuple for each of its points or cells: it is read at each.
+void CheckTuples(vtkDataArray* array, vtkIdType count, const char* where)
+{
+  if (array && array->GetNumberOfTuples() < count)
+  {
+    throw gmf::FormatError(std::string("the ") + where + " array " +
+      (array->GetName() ? array->GetName() : "(unnamed)") + " has " +
+      std::to_string(array->GetNumberOfTuples()) + " tuples for " + std::to_string(count) + " " +
+      where + "s");
+  }
+}
+
 Plan MakePlan(vtkPointSet* input, int dimension, bool withSolution)
 {
   Plan plan;
   CellAccess access(input);
   vtkDataArray* keywords = input->GetCellData()->GetArray("GMFKeyword");
   const vtkIdType cellCount = input->GetNumberOfCells();
-  // The slot of every cell, then the cells of each slot, each list allocated once.
+  const vtkIdType pointCount = input->GetNumberOfPoints();
+  CheckTuples(keywords, cellCount, "cell");
+  // The slot of every cell, then the cells of each slot, each list allocated once. Every cell
+  // is checked here, before a byte is written: its type, its number of points, its point ids.
   std::vector<signed char>& slots = plan.slots;
   slots.resize(static_cast<std::size_t>(cellCount));
   std::array<std::size_t, SlotCount>& counts = plan.counts;
@@ -329,6 +441,12 @@ Plan MakePlan(vtkPointSet* input, int dimension, bool withSolution)
   for (vtkIdType cell = 0; cell < cellCount; ++cell)
   {
     const int type = access.Type(cell);
+    if (type < 0 || type >= VTK_NUMBER_OF_CELL_TYPES)
+    {
+      throw gmf::FormatError("cell " + std::to_string(cell) + " has the cell type " +
+        std::to_string(type) + ", which is no VTK cell type (0 to " +
+        std::to_string(VTK_NUMBER_OF_CELL_TYPES - 1) + ")");
+    }
     const bool ridge = keywords && keywords->GetComponent(cell, 0) == gmf::Ridges;
     int slot = ridge ? SlotOf(type, true) : slotOfType[type];
     if (slot == -2)
@@ -337,11 +455,18 @@ Plan MakePlan(vtkPointSet* input, int dimension, bool withSolution)
     }
     if (slot < 0)
     {
-      const char* name = vtkCellTypes::GetClassNameFromTypeId(type);
-      throw gmf::FormatError("cell " + std::to_string(cell) + " is a " +
-        (name ? name : std::to_string(type)) +
+      throw gmf::FormatError("cell " + std::to_string(cell) + " is a " + CellTypeName(type) +
         ", which GMF cannot hold (vertices, lines, triangles, quads, tetrahedra, pyramids, "
         "wedges and hexahedra, pixels and voxels can be written)");
+    }
+    const char* kindName = "";
+    const int expected = PointsOf(type, kindName);
+    const vtkIdType count = access.CheckedCount(cell, pointCount, type);
+    if (count != expected)
+    {
+      throw gmf::FormatError("cell " + std::to_string(cell) + " is a " + CellTypeName(type) +
+        " with " + std::to_string(count) + " points (" + kindName + " has " +
+        std::to_string(expected) + ")");
     }
     slots[cell] = static_cast<signed char>(slot);
     ++counts[slot];
@@ -349,6 +474,8 @@ Plan MakePlan(vtkPointSet* input, int dimension, bool withSolution)
 
   plan.pointReferences = ReferencesOf(input->GetPointData(), "point");
   plan.cellReferences = ReferencesOf(input->GetCellData(), "cell");
+  CheckTuples(plan.pointReferences, pointCount, "point");
+  CheckTuples(plan.cellReferences, cellCount, "cell");
 
   if (!plan.Cells(RidgeSlot).empty())
   {
@@ -390,6 +517,7 @@ Plan MakePlan(vtkPointSet* input, int dimension, bool withSolution)
     vtkDataArray* array = pointData->GetArray(a);
     if (array && !IsSkippedArray(array->GetName()))
     {
+      CheckTuples(array, pointCount, "point");
       plan.pointFields.push_back({ array, FieldType(array, dimension, "point") });
     }
   }
@@ -401,6 +529,7 @@ Plan MakePlan(vtkPointSet* input, int dimension, bool withSolution)
     {
       continue;
     }
+    CheckTuples(array, cellCount, "cell");
     const int type = FieldType(array, dimension, "cell");
     for (int k = 0; k < gmf::ElementKindCount; ++k)
     {
@@ -488,10 +617,9 @@ int ChooseVersion(vtkPointSet* input, const Plan& plan, int dimension, bool bina
   return single ? 1 : 2;
 }
 
-void WriteMesh(vtkPointSet* input, const Plan& plan, const std::string& path, int version,
-  int dimension, vtkGMFWriter* progress)
+void WriteMesh(vtkPointSet* input, const Plan& plan, gmf::OutputFile& file, int dimension,
+  vtkGMFWriter* progress)
 {
-  gmf::OutputFile file(path, version, dimension);
   vtkPoints* points = input->GetPoints();
   const vtkIdType pointCount = input->GetNumberOfPoints();
   file.BeginKeyword(gmf::Vertices, pointCount);
@@ -560,13 +688,10 @@ void WriteMesh(vtkPointSet* input, const Plan& plan, const std::string& path, in
       file.EndLine();
     }
   }
-  file.Close();
 }
 
-void WriteSolutionFile(vtkPointSet* input, const Plan& plan, const std::string& path, int version,
-  int dimension)
+void WriteSolutionFile(vtkPointSet* input, const Plan& plan, gmf::OutputFile& file)
 {
-  gmf::OutputFile file(path, version, dimension);
   if (!plan.pointFields.empty())
   {
     file.BeginKeyword(gmf::SolAtVertices, input->GetNumberOfPoints(), TypesOf(plan.pointFields));
@@ -582,7 +707,6 @@ void WriteSolutionFile(vtkPointSet* input, const Plan& plan, const std::string& 
       WriteFieldLines(file, plan.cellFields[k], cells);
     }
   }
-  file.Close();
 }
 }
 
@@ -621,6 +745,7 @@ void vtkGMFWriter::WriteData()
     return;
   }
   const std::string path = this->FileName;
+  std::string writing = "the plan of the cells";
   try
   {
     if (!input->GetPoints())
@@ -644,15 +769,50 @@ void vtkGMFWriter::WriteData()
     const int version = this->Version ? this->Version
                                       : ChooseVersion(input, plan, this->Dimension,
                                           gmf::OutputFile::IsBinaryName(path));
-    WriteMesh(input, plan, path, version, this->Dimension, this);
+    // Both files are written under temporary names, then renamed: an error on the way leaves
+    // the files that were there.
+    writing = "Vertices";
+    gmf::OutputFile mesh(path, version, this->Dimension);
+    WriteMesh(input, plan, mesh, this->Dimension, this);
+    mesh.Close();
     bool hasFields = !plan.pointFields.empty();
     for (const auto& fields : plan.cellFields)
     {
       hasFields = hasFields || !fields.empty();
     }
+    const std::string solutionPath = SolutionFileNameOf(path);
+    std::unique_ptr<gmf::OutputFile> solution;
     if (hasFields)
     {
-      WriteSolutionFile(input, plan, SolutionFileNameOf(path), version, this->Dimension);
+      writing = "the solution";
+      solution.reset(new gmf::OutputFile(solutionPath, version, this->Dimension));
+      WriteSolutionFile(input, plan, *solution);
+      solution->Close();
+    }
+    mesh.Commit();
+    if (solution)
+    {
+      solution->Commit();
+    }
+    else
+    {
+      // A solution of an earlier save would be read with this mesh: it goes.
+      struct stat status;
+      if (::lstat(solutionPath.c_str(), &status) == 0 &&
+        (S_ISREG(status.st_mode) || S_ISLNK(status.st_mode)) &&
+        ::unlink(solutionPath.c_str()) != 0)
+      {
+        throw gmf::FormatError(solutionPath + ": cannot remove this solution of an earlier " +
+          "save, which readers would take for the new mesh's: " + std::strerror(errno));
+      }
+    }
+    const std::string other = gmf::OutputFile::IsBinaryName(solutionPath)
+      ? solutionPath.substr(0, solutionPath.size() - 1)
+      : solutionPath + "b";
+    if (vtksys::SystemTools::FileExists(other, true))
+    {
+      vtkWarningMacro(<< other << " beside " << path << " was not written now; GMF readers may "
+                      << (solution ? "find it" : "read it as the mesh's solution"));
     }
   }
   catch (const gmf::FormatError& error)
@@ -660,6 +820,12 @@ void vtkGMFWriter::WriteData()
     const std::string message = error.what();
     vtkErrorMacro(<< (message.compare(0, path.size(), path) == 0 ? message
                                                                : path + ": " + message));
+    this->SetErrorCode(1);
+    return;
+  }
+  catch (const std::bad_alloc&)
+  {
+    vtkErrorMacro(<< path << ": out of memory while writing " << writing);
     this->SetErrorCode(1);
     return;
   }

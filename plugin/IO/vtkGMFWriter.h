@@ -9,14 +9,22 @@
  * hexahedron (and voxel) cells as Edges, Triangles, Quadrilaterals, Tetrahedra, Pyramids,
  * Prisms and Hexahedra with the cell array `Ref` as their references (0 without one), vertex
  * cells as Corners, and line cells whose `GMFKeyword` is 14 as Ridges. The cells of each kind
- * keep their order; the kinds follow GMF's grouping (the reader's order). Any other cell type
- * is an error naming the cell.
+ * keep their order; the kinds follow GMF's grouping (the reader's order). Any other cell type,
+ * a cell whose number of points does not fit its type (a hexahedron of 3 points), a point id
+ * outside the points (-1 included), and an array with fewer tuples than points or cells are an
+ * error naming the cell or the array, found before anything is written.
  *
  * Solution (WriteSolution, default on): the other numeric point arrays become the fields of
  * SolAtVertices, the other numeric cell arrays fields of SolAt<kind> for each kind where they
  * have a value that is not NaN, in `<name>.sol` or `<name>.solb` beside the mesh. An array
  * must have 1 (scalar), d (vector), d(d+1)/2 (symmetric matrix) or d*d (matrix) components in
- * dimension d. GMF fields have no names: a reader names them after their keyword.
+ * dimension d. GMF fields have no names: a reader names them after their keyword. When no
+ * solution is written (WriteSolution off, or no such array), the `<name>.sol`/`<name>.solb`
+ * an earlier save left beside the mesh is removed: readers would take it for the new mesh's.
+ *
+ * The mesh and solution are written under temporary names beside them and renamed when both
+ * are complete (keeping the permissions of the files they replace): an error leaves the files
+ * that were there.
  *
  * Version 0 (default) picks the smallest version that holds the data exactly: 1 when the points
  * and every written array are float, else 2; 3 past 2 GiB of binary file; 4 when an index or a
