@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """The rows of docs/benchmarks.md, and its plots, from the summaries of run_filter_benchmarks.sh.
 
-    benchmark_tables.py --commit abc1234 [--label re-execution] SUMMARY.json
+    benchmark_tables.py --commit abc1234 [--label re-execution] [--run-commit def5678] SUMMARY.json
         [[--label new-input] SUMMARY.json ...] [--plot docs/benchmark_filters.png]
 
 Each summary.json (run_filter_benchmarks.sh --out DIR writes DIR/summary.json) is read with the
---label given before it ("re-execution" for --warmup full, "new input" for --warmup small, by
-default taken from the runs' warm-up). Prints one markdown table per filter: the case, the
+--label given just before it (by default from the runs' warm-up: "re-execution" for --warmup
+full, "new input" for --warmup small) and the last --run-commit before it (else --commit: the
+commit of the build that ran). Prints one markdown table per filter: the case, the
 device, the median wall time with its [min, max] over fresh processes, the device (kernel)
 time, a memcpy of the bytes the filter reads and writes on that host (how fast the host's memory
 is: host-bound figures move with it from one machine to another), the runs, the commit and the
@@ -17,17 +18,21 @@ import argparse
 import json
 import sys
 
+# The table each filter's rows go to: GPUMesh's filter, and VTK's own filter for the same job.
 FILTERS = {
     "gpu-cell-reduction": "GPU Cell Reduction",
+    "vtk-cell-size": "GPU Cell Reduction",
     "gpu-neighbor-distance": "GPU Neighbor Distance",
-    "gpu-vertex-smoothing": "GPU Vertex Smoothing (10 iterations)",
+    "gpu-vertex-smoothing": "GPU Vertex Smoothing",
+    "vtk-windowed-sinc": "GPU Vertex Smoothing",
+    "vtk-smooth": "GPU Vertex Smoothing",
     "gpu-refinement-marked": "GPU Longest Edge Refinement",
     "gpu-refinement-all": "GPU Longest Edge Refinement",
-    "gpu-kernel-laplacian": "GPU Mesh Kernel (a Laplacian step, 10 iterations)",
-    "vtk-cell-size": "VTK's own filters on the CPU (Cell Size; WindowedSinc and Smooth, 10 iterations)",
-    "vtk-windowed-sinc": "VTK's own filters on the CPU (Cell Size; WindowedSinc and Smooth, 10 iterations)",
-    "vtk-smooth": "VTK's own filters on the CPU (Cell Size; WindowedSinc and Smooth, 10 iterations)",
+    "gpu-kernel-laplacian": "GPU Mesh Kernel",
 }
+VTK_NAMES = {"vtk-cell-size": "VTK's Cell Size", "vtk-windowed-sinc": "VTK's WindowedSinc, 10 iterations",
+             "vtk-smooth": "VTK's Smooth, 10 iterations"}
+GPU_NAMES = {"gpu-vertex-smoothing": "Laplacian, 10 iterations", "gpu-kernel-laplacian": "a Laplacian step, 10 iterations"}
 WARMUPS = {"full": "re-execution", "small": "new input", "none": "first run in a fresh process"}
 
 
@@ -41,8 +46,10 @@ def case_name(row, label):
         what += ", %g%% marked" % (100 * row["marked_fraction"])
     elif row["filter"] == "gpu-refinement-all":
         what += ", RefineAll (%s out)" % millions(row["output_cells"])
-    elif row["filter"].startswith("vtk-"):
-        what = row["filter"][4:] + ", " + what
+    elif row["filter"] in GPU_NAMES:
+        what += ", " + GPU_NAMES[row["filter"]]
+    elif row["filter"] in VTK_NAMES:
+        what = VTK_NAMES[row["filter"]] + ": " + what
     return what + ", " + label
 
 
@@ -50,6 +57,8 @@ def device_name(row):
     device = row["device"].split(": ", 1)[-1]
     if row["filter"].startswith("vtk-"):
         device = "%s, %d threads" % (row["cpu"], row["smp_threads"])
+    elif device.startswith("pthread-"):  # PoCL's CPU device: say how many cores it had
+        device = "PoCL, %s, %d threads" % (device[len("pthread-"):].replace(" (CPU)", ""), row["hardware_threads"])
     return device
 
 
@@ -58,38 +67,43 @@ def fmt(ms):
 
 
 def load(arguments):
-    """[(label, row)] from the command line's alternation of --label and files."""
-    cases, label = [], None
+    """[(label, row, commit)] from the files of the command line, each with the --label and
+    --run-commit given before it (a commit given once holds for the files after it)."""
+    cases, label, commit = [], None, None
     items = iter(arguments)
     for item in items:
         if item == "--label":
             label = next(items)
             continue
+        if item == "--run-commit":
+            commit = next(items)
+            continue
         with open(item) as handle:
             for row in json.load(handle):
                 if row.get("runs"):
-                    cases.append((label or WARMUPS.get(row.get("warmup"), row.get("warmup")), row))
+                    cases.append((label or WARMUPS.get(row.get("warmup"), row.get("warmup")), row, commit))
+        label = None
     return cases
 
 
-def tables(cases, commit):
+def sections(cases, commit):
+    """{title: markdown table} in the order the filters come."""
     by_filter = {}
-    for label, row in cases:
-        by_filter.setdefault(FILTERS.get(row["filter"], row["filter"]), []).append((label, row))
-    out = []
+    for label, row, run_commit in cases:
+        by_filter.setdefault(FILTERS.get(row["filter"], row["filter"]), []).append((label, row, run_commit or commit))
+    out = {}
     for title, rows in by_filter.items():
-        out.append("| %s | device | wall ms, median [min, max] | kernels ms | host memcpy ms | runs | commit | date |"
-                   % title)
-        out.append("| --- | --- | ---: | ---: | ---: | ---: | --- | --- |")
-        for label, row in rows:
+        lines = ["| Case | Device | Wall ms, median [min, max] | Kernel ms | Host memcpy ms | Runs | Commit | Date |",
+                 "| --- | --- | ---: | ---: | ---: | ---: | --- | --- |"]
+        for label, row, run_commit in rows:
             wall, kernels = row["wall_ms"], row.get("kernel_ms")
             memcpy = row.get("memcpy_ms")
-            out.append("| %s | %s | %s [%s, %s] | %s | %s | %d | %s | %s |" % (
+            lines.append("| %s | %s | %s [%s, %s] | %s | %s | %d | %s | %s |" % (
                 case_name(row, label), device_name(row), fmt(wall["median"]), fmt(wall["min"]),
                 fmt(wall["max"]), fmt(kernels["median"]) if kernels and kernels["median"] else "-",
-                fmt(memcpy["median"]) if memcpy else "-", row["runs"], commit, row["dates"][0][:10]))
-        out.append("")
-    return "\n".join(out)
+                fmt(memcpy["median"]) if memcpy else "-", row["runs"], run_commit, row["dates"][0][:10]))
+        out[title] = "\n".join(lines)
+    return out
 
 
 def plot(cases, path):
@@ -98,14 +112,14 @@ def plot(cases, path):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    names = [case_name(row, label) for label, row in cases]
-    medians = [row["wall_ms"]["median"] for _, row in cases]
-    low = [row["wall_ms"]["median"] - row["wall_ms"]["min"] for _, row in cases]
-    high = [row["wall_ms"]["max"] - row["wall_ms"]["median"] for _, row in cases]
-    colours = ["tab:blue" if label == "re-execution" else "tab:orange" if label == "new input" else "tab:gray"
-               for label, _ in cases]
-    labels = ["%s: %s" % (FILTERS.get(row["filter"], row["filter"]).split(" (")[0], name)
-              for (_, row), name in zip(cases, names)]
+    names = [case_name(row, label) for label, row, _ in cases]
+    medians = [row["wall_ms"]["median"] for _, row, _ in cases]
+    low = [row["wall_ms"]["median"] - row["wall_ms"]["min"] for _, row, _ in cases]
+    high = [row["wall_ms"]["max"] - row["wall_ms"]["median"] for _, row, _ in cases]
+    colours = ["tab:gray" if row["filter"].startswith("vtk-") else "tab:blue" if label == "re-execution"
+               else "tab:orange" for label, row, _ in cases]
+    labels = [name if row["filter"].startswith("vtk-") else "%s: %s" % (FILTERS.get(row["filter"]), name)
+              for (_, row, _), name in zip(cases, names)]
     figure, axes = plt.subplots(figsize=(11, 0.32 * len(cases) + 1.2))
     axes.barh(range(len(cases)), medians, xerr=[low, high], color=colours)
     axes.set_yticks(range(len(cases)))
@@ -113,7 +127,7 @@ def plot(cases, path):
     axes.invert_yaxis()
     axes.set_xscale("log")
     axes.set_xlabel("wall time through the VTK filter, ms (median, min-max over fresh processes)")
-    devices = sorted({device_name(row) for _, row in cases})
+    devices = sorted({device_name(row) for _, row, _ in cases})
     axes.set_title("; ".join(devices), fontsize=8)
     figure.tight_layout()
     figure.savefig(path, dpi=110)
@@ -127,7 +141,8 @@ def main():
     cases = load(rest)
     if not cases:
         sys.exit("no runs in " + " ".join(rest))
-    print(tables(cases, known.commit))
+    for title, table in sections(cases, known.commit).items():
+        print("### %s\n\n%s\n" % (title, table))
     if known.plot:
         plot(cases, known.plot)
 
