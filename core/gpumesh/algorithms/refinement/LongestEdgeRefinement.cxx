@@ -325,40 +325,20 @@ Pass refinePass(DeviceRun& run, DeviceMesh& mesh, const DeviceBuffer<cl_int>& ma
 RefinedSimplices refineLongestEdges(DeviceRun& run, DeviceMesh mesh, const std::vector<cl_int>& marked,
   int passes, const DistributedRefinement* distributed)
 {
-  const auto count = static_cast<std::size_t>(mesh.cellCount());
-  std::vector<cl_int> roots(marked);
-  std::sort(roots.begin(), roots.end());
-  roots.erase(std::unique(roots.begin(), roots.end()), roots.end());
-  if (!roots.empty() && (roots.front() < 0 || static_cast<std::size_t>(roots.back()) >= count))
-  {
-    releaseWaitingProcesses(distributed, false);
-    throw Error("Marked triangle " + std::to_string(roots.front() < 0 ? roots.front() : roots.back()) +
-      " is outside the mesh's " + std::to_string(count) + " triangles");
-  }
-  DeviceBuffer<cl_int> onDevice = run.upload(roots.data(), roots.size(), "marked triangles");
-  return refineLongestEdges(
-    run, std::move(mesh), MarkedCells{ std::move(onDevice), roots.size() }, passes, distributed);
+  MarkedCells roots = distinctMarks(
+    run, marked, static_cast<std::size_t>(mesh.cellCount()), "triangle", "triangles", distributed);
+  return refineLongestEdges(run, std::move(mesh), std::move(roots), passes, distributed);
 }
 
 RefinedSimplices refineLongestEdges(DeviceRun& run, DeviceMesh mesh, MarkedCells marked, int passes,
   const DistributedRefinement* distributed)
 {
-  bool closureOver = false;
-  try
-  {
-    return refineInPasses(run, std::move(mesh), std::move(marked), passes, CellKind::Triangle,
-      "Longest-edge refinement", distributed, closureOver,
-      [&](DeviceMesh& current, const DeviceBuffer<cl_int>& markedIds, std::size_t markedCount,
-        const DeviceBuffer<cl_int>& parent, bool firstPass) {
-        return refinePass(run, current, markedIds, markedCount, parent, firstPass, distributed, closureOver);
-      });
-  }
-  catch (...)
-  {
-    // Failed before the closure ended: the other processes wait in an exchange.
-    releaseWaitingProcesses(distributed, closureOver);
-    throw;
-  }
+  return refineInPasses(run, std::move(mesh), std::move(marked), passes, CellKind::Triangle,
+    "Longest-edge refinement", distributed,
+    [&](DeviceMesh& current, const DeviceBuffer<cl_int>& markedIds, std::size_t markedCount,
+      const DeviceBuffer<cl_int>& parent, bool firstPass, bool& closureOver) {
+      return refinePass(run, current, markedIds, markedCount, parent, firstPass, distributed, closureOver);
+    });
 }
 
 } // namespace gpumesh

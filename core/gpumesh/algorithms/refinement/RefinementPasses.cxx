@@ -2,10 +2,24 @@
 
 #include "gpumesh/mesh/RepeatedPoints.h"
 
+#include <algorithm>
+
 namespace gpumesh
 {
 
-RefinedSimplices refineInPasses(DeviceRun& run, DeviceMesh mesh, MarkedCells marked, int passes, CellKind kind,
+namespace
+{
+// After this process failed before the closure ended: answers the other processes' exchange
+// rounds, reporting the failure, until they stop. Nothing for one process.
+void releaseWaitingProcesses(const DistributedRefinement* distributed, bool closureOver)
+{
+  std::vector<cl_int> forced;
+  while (distributed && !closureOver && distributed->exchange({}, forced, true))
+  {
+  }
+}
+
+RefinedSimplices runPasses(DeviceRun& run, DeviceMesh mesh, MarkedCells marked, int passes, CellKind kind,
   const std::string& what, const DistributedRefinement* distributed, bool& closureOver, const RefinePass& refinePass)
 {
   if (passes < 1)
@@ -51,7 +65,7 @@ RefinedSimplices refineInPasses(DeviceRun& run, DeviceMesh mesh, MarkedCells mar
   std::vector<std::size_t> newPointsPerPass;
   for (int p = 0;; ++p)
   {
-    RefinementPass pass = refinePass(mesh, markedOnDevice, markedCount, parent, p == 0);
+    RefinementPass pass = refinePass(mesh, markedOnDevice, markedCount, parent, p == 0, closureOver);
     parentsPerPass.push_back(std::move(pass.pointParents));
     newPointsPerPass.push_back(pass.newPointCount);
     if (p + 1 == passes)
@@ -108,6 +122,40 @@ RefinedSimplices refineInPasses(DeviceRun& run, DeviceMesh mesh, MarkedCells mar
   return result;
 }
 
+} // namespace
+
+RefinedSimplices refineInPasses(DeviceRun& run, DeviceMesh mesh, MarkedCells marked, int passes, CellKind kind,
+  const std::string& what, const DistributedRefinement* distributed, const RefinePass& refinePass)
+{
+  bool closureOver = false;
+  try
+  {
+    return runPasses(run, std::move(mesh), std::move(marked), passes, kind, what, distributed, closureOver, refinePass);
+  }
+  catch (...)
+  {
+    // Failed before the closure ended: the other processes wait in an exchange.
+    releaseWaitingProcesses(distributed, closureOver);
+    throw;
+  }
+}
+
+MarkedCells distinctMarks(DeviceRun& run, const std::vector<cl_int>& marked, std::size_t count,
+  const std::string& cell, const std::string& cells, const DistributedRefinement* distributed)
+{
+  std::vector<cl_int> roots(marked);
+  std::sort(roots.begin(), roots.end());
+  roots.erase(std::unique(roots.begin(), roots.end()), roots.end());
+  if (!roots.empty() && (roots.front() < 0 || static_cast<std::size_t>(roots.back()) >= count))
+  {
+    releaseWaitingProcesses(distributed, false);
+    throw Error("Marked " + cell + " " + std::to_string(roots.front() < 0 ? roots.front() : roots.back()) +
+      " is outside the mesh's " + std::to_string(count) + " " + cells);
+  }
+  DeviceBuffer<cl_int> onDevice = run.upload(roots.data(), roots.size(), "marked " + cells);
+  return MarkedCells{ std::move(onDevice), roots.size() };
+}
+
 void RefinedSimplices::download(DeviceRun& run, std::vector<cl_int>& cells, std::vector<cl_int>& parents) const
 {
   const std::size_t vertices = verticesPerCell();
@@ -125,14 +173,6 @@ void RefinedSimplices::download(DeviceRun& run, std::vector<cl_int>& cells, std:
     run.download(keptParent, parents.data(), keptCount, "parents");
   }
   run.download(appendedParent, parents.data() + keptCount, cellCount - keptCount, "appended parents");
-}
-
-void releaseWaitingProcesses(const DistributedRefinement* distributed, bool closureOver)
-{
-  std::vector<cl_int> forced;
-  while (distributed && !closureOver && distributed->exchange({}, forced, true))
-  {
-  }
 }
 
 } // namespace gpumesh

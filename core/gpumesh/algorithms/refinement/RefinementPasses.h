@@ -78,20 +78,24 @@ struct RefinedSimplices
 };
 
 /// One pass over `mesh`: the marked cells, each cell's input cell (empty: the identity), and
-/// whether it is the first pass.
+/// whether it is the first pass. It sets `closureOver` once the distributed closure has ended
+/// on every process (from then on no process waits for this one).
 using RefinePass = std::function<RefinementPass(DeviceMesh& mesh, const DeviceBuffer<cl_int>& marked,
-  std::size_t markedCount, const DeviceBuffer<cl_int>& parent, bool firstPass)>;
+  std::size_t markedCount, const DeviceBuffer<cl_int>& parent, bool firstPass, bool& closureOver)>;
 
 /// Checks `passes` (>= 1; 1 when distributed) and that `mesh` holds cells of `kind` only (else
 /// an error naming `what`, e.g. "Tetrahedron refinement"), rejects cells that list a point twice,
 /// then runs `refinePass` `passes` times, each on the mesh the one before left. An empty mesh
-/// still answers the other processes' exchange rounds until they end (closureOver then true).
+/// still answers the other processes' exchange rounds until they end. When this process fails
+/// before the closure ended, it answers the others' rounds, reporting the failure, until they
+/// stop, then throws.
 RefinedSimplices refineInPasses(DeviceRun& run, DeviceMesh mesh, MarkedCells marked, int passes, CellKind kind,
-  const std::string& what, const DistributedRefinement* distributed, bool& closureOver, const RefinePass& refinePass);
+  const std::string& what, const DistributedRefinement* distributed, const RefinePass& refinePass);
 
-/// After this process failed before the closure ended (`closureOver` false): answers the
-/// other processes' exchange rounds, reporting the failure, until they stop. Nothing for one
-/// process.
-void releaseWaitingProcesses(const DistributedRefinement* distributed, bool closureOver);
+/// The distinct ids of `marked` (order and repeats do not matter) on the device. An id outside
+/// the `cells` cells is an error naming it and the cells (`cell`, `cells` name them: "triangle",
+/// "triangles"), after the other processes were told that this one failed.
+MarkedCells distinctMarks(DeviceRun& run, const std::vector<cl_int>& marked, std::size_t count,
+  const std::string& cell, const std::string& cells, const DistributedRefinement* distributed);
 
 } // namespace gpumesh
