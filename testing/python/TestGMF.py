@@ -39,18 +39,8 @@ MESHIO_TYPES = {VTK_LINE: "line", VTK_TRIANGLE: "triangle", VTK_QUAD: "quad", VT
                 VTK_PYRAMID: "pyramid", VTK_WEDGE: "wedge", VTK_HEXAHEDRON: "hexahedron"}
 
 
-def read(path, solution=""):
-    reader = simple.GMFMeshReader(FileName=path, SolutionFileName=solution)
-    reader.UpdatePipeline()
-    grid = servermanager.Fetch(reader)
-    simple.Delete(reader)
-    return grid
-
-
-def write(dataset, path, **properties):
-    source = gt.producer(dataset)
-    simple.SaveData(path, proxy=source, **properties)
-    simple.Delete(source)
+read = gt.read_gmf
+write = gt.save
 
 
 def cells(grid):

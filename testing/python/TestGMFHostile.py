@@ -37,18 +37,8 @@ def fixture(name):
     return os.path.join(FIXTURES, name)
 
 
-def read(path, solution=""):
-    reader = simple.GMFMeshReader(FileName=path, SolutionFileName=solution)
-    reader.UpdatePipeline()
-    grid = servermanager.Fetch(reader)
-    simple.Delete(reader)
-    return grid
-
-
-def write(dataset, path, **properties):
-    source = gt.producer(dataset)
-    simple.SaveData(path, proxy=source, **properties)
-    simple.Delete(source)
+read = gt.read_gmf
+write = gt.save
 
 
 def array_names(data):

@@ -27,6 +27,22 @@ def data_path(name):
     return os.path.join(DATA, name)
 
 
+def read_gmf(path, solution=""):
+    """The unstructured grid GMF Mesh Reader makes of `path` (and `solution`, if given)."""
+    reader = simple.GMFMeshReader(FileName=path, SolutionFileName=solution)
+    reader.UpdatePipeline()
+    grid = servermanager.Fetch(reader)
+    simple.Delete(reader)
+    return grid
+
+
+def save(dataset, path, **properties):
+    """`dataset` written to `path` by SaveData (the writer chosen by the extension)."""
+    source = producer(dataset)
+    simple.SaveData(path, proxy=source, **properties)
+    simple.Delete(source)
+
+
 def read_vtu(name):
     """The .vtu file as a plain VTK object (for references computed outside the plugin)."""
     reader = vtkXMLUnstructuredGridReader()
