@@ -52,7 +52,7 @@ inline ACC2 merge_norm(ACC2 a, ACC2 b)
   }
   if (b.x == (ACC)0)
     return a;
-  const ACC r = b.x / a.x;
+  const ACC r = b.x == a.x ? (ACC)1 : b.x / a.x; // two infinite scales: 1, not inf / inf
   return (ACC2)(a.x, a.y + b.y * r * r);
 }
 
@@ -88,7 +88,9 @@ inline void accumulate(Accumulator* a, REAL4 value)
   const ACC4 m = fabs(y);
   const MASK4 up = m > a->scale;
   const ACC4 r_up = a->scale / m; // taken only where m > scale >= 0
-  const ACC4 r_in = m / a->scale; // taken only where 0 < m <= scale
+  // Taken only where 0 < m <= scale; 1 where m == scale, so that a second infinity adds 1, not
+  // inf / inf.
+  const ACC4 r_in = select(m / a->scale, (ACC4)(1), m == a->scale);
   const ACC4 grown = (ACC4)(1) + a->ssq * r_up * r_up;
   const ACC4 added = a->ssq + select(r_in * r_in, zero, m == zero);
   a->ssq = select(added, grown, up);

@@ -160,6 +160,35 @@ TEST(Reduce, SkipsNaNAndKeepsInfinities)
   EXPECT_EQ(s.sum, std::numeric_limits<double>::infinity());
 }
 
+// nrm2's scaled sum must not divide infinity by infinity: with two or more infinite values
+// (of either sign) the L2 norm is infinite, not NaN, in both precisions, both access patterns,
+// wherever the infinities fall (one work-item, one work-group, several work-groups).
+TEST(Reduce, L2OfSeveralInfinitiesIsInfinite)
+{
+  const double inf = std::numeric_limits<double>::infinity();
+  for (const Precision precision : { Precision::Single, Precision::Double })
+  {
+    for (const AccessPattern pattern : { AccessPattern::Contiguous, AccessPattern::Strided })
+    {
+      for (const std::vector<std::size_t>& at :
+        std::vector<std::vector<std::size_t>>{ { 0, 1 }, { 3, 4, 5 }, { 7, 5000, 9999 }, { 1, 2, 3, 4, 5, 6, 7, 8 } })
+      {
+        std::vector<double> values(10001, 0.5);
+        for (std::size_t k = 0; k < at.size(); ++k)
+        {
+          values[at[k]] = k % 2 ? -inf : inf;
+        }
+        DeviceRun run(DeviceContext::acquire("auto"), precision);
+        const RealBuffer buffer = run.uploadReal(values.data(), values.size(), "values");
+        const Statistics s = reduceStatistics(run, buffer, values.size(), pattern);
+        EXPECT_EQ(s.l2Norm(), inf) << at.size() << " infinities from " << at.front()
+                                   << (precision == Precision::Single ? ", single" : ", double");
+        EXPECT_EQ(s.count, values.size());
+      }
+    }
+  }
+}
+
 TEST(Reduce, AllNaNCountsNothing)
 {
   const Statistics s = reduceOnDevice(std::vector<float>(300, std::numeric_limits<float>::quiet_NaN()));

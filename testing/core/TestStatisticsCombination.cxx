@@ -73,6 +73,15 @@ TEST(StatisticsCombination, EmptyPiecesAddNothingAndPutNoNaNIntoTheResult)
   EXPECT_EQ(nothing.sum, 0.0);
 }
 
+TEST(StatisticsCombination, PiecesWithInfiniteValuesGiveAnInfiniteNorm)
+{
+  const double inf = std::numeric_limits<double>::infinity();
+  const Statistics total = combineStatistics({ of({ 1.0, inf }), of({ -inf, 2.0 }),
+    of({ 3.0 }) });
+  EXPECT_EQ(total.l2Norm(), inf);
+  EXPECT_EQ(total.count, 5u);
+}
+
 TEST(StatisticsCombination, SquaresOfTheLargestDoublesDoNotOverflow)
 {
   const double big = std::numeric_limits<double>::max() / 4;

@@ -36,7 +36,8 @@ void Statistics::merge(const Statistics& other)
   }
   else if (other.normScale > 0.0)
   {
-    const double r = other.normScale / normScale;
+    // Equal scales (both infinite included: not inf / inf) add their sums as they are.
+    const double r = other.normScale == normScale ? 1.0 : other.normScale / normScale;
     normScaledSquares += other.normScaledSquares * r * r;
   }
   count += other.count;
