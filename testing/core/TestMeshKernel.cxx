@@ -333,6 +333,16 @@ TEST(MeshKernel, BadDefinitionsAreClearErrors)
   fails(d, "which the Kernel already defines");
   d.inputs = { { "a b", MeshEntity::Cells, 1 }, { "a-b", MeshEntity::Cells, 1 } };
   fails(d, "are both 'a_b'");
+  // No file of the machine that builds the kernel is read, however the directive is written.
+  d.inputs = {};
+  for (const std::string body : { "#include \"/etc/passwd\"\nresult = 1;", "  #  include </etc/hostname>\nresult = 1;",
+         "result = 1;\n#\\\ninclude \"/etc/passwd\"\n", "\t# include\t\"x.cl\"\nresult = 1;" })
+  {
+    d.body = body;
+    fails(d, "The Kernel may not use #include");
+  }
+  d.body = "// #include \"/etc/passwd\" in a comment is nothing\nresult = 1;";
+  EXPECT_NO_THROW(generateMeshKernel(d));
 }
 
 // Fixed and variable-size kinds in one mesh (CELL_ARGS' two paths): kind, the cell's points,

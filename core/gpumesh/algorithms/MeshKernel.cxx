@@ -169,6 +169,39 @@ void rejectForeignVariables(MeshEntity domain, const TextUses& uses)
   }
 }
 
+// Refuses an #include directive (after line splicing, as the preprocessor sees it): it would
+// read files of the machine that builds the kernel (a server, for a client's text) and echo
+// their words in the compile errors sent back.
+void rejectIncludes(const std::string& code)
+{
+  std::string spliced;
+  for (std::size_t i = 0; i < code.size(); ++i)
+  {
+    const std::size_t continuation = code.compare(i, 2, "\\\n") == 0 ? 2 : code.compare(i, 3, "\\\r\n") == 0 ? 3 : 0;
+    if (continuation)
+      i += continuation - 1;
+    else
+      spliced += code[i];
+  }
+  std::size_t start = 0;
+  while (start < spliced.size())
+  {
+    const std::size_t end = std::min(spliced.find('\n', start), spliced.size());
+    std::size_t k = spliced.find_first_not_of(" \t\r\f\v", start);
+    if (k < end && spliced[k] == '#')
+    {
+      k = spliced.find_first_not_of(" \t\f\v", k + 1);
+      if (k < end && spliced.compare(k, 7, "include") == 0)
+      {
+        throw Error("The Kernel may not use #include: a kernel reads only the mesh and its arrays, "
+                    "never files of the machine that runs it ('" +
+          spliced.substr(start, std::min<std::size_t>(end - start, 80)) + "')");
+      }
+    }
+    start = end + 1;
+  }
+}
+
 // The body and the result, checked before anything is planned.
 void requireKernelText(const MeshKernelDefinition& definition, const std::string& code)
 {
@@ -187,6 +220,7 @@ void requireKernelText(const MeshKernelDefinition& definition, const std::string
   {
     throw Error("ResultArrayName is empty: name the array the Kernel writes");
   }
+  rejectIncludes(code);
 }
 
 // One chosen array as the kernel sees it.
