@@ -289,6 +289,34 @@ TEST(MeshKernel, CompileErrorsNameTheUsersLineAndProgramsAreCached)
   EXPECT_EQ(first.generated().source, second.generated().source);
 }
 
+// Identifiers and accessors of 50,000 characters are read without recursion (the regular
+// expressions that read them overflowed the stack); an undeclared one is a compile error that
+// names the user's line, and an accessor of that length names the array no input has.
+TEST(MeshKernel, VeryLongIdentifiersAreErrorsNotCrashes)
+{
+  const testmesh::Mesh mesh = fan(6);
+  const HostMesh host = testmesh::toHost(mesh);
+  DeviceRun run(DeviceContext::acquire("auto"));
+  const DeviceMesh device(run, host);
+  MeshKernelDefinition definition;
+  const std::string name(50000, 'q');
+  definition.body = "REAL a = 1;\nresult = a + " + name + ";\n";
+  const std::string message = errorOf(run, device, definition);
+  EXPECT_NE(message.find("does not compile"), std::string::npos) << message.substr(0, 300);
+  EXPECT_NE(message.find("line 2, column"), std::string::npos) << message.substr(0, 300);
+
+  definition.body = "result = cells_" + name + "(0);";
+  try
+  {
+    generateMeshKernel(definition);
+    ADD_FAILURE() << "an accessor of an array nobody chose was accepted";
+  }
+  catch (const Error& error)
+  {
+    EXPECT_NE(std::string(error.what()).find("no chosen array is"), std::string::npos) << std::string(error.what()).substr(0, 300);
+  }
+}
+
 TEST(MeshKernel, BadDefinitionsAreClearErrors)
 {
   const auto fails = [](const MeshKernelDefinition& definition, const std::string& expected) {

@@ -6,11 +6,12 @@
 #include "gpumesh/topology/VertexLinks.h"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
+#include <cstring>
 #include <limits>
 #include <map>
 #include <optional>
-#include <regex>
 #include <set>
 #include <sstream>
 
@@ -76,25 +77,80 @@ std::string listInputs(const std::vector<KernelArray>& inputs)
   return list;
 }
 
+bool isWordCharacter(char c)
+{
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
+
+// The digits at `at` (advanced past them), or -1 when there are none or too many for an int.
+long long digitsAt(const std::string& text, std::size_t& at)
+{
+  const std::size_t first = at;
+  long long value = 0;
+  while (at < text.size() && std::isdigit(static_cast<unsigned char>(text[at])) && at - first < 9)
+    value = 10 * value + (text[at++] - '0');
+  return at > first ? value : -1;
+}
+
+// One located error of a build log line: where "<name>:L:C: " starts at `at`, preceded or
+// followed by "error: ".
+struct LocatedError
+{
+  bool isKernelLine = false; // "<kernel>": the line is in the whole program
+  long long line = 0;
+  long long column = 0;
+  std::string message;
+};
+
+bool locateError(const std::string& text, std::size_t at, std::size_t nameLength, LocatedError& error)
+{
+  const std::string prefix = "error: ";
+  const bool before = at >= prefix.size() && text.compare(at - prefix.size(), prefix.size(), prefix) == 0;
+  std::size_t k = at + nameLength;
+  if (k >= text.size() || text[k++] != ':' || (error.line = digitsAt(text, k)) < 0 || k >= text.size() ||
+    text[k++] != ':' || (error.column = digitsAt(text, k)) < 0 || text.compare(k, 2, ": ") != 0)
+  {
+    return false;
+  }
+  k += 2;
+  const bool after = text.compare(k, prefix.size(), prefix) == 0;
+  if (after)
+    k += prefix.size();
+  error.message = text.substr(k);
+  return before || after;
+}
+
 // "line L, column C: error: message" for each error of the build log in the user's text
 // (clang writes "Kernel:3:5: error: ...", PoCL "error: Kernel:3:5: ..."; NVIDIA ignores #line
-// and writes "<kernel>:145:5: error: ...", the line in the whole program).
+// and writes "<kernel>:145:5: error: ...", the line in the whole program). Read line by line
+// without regular expressions: a log line can be as long as the user's text.
 std::string userErrors(const std::string& log, const GeneratedMeshKernel& generated)
 {
-  static const std::regex located(R"((error: )?(Kernel|<kernel>):(\d+):(\d+): (error: )?([^\n]*))");
   std::string errors;
-  for (auto it = std::sregex_iterator(log.begin(), log.end(), located); it != std::sregex_iterator(); ++it)
+  std::size_t start = 0;
+  while (start < log.size())
   {
-    if (!(*it)[1].matched && !(*it)[5].matched)
-      continue;
-    int line = std::stoi((*it)[3].str());
-    if ((*it)[2].str() == "<kernel>")
+    const std::size_t end = std::min(log.find('\n', start), log.size());
+    const std::string text = log.substr(start, end - start);
+    start = end + 1;
+    for (std::size_t at = 0; at < text.size(); ++at)
     {
-      line -= generated.userFirstLine - 1;
-      if (line < 1 || line > generated.userLineCount)
-        continue; // in the generated part
+      const bool kernel = text.compare(at, 6, "Kernel") == 0;
+      const bool whole = text.compare(at, 8, "<kernel>") == 0;
+      LocatedError error;
+      if (!(kernel || whole) || !locateError(text, at, kernel ? 6 : 8, error))
+        continue;
+      long long line = error.line;
+      if (whole)
+      {
+        line -= generated.userFirstLine - 1;
+        if (line < 1 || line > generated.userLineCount)
+          break; // in the generated part
+      }
+      errors += "\n  line " + std::to_string(line) + ", column " + std::to_string(error.column) +
+        ": error: " + error.message;
+      break;
     }
-    errors += "\n  line " + std::to_string(line) + ", column " + (*it)[4].str() + ": error: " + (*it)[6].str();
   }
   return errors;
 }
@@ -119,15 +175,40 @@ struct TextUses
   }
 };
 
+// Every identifier of the text, and each "<link>_<array>(" accessor. A plain scan, no regular
+// expressions: their matching recursed once per character and overflowed the stack on an
+// identifier of 50,000 characters.
 TextUses scanText(const std::string& code)
 {
   TextUses uses;
-  static const std::regex word(R"([A-Za-z_][A-Za-z0-9_]*)");
-  for (auto it = std::sregex_iterator(code.begin(), code.end(), word); it != std::sregex_iterator(); ++it)
-    uses.identifiers.insert(it->str());
-  static const std::regex accessor(R"(\b(points|cells|neighbours)_([A-Za-z0-9_]+)\s*\()");
-  for (auto it = std::sregex_iterator(code.begin(), code.end(), accessor); it != std::sregex_iterator(); ++it)
-    uses.accessors.emplace_back((*it)[1].str(), (*it)[2].str());
+  for (std::size_t i = 0; i < code.size();)
+  {
+    const char c = code[i];
+    if (!(std::isalpha(static_cast<unsigned char>(c)) || c == '_'))
+    {
+      ++i;
+      continue;
+    }
+    const bool atBoundary = i == 0 || !isWordCharacter(code[i - 1]); // not "1points_x("
+    std::size_t end = i;
+    while (end < code.size() && isWordCharacter(code[end]))
+      ++end;
+    const std::string word = code.substr(i, end - i);
+    uses.identifiers.insert(word);
+    std::size_t next = end;
+    while (next < code.size() && std::isspace(static_cast<unsigned char>(code[next])))
+      ++next;
+    if (atBoundary && next < code.size() && code[next] == '(')
+    {
+      for (const char* link : { "points", "cells", "neighbours" })
+      {
+        const std::size_t length = std::strlen(link);
+        if (word.size() > length + 1 && word.compare(0, length, link) == 0 && word[length] == '_')
+          uses.accessors.emplace_back(link, word.substr(length + 1));
+      }
+    }
+    i = end;
+  }
   return uses;
 }
 
