@@ -23,12 +23,14 @@
 #include "vtkFieldData.h"
 #include "vtkUnsignedCharArray.h"
 
+#include "gpumesh/mesh/DeviceMesh.h"
 #include "gpumesh/runtime/DeviceAssignment.h"
 #include "gpumesh/runtime/Error.h"
 
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cmath>
 #include <exception>
@@ -221,6 +223,27 @@ gpumesh::DeviceInfo DeviceForProcess(const std::string& device, vtkMultiProcessC
 
 namespace
 {
+// The smallest i in [0, count) for which isBad(i), or -1: searched on all threads, each
+// stopping once a smaller index has been found.
+template <typename IsBad>
+vtkIdType firstIndexWhere(vtkIdType count, IsBad isBad)
+{
+  std::atomic<vtkIdType> first{ count };
+  vtkSMPTools::For(0, count, [&](vtkIdType begin, vtkIdType end) {
+    for (vtkIdType i = begin; i < end && i < first.load(std::memory_order_relaxed); ++i)
+    {
+      if (isBad(i))
+      {
+        for (vtkIdType seen = first.load(); i < seen && !first.compare_exchange_weak(seen, i);)
+        {
+        }
+        return;
+      }
+    }
+  });
+  return first.load() < count ? first.load() : -1;
+}
+
 // The first tuple of `xyz` with a component that is not finite, or -1.
 struct FirstNonFinite
 {
@@ -229,25 +252,13 @@ struct FirstNonFinite
   void operator()(Array* xyz)
   {
     const auto values = vtk::DataArrayValueRange(xyz);
-    const vtkIdType tuples = xyz->GetNumberOfTuples();
     const int components = xyz->GetNumberOfComponents();
-    std::atomic<vtkIdType> first{ tuples };
-    vtkSMPTools::For(0, tuples, [&](vtkIdType begin, vtkIdType end) {
-      for (vtkIdType t = begin; t < end && t < first.load(std::memory_order_relaxed); ++t)
-      {
-        for (int c = 0; c < components; ++c)
-        {
-          if (!std::isfinite(static_cast<double>(values[t * components + c])))
-          {
-            for (vtkIdType seen = first.load(); t < seen && !first.compare_exchange_weak(seen, t);)
-            {
-            }
-            return;
-          }
-        }
-      }
+    this->First = firstIndexWhere(xyz->GetNumberOfTuples(), [&](vtkIdType t) {
+      for (int c = 0; c < components; ++c)
+        if (!std::isfinite(static_cast<double>(values[t * components + c])))
+          return true;
+      return false;
     });
-    this->First = first.load() < tuples ? first.load() : -1;
   }
 };
 
@@ -260,22 +271,10 @@ struct FirstOutside
   void operator()(Array* ids)
   {
     const auto values = vtk::DataArrayValueRange<1>(ids);
-    const vtkIdType count = ids->GetNumberOfValues();
-    std::atomic<vtkIdType> first{ count };
-    vtkSMPTools::For(0, count, [&](vtkIdType begin, vtkIdType end) {
-      for (vtkIdType i = begin; i < end && i < first.load(std::memory_order_relaxed); ++i)
-      {
-        const auto id = static_cast<long long>(values[i]);
-        if (id < 0 || id >= this->Points)
-        {
-          for (vtkIdType seen = first.load(); i < seen && !first.compare_exchange_weak(seen, i);)
-          {
-          }
-          return;
-        }
-      }
+    this->First = firstIndexWhere(ids->GetNumberOfValues(), [&](vtkIdType i) {
+      const auto id = static_cast<long long>(values[i]);
+      return id < 0 || id >= this->Points;
     });
-    this->First = first.load() < count ? first.load() : -1;
   }
 };
 
@@ -308,10 +307,9 @@ void CheckPieceForGhosts(vtkPointSet* input)
     }
     if (finder.First >= 0)
     {
-      double p[3];
-      xyz->GetTuple(finder.First, p);
-      throw gpumesh::Error("Point " + std::to_string(finder.First) + " has a non-finite coordinate (" +
-        gpumesh::formatNumber(p[0]) + ", " + gpumesh::formatNumber(p[1]) + ", " + gpumesh::formatNumber(p[2]) + ")");
+      std::array<double, 3> p;
+      xyz->GetTuple(finder.First, p.data());
+      throw gpumesh::Error(gpumesh::nonFinitePointMessage(finder.First, p));
     }
   }
   // The cells in VTK's order: an unstructured grid's one array, a polydata's four.

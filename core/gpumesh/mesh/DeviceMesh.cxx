@@ -12,6 +12,12 @@
 namespace gpumesh
 {
 
+std::string nonFinitePointMessage(std::int64_t point, const std::array<double, 3>& xyz)
+{
+  return "Point " + std::to_string(point) + " has a non-finite coordinate (" + formatNumber(xyz[0]) + ", " +
+    formatNumber(xyz[1]) + ", " + formatNumber(xyz[2]) + ")";
+}
+
 namespace
 {
 constexpr cl_int noCell = std::numeric_limits<cl_int>::max();
@@ -357,14 +363,13 @@ void DeviceMesh::uploadPoints(DeviceRun& run, const PointsView& view, bool inPla
   run.download(firstBad, &bad, 1, "point check");
   if (bad != noCell)
   {
-    std::string xyz;
+    std::array<double, 3> xyz;
     for (int c = 0; c < 3; ++c)
     {
-      const double value = view.isDouble ? static_cast<const double*>(view.xyz)[3 * bad + c]
-                                         : static_cast<const float*>(view.xyz)[3 * bad + c];
-      xyz += (c ? ", " : "") + formatNumber(value);
+      xyz[c] = view.isDouble ? static_cast<const double*>(view.xyz)[3 * bad + c]
+                             : static_cast<const float*>(view.xyz)[3 * bad + c];
     }
-    throw Error("Point " + std::to_string(bad) + " has a non-finite coordinate (" + xyz + ")");
+    throw Error(nonFinitePointMessage(bad, xyz));
   }
 }
 

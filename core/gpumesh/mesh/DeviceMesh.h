@@ -12,6 +12,10 @@
 namespace gpumesh
 {
 
+/// "Point P has a non-finite coordinate (x, y, z)": the one wording of the error, whoever finds
+/// such a point (the upload's check, or a distributed run before its ghost layer).
+std::string nonFinitePointMessage(std::int64_t point, const std::array<double, 3>& xyz);
+
 class DeviceMesh
 {
 public:
