@@ -310,14 +310,7 @@ void InputFile::IndexBinary()
           for (std::int64_t f = 0; f < fields; ++f, offset += 4)
           {
             const int type = static_cast<std::int32_t>(this->Word32(offset));
-            const int size = SolutionTypeSize(type, layout.dimension);
-            if (size == 0)
-            {
-              this->Fail(offset, KeywordName(keyword) + " field " + std::to_string(f + 1) +
-                  " has unknown type " + std::to_string(type) + " (1 to 4)");
-            }
-            section.solutionTypes.push_back(type);
-            solutionSize += size;
+            solutionSize += this->AddSolutionField(section, f, type, offset);
           }
         }
         this->CheckSolutionSize(keywordOffset, keyword, solutionSize);
@@ -433,6 +426,18 @@ bool InputFile::IsWord(std::size_t begin, std::size_t end) const
   return result.ec != std::errc() || result.ptr != this->Data + end;
 }
 
+int InputFile::AddSolutionField(Section& section, std::int64_t field, int type, std::size_t offset) const
+{
+  const int size = SolutionTypeSize(type, this->FileLayout.dimension);
+  if (size == 0)
+  {
+    this->Fail(offset, KeywordName(section.keyword) + " field " + std::to_string(field + 1) +
+        " has unknown type " + std::to_string(type) + " (1 to 4)");
+  }
+  section.solutionTypes.push_back(type);
+  return size;
+}
+
 void InputFile::CheckSolutionSize(std::size_t keywordOffset, int keyword, std::int64_t reals) const
 {
   // Reals per line are counted in int; files of more are not made by any GMF writer.
@@ -537,14 +542,7 @@ void InputFile::IndexText()
         for (std::int64_t f = 0; f < fields; ++f)
         {
           const int type = static_cast<int>(this->TextInteger(offset, "a field type"));
-          const int size = SolutionTypeSize(type, layout.dimension);
-          if (size == 0)
-          {
-            this->Fail(offset, KeywordName(keyword) + " field " + std::to_string(f + 1) +
-                " has unknown type " + std::to_string(type) + " (1 to 4)");
-          }
-          section.solutionTypes.push_back(type);
-          solutionSize += size;
+          solutionSize += this->AddSolutionField(section, f, type, offset);
         }
       }
       this->CheckSolutionSize(keywordOffset, keyword, solutionSize);

@@ -94,6 +94,10 @@ private:
   /// Whether the token is a word (a keyword, known or not), not a number.
   bool IsWord(std::size_t begin, std::size_t end) const;
   void CheckSolutionSize(std::size_t keywordOffset, int keyword, std::int64_t reals) const;
+  /// Field `field` (from 0) of a solution keyword's header, of GMF type `type` read at
+  /// `offset`: added to the section's types; returns its number of reals (an unknown type is
+  /// an error).
+  int AddSolutionField(Section& section, std::int64_t field, int type, std::size_t offset) const;
 
   template <class T>
   bool ParseNumber(std::size_t& offset, T& value) const;
