@@ -126,8 +126,8 @@ void addDisplacement(vtkDataArray* input, vtkDoubleArray* displacement, vtkPoint
 // Distributed: smooths the owned cells plus one layer of ghost cells, so every point a process
 // owns has its whole ball (Fixed/Free/Smooth then see the true boundary, never a cut), and
 // refreshes the copies of other processes' points after every step. Returns the displacement
-// of every input point (3 per point, in double): through the piece, or received for points
-// only the input's own ghost cells use.
+// of every input point (3 per point, in double), read from the piece (which holds every input
+// point).
 vtkSmartPointer<vtkDoubleArray> smoothDistributed(gpumesh::DeviceRun& run, vtkPointSet* input,
   const vtkGPUMeshDistributed::GhostedPiece& piece, vtkGPUMeshPointHalo& halo,
   const gpumesh::SmoothingOptions& options, const std::string& fixedName,
@@ -195,9 +195,7 @@ vtkSmartPointer<vtkDoubleArray> smoothDistributed(gpumesh::DeviceRun& run, vtkPo
     double* out = displacement->GetPointer(0);
     for (vtkIdType p = begin; p < end; ++p)
     {
-      const double* value = pieceOfInput[p] >= 0 ? &smoothed[4 * pieceOfInput[p]]
-        : options.iterations > 0 ? halo.ReceivedInputPoint(piece.InputGlobalPointId[p])
-                                 : nullptr;
+      const double* value = pieceOfInput[p] >= 0 ? &smoothed[4 * pieceOfInput[p]] : nullptr;
       for (int k = 0; k < 3; ++k)
       {
         out[3 * p + k] = value ? value[k] : 0.0;

@@ -3,24 +3,17 @@
 
 #include "vtkArrayDispatch.h"
 #include "vtkCellArray.h"
-#include "vtkCellData.h"
 #include "vtkCommunicator.h"
 #include "vtkDataArray.h"
 #include "vtkDataArrayRange.h"
 #include "vtkDataSetAttributes.h"
-#include "vtkGenerateGlobalIds.h"
-#include "vtkGhostCellsGenerator.h"
-#include "vtkIdTypeArray.h"
 #include "vtkMultiProcessController.h"
-#include "vtkNew.h"
 #include "vtkPointData.h"
 #include "vtkPointSet.h"
 #include "vtkPoints.h"
 #include "vtkPolyData.h"
 #include "vtkSMPTools.h"
 #include "vtkUnstructuredGrid.h"
-#include "vtkIdList.h"
-#include "vtkFieldData.h"
 #include "vtkUnsignedCharArray.h"
 
 #include "gpumesh/mesh/DeviceMesh.h"
@@ -35,18 +28,12 @@
 #include <cmath>
 #include <exception>
 #include <limits>
-#include <unordered_map>
 
 namespace vtkGPUMeshDistributed
 {
 
 namespace
 {
-// Carries each cell's origin through the ghost generation: (index in the input) * processes +
-// rank, so that a process recognises its own cells. (Points are recognised by global id: the
-// generator may give a shared point the data of the process it assigns the point to.)
-constexpr const char* inputCellArray = "vtkGPUMeshInputCell";
-
 int nodeLocalRank(vtkMultiProcessController* controller)
 {
   const int fromLauncher = gpumesh::localRankFromEnvironment();
@@ -68,140 +55,6 @@ int nodeLocalRank(vtkMultiProcessController* controller)
   return gpumesh::localRankFromHostNames(hostNames, controller->GetLocalProcessId());
 }
 
-vtkSmartPointer<vtkIdTypeArray> originArray(const char* name, vtkIdType count, int rank, int processes)
-{
-  auto array = vtkSmartPointer<vtkIdTypeArray>::New();
-  array->SetName(name);
-  array->SetNumberOfTuples(count);
-  for (vtkIdType i = 0; i < count; ++i)
-  {
-    array->SetValue(i, i * processes + rank);
-  }
-  return array;
-}
-
-// Maps the origin array of the ghosted piece back to this process's input indices.
-std::vector<vtkIdType> inputIndices(vtkDataSetAttributes* attributes, const char* name,
-  vtkIdType count, int rank, int processes)
-{
-  auto* origins = vtkIdTypeArray::SafeDownCast(attributes->GetArray(name));
-  if (!origins || origins->GetNumberOfTuples() != count)
-  {
-    throw gpumesh::Error(std::string("The ghost cell generator lost the array ") + name);
-  }
-  std::vector<vtkIdType> indices(static_cast<std::size_t>(count), -1);
-  for (vtkIdType i = 0; i < count; ++i)
-  {
-    const vtkIdType origin = origins->GetValue(i);
-    if (origin % processes == rank)
-    {
-      indices[i] = origin / processes;
-    }
-  }
-  attributes->RemoveArray(name);
-  return indices;
-}
-
-// vtkGhostCellsGenerator can bring one point twice, when ghost cells of two processes share a
-// point this process does not have: merges such copies (same global id) into the first, so
-// that every cell around a point refers to the same one.
-vtkSmartPointer<vtkPointSet> withPointsMergedByGlobalId(vtkPointSet* mesh, const std::vector<long long>& ids)
-{
-  std::unordered_map<long long, vtkIdType> first;
-  std::vector<vtkIdType> merged(ids.size());
-  std::vector<std::uint8_t> isFirst(ids.size());
-  vtkIdType kept = 0;
-  for (std::size_t p = 0; p < ids.size(); ++p)
-  {
-    const auto inserted = first.emplace(ids[p], kept);
-    merged[p] = inserted.first->second;
-    isFirst[p] = inserted.second;
-    kept += inserted.second;
-  }
-  if (kept == static_cast<vtkIdType>(ids.size()))
-  {
-    return mesh;
-  }
-  vtkNew<vtkPoints> points;
-  points->SetDataType(mesh->GetPoints()->GetDataType());
-  points->SetNumberOfPoints(kept);
-  vtkSmartPointer<vtkPointSet> result = vtkSmartPointer<vtkPointSet>::Take(mesh->NewInstance());
-  result->GetPointData()->CopyAllOn(); // global ids included (not copied by default)
-  result->GetPointData()->CopyAllocate(mesh->GetPointData(), kept);
-  for (std::size_t p = 0; p < ids.size(); ++p)
-  {
-    if (isFirst[p])
-    {
-      points->SetPoint(merged[p], mesh->GetPoint(static_cast<vtkIdType>(p)));
-      result->GetPointData()->CopyData(mesh->GetPointData(), static_cast<vtkIdType>(p), merged[p]);
-    }
-  }
-  result->SetPoints(points);
-  result->GetCellData()->ShallowCopy(mesh->GetCellData());
-  result->GetFieldData()->ShallowCopy(mesh->GetFieldData());
-  vtkNew<vtkIdList> cellPoints;
-  const auto remapped = [&](vtkIdType cell) -> vtkIdList* {
-    mesh->GetCellPoints(cell, cellPoints);
-    for (vtkIdType k = 0; k < cellPoints->GetNumberOfIds(); ++k)
-    {
-      cellPoints->SetId(k, merged[cellPoints->GetId(k)]);
-    }
-    return cellPoints;
-  };
-  if (auto* grid = vtkUnstructuredGrid::SafeDownCast(result))
-  {
-    grid->Allocate(mesh->GetNumberOfCells());
-    for (vtkIdType c = 0; c < mesh->GetNumberOfCells(); ++c)
-    {
-      grid->InsertNextCell(mesh->GetCellType(c), remapped(c));
-    }
-  }
-  else if (auto* polydata = vtkPolyData::SafeDownCast(result))
-  {
-    // vtkPolyData numbers cells vertices, lines, polygons, strips: inserting them in cell order
-    // keeps the numbering, as each kind is contiguous.
-    polydata->AllocateEstimate(mesh->GetNumberOfCells(), 4);
-    for (vtkIdType c = 0; c < mesh->GetNumberOfCells(); ++c)
-    {
-      polydata->InsertNextCell(mesh->GetCellType(c), remapped(c));
-    }
-  }
-  else
-  {
-    throw gpumesh::Error(std::string("Cannot merge the points of a ") + mesh->GetClassName());
-  }
-  return result;
-}
-
-// vtkGhostCellsGenerator reads global point ids as a vtkIdTypeArray (and crashes on any other
-// type, such as the vtkTypeInt64Array numpy's int64 gives): others are converted.
-vtkSmartPointer<vtkDataArray> asIdTypeArray(vtkDataArray* ids)
-{
-  if (vtkIdTypeArray::SafeDownCast(ids))
-  {
-    return ids;
-  }
-  auto converted = vtkSmartPointer<vtkIdTypeArray>::New();
-  converted->DeepCopy(ids);
-  converted->SetName(ids->GetName());
-  return converted;
-}
-
-std::vector<long long> globalPointIds(vtkPointSet* dataset)
-{
-  vtkDataArray* ids = dataset->GetPointData()->GetGlobalIds();
-  const vtkIdType count = dataset->GetNumberOfPoints();
-  if (count > 0 && (!ids || ids->GetNumberOfTuples() != count))
-  {
-    throw gpumesh::Error("A piece of " + std::to_string(count) + " points has no global point ids");
-  }
-  std::vector<long long> values(static_cast<std::size_t>(count));
-  for (vtkIdType p = 0; p < count; ++p)
-  {
-    values[p] = static_cast<long long>(ids->GetTuple1(p));
-  }
-  return values;
-}
 } // namespace
 
 vtkMultiProcessController* GetController()
@@ -426,18 +279,6 @@ gpumesh::Precision AgreedPrecision(
   return wanted == 2 ? gpumesh::Precision::Double : gpumesh::Precision::Single;
 }
 
-std::vector<std::uint8_t> GhostCellFlags(vtkDataSet* dataset)
-{
-  const vtkIdType cells = dataset->GetNumberOfCells();
-  std::vector<std::uint8_t> flags(static_cast<std::size_t>(cells), 0);
-  vtkUnsignedCharArray* ghosts = dataset->GetCellGhostArray();
-  for (vtkIdType c = 0; ghosts && c < cells; ++c)
-  {
-    flags[c] = (ghosts->GetValue(c) & vtkDataSetAttributes::DUPLICATECELL) != 0;
-  }
-  return flags;
-}
-
 std::vector<std::int32_t> GhostCellIds(vtkDataSet* dataset)
 {
   std::vector<std::int32_t> ids;
@@ -503,111 +344,6 @@ std::array<double, 3> GlobalBoundsCentre(vtkPointSet* piece, vtkMultiProcessCont
     }
   }
   return centre;
-}
-
-vtkSmartPointer<vtkDataArray> GlobalPointIdArray(vtkPointSet* input, vtkMultiProcessController* controller)
-{
-  // The input's when every non-empty piece has them, else generated by all.
-  long long missingIds =
-    input->GetNumberOfPoints() > 0 && !input->GetPointData()->GetGlobalIds() ? 1 : 0;
-  AllReduce(controller, &missingIds, 1, vtkCommunicator::MAX_OP);
-  if (!missingIds)
-  {
-    return input->GetPointData()->GetGlobalIds();
-  }
-  vtkNew<vtkGenerateGlobalIds> generate;
-  generate->SetController(controller);
-  generate->SetInputData(input);
-  generate->Update();
-  vtkSmartPointer<vtkDataArray> ids;
-  AllSucceed(controller, [&] {
-    auto* generated = vtkPointSet::SafeDownCast(generate->GetOutputDataObject(0));
-    ids = generated ? generated->GetPointData()->GetGlobalIds() : nullptr;
-    if (input->GetNumberOfPoints() == 0)
-    {
-      return; // an empty piece may come back without the array
-    }
-    if (!ids || ids->GetNumberOfTuples() != input->GetNumberOfPoints())
-    {
-      throw gpumesh::Error("Generating global point ids failed (vtkGenerateGlobalIds)");
-    }
-  });
-  return ids;
-}
-
-std::vector<long long> GlobalPointIds(vtkPointSet* input, vtkMultiProcessController* controller)
-{
-  vtkSmartPointer<vtkDataArray> ids = GlobalPointIdArray(input, controller);
-  std::vector<long long> values(static_cast<std::size_t>(input->GetNumberOfPoints()));
-  for (std::size_t p = 0; ids && p < values.size(); ++p)
-  {
-    values[p] = static_cast<long long>(ids->GetTuple1(static_cast<vtkIdType>(p)));
-  }
-  return values;
-}
-
-GhostedPiece BuildGhostedPiece(vtkPointSet* input, vtkMultiProcessController* controller)
-{
-  const int rank = controller ? controller->GetLocalProcessId() : 0;
-  const int processes = controller ? controller->GetNumberOfProcesses() : 1;
-
-  vtkSmartPointer<vtkPointSet> work = vtkSmartPointer<vtkPointSet>::Take(input->NewInstance());
-  work->ShallowCopy(input); // own attribute containers: the arrays added below stay off the input
-
-  if (vtkSmartPointer<vtkDataArray> ids = GlobalPointIdArray(input, controller))
-  {
-    work->GetPointData()->SetGlobalIds(asIdTypeArray(ids));
-  }
-
-  GhostedPiece piece;
-  AllSucceed(controller, [&] { piece.InputGlobalPointId = globalPointIds(work); });
-  work->GetCellData()->AddArray(originArray(inputCellArray, input->GetNumberOfCells(), rank, processes));
-
-  vtkNew<vtkGhostCellsGenerator> ghosts;
-  ghosts->SetController(controller);
-  ghosts->BuildIfRequiredOff();
-  ghosts->SetNumberOfGhostLayers(1);
-  ghosts->SetInputData(work);
-  ghosts->Update();
-  AllSucceed(controller, [&] {
-    auto* mesh = vtkPointSet::SafeDownCast(ghosts->GetOutputDataObject(0));
-    if (!mesh)
-    {
-      throw gpumesh::Error("Generating ghost cells failed (vtkGhostCellsGenerator)");
-    }
-    piece.Mesh = withPointsMergedByGlobalId(mesh, globalPointIds(mesh));
-    if (piece.Mesh == mesh)
-    {
-      piece.Mesh = vtkSmartPointer<vtkPointSet>::Take(mesh->NewInstance());
-      piece.Mesh->ShallowCopy(mesh);
-    }
-    piece.GhostCell = GhostCellFlags(piece.Mesh);
-    piece.InputCell = inputIndices(
-      piece.Mesh->GetCellData(), inputCellArray, piece.Mesh->GetNumberOfCells(), rank, processes);
-    for (std::size_t c = 0; c < piece.InputCell.size(); ++c)
-    {
-      if (piece.GhostCell[c])
-      {
-        piece.InputCell[c] = -1;
-      }
-    }
-    piece.GlobalPointId = globalPointIds(piece.Mesh);
-    std::unordered_map<long long, vtkIdType> inputPointOf;
-    for (std::size_t p = 0; p < piece.InputGlobalPointId.size(); ++p)
-    {
-      inputPointOf[piece.InputGlobalPointId[p]] = static_cast<vtkIdType>(p);
-    }
-    piece.InputPoint.assign(piece.GlobalPointId.size(), -1);
-    for (std::size_t p = 0; p < piece.GlobalPointId.size(); ++p)
-    {
-      const auto found = inputPointOf.find(piece.GlobalPointId[p]);
-      if (found != inputPointOf.end())
-      {
-        piece.InputPoint[p] = found->second;
-      }
-    }
-  });
-  return piece;
 }
 
 std::vector<vtkIdType> PieceEntries(const std::vector<vtkIdType>& inputOfPiece, vtkIdType inputCount)

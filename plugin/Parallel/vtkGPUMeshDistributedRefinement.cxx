@@ -1,6 +1,7 @@
 #include "vtkGPUMeshDistributedRefinement.h"
 
 #include "vtkGPUMeshDistributed.h"
+#include "vtkGPUMeshPieceInterface.h"
 
 #include "vtkCommunicator.h"
 #include "vtkMultiProcessController.h"
@@ -10,6 +11,8 @@
 #include <algorithm>
 #include <iterator>
 #include <map>
+#include <set>
+#include <unordered_set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -19,44 +22,61 @@ namespace vtkGPUMeshDistributedRefinement
 
 namespace
 {
-// The edges a piece shares with other processes (the cut), and the closure's exchange across
-// them: after each propagation round every process lists the cut edges it divided (by their
-// global point ids), and each divides those it shares, until no process divided a new one.
+// The edges a piece shares with its neighbours (the cut), and the closure's exchange across
+// them: after each propagation round every process sends each neighbour the cut edges the two
+// share that it divided (by their global point ids), and each divides those it receives, until
+// no process divided a new one.
 class CutEdgeExchange
 {
 public:
   using Key = std::pair<long long, long long>;
 
-  // Collective: the boundary edges of all pieces (gpumesh::boundaryEdgeSlots, found on the
-  // device) are gathered by their global point ids; those that another process has too are the
-  // cut.
-  CutEdgeExchange(const gpumesh::BoundaryEdgeSlots& boundary, const std::vector<long long>& globalIds,
+  // Collective: a boundary edge of this piece (gpumesh::boundaryEdgeSlots, found on the
+  // device) whose two points a neighbour holds too is offered to that neighbour; the edges both
+  // offer each other are their cut.
+  CutEdgeExchange(const gpumesh::BoundaryEdgeSlots& boundary, vtkGPUMeshPieceInterface& interface,
     vtkMultiProcessController* controller)
     : Controller(controller)
+    , Neighbors(interface.Neighbors)
   {
+    const std::vector<long long>& ids = interface.GlobalIds;
+    const std::size_t count = this->Neighbors.Count();
+    std::vector<std::vector<long long>> offered(count);
+    std::vector<std::vector<Key>> offeredKeys(count);
+    std::vector<std::unordered_set<vtkIdType>> shared(count);
+    for (std::size_t n = 0; n < count; ++n)
+      shared[n].insert(interface.Shared[n].begin(), interface.Shared[n].end());
+    std::map<Key, cl_int> firstSlot;
     for (std::size_t i = 0; i < boundary.slots.size(); ++i)
     {
-      const Key edge = key(globalIds, boundary.ends[i].s[0], boundary.ends[i].s[1]);
-      this->SlotOf.emplace(edge, boundary.slots[i]); // the first slot of the edge
+      const vtkIdType a = boundary.ends[i].s[0], b = boundary.ends[i].s[1];
+      const Key edge{ std::min(ids[a], ids[b]), std::max(ids[a], ids[b]) };
+      const bool first = firstSlot.emplace(edge, boundary.slots[i]).second;
       // The closure reports an edge by whichever of its slots claimed it: know them all.
       this->KeyOf[boundary.slots[i]] = edge;
-    }
-    std::vector<long long> mine;
-    for (const auto& [edge, slot] : this->SlotOf)
-    {
-      mine.insert(mine.end(), { edge.first, edge.second });
-    }
-    std::map<Key, int> holders;
-    for (const auto& [owner, values] : this->Gathered(mine))
-    {
-      for (std::size_t i = 0; i + 1 < values.size(); i += 2)
+      for (std::size_t n = 0; first && n < count; ++n)
       {
-        ++holders[{ values[i], values[i + 1] }];
+        if (shared[n].count(a) && shared[n].count(b))
+        {
+          offered[n].insert(offered[n].end(), { edge.first, edge.second });
+          offeredKeys[n].push_back(edge);
+        }
       }
     }
-    for (auto it = this->SlotOf.begin(); it != this->SlotOf.end();)
+    const auto heard = this->Neighbors.ExchangeValues(offered);
+    for (std::size_t n = 0; n < count; ++n)
     {
-      it = holders[it->first] > 1 ? std::next(it) : this->SlotOf.erase(it);
+      std::set<Key> theirs;
+      for (std::size_t i = 0; i + 1 < heard[n].size(); i += 2)
+        theirs.insert({ heard[n][i], heard[n][i + 1] });
+      for (const Key& edge : offeredKeys[n])
+      {
+        if (theirs.count(edge))
+        {
+          this->SlotOf.emplace(edge, firstSlot[edge]);
+          this->SharedWith[edge].push_back(n);
+        }
+      }
     }
     for (auto it = this->KeyOf.begin(); it != this->KeyOf.end();)
     {
@@ -67,66 +87,41 @@ public:
   // gpumesh::DistributedRefinement::exchange. Collective.
   bool operator()(const std::vector<cl_int>& divided, std::vector<cl_int>& forced, bool failed)
   {
-    std::vector<long long> mine = { failed ? 1 : 0 };
+    const std::size_t count = this->Neighbors.Count();
+    std::vector<std::vector<long long>> sent(count);
+    long long flags[2] = { failed ? 1 : 0, 0 }; // any failed, any divided a cut edge
     for (cl_int slot : divided)
     {
       const auto found = this->KeyOf.find(slot);
-      if (found != this->KeyOf.end())
-      {
-        mine.insert(mine.end(), { found->second.first, found->second.second });
-      }
+      if (found == this->KeyOf.end())
+        continue;
+      flags[1] = 1;
+      for (std::size_t n : this->SharedWith[found->second])
+        sent[n].insert(sent[n].end(), { found->second.first, found->second.second });
     }
-    bool anyDivided = false;
-    const int rank = this->Controller->GetLocalProcessId();
-    for (const auto& [process, values] : this->Gathered(mine))
+    vtkGPUMeshDistributed::AllReduce(this->Controller, flags, 2, vtkCommunicator::MAX_OP);
+    this->AnyFailed |= flags[0] != 0;
+    const auto heard = this->Neighbors.ExchangeValues(sent);
+    for (const auto& values : heard)
     {
-      this->AnyFailed |= !values.empty() && values[0] != 0;
-      anyDivided |= values.size() > 1;
-      for (std::size_t i = 1; process != rank && i + 1 < values.size(); i += 2)
+      for (std::size_t i = 0; i + 1 < values.size(); i += 2)
       {
         const auto found = this->SlotOf.find({ values[i], values[i + 1] });
         if (found != this->SlotOf.end())
-        {
           forced.push_back(found->second);
-        }
       }
     }
-    return anyDivided && !this->AnyFailed;
+    return flags[1] != 0 && !this->AnyFailed;
   }
 
   bool AnyFailed = false;
 
 private:
-  static Key key(const std::vector<long long>& ids, vtkIdType a, vtkIdType b)
-  {
-    return { std::min(ids[a], ids[b]), std::max(ids[a], ids[b]) };
-  }
-
-  // Every process's `mine`, by rank.
-  std::vector<std::pair<int, std::vector<long long>>> Gathered(const std::vector<long long>& mine)
-  {
-    const int processes = this->Controller->GetNumberOfProcesses();
-    const vtkIdType count = static_cast<vtkIdType>(mine.size());
-    std::vector<vtkIdType> counts(processes), offsets(processes, 0);
-    this->Controller->AllGather(&count, counts.data(), 1);
-    for (int p = 1; p < processes; ++p)
-    {
-      offsets[p] = offsets[p - 1] + counts[p - 1];
-    }
-    std::vector<long long> all(static_cast<std::size_t>(std::max<vtkIdType>(offsets.back() + counts.back(), 1)));
-    const long long none = 0;
-    this->Controller->AllGatherV(mine.empty() ? &none : mine.data(), all.data(), count, counts.data(), offsets.data());
-    std::vector<std::pair<int, std::vector<long long>>> byProcess;
-    for (int p = 0; p < processes; ++p)
-    {
-      byProcess.emplace_back(p, std::vector<long long>(all.begin() + offsets[p], all.begin() + offsets[p] + counts[p]));
-    }
-    return byProcess;
-  }
-
   vtkMultiProcessController* Controller;
-  std::map<Key, cl_int> SlotOf;
-  std::map<cl_int, Key> KeyOf;
+  vtkGPUMeshNeighbors& Neighbors;
+  std::map<Key, cl_int> SlotOf;                   // cut edges: the slot that divides it here
+  std::map<Key, std::vector<std::size_t>> SharedWith; // cut edges: the neighbours holding it
+  std::map<cl_int, Key> KeyOf;                    // every slot of a cut edge
 };
 } // namespace
 
@@ -160,9 +155,9 @@ gpumesh::RefinedSimplices RefinePiece(vtkPointSet* input, vtkMultiProcessControl
     return refine(nullptr);
   }
   gpumesh::DistributedRefinement distributed;
-  const std::vector<long long> globalIds = vtkGPUMeshDistributed::GlobalPointIds(input, controller);
-  distributed.tieIds.assign(globalIds.begin(), globalIds.end());
-  CutEdgeExchange cut(boundary, globalIds, controller);
+  vtkGPUMeshPieceInterface interface = vtkGPUMeshPieceInterface::Find(input, controller);
+  distributed.tieIds.assign(interface.GlobalIds.begin(), interface.GlobalIds.end());
+  CutEdgeExchange cut(boundary, interface, controller);
   distributed.exchange = [&cut](const std::vector<cl_int>& divided, std::vector<cl_int>& forced, bool failed) {
     return cut(divided, forced, failed);
   };

@@ -1,6 +1,6 @@
 // The ghosted piece of a filter's input, kept between executions under MPI (private to the
-// module). Building it (global point ids, vtkGhostCellsGenerator, merging, the index maps) costs
-// far more than the filters' device work; a GUI user who changes only a property of the filter
+// module). Building it (global point ids, the exchange with the neighbours, a copy of the
+// piece) costs more than the filters' device work; a GUI user who changes only a property of the filter
 // re-executes it with the same input, and then gets the piece built last time.
 //
 // The piece is reused only when no process's input changed: each process compares what decides
@@ -14,6 +14,7 @@
 #define vtkGPUMeshGhostedPieceCache_h
 
 #include "vtkGPUMeshDistributed.h"
+#include "vtkGPUMeshGhostLayer.h"
 
 #include "vtkFieldData.h"
 

@@ -1,188 +1,207 @@
 #include "vtkGPUMeshPointHalo.h"
 
-#include "vtkIdList.h"
+#include "vtkGPUMeshCellArrays.h"
+
+#include "vtkDataArray.h"
 #include "vtkMultiProcessController.h"
-#include "vtkNew.h"
 #include "vtkPointSet.h"
+#include "vtkPoints.h"
+#include "vtkUnstructuredGrid.h"
 
 #include "gpumesh/primitives/IndexedCopy.h"
 #include "gpumesh/runtime/Error.h"
 
 #include <algorithm>
-#include <limits>
+#include <unordered_map>
 
 namespace
 {
-// Every process's `mine` concatenated in rank order (counts and offsets per process too).
-std::vector<long long> allGather(vtkMultiProcessController* controller, const std::vector<long long>& mine,
-  std::vector<vtkIdType>& counts, std::vector<vtkIdType>& offsets)
+// An interface point as its holders tell each other: its uses by their owned cells and by all
+// the cells of their ghosted piece.
+struct InterfaceRecord
 {
-  const int processes = controller->GetNumberOfProcesses();
-  const vtkIdType count = static_cast<vtkIdType>(mine.size());
-  counts.assign(static_cast<std::size_t>(processes), 0);
-  controller->AllGather(&count, counts.data(), 1);
-  offsets.assign(static_cast<std::size_t>(processes), 0);
-  for (int p = 1; p < processes; ++p)
+  long long Id;
+  long long OwnedUses;
+  long long AllUses;
+};
+
+vtkGPUMeshNeighbors::Box boxOf(vtkPointSet* mesh)
+{
+  vtkGPUMeshNeighbors::Box box = vtkGPUMeshNeighbors::EmptyBox();
+  for (int c = 0; c < 3 && mesh->GetNumberOfPoints() > 0; ++c)
   {
-    offsets[p] = offsets[p - 1] + counts[p - 1];
+    double range[2];
+    mesh->GetPoints()->GetData()->GetRange(range, c);
+    box[2 * c] = range[0];
+    box[2 * c + 1] = range[1];
   }
-  std::vector<long long> all(static_cast<std::size_t>(offsets.back() + counts.back()));
-  // AllGatherV refuses a null buffer: give it one element to point at.
-  const long long none = 0;
-  long long sink = 0;
-  controller->AllGatherV(mine.empty() ? &none : mine.data(), all.empty() ? &sink : all.data(), count,
-    counts.data(), offsets.data());
-  return all;
+  return box;
 }
 } // namespace
 
 vtkGPUMeshPointHalo::vtkGPUMeshPointHalo(
   const vtkGPUMeshDistributed::GhostedPiece& piece, vtkMultiProcessController* controller)
-  : Controller(controller)
 {
   const int rank = controller->GetLocalProcessId();
   vtkPointSet* mesh = piece.Mesh;
-  const std::size_t points = static_cast<std::size_t>(mesh->GetNumberOfPoints());
+  const vtkIdType points = mesh->GetNumberOfPoints();
+  this->Neighbors = vtkGPUMeshNeighbors(controller, boxOf(mesh));
+  const std::size_t count = this->Neighbors.Count();
+  const auto boxesHolding = [&](vtkIdType p) {
+    double xyz[3];
+    mesh->GetPoint(p, xyz);
+    std::vector<std::size_t> found;
+    for (std::size_t n = 0; n < count; ++n)
+      if (vtkGPUMeshNeighbors::Contains(this->Neighbors.BoxOf(n), xyz))
+        found.push_back(n);
+    return found;
+  };
 
-  // Per point: how many owned cells and how many cells in all use it here. Points of both
-  // owned and ghost cells are on the interface with other processes.
-  std::vector<long long> ownedUses(points, 0), allUses(points, 0);
-  std::vector<std::uint8_t> ofGhostCell(points, 0);
-  vtkNew<vtkIdList> cellPoints;
-  for (vtkIdType c = 0; c < mesh->GetNumberOfCells(); ++c)
+  // The interface: the points of ghost cells (only a grid has them), and their uses here.
+  struct Uses
   {
-    mesh->GetCellPoints(c, cellPoints);
-    for (vtkIdType k = 0; k < cellPoints->GetNumberOfIds(); ++k)
-    {
-      const vtkIdType p = cellPoints->GetId(k);
-      ++allUses[p];
-      ownedUses[p] += !piece.GhostCell[c];
-      ofGhostCell[p] |= piece.GhostCell[c];
-    }
-  }
-  std::vector<long long> interface; // global id, owned uses, all uses
-  for (std::size_t p = 0; p < points; ++p)
+    long long Owned = 0, All = 0;
+  };
+  std::unordered_map<vtkIdType, Uses> uses;
+  std::vector<vtkIdType> interfacePoints;
+  auto* grid = vtkUnstructuredGrid::SafeDownCast(mesh);
+  if (grid && grid->GetCells() &&
+    std::find(piece.GhostCell.begin(), piece.GhostCell.end(), 1) != piece.GhostCell.end())
   {
-    if (ownedUses[p] && ofGhostCell[p])
-    {
-      interface.insert(interface.end(), { piece.GlobalPointId[p], ownedUses[p], allUses[p] });
-    }
+    vtkCellArray* cells = grid->GetCells();
+    std::vector<std::uint8_t> onInterface(static_cast<std::size_t>(points), 0);
+    vtkGPUMeshCellArrays::WithStorage(cells, [&](const auto* offsets, const auto* ids) {
+      // Ghost cells follow the owned ones.
+      const auto firstGhost = std::find(piece.GhostCell.begin(), piece.GhostCell.end(), 1) - piece.GhostCell.begin();
+      for (vtkIdType c = firstGhost; c < cells->GetNumberOfCells(); ++c)
+        if (piece.GhostCell[c])
+          for (auto k = offsets[c]; k < offsets[c + 1]; ++k)
+            onInterface[ids[k]] = 1;
+      for (vtkIdType c : vtkGPUMeshCellArrays::CellsTouching(cells, 0, onInterface, [](vtkIdType) { return true; }))
+        for (auto k = offsets[c]; k < offsets[c + 1]; ++k)
+          if (onInterface[ids[k]])
+          {
+            Uses& u = uses[ids[k]];
+            ++u.All;
+            u.Owned += !piece.GhostCell[c];
+          }
+    });
+    for (const auto& entry : uses)
+      interfacePoints.push_back(entry.first);
+    std::sort(interfacePoints.begin(), interfacePoints.end());
   }
 
   // Round 1: the owner of an interface point is the lowest rank holding every cell around it
-  // (the owned uses of all processes add up to the cells around it). A ghost layer can miss
-  // cells of a process that touches this one at a single point: that process is not an owner.
-  std::vector<vtkIdType> counts, offsets;
-  const std::vector<long long> allInterfaces = allGather(controller, interface, counts, offsets);
-  std::unordered_map<long long, long long> cellsAround;
-  for (std::size_t i = 0; i < allInterfaces.size(); i += 3)
+  // (the owned uses of all holders add up to the cells around it). A ghost layer can miss cells
+  // of a process that touches this one at a single point: that process is not an owner. Every
+  // holder with owned cells there is a neighbour (its box and this one hold the point).
+  std::vector<std::vector<InterfaceRecord>> records(count);
+  for (vtkIdType p : interfacePoints)
   {
-    cellsAround[allInterfaces[i]] += allInterfaces[i + 1];
+    const Uses& u = uses[p];
+    if (u.Owned > 0)
+      for (std::size_t n : boxesHolding(p))
+        records[n].push_back({ piece.GlobalPointId[p], u.Owned, u.All });
   }
-  std::unordered_map<long long, int> ownerRank;
-  for (int p = static_cast<int>(counts.size()) - 1; p >= 0; --p)
-  {
-    for (vtkIdType i = offsets[p]; i < offsets[p] + counts[p]; i += 3)
+  const auto heard = this->Neighbors.ExchangeValues(records);
+  std::unordered_map<long long, vtkIdType> interfaceOfId;
+  for (vtkIdType p : interfacePoints)
+    interfaceOfId.emplace(piece.GlobalPointId[p], p);
+  std::unordered_map<vtkIdType, long long> cellsAround;
+  for (vtkIdType p : interfacePoints)
+    cellsAround[p] = uses[p].Owned;
+  for (const auto& fromNeighbor : heard)
+    for (const InterfaceRecord& record : fromNeighbor)
     {
-      const long long id = allInterfaces[i];
-      ownerRank.emplace(id, -1); // listed: an owner must hold the whole ball
-      if (allInterfaces[i + 2] == cellsAround[id])
-      {
-        ownerRank[id] = p;
-      }
+      const auto found = interfaceOfId.find(record.Id);
+      if (found != interfaceOfId.end())
+        cellsAround[found->second] += record.OwnedUses;
     }
-  }
-  std::vector<std::uint8_t> owned(points, 0);
-  for (std::size_t p = 0; p < points; ++p)
+  std::unordered_map<vtkIdType, int> ownerOf; // interface points: the owner's rank, or -1
+  for (vtkIdType p : interfacePoints)
+    ownerOf[p] = uses[p].Owned > 0 && uses[p].All == cellsAround[p] ? rank : -1;
+  for (std::size_t n = 0; n < count; ++n)
+    for (const InterfaceRecord& record : heard[n])
+    {
+      const auto found = interfaceOfId.find(record.Id);
+      if (found == interfaceOfId.end() || record.AllUses != cellsAround[found->second])
+        continue;
+      int& owner = ownerOf[found->second];
+      if (owner < 0 || this->Neighbors.Ranks()[n] < owner)
+        owner = this->Neighbors.Ranks()[n];
+    }
+  for (vtkIdType p : interfacePoints)
   {
-    const auto found = ownerRank.find(piece.GlobalPointId[p]);
-    if (found != ownerRank.end() && found->second < 0 && ownedUses[p] && this->Missing.empty())
+    if (ownerOf[p] < 0 && uses[p].Owned > 0 && this->Missing.empty())
     {
       this->Missing = "No process holds every cell around the point with global id " +
-        std::to_string(found->first) + " (the ghost layer is incomplete there)";
+        std::to_string(piece.GlobalPointId[p]) + " (the ghost layer is incomplete there)";
     }
-    owned[p] = ownedUses[p] && (found == ownerRank.end() || found->second == rank);
   }
+  // A point off the interface is used by owned cells only: this process owns it.
+  const auto owns = [&](vtkIdType p) {
+    const auto found = ownerOf.find(p);
+    return found == ownerOf.end() || found->second == rank;
+  };
 
-  // Round 2: what each process needs. Points of no cell never move and are not exchanged.
-  std::vector<long long> needed;
-  std::vector<std::int32_t> neededPoints;
-  std::unordered_map<long long, std::size_t> pieceIndex;
-  for (std::size_t p = 0; p < points; ++p)
+  // Round 2: each process asks its neighbours for the interface points it does not own; those
+  // that own one of them answer with the positions they will send. What another process can
+  // ask for is a point of the cells this one sent it as ghosts, or of its own ghost cells.
+  std::vector<std::vector<long long>> requests(count);
+  std::vector<std::vector<vtkIdType>> requested(count);
+  std::vector<vtkIdType> needed;
+  for (vtkIdType p : interfacePoints)
   {
-    pieceIndex[piece.GlobalPointId[p]] = p;
-    if (!owned[p] && allUses[p])
+    if (owns(p))
+      continue;
+    needed.push_back(p);
+    for (std::size_t n : boxesHolding(p))
     {
-      needed.push_back(piece.GlobalPointId[p]);
-      neededPoints.push_back(static_cast<std::int32_t>(p));
+      requests[n].push_back(piece.GlobalPointId[p]);
+      requested[n].push_back(p);
     }
   }
-  std::vector<long long> extras;
-  for (long long id : piece.InputGlobalPointId)
+  const auto asked = this->Neighbors.ExchangeValues(requests);
+  std::unordered_map<long long, vtkIdType> offered;
+  for (vtkIdType p : piece.SentPoints)
+    offered.emplace(piece.GlobalPointId[p], p);
+  for (vtkIdType p : interfacePoints)
+    offered.emplace(piece.GlobalPointId[p], p);
+  std::vector<std::vector<std::int32_t>> answers(count);
+  this->PublishedStart.assign(1, 0);
+  for (std::size_t n = 0; n < count; ++n)
   {
-    if (!pieceIndex.count(id))
+    for (std::size_t i = 0; i < asked[n].size(); ++i)
     {
-      extras.push_back(id);
-    }
-  }
-  std::vector<long long> mineAndExtras = needed;
-  mineAndExtras.insert(mineAndExtras.end(), extras.begin(), extras.end());
-  const std::vector<long long> allNeeded = allGather(controller, mineAndExtras, counts, offsets);
-  std::vector<std::uint8_t> neededElsewhere(points, 0);
-  for (int p = 0; p < static_cast<int>(counts.size()); ++p)
-  {
-    for (vtkIdType i = offsets[p]; i < offsets[p] + counts[p] && p != rank; ++i)
-    {
-      const auto found = pieceIndex.find(allNeeded[i]);
-      if (found != pieceIndex.end())
+      const auto found = offered.find(asked[n][i]);
+      if (found != offered.end() && owns(found->second))
       {
-        neededElsewhere[found->second] = 1;
+        answers[n].push_back(static_cast<std::int32_t>(i));
+        this->Published.push_back(static_cast<std::int32_t>(found->second));
       }
     }
+    this->PublishedStart.push_back(this->Published.size());
   }
-  std::vector<long long> published;
-  for (std::size_t p = 0; p < points; ++p)
+  const auto answered = this->Neighbors.ExchangeValues(answers);
+  std::unordered_map<vtkIdType, int> suppliers;
+  this->ReceivedStart.assign(1, 0);
+  for (std::size_t n = 0; n < count; ++n)
   {
-    if (owned[p] && neededElsewhere[p])
+    for (std::int32_t i : answered[n])
     {
-      this->Published.push_back(static_cast<std::int32_t>(p));
-      published.push_back(piece.GlobalPointId[p]);
+      const vtkIdType p = requested[n].at(static_cast<std::size_t>(i));
+      this->ReceivedPoints.push_back(static_cast<std::int32_t>(p));
+      ++suppliers[p];
     }
+    this->ReceivedStart.push_back(this->ReceivedPoints.size());
   }
-
-  // Round 3: where each published point lands in the gathered list.
-  const std::vector<long long> allPublished =
-    allGather(controller, published, this->PublishedCounts, this->PublishedOffsets);
-  std::unordered_map<long long, std::int64_t> position;
-  for (std::size_t i = 0; i < allPublished.size(); ++i)
+  for (vtkIdType p : needed)
   {
-    position.emplace(allPublished[i], static_cast<std::int64_t>(i));
-  }
-  const auto positionOf = [&](long long id) -> std::int64_t {
-    const auto found = position.find(id);
-    if (found == position.end())
+    if (suppliers[p] != 1 && this->Missing.empty())
     {
-      this->Missing = "Point with global id " + std::to_string(id) +
-        " is used by cells of this process but no process owns it (inconsistent global point ids?)";
-      return -1;
-    }
-    return found->second;
-  };
-  for (std::size_t i = 0; i < needed.size(); ++i)
-  {
-    const std::int64_t from = positionOf(needed[i]);
-    if (from >= 0)
-    {
-      this->ReceivedPoints.push_back(neededPoints[i]);
-      this->ReceivedFrom.push_back(from);
-    }
-  }
-  for (long long id : extras)
-  {
-    const std::int64_t from = positionOf(id);
-    if (from >= 0)
-    {
-      this->ExtraFrom[id] = from;
+      this->Missing = "Point with global id " + std::to_string(piece.GlobalPointId[p]) +
+        " is used by cells of this process but " + (suppliers[p] ? "several processes own it" : "no process owns it") +
+        " (inconsistent global point ids?)";
     }
   }
 }
@@ -197,48 +216,28 @@ void vtkGPUMeshPointHalo::CheckComplete() const
 
 void vtkGPUMeshPointHalo::Exchange(gpumesh::DeviceRun& run, gpumesh::RealBuffer& values)
 {
+  const std::size_t count = this->Neighbors.Count();
   const std::vector<double> mine = gpumesh::gather(run, values, 4, this->Published, "halo points");
-  std::vector<vtkIdType> counts(this->PublishedCounts), offsets(this->PublishedOffsets);
-  for (std::size_t p = 0; p < counts.size(); ++p)
-  {
-    counts[p] *= 4;
-    offsets[p] *= 4;
-  }
-  const std::size_t total = static_cast<std::size_t>(offsets.back() + counts.back());
-  this->Gathered.assign(std::max<std::size_t>(total, 1), 0.0);
-  const auto sent = static_cast<vtkIdType>(mine.size());
-  if (run.precision() == gpumesh::Precision::Double)
-  {
-    const double none = 0.0;
-    this->Controller->AllGatherV(
-      mine.empty() ? &none : mine.data(), this->Gathered.data(), sent, counts.data(), offsets.data());
-  }
-  else
-  {
-    // Single-precision values travel as floats (exact both ways).
-    const std::vector<float> narrow(mine.begin(), mine.end());
-    std::vector<float> gathered(this->Gathered.size(), 0.0f);
-    const float none = 0.0f;
-    this->Controller->AllGatherV(
-      narrow.empty() ? &none : narrow.data(), gathered.data(), sent, counts.data(), offsets.data());
-    std::copy(gathered.begin(), gathered.end(), this->Gathered.begin());
-  }
-  this->Bytes += (mine.size() + total) * gpumesh::realSize(run.precision());
-
   std::vector<double> received(4 * this->ReceivedPoints.size());
-  for (std::size_t i = 0; i < this->ReceivedPoints.size(); ++i)
-  {
-    std::copy_n(&this->Gathered[4 * this->ReceivedFrom[i]], 4, &received[4 * i]);
-  }
+  // Values travel in the run's precision (Single: floats, exact both ways).
+  const auto exchange = [&](auto zero) {
+    using Real = decltype(zero);
+    std::vector<std::vector<Real>> sent(count);
+    for (std::size_t n = 0; n < count; ++n)
+      sent[n].assign(mine.begin() + 4 * this->PublishedStart[n], mine.begin() + 4 * this->PublishedStart[n + 1]);
+    const auto heard = this->Neighbors.ExchangeValues(sent);
+    for (std::size_t n = 0; n < count; ++n)
+    {
+      const std::size_t expected = 4 * (this->ReceivedStart[n + 1] - this->ReceivedStart[n]);
+      if (heard[n].size() != expected)
+        throw gpumesh::Error("Process " + std::to_string(this->Neighbors.Ranks()[n]) + " sent " +
+          std::to_string(heard[n].size()) + " halo values instead of " + std::to_string(expected));
+      std::copy(heard[n].begin(), heard[n].end(), received.begin() + 4 * this->ReceivedStart[n]);
+    }
+  };
+  if (run.precision() == gpumesh::Precision::Double)
+    exchange(0.0);
+  else
+    exchange(0.0f);
   gpumesh::scatter(run, values, 4, this->ReceivedPoints, received, "halo points");
-}
-
-const double* vtkGPUMeshPointHalo::ReceivedInputPoint(long long globalId) const
-{
-  const auto found = this->ExtraFrom.find(globalId);
-  if (found == this->ExtraFrom.end() || this->Gathered.size() < 4 * (found->second + 1))
-  {
-    return nullptr;
-  }
-  return &this->Gathered[4 * found->second];
 }

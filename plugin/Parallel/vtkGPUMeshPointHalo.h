@@ -1,16 +1,19 @@
 // The halo exchange of a distributed point iteration (private to the module): each point is
 // computed by the one process that owns it, and every other copy is overwritten with the
-// owner's value after each step. Only the points other processes hold go through the host.
+// owner's value after each step. Only the points other processes hold go through the host, and
+// each process talks to its neighbours only (the processes whose ghosted piece's box meets
+// its own), so that what it sends per step depends on its interface, not on the number of
+// processes.
 #ifndef vtkGPUMeshPointHalo_h
 #define vtkGPUMeshPointHalo_h
 
-#include "vtkGPUMeshDistributed.h"
+#include "vtkGPUMeshGhostLayer.h"
+#include "vtkGPUMeshNeighbors.h"
 
 #include "gpumesh/runtime/DeviceRun.h"
 
 #include <cstdint>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 class vtkMultiProcessController;
@@ -19,12 +22,11 @@ class vtkGPUMeshPointHalo
 {
 public:
   /**
-   * Collective. A point on the interface belongs to the lowest rank whose piece (owned cells
-   * plus the ghost layer) holds every cell around it, so that its update is the serial one;
-   * any other point to the one process whose owned cells use it. This process
-   * receives every point of `piece` used by a cell that it does not own, and every input point
-   * missing from `piece` (used only by the input's own ghost cells). Throws nothing, so that
-   * every process completes the exchanges: call CheckComplete.
+   * Collective. A point on the interface (a point of a ghost cell) belongs to the lowest rank
+   * whose piece (owned cells plus the ghost layer) holds every cell around it, so that its
+   * update is the serial one; any other point to the one process whose owned cells use it.
+   * This process receives every point of `piece` it uses but does not own. Throws nothing, so
+   * that every process completes the exchanges: call CheckComplete.
    */
   vtkGPUMeshPointHalo(const vtkGPUMeshDistributed::GhostedPiece& piece, vtkMultiProcessController* controller);
 
@@ -33,25 +35,24 @@ public:
 
   /// Collective. Overwrites the values of the points (4 REALs per point of the piece, the
   /// smoothing's displacements) that other processes own with their owners' values. They
-  /// travel in the run's precision.
+  /// travel in the run's precision, gathered and scattered on the device.
   void Exchange(gpumesh::DeviceRun& run, gpumesh::RealBuffer& values);
 
-  /// The 4 values received in the last Exchange for an input point missing from the piece.
-  const double* ReceivedInputPoint(long long globalId) const;
+  /// Bytes sent plus received by this process in all exchanges so far (the plan's included).
+  std::uint64_t BytesExchanged() const { return this->Neighbors.BytesExchanged(); }
 
-  /// Bytes sent plus received by this process in all exchanges so far.
-  std::uint64_t BytesExchanged() const { return Bytes; }
+  /// Bytes sent plus received by one Exchange in the run's precision (`realSize` bytes a value).
+  std::uint64_t BytesPerExchange(std::size_t realSize) const
+  {
+    return 4 * realSize * (this->Published.size() + this->ReceivedPoints.size());
+  }
 
 private:
-  vtkMultiProcessController* Controller;
-  std::vector<std::int32_t> Published;        // piece points this process sends, in send order
-  std::vector<vtkIdType> PublishedCounts;     // per process: points it sends
-  std::vector<vtkIdType> PublishedOffsets;    // per process: where its points start
-  std::vector<std::int32_t> ReceivedPoints;   // piece points overwritten ...
-  std::vector<std::int64_t> ReceivedFrom;     // ... from these positions of the gathered list
-  std::unordered_map<long long, std::int64_t> ExtraFrom; // missing input points: position
-  std::vector<double> Gathered;               // the last exchange's values, 4 per point
-  std::uint64_t Bytes = 0;
+  vtkGPUMeshNeighbors Neighbors;
+  std::vector<std::int32_t> Published;       // piece points sent, grouped by neighbour
+  std::vector<std::size_t> PublishedStart;   // per neighbour + 1: where its group starts
+  std::vector<std::int32_t> ReceivedPoints;  // piece points overwritten, grouped by neighbour
+  std::vector<std::size_t> ReceivedStart;    // per neighbour + 1
   std::string Missing; // why CheckComplete throws, empty when nothing is missing
 };
 

@@ -13,20 +13,27 @@
 //   vertex-smoothing    10 Laplacian iterations: sum of x + y + z of the smoothed points, each
 //                       point counted once (a cut row belongs to the lower rank)
 //   refinement-marked   0.1% of the cells marked (a hash of the global cell id): triangles out
+//   refinement-all      every cell refined: cells out
+//   mesh-kernel         one Laplacian step written by the user (GPU Mesh Kernel, Points): as
+//                       vertex-smoothing
 //
 // With --tetrahedra instead of --triangles, the mesh is a box of jittered cubes of six
 // tetrahedra each (as MeshGenerators.h's tetrahedronBox), split by layers of cubes, as a
 // vtkUnstructuredGrid; cell-reduction then sums volumes (refinement takes triangles only).
 //
+// Without --reexecute, every run is a new filter on a new input, what a time step of a
+// distributed simulation costs: the piece's arrays are marked modified before each run, so
+// nothing computed from them earlier (VTK's cached ranges included) is reused.
 // With --reexecute, every run re-executes one filter made for the warm-up (Modified(), as a
 // property change in ParaView does) on the same input, instead of a new filter: Neighbor
-// Distance and Vertex Smoothing then reuse the ghosted piece of the warm-up (the JSON's
-// ghosted_piece_reused_processes counts the processes that did).
+// Distance, Vertex Smoothing and GPU Mesh Kernel then reuse the ghosted piece of the warm-up
+// (the JSON's ghosted_piece_reused_processes counts the processes that did).
 //
 //   mpirun -np N gpumesh-mpi-benchmark --filter NAME (--triangles T | --tetrahedra T) [--runs R]
 //       [--device SPEC] [--point-type float|double] [--reexecute]
 #include "vtkGPUCellReduction.h"
 #include "vtkGPULongestEdgeRefinement.h"
+#include "vtkGPUMeshKernel.h"
 #include "vtkGPUNeighborDistance.h"
 #include "vtkGPUVertexSmoothing.h"
 
@@ -287,8 +294,28 @@ vtkSmartPointer<vtkAlgorithm> makeFilter(const Options& options)
     filter->SetInputArrayToProcess(0, 0, 0, vtkDataObject::FIELD_ASSOCIATION_CELLS, "Mark");
     return filter;
   }
+  if (options.filter == "refinement-all")
+  {
+    auto filter = vtkSmartPointer<vtkGPULongestEdgeRefinement>::New();
+    filter->SetDevice(options.device.c_str());
+    filter->SetRefineAll(true);
+    return filter;
+  }
+  if (options.filter == "mesh-kernel")
+  {
+    auto filter = vtkSmartPointer<vtkGPUMeshKernel>::New();
+    filter->SetDevice(options.device.c_str());
+    filter->SetDomain(vtkGPUMeshKernel::POINTS);
+    filter->SetResultArrayName("Points");
+    filter->SetResultComponents(3);
+    filter->SetKernel("REAL3 mean = 0;\n"
+                      "for (int k = 0; k < neighbour_count; ++k)\n"
+                      "  mean += neighbours_x(k);\n"
+                      "result = neighbour_count > 0 ? x + 0.5 * (mean / neighbour_count - x) : x;");
+    return filter;
+  }
   throw std::runtime_error("unknown --filter '" + options.filter +
-    "' (cell-reduction, neighbor-distance, vertex-smoothing, refinement-marked)");
+    "' (cell-reduction, neighbor-distance, vertex-smoothing, mesh-kernel, refinement-marked, refinement-all)");
 }
 
 void recordError(vtkObject*, unsigned long, void* clientData, void* callData)
@@ -339,7 +366,7 @@ void pieceChecksum(const Options& options, const Piece& piece, vtkPointSet* outp
         sum += value;
     }
   }
-  else if (options.filter == "vertex-smoothing")
+  else if (options.filter == "vertex-smoothing" || options.filter == "mesh-kernel")
   {
     vtkPoints* points = output->GetPoints();
     for (vtkIdType p = 0; p < piece.ownedPoints; ++p)
@@ -382,6 +409,12 @@ int run(const Options& options, vtkMultiProcessController* controller)
     onError->SetCallback(recordError);
     onError->SetClientData(&error);
 
+    if (!options.reexecute)
+    {
+      piece.mesh->GetPoints()->GetData()->Modified();
+      piece.mesh->GetPoints()->Modified();
+      piece.mesh->Modified();
+    }
     controller->Barrier();
     const auto start = Clock::now();
     vtkSmartPointer<vtkAlgorithm> filter = kept ? kept : makeFilter(options);

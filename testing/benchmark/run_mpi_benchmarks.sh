@@ -3,13 +3,17 @@
 # run's checksum equals the 1-process run's (counts exactly, sums within 1e-6 relative):
 #
 #   run_mpi_benchmarks.sh --binary PATH [--triangles T | --tetrahedra T] [--runs R] [--processes "1 2"]
-#       [--filters "cell-reduction neighbor-distance vertex-smoothing refinement-marked"]
-#       [--point-type float|double] --out DIR [--mpirun "mpirun --allow-run-as-root -x VAR"]
+#       [--filters "cell-reduction neighbor-distance vertex-smoothing mesh-kernel refinement-marked refinement-all"]
+#       [--point-type float|double] --out DIR [--mpirun "mpirun --allow-run-as-root --bind-to none"]
 #       [--reexecute 1]
 #
+# Every process count is launched by the same --mpirun command, so they are bound alike: the
+# default, --bind-to none, leaves every rank free on every core (Open MPI would otherwise pin 1
+# or 2 ranks to one core each and leave 4 unbound). The command is written into the results.
+#
 # --reexecute 1: every timed run re-executes the warm-up's filter on the same input (as after a
-# property change in ParaView), so Neighbor Distance and Vertex Smoothing reuse their ghosted
-# piece; without it every run is a new filter and builds it.
+# property change in ParaView), so the filters reuse their ghosted piece; without it every run
+# is a new filter on a new input (a time step) and builds it.
 #
 # Writes DIR/mpi-benchmarks.jsonl (one line per timed run; --out is required unless $OUT is set,
 # then DIR defaults to $OUT/mpi-benchmarks) and prints the median wall time of each filter and
@@ -18,8 +22,8 @@ set -euo pipefail
 
 binary= mesh=triangles cells=1000000 runs=3 processes="1 2" point_type=float out=${OUT:+$OUT/mpi-benchmarks}
 reexecute=()
-filters="cell-reduction neighbor-distance vertex-smoothing refinement-marked"
-mpirun_command="mpirun --allow-run-as-root"
+filters="cell-reduction neighbor-distance vertex-smoothing mesh-kernel refinement-marked refinement-all"
+mpirun_command="mpirun --allow-run-as-root --bind-to none"
 while [[ $# -gt 0 ]]; do
   case $1 in
     --binary) binary=$2 ;;
@@ -41,6 +45,7 @@ done
 mkdir -p "$out"
 results=$out/mpi-benchmarks.jsonl
 : > "$results"
+echo "# launched with: $mpirun_command -np N" > "$out/launcher.txt"
 
 for filter in $filters; do
   for np in $processes; do

@@ -1,0 +1,636 @@
+#include "vtkGPUMeshGhostLayer.h"
+
+#include "vtkGPUMeshCellArrays.h"
+#include "vtkGPUMeshDistributed.h"
+#include "vtkGPUMeshPieceInterface.h"
+
+#include "vtkCellArray.h"
+#include "vtkCellData.h"
+#include "vtkCellType.h"
+#include "vtkCharArray.h"
+#include "vtkCommunicator.h"
+#include "vtkDataArray.h"
+#include "vtkDataSetAttributes.h"
+#include "vtkIdList.h"
+#include "vtkNew.h"
+#include "vtkPointData.h"
+#include "vtkPointSet.h"
+#include "vtkPoints.h"
+#include "vtkPolyData.h"
+#include "vtkSMPTools.h"
+#include "vtkTypeInt32Array.h"
+#include "vtkTypeInt64Array.h"
+#include "vtkUnsignedCharArray.h"
+#include "vtkUnstructuredGrid.h"
+
+#include "gpumesh/runtime/Error.h"
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+#include <unordered_map>
+
+namespace vtkGPUMeshDistributed
+{
+
+namespace
+{
+// The global point id of each point of a piece sent to a neighbour.
+constexpr const char* globalIdArray = "vtkGPUMeshGlobalPointId";
+constexpr vtkIdType block = 1 << 16;
+
+// One vtkCellArray of the input: its first cell's id and how its cells get a VTK type.
+struct Section
+{
+  enum Kind
+  {
+    Vertices,
+    Lines,
+    Polygons,
+    Strips,
+    Typed // an unstructured grid's cells, typed by its types array
+  };
+  vtkCellArray* Cells = nullptr;
+  vtkIdType FirstCell = 0;
+  Kind SectionKind = Typed;
+};
+
+struct Cells
+{
+  std::vector<Section> Sections;
+  const unsigned char* Types = nullptr; // a grid's cell types
+  const unsigned char* Ghosts = nullptr; // the input's vtkGhostType, or null
+
+  explicit Cells(vtkPointSet* input)
+  {
+    if (auto* grid = vtkUnstructuredGrid::SafeDownCast(input))
+    {
+      if (grid->GetCells())
+      {
+        this->Sections.push_back({ grid->GetCells(), 0, Section::Typed });
+        this->Types = grid->GetCellTypesArray()->GetPointer(0);
+      }
+    }
+    else if (auto* poly = vtkPolyData::SafeDownCast(input))
+    {
+      vtkIdType first = 0;
+      const Section::Kind kinds[] = { Section::Vertices, Section::Lines, Section::Polygons, Section::Strips };
+      vtkCellArray* arrays[] = { poly->GetVerts(), poly->GetLines(), poly->GetPolys(), poly->GetStrips() };
+      for (int k = 0; k < 4; ++k)
+      {
+        if (arrays[k] && arrays[k]->GetNumberOfCells() > 0)
+        {
+          this->Sections.push_back({ arrays[k], first, kinds[k] });
+          first += arrays[k]->GetNumberOfCells();
+        }
+      }
+    }
+    else
+    {
+      throw gpumesh::Error(std::string("Cannot build ghost cells for a ") + input->GetClassName());
+    }
+    if (vtkUnsignedCharArray* ghosts = input->GetCellGhostArray())
+    {
+      this->Ghosts = ghosts->GetPointer(0);
+    }
+  }
+
+  bool Owned(vtkIdType cell) const
+  {
+    return !this->Ghosts || !(this->Ghosts[cell] & vtkDataSetAttributes::DUPLICATECELL);
+  }
+
+  int TypeOf(const Section& section, vtkIdType cell, vtkIdType size) const
+  {
+    switch (section.SectionKind)
+    {
+      case Section::Vertices:
+        return size == 1 ? VTK_VERTEX : VTK_POLY_VERTEX;
+      case Section::Lines:
+        return size == 2 ? VTK_LINE : VTK_POLY_LINE;
+      case Section::Polygons:
+        return size == 3 ? VTK_TRIANGLE : size == 4 ? VTK_QUAD : VTK_POLYGON;
+      case Section::Strips:
+        return VTK_TRIANGLE_STRIP;
+      default:
+        return this->Types[cell];
+    }
+  }
+
+  const Section& SectionOf(vtkIdType cell) const
+  {
+    std::size_t s = 0;
+    while (s + 1 < this->Sections.size() && this->Sections[s + 1].FirstCell <= cell)
+    {
+      ++s;
+    }
+    return this->Sections[s];
+  }
+};
+
+// The owned cells of the input that use a point flagged in `shared`, ascending.
+std::vector<vtkIdType> cellsTouching(const Cells& cells, const std::vector<std::uint8_t>& shared)
+{
+  std::vector<vtkIdType> found;
+  for (const Section& section : cells.Sections)
+  {
+    const std::vector<vtkIdType> part = vtkGPUMeshCellArrays::CellsTouching(
+      section.Cells, section.FirstCell, shared, [&](vtkIdType c) { return cells.Owned(c); });
+    found.insert(found.end(), part.begin(), part.end());
+  }
+  return found;
+}
+
+// `cellIds` of the input with their points, point and cell arrays and the points' global ids,
+// as the bytes of a vtkUnstructuredGrid (vtkCommunicator::MarshalDataObject).
+std::vector<char> packCells(vtkPointSet* input, const Cells& cells, const std::vector<vtkIdType>& cellIds,
+  const std::vector<long long>& globalIds)
+{
+  vtkNew<vtkUnstructuredGrid> grid;
+  std::unordered_map<vtkIdType, vtkIdType> local;
+  std::vector<vtkIdType> sourcePoints;
+  vtkNew<vtkCellArray> connectivity;
+  vtkNew<vtkUnsignedCharArray> types;
+  types->SetNumberOfTuples(static_cast<vtkIdType>(cellIds.size()));
+  vtkNew<vtkIdList> scratch;
+  std::vector<vtkIdType> mapped;
+  for (std::size_t i = 0; i < cellIds.size(); ++i)
+  {
+    const Section& section = cells.SectionOf(cellIds[i]);
+    vtkIdType size;
+    const vtkIdType* ids;
+    section.Cells->GetCellAtId(cellIds[i] - section.FirstCell, size, ids, scratch);
+    mapped.resize(static_cast<std::size_t>(size));
+    for (vtkIdType k = 0; k < size; ++k)
+    {
+      const auto inserted = local.emplace(ids[k], static_cast<vtkIdType>(sourcePoints.size()));
+      if (inserted.second)
+      {
+        sourcePoints.push_back(ids[k]);
+      }
+      mapped[k] = inserted.first->second;
+    }
+    connectivity->InsertNextCell(size, mapped.data());
+    types->SetValue(static_cast<vtkIdType>(i), static_cast<unsigned char>(cells.TypeOf(section, cellIds[i], size)));
+  }
+  const auto points = static_cast<vtkIdType>(sourcePoints.size());
+  vtkNew<vtkPoints> xyz;
+  xyz->SetDataType(input->GetPoints()->GetDataType());
+  xyz->SetNumberOfPoints(points);
+  vtkNew<vtkTypeInt64Array> ids;
+  ids->SetName(globalIdArray);
+  ids->SetNumberOfTuples(points);
+  vtkPointData* pointData = grid->GetPointData();
+  pointData->CopyAllOn();
+  pointData->CopyAllocate(input->GetPointData(), points);
+  for (vtkIdType p = 0; p < points; ++p)
+  {
+    xyz->SetPoint(p, input->GetPoint(sourcePoints[p]));
+    ids->SetValue(p, globalIds[sourcePoints[p]]);
+    pointData->CopyData(input->GetPointData(), sourcePoints[p], p);
+  }
+  pointData->AddArray(ids);
+  vtkCellData* cellData = grid->GetCellData();
+  cellData->CopyAllOn();
+  cellData->CopyAllocate(input->GetCellData(), static_cast<vtkIdType>(cellIds.size()));
+  for (std::size_t i = 0; i < cellIds.size(); ++i)
+  {
+    cellData->CopyData(input->GetCellData(), cellIds[i], static_cast<vtkIdType>(i));
+  }
+  grid->SetPoints(xyz);
+  grid->SetCells(types, connectivity);
+  vtkNew<vtkCharArray> buffer;
+  if (!vtkCommunicator::MarshalDataObject(grid, buffer))
+  {
+    throw gpumesh::Error("Could not pack the ghost cells for a neighbouring process");
+  }
+  const char* bytes = buffer->GetPointer(0);
+  return std::vector<char>(bytes, bytes + buffer->GetNumberOfValues());
+}
+
+vtkSmartPointer<vtkUnstructuredGrid> unpackCells(const std::vector<char>& bytes, int from)
+{
+  auto grid = vtkSmartPointer<vtkUnstructuredGrid>::New();
+  if (bytes.empty())
+  {
+    return grid;
+  }
+  vtkNew<vtkCharArray> buffer;
+  buffer->SetNumberOfValues(static_cast<vtkIdType>(bytes.size()));
+  std::memcpy(buffer->GetPointer(0), bytes.data(), bytes.size());
+  if (!vtkCommunicator::UnMarshalDataObject(buffer, grid) ||
+    !vtkTypeInt64Array::SafeDownCast(grid->GetPointData()->GetArray(globalIdArray)))
+  {
+    throw gpumesh::Error("Could not read the ghost cells sent by process " + std::to_string(from));
+  }
+  return grid;
+}
+
+// Copies `count` tuples of `from` (from `fromStart`) to `to` (at `toStart`): in parallel
+// memory copies for arrays of one type in VTK's standard layout, else through VTK.
+void copyTuples(vtkAbstractArray* to, vtkIdType toStart, vtkAbstractArray* from, vtkIdType fromStart, vtkIdType count)
+{
+  auto* toData = vtkDataArray::SafeDownCast(to);
+  auto* fromData = vtkDataArray::SafeDownCast(from);
+  if (count <= 0)
+  {
+    return;
+  }
+  if (toData && fromData && toData->GetDataType() == fromData->GetDataType() && toData->HasStandardMemoryLayout() &&
+    fromData->HasStandardMemoryLayout() && toData->GetNumberOfComponents() == fromData->GetNumberOfComponents())
+  {
+    const std::size_t tupleBytes =
+      static_cast<std::size_t>(toData->GetDataTypeSize()) * static_cast<std::size_t>(toData->GetNumberOfComponents());
+    auto* target = static_cast<char*>(toData->GetVoidPointer(0)) + toStart * tupleBytes;
+    const auto* source = static_cast<const char*>(fromData->GetVoidPointer(0)) + fromStart * tupleBytes;
+    vtkSMPTools::For(0, count, block, [&](vtkIdType begin, vtkIdType end) {
+      std::memcpy(target + begin * tupleBytes, source + begin * tupleBytes, (end - begin) * tupleBytes);
+    });
+    return;
+  }
+  to->InsertTuples(toStart, count, fromStart, from);
+}
+
+// Where each ghost cell and each added point of the piece comes from.
+struct Received
+{
+  std::vector<vtkSmartPointer<vtkUnstructuredGrid>> Grids;
+  std::vector<std::pair<int, vtkIdType>> AddedPoints; // (grid, its point)
+  std::vector<long long> AddedPointIds;
+  std::vector<std::vector<vtkIdType>> PieceOfPoint; // per grid, per its point: the piece point
+  vtkIdType Cells = 0;
+  vtkIdType Connectivity = 0;
+};
+
+// New arrays like those of `input`, with `owned` tuples copied (the first `owned` of the
+// input, or those of `sources` when given) and `added` more from the received grids.
+void addArrays(vtkDataSetAttributes* input, vtkDataSetAttributes* out, vtkIdType total,
+  const std::vector<vtkIdType>* sources, vtkIdType owned,
+  const std::function<void(vtkAbstractArray* array, const char* name)>& fillAdded)
+{
+  for (int a = 0; a < input->GetNumberOfArrays(); ++a)
+  {
+    vtkAbstractArray* source = input->GetAbstractArray(a);
+    vtkSmartPointer<vtkAbstractArray> array = vtk::TakeSmartPointer(source->NewInstance());
+    array->SetName(source->GetName());
+    array->SetNumberOfComponents(source->GetNumberOfComponents());
+    array->SetNumberOfTuples(total);
+    if (!sources)
+    {
+      copyTuples(array, 0, source, 0, owned);
+    }
+    else
+    {
+      vtkNew<vtkIdList> from, to;
+      from->SetNumberOfIds(owned);
+      to->SetNumberOfIds(owned);
+      for (vtkIdType i = 0; i < owned; ++i)
+      {
+        from->SetId(i, (*sources)[i]);
+        to->SetId(i, i);
+      }
+      array->InsertTuples(to, from, source);
+    }
+    fillAdded(array, source->GetName());
+    out->AddArray(array);
+  }
+  for (int attribute = 0; attribute < vtkDataSetAttributes::NUM_ATTRIBUTES; ++attribute)
+  {
+    if (vtkAbstractArray* active = input->GetAbstractAttribute(attribute))
+    {
+      if (active->GetName())
+        out->SetActiveAttribute(active->GetName(), attribute);
+    }
+  }
+}
+
+// Sets tuple `to` of `array` from tuple `from` of the same-named array of `attributes`, or to
+// zeros when that has none.
+void setTuple(vtkAbstractArray* array, vtkIdType to, vtkDataSetAttributes* attributes, const char* name, vtkIdType from)
+{
+  vtkAbstractArray* source = name ? attributes->GetAbstractArray(name) : nullptr;
+  if (source && source->GetNumberOfComponents() == array->GetNumberOfComponents() &&
+    source->GetDataType() == array->GetDataType())
+  {
+    array->SetTuple(to, from, source);
+  }
+  else if (auto* data = vtkDataArray::SafeDownCast(array))
+  {
+    if (source && vtkDataArray::SafeDownCast(source) && source->GetNumberOfComponents() == array->GetNumberOfComponents())
+    {
+      data->SetTuple(to, vtkDataArray::SafeDownCast(source)->GetTuple(from));
+    }
+    else
+    {
+      for (int k = 0; k < data->GetNumberOfComponents(); ++k)
+        data->SetComponent(to, k, 0.0);
+    }
+  }
+}
+
+// The piece: the input's points and owned cells, then the received cells and their points.
+void assemble(vtkPointSet* input, const Cells& cells, const Received& received, GhostedPiece& piece)
+{
+  const vtkIdType inputPoints = input->GetNumberOfPoints();
+  const vtkIdType added = static_cast<vtkIdType>(received.AddedPoints.size());
+  const vtkIdType points = inputPoints + added;
+
+  // Owned cells by blocks of each section: counted, then filled in parallel (offsets,
+  // connectivity, types), so that the owned cells keep the input's order.
+  const vtkIdType inputCells = input->GetNumberOfCells();
+  struct Block
+  {
+    const Section* InSection;
+    vtkIdType First, Last; // cells of the section
+    vtkIdType CellsBefore = 0, IdsBefore = 0;
+  };
+  std::vector<Block> blocks;
+  for (const Section& section : cells.Sections)
+  {
+    for (vtkIdType c = 0; c < section.Cells->GetNumberOfCells(); c += block)
+      blocks.push_back({ &section, c, std::min(section.Cells->GetNumberOfCells(), c + block) });
+  }
+  const auto blockCount = static_cast<vtkIdType>(blocks.size());
+  std::vector<vtkIdType> ownedIn(blocks.size() + 1, 0), idsIn(blocks.size() + 1, 0);
+  vtkSMPTools::For(0, blockCount, [&](vtkIdType first, vtkIdType last) {
+    for (vtkIdType b = first; b < last; ++b)
+    {
+      const Block& range = blocks[b];
+      vtkGPUMeshCellArrays::WithStorage(range.InSection->Cells, [&](const auto* offsets, const auto*) {
+        for (vtkIdType c = range.First; c < range.Last; ++c)
+        {
+          if (cells.Owned(range.InSection->FirstCell + c))
+          {
+            ++ownedIn[b + 1];
+            idsIn[b + 1] += offsets[c + 1] - offsets[c];
+          }
+        }
+      });
+    }
+  });
+  for (vtkIdType b = 0; b < blockCount; ++b)
+  {
+    ownedIn[b + 1] += ownedIn[b];
+    idsIn[b + 1] += idsIn[b];
+  }
+  const vtkIdType owned = ownedIn[blockCount];
+  const vtkIdType ownedIds = idsIn[blockCount];
+  const vtkIdType total = owned + received.Cells;
+  const vtkIdType totalIds = ownedIds + received.Connectivity;
+
+  piece.InputCell.assign(static_cast<std::size_t>(total), -1);
+  piece.GhostCell.assign(static_cast<std::size_t>(total), 1);
+  vtkNew<vtkUnsignedCharArray> types;
+  types->SetNumberOfTuples(total);
+  unsigned char* typeOut = types->GetPointer(0);
+  // 32-bit cells when the piece allows: half the bytes to write and to upload.
+  const bool narrow = points < std::numeric_limits<std::int32_t>::max() &&
+    totalIds < std::numeric_limits<std::int32_t>::max();
+  vtkNew<vtkCellArray> cellArray;
+  const auto fill = [&](auto* offsetsOut, auto* idsOut) {
+    using Index = std::remove_pointer_t<decltype(offsetsOut)>;
+    vtkSMPTools::For(0, blockCount, [&](vtkIdType first, vtkIdType last) {
+      for (vtkIdType b = first; b < last; ++b)
+      {
+        const Block& range = blocks[b];
+        const Section& section = *range.InSection;
+        vtkIdType cell = ownedIn[b];
+        vtkIdType at = idsIn[b];
+        vtkGPUMeshCellArrays::WithStorage(section.Cells, [&](const auto* offsets, const auto* ids) {
+          for (vtkIdType c = range.First; c < range.Last; ++c)
+          {
+            const vtkIdType inputCell = section.FirstCell + c;
+            if (!cells.Owned(inputCell))
+              continue;
+            const vtkIdType size = offsets[c + 1] - offsets[c];
+            offsetsOut[cell] = static_cast<Index>(at);
+            for (vtkIdType k = 0; k < size; ++k)
+              idsOut[at + k] = static_cast<Index>(ids[offsets[c] + k]);
+            typeOut[cell] = static_cast<unsigned char>(cells.TypeOf(section, inputCell, size));
+            piece.InputCell[cell] = inputCell;
+            piece.GhostCell[cell] = 0;
+            at += size;
+            ++cell;
+          }
+        });
+      }
+    });
+    vtkIdType cell = owned;
+    vtkIdType at = ownedIds;
+    for (std::size_t g = 0; g < received.Grids.size(); ++g)
+    {
+      vtkUnstructuredGrid* grid = received.Grids[g];
+      const std::vector<vtkIdType>& pieceOf = received.PieceOfPoint[g];
+      vtkNew<vtkIdList> ids;
+      for (vtkIdType c = 0; c < grid->GetNumberOfCells(); ++c, ++cell)
+      {
+        grid->GetCellPoints(c, ids);
+        offsetsOut[cell] = static_cast<Index>(at);
+        for (vtkIdType k = 0; k < ids->GetNumberOfIds(); ++k)
+          idsOut[at++] = static_cast<Index>(pieceOf[ids->GetId(k)]);
+        typeOut[cell] = static_cast<unsigned char>(grid->GetCellType(c));
+      }
+    }
+    offsetsOut[total] = static_cast<Index>(at);
+  };
+  if (narrow)
+  {
+    vtkNew<vtkTypeInt32Array> offsets, ids;
+    offsets->SetNumberOfValues(total + 1);
+    ids->SetNumberOfValues(totalIds);
+    fill(offsets->GetPointer(0), ids->GetPointer(0));
+    cellArray->SetData(offsets, ids);
+  }
+  else
+  {
+    vtkNew<vtkTypeInt64Array> offsets, ids;
+    offsets->SetNumberOfValues(total + 1);
+    ids->SetNumberOfValues(totalIds);
+    fill(offsets->GetPointer(0), ids->GetPointer(0));
+    cellArray->SetData(offsets, ids);
+  }
+
+  auto mesh = vtkSmartPointer<vtkUnstructuredGrid>::New();
+  mesh->SetCells(types, cellArray);
+
+  // Points: the input's, then the added ones.
+  vtkNew<vtkPoints> xyz;
+  xyz->SetDataType(input->GetPoints() ? input->GetPoints()->GetDataType() : VTK_FLOAT);
+  xyz->SetNumberOfPoints(points);
+  if (inputPoints > 0)
+  {
+    copyTuples(xyz->GetData(), 0, input->GetPoints()->GetData(), 0, inputPoints);
+  }
+  for (vtkIdType a = 0; a < added; ++a)
+  {
+    const auto& [grid, point] = received.AddedPoints[a];
+    xyz->SetPoint(inputPoints + a, received.Grids[grid]->GetPoint(point));
+  }
+  mesh->SetPoints(xyz);
+
+  const bool allOwned = owned == inputCells;
+  std::vector<vtkIdType> ownedCells;
+  if (!allOwned)
+  {
+    ownedCells.assign(piece.InputCell.begin(), piece.InputCell.begin() + owned);
+  }
+  addArrays(input->GetPointData(), mesh->GetPointData(), points, nullptr, inputPoints,
+    [&](vtkAbstractArray* array, const char* name) {
+      for (vtkIdType a = 0; a < added; ++a)
+      {
+        const auto& [grid, point] = received.AddedPoints[a];
+        setTuple(array, inputPoints + a, received.Grids[grid]->GetPointData(), name, point);
+      }
+    });
+  const char* ghostName = vtkDataSetAttributes::GhostArrayName();
+  addArrays(input->GetCellData(), mesh->GetCellData(), total, allOwned ? nullptr : &ownedCells, owned,
+    [&](vtkAbstractArray* array, const char* name) {
+      vtkIdType cell = owned;
+      for (const auto& grid : received.Grids)
+      {
+        for (vtkIdType c = 0; c < grid->GetNumberOfCells(); ++c, ++cell)
+          setTuple(array, cell, grid->GetCellData(), name, c);
+      }
+    });
+  vtkUnsignedCharArray* ghosts = vtkUnsignedCharArray::SafeDownCast(mesh->GetCellData()->GetArray(ghostName));
+  if (!ghosts)
+  {
+    vtkNew<vtkUnsignedCharArray> fresh;
+    fresh->SetName(ghostName);
+    fresh->SetNumberOfTuples(total);
+    std::fill_n(fresh->GetPointer(0), owned, 0);
+    mesh->GetCellData()->AddArray(fresh);
+    ghosts = fresh;
+  }
+  for (vtkIdType c = owned; c < total; ++c)
+  {
+    ghosts->SetValue(c, ghosts->GetValue(c) | vtkDataSetAttributes::DUPLICATECELL);
+  }
+  mesh->GetFieldData()->ShallowCopy(input->GetFieldData());
+  piece.Mesh = mesh;
+}
+} // namespace
+
+GhostedPiece BuildGhostedPiece(vtkPointSet* input, vtkMultiProcessController* controller)
+{
+  GhostedPiece piece;
+  vtkGPUMeshPieceInterface interface = vtkGPUMeshPieceInterface::Find(input, controller);
+  vtkGPUMeshNeighbors& neighbors = interface.Neighbors;
+  const std::size_t count = neighbors.Count();
+  const vtkIdType inputPoints = input->GetNumberOfPoints();
+
+  // What each neighbour gets: the owned cells touching a point the two share.
+  std::vector<std::vector<char>> sent(count);
+  AllSucceed(controller, [&] {
+    const Cells cells(input);
+    std::vector<std::uint8_t> shared(static_cast<std::size_t>(inputPoints), 0);
+    std::unordered_multimap<vtkIdType, std::size_t> sharedWith;
+    for (std::size_t n = 0; n < count; ++n)
+    {
+      for (vtkIdType p : interface.Shared[n])
+      {
+        shared[p] = 1;
+        sharedWith.emplace(p, n);
+      }
+    }
+    std::vector<std::vector<vtkIdType>> cellsFor(count);
+    std::vector<std::uint8_t> target(count);
+    vtkNew<vtkIdList> ids;
+    for (vtkIdType c : cellsTouching(cells, shared))
+    {
+      std::fill(target.begin(), target.end(), 0);
+      input->GetCellPoints(c, ids);
+      for (vtkIdType k = 0; k < ids->GetNumberOfIds(); ++k)
+      {
+        const auto range = sharedWith.equal_range(ids->GetId(k));
+        for (auto it = range.first; it != range.second; ++it)
+          target[it->second] = 1;
+      }
+      for (std::size_t n = 0; n < count; ++n)
+      {
+        if (target[n])
+          cellsFor[n].push_back(c);
+      }
+    }
+    for (std::size_t n = 0; n < count; ++n)
+    {
+      if (!cellsFor[n].empty())
+        sent[n] = packCells(input, cells, cellsFor[n], interface.GlobalIds);
+      for (vtkIdType c : cellsFor[n])
+      {
+        input->GetCellPoints(c, ids);
+        piece.SentPoints.insert(piece.SentPoints.end(), ids->begin(), ids->end());
+      }
+    }
+    std::sort(piece.SentPoints.begin(), piece.SentPoints.end());
+    piece.SentPoints.erase(std::unique(piece.SentPoints.begin(), piece.SentPoints.end()), piece.SentPoints.end());
+  });
+  const std::vector<std::vector<char>> bytes = neighbors.Exchange(sent);
+  piece.BytesExchanged = neighbors.BytesExchanged();
+
+  AllSucceed(controller, [&] {
+    const Cells cells(input);
+    Received received;
+    // Points of received cells: the shared ones are this piece's, the others are added once
+    // (ghost cells of two processes may share a point this one lacks).
+    std::unordered_map<long long, vtkIdType> pieceOfId;
+    for (std::size_t n = 0; n < count; ++n)
+    {
+      for (vtkIdType p : interface.Shared[n])
+        pieceOfId.emplace(interface.GlobalIds[p], p);
+    }
+    for (std::size_t n = 0; n < count; ++n)
+    {
+      vtkSmartPointer<vtkUnstructuredGrid> grid = unpackCells(bytes[n], neighbors.Ranks()[n]);
+      auto* ids = vtkTypeInt64Array::SafeDownCast(grid->GetPointData()->GetArray(globalIdArray));
+      std::vector<vtkIdType> pieceOf(static_cast<std::size_t>(grid->GetNumberOfPoints()));
+      for (vtkIdType p = 0; p < grid->GetNumberOfPoints(); ++p)
+      {
+        const long long id = ids->GetValue(p);
+        const auto inserted =
+          pieceOfId.emplace(id, inputPoints + static_cast<vtkIdType>(received.AddedPoints.size()));
+        if (inserted.second)
+        {
+          received.AddedPoints.emplace_back(static_cast<int>(received.Grids.size()), p);
+          received.AddedPointIds.push_back(id);
+        }
+        pieceOf[p] = inserted.first->second;
+      }
+      if (grid->GetNumberOfCells() > 0)
+      {
+        grid->GetPointData()->RemoveArray(globalIdArray);
+        received.Cells += grid->GetNumberOfCells();
+        received.Connectivity += grid->GetCells()->GetNumberOfConnectivityIds();
+        received.PieceOfPoint.push_back(std::move(pieceOf));
+        received.Grids.push_back(grid);
+      }
+    }
+    if (received.Grids.empty() && !cells.Ghosts)
+    {
+      // Nothing to add or leave out: the input itself.
+      piece.Mesh = vtk::TakeSmartPointer(input->NewInstance());
+      piece.Mesh->ShallowCopy(input);
+      piece.InputCell.resize(static_cast<std::size_t>(input->GetNumberOfCells()));
+      vtkSMPTools::For(0, input->GetNumberOfCells(), [&](vtkIdType begin, vtkIdType end) {
+        for (vtkIdType c = begin; c < end; ++c)
+          piece.InputCell[c] = c;
+      });
+      piece.GhostCell.assign(piece.InputCell.size(), 0);
+    }
+    else
+    {
+      assemble(input, cells, received, piece);
+    }
+    piece.GlobalPointId = interface.GlobalIds;
+    piece.GlobalPointId.insert(
+      piece.GlobalPointId.end(), received.AddedPointIds.begin(), received.AddedPointIds.end());
+    piece.InputPoint.resize(piece.GlobalPointId.size());
+    vtkSMPTools::For(0, static_cast<vtkIdType>(piece.InputPoint.size()), [&](vtkIdType begin, vtkIdType end) {
+      for (vtkIdType p = begin; p < end; ++p)
+        piece.InputPoint[p] = p < inputPoints ? p : -1;
+    });
+  });
+  return piece;
+}
+
+} // namespace vtkGPUMeshDistributed

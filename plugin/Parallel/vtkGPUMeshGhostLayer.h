@@ -1,0 +1,50 @@
+// The one layer of ghost cells a distributed filter computes on (private to the module), built
+// from the piece's interface only: each process sends each neighbour its cells that touch a
+// point the two share (vtkGPUMeshPieceInterface), and appends what it receives. No process
+// reads another's piece, and no pass over the piece does more than copy it once.
+#ifndef vtkGPUMeshGhostLayer_h
+#define vtkGPUMeshGhostLayer_h
+
+#include "vtkSmartPointer.h"
+#include "vtkType.h"
+
+#include <cstdint>
+#include <vector>
+
+class vtkMultiProcessController;
+class vtkPointSet;
+
+namespace vtkGPUMeshDistributed
+{
+
+/// A piece with one layer of ghost cells around the cells this process owns.
+struct GhostedPiece
+{
+  /// The input's points (all of them, in the input's order) followed by the points of the ghost
+  /// cells it lacks; the owned cells of the input (its own ghost cells left out), in order,
+  /// followed by every cell of other processes sharing a point with them, marked DUPLICATECELL
+  /// in vtkGhostType. Point and cell arrays are carried for ghosts too. A vtkUnstructuredGrid
+  /// when cells were added or left out, else the input itself (shallow-copied).
+  vtkSmartPointer<vtkPointSet> Mesh;
+  /// Per cell of Mesh: 1 for a ghost cell.
+  std::vector<std::uint8_t> GhostCell;
+  /// Per cell of Mesh: the input cell it is, or -1 (a ghost).
+  std::vector<vtkIdType> InputCell;
+  /// Per point of Mesh: the input point it is, or -1 (a point of another process).
+  std::vector<vtkIdType> InputPoint;
+  /// Per point of Mesh: the global point id, the same on every process holding the point.
+  std::vector<long long> GlobalPointId;
+  /// The input points of the cells this process sent to others as their ghosts, ascending: with
+  /// the points of its own ghost cells, the only points another process can need from it.
+  std::vector<vtkIdType> SentPoints;
+  /// Bytes this process sent and received to build the piece.
+  std::uint64_t BytesExchanged = 0;
+};
+
+/// Builds the ghosted piece of `input`. Collective; throws gpumesh::Error (on every process)
+/// when one fails. Call CheckPieceForGhosts first: points must be finite and cells valid.
+GhostedPiece BuildGhostedPiece(vtkPointSet* input, vtkMultiProcessController* controller);
+
+} // namespace vtkGPUMeshDistributed
+
+#endif

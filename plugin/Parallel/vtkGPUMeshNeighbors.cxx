@@ -1,0 +1,154 @@
+#include "vtkGPUMeshNeighbors.h"
+
+#include "vtkCommunicator.h"
+#include "vtkMPICommunicator.h"
+#include "vtkMultiProcessController.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace
+{
+// Tags of the two messages of an exchange; every exchange completes before the next starts,
+// and MPI keeps the order of messages between two processes, so they cannot be confused.
+constexpr int sizeTag = 48611;
+constexpr int payloadTag = 48612;
+// MPI counts are ints: larger buffers go in pieces.
+constexpr std::size_t largestMessage = std::size_t(1) << 30;
+
+bool meets(const vtkGPUMeshNeighbors::Box& a, const vtkGPUMeshNeighbors::Box& b)
+{
+  for (int c = 0; c < 3; ++c)
+  {
+    if (a[2 * c] > a[2 * c + 1] || b[2 * c] > b[2 * c + 1] || a[2 * c] > b[2 * c + 1] || b[2 * c] > a[2 * c + 1])
+    {
+      return false;
+    }
+  }
+  return true;
+}
+} // namespace
+
+vtkGPUMeshNeighbors::Box vtkGPUMeshNeighbors::EmptyBox()
+{
+  const double inf = std::numeric_limits<double>::infinity();
+  return { inf, -inf, inf, -inf, inf, -inf };
+}
+
+bool vtkGPUMeshNeighbors::Contains(const Box& box, const double point[3])
+{
+  return box[0] <= point[0] && point[0] <= box[1] && box[2] <= point[1] && point[1] <= box[3] &&
+    box[4] <= point[2] && point[2] <= box[5];
+}
+
+vtkGPUMeshNeighbors::vtkGPUMeshNeighbors(vtkMultiProcessController* controller, const Box& mine)
+  : Controller(controller)
+{
+  if (!controller)
+  {
+    return;
+  }
+  const int processes = controller->GetNumberOfProcesses();
+  const int rank = controller->GetLocalProcessId();
+  std::vector<double> all(6 * static_cast<std::size_t>(processes));
+  controller->AllGather(mine.data(), all.data(), 6);
+  for (int p = 0; p < processes; ++p)
+  {
+    Box box;
+    std::copy_n(all.data() + 6 * static_cast<std::size_t>(p), 6, box.begin());
+    if (p != rank && meets(mine, box))
+    {
+      this->NeighborRanks.push_back(p);
+      this->NeighborBoxes.push_back(box);
+    }
+  }
+}
+
+std::vector<std::vector<char>> vtkGPUMeshNeighbors::Exchange(const std::vector<std::vector<char>>& sent)
+{
+  const std::size_t count = this->NeighborRanks.size();
+  std::vector<std::vector<char>> received(count);
+  if (count == 0)
+  {
+    return received;
+  }
+  std::vector<vtkIdType> sizesOut(count), sizesIn(count, 0);
+  for (std::size_t n = 0; n < count; ++n)
+  {
+    sizesOut[n] = static_cast<vtkIdType>(n < sent.size() ? sent[n].size() : 0);
+  }
+  auto* mpi = vtkMPICommunicator::SafeDownCast(this->Controller->GetCommunicator());
+  if (mpi)
+  {
+    std::vector<vtkMPICommunicator::Request> requests(2 * count);
+    for (std::size_t n = 0; n < count; ++n)
+    {
+      mpi->NoBlockReceive(&sizesIn[n], 1, this->NeighborRanks[n], sizeTag, requests[n]);
+      mpi->NoBlockSend(&sizesOut[n], 1, this->NeighborRanks[n], sizeTag, requests[count + n]);
+    }
+    mpi->WaitAll(static_cast<int>(requests.size()), requests.data());
+    std::vector<vtkMPICommunicator::Request> payload;
+    payload.reserve(2 * count * 2);
+    for (std::size_t n = 0; n < count; ++n)
+    {
+      received[n].resize(static_cast<std::size_t>(sizesIn[n]));
+      for (std::size_t at = 0; at < received[n].size(); at += largestMessage)
+      {
+        payload.emplace_back();
+        mpi->NoBlockReceive(received[n].data() + at,
+          static_cast<int>(std::min(largestMessage, received[n].size() - at)), this->NeighborRanks[n], payloadTag,
+          payload.back());
+      }
+    }
+    for (std::size_t n = 0; n < count; ++n)
+    {
+      for (std::size_t at = 0; at < static_cast<std::size_t>(sizesOut[n]); at += largestMessage)
+      {
+        payload.emplace_back();
+        mpi->NoBlockSend(sent[n].data() + at,
+          static_cast<int>(std::min(largestMessage, sent[n].size() - at)), this->NeighborRanks[n], payloadTag,
+          payload.back());
+      }
+    }
+    if (!payload.empty())
+    {
+      mpi->WaitAll(static_cast<int>(payload.size()), payload.data());
+    }
+  }
+  else
+  {
+    // Blocking, in an order that cannot deadlock: with each neighbour, the lower rank sends
+    // first.
+    const int rank = this->Controller->GetLocalProcessId();
+    for (std::size_t n = 0; n < count; ++n)
+    {
+      const int other = this->NeighborRanks[n];
+      const auto send = [&] {
+        this->Controller->Send(&sizesOut[n], 1, other, sizeTag);
+        if (sizesOut[n] > 0)
+          this->Controller->Send(sent[n].data(), sizesOut[n], other, payloadTag);
+      };
+      const auto receive = [&] {
+        this->Controller->Receive(&sizesIn[n], 1, other, sizeTag);
+        received[n].resize(static_cast<std::size_t>(sizesIn[n]));
+        if (sizesIn[n] > 0)
+          this->Controller->Receive(received[n].data(), sizesIn[n], other, payloadTag);
+      };
+      if (rank < other)
+      {
+        send();
+        receive();
+      }
+      else
+      {
+        receive();
+        send();
+      }
+    }
+  }
+  for (std::size_t n = 0; n < count; ++n)
+  {
+    this->Bytes += static_cast<std::uint64_t>(sizesOut[n] + sizesIn[n]);
+  }
+  return received;
+}

@@ -1,0 +1,75 @@
+// The processes a piece touches, found from one bounding box per process, and exchanges with
+// those processes only (private to the module). What a process sends or receives grows with its
+// interface and its number of neighbours, never with the number of processes times the
+// interface: the boxes are the only all-gathered data (6 doubles per process).
+#ifndef vtkGPUMeshNeighbors_h
+#define vtkGPUMeshNeighbors_h
+
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+#include <vector>
+
+class vtkMultiProcessController;
+
+class vtkGPUMeshNeighbors
+{
+public:
+  /// xmin, xmax, ymin, ymax, zmin, zmax; empty (no point) when a minimum exceeds its maximum.
+  using Box = std::array<double, 6>;
+  static Box EmptyBox();
+  static bool Contains(const Box& box, const double point[3]);
+
+  vtkGPUMeshNeighbors() = default;
+
+  /// Collective: gathers every process's box and keeps the other processes whose box meets
+  /// `mine` (closed boxes: a shared face, edge or corner counts). A point two processes hold
+  /// lies in both boxes, so it is shared with a neighbour only. An empty box meets none.
+  vtkGPUMeshNeighbors(vtkMultiProcessController* controller, const Box& mine);
+
+  /// The neighbouring processes, ascending.
+  const std::vector<int>& Ranks() const { return this->NeighborRanks; }
+  /// The box of neighbour `n` (an index into Ranks()).
+  const Box& BoxOf(std::size_t n) const { return this->NeighborBoxes[n]; }
+  std::size_t Count() const { return this->NeighborRanks.size(); }
+
+  /// Collective among neighbours (every process calls it, with one buffer per neighbour in
+  /// Ranks() order, empty ones included): returns what each neighbour sent to this process, in
+  /// the same order. Non-blocking sends and receives under MPI.
+  std::vector<std::vector<char>> Exchange(const std::vector<std::vector<char>>& sent);
+
+  /// Exchange of trivially copyable values.
+  template <typename T>
+  std::vector<std::vector<T>> ExchangeValues(const std::vector<std::vector<T>>& sent)
+  {
+    static_assert(std::is_trivially_copyable<T>::value, "values travel as bytes");
+    std::vector<std::vector<char>> bytes(sent.size());
+    for (std::size_t n = 0; n < sent.size(); ++n)
+    {
+      bytes[n].resize(sent[n].size() * sizeof(T));
+      if (!sent[n].empty())
+        std::memcpy(bytes[n].data(), sent[n].data(), bytes[n].size());
+    }
+    const std::vector<std::vector<char>> received = this->Exchange(bytes);
+    std::vector<std::vector<T>> values(received.size());
+    for (std::size_t n = 0; n < received.size(); ++n)
+    {
+      values[n].resize(received[n].size() / sizeof(T));
+      if (!values[n].empty())
+        std::memcpy(values[n].data(), received[n].data(), values[n].size() * sizeof(T));
+    }
+    return values;
+  }
+
+  /// Bytes this process sent and received in all exchanges so far (the boxes left out).
+  std::uint64_t BytesExchanged() const { return this->Bytes; }
+
+private:
+  vtkMultiProcessController* Controller = nullptr;
+  std::vector<int> NeighborRanks;
+  std::vector<Box> NeighborBoxes;
+  std::uint64_t Bytes = 0;
+};
+
+#endif
