@@ -187,7 +187,6 @@ vtkSmartPointer<vtkDoubleArray> smoothDistributed(gpumesh::DeviceRun& run, vtkPo
   bytesExchanged = halo.BytesExchanged() - bytesBefore;
 
   const vtkIdType n = input->GetNumberOfPoints();
-  const std::vector<vtkIdType> pieceOfInput = vtkGPUMeshDistributed::PieceEntries(piece.InputPoint, n);
   auto displacement = vtkSmartPointer<vtkDoubleArray>::New();
   displacement->SetNumberOfComponents(3);
   vtkGPUMeshOutputArrays::Allocate(displacement, n);
@@ -195,10 +194,10 @@ vtkSmartPointer<vtkDoubleArray> smoothDistributed(gpumesh::DeviceRun& run, vtkPo
     double* out = displacement->GetPointer(0);
     for (vtkIdType p = begin; p < end; ++p)
     {
-      const double* value = pieceOfInput[p] >= 0 ? &smoothed[4 * pieceOfInput[p]] : nullptr;
+      // The piece's first points are the input's, in order.
       for (int k = 0; k < 3; ++k)
       {
-        out[3 * p + k] = value ? value[k] : 0.0;
+        out[3 * p + k] = smoothed[4 * p + k];
       }
     }
   });

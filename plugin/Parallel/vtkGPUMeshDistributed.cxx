@@ -346,36 +346,26 @@ std::array<double, 3> GlobalBoundsCentre(vtkPointSet* piece, vtkMultiProcessCont
   return centre;
 }
 
-std::vector<vtkIdType> PieceEntries(const std::vector<vtkIdType>& inputOfPiece, vtkIdType inputCount)
-{
-  std::vector<vtkIdType> source(static_cast<std::size_t>(inputCount), -1);
-  for (std::size_t e = 0; e < inputOfPiece.size(); ++e)
-  {
-    if (inputOfPiece[e] >= 0)
-    {
-      source[inputOfPiece[e]] = static_cast<vtkIdType>(e);
-    }
-  }
-  return source;
-}
-
 namespace
 {
 struct GatherTuples
 {
   template <typename PieceArray>
-  void operator()(PieceArray* piece, vtkDataArray* out, const std::vector<vtkIdType>& source, double missing) const
+  void operator()(
+    PieceArray* piece, vtkDataArray* out, const std::vector<vtkIdType>& source, vtkIdType count, double missing) const
   {
     using Value = vtk::GetAPIType<PieceArray>;
     const auto from = vtk::DataArrayValueRange(piece);
     auto to = vtk::DataArrayValueRange(static_cast<PieceArray*>(out));
     const int components = piece->GetNumberOfComponents();
-    vtkSMPTools::For(0, static_cast<vtkIdType>(source.size()), [&](vtkIdType begin, vtkIdType end) {
+    const bool identity = source.empty();
+    vtkSMPTools::For(0, count, [&](vtkIdType begin, vtkIdType end) {
       for (vtkIdType e = begin; e < end; ++e)
       {
+        const vtkIdType at = identity ? e : source[e];
         for (int k = 0; k < components; ++k)
         {
-          to[e * components + k] = source[e] >= 0 ? from[source[e] * components + k] : static_cast<Value>(missing);
+          to[e * components + k] = at >= 0 ? from[at * components + k] : static_cast<Value>(missing);
         }
       }
     });
@@ -383,14 +373,15 @@ struct GatherTuples
 };
 } // namespace
 
-vtkSmartPointer<vtkDataArray> InputArrayOfPiece(vtkDataArray* piece, const std::vector<vtkIdType>& source, double missing)
+vtkSmartPointer<vtkDataArray> InputArrayOfPiece(
+  vtkDataArray* piece, const std::vector<vtkIdType>& source, vtkIdType count, double missing)
 {
-  vtkSmartPointer<vtkDataArray> array = vtkGPUMeshOutputArrays::NewLike(piece, static_cast<vtkIdType>(source.size()));
+  vtkSmartPointer<vtkDataArray> array = vtkGPUMeshOutputArrays::NewLike(piece, count);
   array->SetName(piece->GetName());
   GatherTuples gather;
-  if (!vtkArrayDispatch::Dispatch::Execute(piece, gather, array.Get(), source, missing))
+  if (!vtkArrayDispatch::Dispatch::Execute(piece, gather, array.Get(), source, count, missing))
   {
-    gather(piece, array.Get(), source, missing); // through the generic vtkDataArray API
+    gather(piece, array.Get(), source, count, missing); // through the generic vtkDataArray API
   }
   return array;
 }

@@ -77,16 +77,13 @@ std::array<double, 3> GlobalBoundsCentre(vtkPointSet* piece, vtkMultiProcessCont
 /// exchange.
 void CheckPieceForGhosts(vtkPointSet* input);
 
-/// Per input entry (`inputCount` of them): its entry in the piece, from the piece's
-/// GhostedPiece::InputCell or InputPoint, or -1 when the piece has none.
-std::vector<vtkIdType> PieceEntries(const std::vector<vtkIdType>& inputOfPiece, vtkIdType inputCount);
-
-/// The input's array of a result computed on the piece: entry e takes the tuple of piece
-/// entry source[e] (PieceEntries), or `missing` in every component where source[e] is -1 (a
-/// ghost of the input, whose owner holds its values). Same type, components and name as
-/// `piece`; filled in parallel in the array's own type.
+/// The input's array (`count` entries) of a result computed on a ghosted piece: entry e takes
+/// the tuple of piece entry source[e], or `missing` in every component where source[e] is -1
+/// (a ghost of the input, whose owner holds its values); with an empty `source`, the tuple of
+/// piece entry e (the piece begins with the input's entries). Same type, components and name
+/// as `piece`; filled in parallel in the array's own type.
 vtkSmartPointer<vtkDataArray> InputArrayOfPiece(
-  vtkDataArray* piece, const std::vector<vtkIdType>& source, double missing);
+  vtkDataArray* piece, const std::vector<vtkIdType>& source, vtkIdType count, double missing);
 
 } // namespace vtkGPUMeshDistributed
 

@@ -378,8 +378,11 @@ void assemble(vtkPointSet* input, const Cells& cells, const Received& received, 
   const vtkIdType total = owned + received.Cells;
   const vtkIdType totalIds = ownedIds + received.Connectivity;
 
-  piece.InputCell.assign(static_cast<std::size_t>(total), -1);
-  piece.GhostCell.assign(static_cast<std::size_t>(total), 1);
+  piece.OwnedCells = owned;
+  if (owned != inputCells)
+  {
+    piece.OwnedInputCell.resize(static_cast<std::size_t>(owned));
+  }
   vtkNew<vtkUnsignedCharArray> types;
   types->SetNumberOfTuples(total);
   unsigned char* typeOut = types->GetPointer(0);
@@ -407,8 +410,8 @@ void assemble(vtkPointSet* input, const Cells& cells, const Received& received, 
             for (vtkIdType k = 0; k < size; ++k)
               idsOut[at + k] = static_cast<Index>(ids[offsets[c] + k]);
             typeOut[cell] = static_cast<unsigned char>(cells.TypeOf(section, inputCell, size));
-            piece.InputCell[cell] = inputCell;
-            piece.GhostCell[cell] = 0;
+            if (!piece.OwnedInputCell.empty())
+              piece.OwnedInputCell[cell] = inputCell;
             at += size;
             ++cell;
           }
@@ -469,11 +472,6 @@ void assemble(vtkPointSet* input, const Cells& cells, const Received& received, 
   mesh->SetPoints(xyz);
 
   const bool allOwned = owned == inputCells;
-  std::vector<vtkIdType> ownedCells;
-  if (!allOwned)
-  {
-    ownedCells.assign(piece.InputCell.begin(), piece.InputCell.begin() + owned);
-  }
   addArrays(input->GetPointData(), mesh->GetPointData(), points, nullptr, inputPoints,
     [&](vtkAbstractArray* array, const char* name) {
       for (vtkIdType a = 0; a < added; ++a)
@@ -483,7 +481,7 @@ void assemble(vtkPointSet* input, const Cells& cells, const Received& received, 
       }
     });
   const char* ghostName = vtkDataSetAttributes::GhostArrayName();
-  addArrays(input->GetCellData(), mesh->GetCellData(), total, allOwned ? nullptr : &ownedCells, owned,
+  addArrays(input->GetCellData(), mesh->GetCellData(), total, allOwned ? nullptr : &piece.OwnedInputCell, owned,
     [&](vtkAbstractArray* array, const char* name) {
       vtkIdType cell = owned;
       for (const auto& grid : received.Grids)
@@ -610,12 +608,7 @@ GhostedPiece BuildGhostedPiece(vtkPointSet* input, vtkMultiProcessController* co
       // Nothing to add or leave out: the input itself.
       piece.Mesh = vtk::TakeSmartPointer(input->NewInstance());
       piece.Mesh->ShallowCopy(input);
-      piece.InputCell.resize(static_cast<std::size_t>(input->GetNumberOfCells()));
-      vtkSMPTools::For(0, input->GetNumberOfCells(), [&](vtkIdType begin, vtkIdType end) {
-        for (vtkIdType c = begin; c < end; ++c)
-          piece.InputCell[c] = c;
-      });
-      piece.GhostCell.assign(piece.InputCell.size(), 0);
+      piece.OwnedCells = input->GetNumberOfCells();
     }
     else
     {
@@ -624,13 +617,21 @@ GhostedPiece BuildGhostedPiece(vtkPointSet* input, vtkMultiProcessController* co
     piece.GlobalPointId = interface.GlobalIds;
     piece.GlobalPointId.insert(
       piece.GlobalPointId.end(), received.AddedPointIds.begin(), received.AddedPointIds.end());
-    piece.InputPoint.resize(piece.GlobalPointId.size());
-    vtkSMPTools::For(0, static_cast<vtkIdType>(piece.InputPoint.size()), [&](vtkIdType begin, vtkIdType end) {
-      for (vtkIdType p = begin; p < end; ++p)
-        piece.InputPoint[p] = p < inputPoints ? p : -1;
-    });
+    piece.InputPoints = inputPoints;
   });
   return piece;
+}
+
+std::vector<vtkIdType> PieceCellsOfInput(const GhostedPiece& piece, vtkIdType inputCells)
+{
+  std::vector<vtkIdType> source;
+  if (!piece.OwnedInputCell.empty())
+  {
+    source.assign(static_cast<std::size_t>(inputCells), -1);
+    for (std::size_t c = 0; c < piece.OwnedInputCell.size(); ++c)
+      source[piece.OwnedInputCell[c]] = static_cast<vtkIdType>(c);
+  }
+  return source;
 }
 
 } // namespace vtkGPUMeshDistributed

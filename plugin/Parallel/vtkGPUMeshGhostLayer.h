@@ -26,12 +26,14 @@ struct GhostedPiece
   /// in vtkGhostType. Point and cell arrays are carried for ghosts too. A vtkUnstructuredGrid
   /// when cells were added or left out, else the input itself (shallow-copied).
   vtkSmartPointer<vtkPointSet> Mesh;
-  /// Per cell of Mesh: 1 for a ghost cell.
-  std::vector<std::uint8_t> GhostCell;
-  /// Per cell of Mesh: the input cell it is, or -1 (a ghost).
-  std::vector<vtkIdType> InputCell;
-  /// Per point of Mesh: the input point it is, or -1 (a point of another process).
-  std::vector<vtkIdType> InputPoint;
+  /// The first OwnedCells cells of Mesh are this process's; the others are ghosts.
+  vtkIdType OwnedCells = 0;
+  /// Per owned cell of Mesh: the input cell it is. Empty when they are the input's cells in
+  /// order (an input without ghost cells of its own): no per-cell map in the common case.
+  std::vector<vtkIdType> OwnedInputCell;
+  /// The first InputPoints points of Mesh are the input's, in order; the others are points of
+  /// other processes.
+  vtkIdType InputPoints = 0;
   /// Per point of Mesh: the global point id, the same on every process holding the point.
   std::vector<long long> GlobalPointId;
   /// The input points of the cells this process sent to others as their ghosts, ascending: with
@@ -44,6 +46,10 @@ struct GhostedPiece
 /// Builds the ghosted piece of `input`. Collective; throws gpumesh::Error (on every process)
 /// when one fails. Call CheckPieceForGhosts first: points must be finite and cells valid.
 GhostedPiece BuildGhostedPiece(vtkPointSet* input, vtkMultiProcessController* controller);
+
+/// Per input cell (`inputCells` of them): its cell in the piece, or -1 for a ghost cell of the
+/// input (whose owner computes it); empty when input cell c is piece cell c for every c.
+std::vector<vtkIdType> PieceCellsOfInput(const GhostedPiece& piece, vtkIdType inputCells);
 
 } // namespace vtkGPUMeshDistributed
 

@@ -5,6 +5,7 @@
 #include "vtkCellData.h"
 #include "vtkDataArray.h"
 #include "vtkDataSetAttributes.h"
+#include "vtkIdList.h"
 #include "vtkNew.h"
 #include "vtkPointData.h"
 #include "vtkPointSet.h"
@@ -12,6 +13,7 @@
 #include "vtkSmartPointer.h"
 
 #include <cmath>
+#include <cstdint>
 #include <vector>
 
 namespace
@@ -23,13 +25,15 @@ double ghostValue(vtkDataArray* array)
   return type == VTK_FLOAT || type == VTK_DOUBLE ? NAN : -1.0;
 }
 
-// Every array of `piece` as an array of the input's entries (`source`: PieceEntries), into `out`.
-void addOwned(vtkDataSetAttributes* piece, const std::vector<vtkIdType>& source, vtkDataSetAttributes* out)
+// Every array of `piece` as an array of the input's `count` entries (`source`: see
+// InputArrayOfPiece), into `out`.
+void addOwned(
+  vtkDataSetAttributes* piece, const std::vector<vtkIdType>& source, vtkIdType count, vtkDataSetAttributes* out)
 {
   for (int a = 0; a < piece->GetNumberOfArrays(); ++a)
   {
     vtkDataArray* array = piece->GetArray(a);
-    out->AddArray(vtkGPUMeshDistributed::InputArrayOfPiece(array, source, ghostValue(array)));
+    out->AddArray(vtkGPUMeshDistributed::InputArrayOfPiece(array, source, count, ghostValue(array)));
   }
 }
 } // namespace
@@ -49,24 +53,38 @@ void vtkGPUMeshOwnedValues::Compute(
     compute(piece.Mesh, &origin, result);
     if (result->GetCellData()->GetNumberOfArrays() > 0)
     {
-      addOwned(result->GetCellData(), vtkGPUMeshDistributed::PieceEntries(piece.InputCell, input->GetNumberOfCells()),
-        output->GetCellData());
+      addOwned(result->GetCellData(), vtkGPUMeshDistributed::PieceCellsOfInput(piece, input->GetNumberOfCells()),
+        input->GetNumberOfCells(), output->GetCellData());
     }
     vtkPoints* moved = result->GetPoints();
     if (result->GetPointData()->GetNumberOfArrays() == 0 && !moved)
     {
       return;
     }
-    const std::vector<vtkIdType> source =
-      vtkGPUMeshDistributed::PieceEntries(piece.InputPoint, input->GetNumberOfPoints());
-    addOwned(result->GetPointData(), source, output->GetPointData());
+    // The piece's first points are the input's, in order.
+    const std::vector<vtkIdType> identity;
+    addOwned(result->GetPointData(), identity, input->GetNumberOfPoints(), output->GetPointData());
     if (moved)
     {
-      vtkSmartPointer<vtkDataArray> xyz = vtkGPUMeshDistributed::InputArrayOfPiece(moved->GetData(), source, NAN);
-      // Points only the input's own ghost cells use keep their coordinates.
-      for (vtkIdType p = 0; p < input->GetNumberOfPoints(); ++p)
-        if (source[p] < 0)
-          xyz->SetTuple(p, input->GetPoint(p));
+      vtkSmartPointer<vtkDataArray> xyz =
+        vtkGPUMeshDistributed::InputArrayOfPiece(moved->GetData(), identity, input->GetNumberOfPoints(), NAN);
+      if (!piece.OwnedInputCell.empty())
+      {
+        // Points only the input's own ghost cells use keep their coordinates (their owner moves
+        // them): here their neighbourhood may be cut.
+        std::vector<std::uint8_t> usedByOwned(static_cast<std::size_t>(input->GetNumberOfPoints()), 0);
+        vtkNew<vtkIdList> ids;
+        for (vtkIdType c = 0; c < piece.OwnedCells; ++c)
+        {
+          piece.Mesh->GetCellPoints(c, ids);
+          for (vtkIdType k = 0; k < ids->GetNumberOfIds(); ++k)
+            if (ids->GetId(k) < input->GetNumberOfPoints())
+              usedByOwned[ids->GetId(k)] = 1;
+        }
+        for (vtkIdType p = 0; p < input->GetNumberOfPoints(); ++p)
+          if (!usedByOwned[p])
+            xyz->SetTuple(p, input->GetPoint(p));
+      }
       vtkNew<vtkPoints> points;
       points->SetData(xyz);
       output->SetPoints(points);

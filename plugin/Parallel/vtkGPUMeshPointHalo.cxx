@@ -65,16 +65,13 @@ vtkGPUMeshPointHalo::vtkGPUMeshPointHalo(
   std::unordered_map<vtkIdType, Uses> uses;
   std::vector<vtkIdType> interfacePoints;
   auto* grid = vtkUnstructuredGrid::SafeDownCast(mesh);
-  if (grid && grid->GetCells() &&
-    std::find(piece.GhostCell.begin(), piece.GhostCell.end(), 1) != piece.GhostCell.end())
+  if (grid && grid->GetCells() && piece.OwnedCells < grid->GetNumberOfCells())
   {
     vtkCellArray* cells = grid->GetCells();
     std::vector<std::uint8_t> onInterface(static_cast<std::size_t>(points), 0);
     vtkGPUMeshCellArrays::WithStorage(cells, [&](const auto* offsets, const auto* ids) {
       // Ghost cells follow the owned ones.
-      const auto firstGhost = std::find(piece.GhostCell.begin(), piece.GhostCell.end(), 1) - piece.GhostCell.begin();
-      for (vtkIdType c = firstGhost; c < cells->GetNumberOfCells(); ++c)
-        if (piece.GhostCell[c])
+      for (vtkIdType c = piece.OwnedCells; c < cells->GetNumberOfCells(); ++c)
           for (auto k = offsets[c]; k < offsets[c + 1]; ++k)
             onInterface[ids[k]] = 1;
       for (vtkIdType c : vtkGPUMeshCellArrays::CellsTouching(cells, 0, onInterface, [](vtkIdType) { return true; }))
@@ -83,7 +80,7 @@ vtkGPUMeshPointHalo::vtkGPUMeshPointHalo(
           {
             Uses& u = uses[ids[k]];
             ++u.All;
-            u.Owned += !piece.GhostCell[c];
+            u.Owned += c < piece.OwnedCells;
           }
     });
     for (const auto& entry : uses)

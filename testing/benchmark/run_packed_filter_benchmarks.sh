@@ -50,7 +50,7 @@ if [[ ${1:-} == mpi ]]; then
   fi
   { date -u; uname -srm; nvidia-smi -L 2>/dev/null || true; echo "$(nproc) cores"; mpirun --version | head -1; } | sed 's/^/run.sh: /'
   exec "$unpacked/bin/run_mpi_benchmarks.sh" --binary "$unpacked/bin/gpumesh-mpi-benchmark" \
-    --mpirun "mpirun --allow-run-as-root -x LD_LIBRARY_PATH -x LD_PRELOAD -x OCL_ICD_VENDORS -x VTK_SMP_BACKEND_IN_USE" \
+    --mpirun "mpirun --allow-run-as-root --bind-to none -x LD_LIBRARY_PATH -x LD_PRELOAD -x OCL_ICD_VENDORS -x VTK_SMP_BACKEND_IN_USE" \
     ${OUT:+--out "$OUT/mpi-benchmarks"} "$@"
 fi
 if [[ ${1:-} == devices ]]; then
