@@ -16,8 +16,11 @@
 // in both ping-pong buffers, its displacement.
 //
 // One work-item per vertex: its row of sources is entries[row_start[v] ...], degree[v] of them
-// (core/gpumesh/topology/VertexTable.h). Build option: CELL_SOURCES: 0 (vertices), 1 (cells, their state
-// written by the per-cell scatter) or 2 (cells, their state computed in the gather).
+// (core/gpumesh/topology/VertexTable.h). A long row (degree above long_row, listed in the table's
+// long_rows) is left to the *_long kernels, one work-group per row, so that a hub costs what
+// its entries cost rather than one work-item's walk over all of them. Build option:
+// CELL_SOURCES: 0 (vertices), 1 (cells, their state written by the per-cell scatter) or 2
+// (cells, their state computed in the gather).
 #ifndef CELL_SOURCES
 #define CELL_SOURCES 0
 #endif
@@ -82,14 +85,17 @@ inline REAL3 source_state(__global const REAL4* in, int s)
 
 #define ROW_TABLE                                                                              \
   __global const int *entries, __global const uint *row_start, __global const int *degree,     \
-    const int vertices
+    const int vertices, const int long_row
+
+// Whether work-item v has a row to sum: a vertex of `role`, of 1 to long_row sources.
+#define ORDINARY_ROW(v) ((v) < vertices && roles[v] == role && degree[v] > 0 && degree[v] <= long_row)
 
 // Once per vertex of `role`: the mean over its row of (source position - x0_v).
 __kernel void source_offsets(__global const REAL* points, ROW_TABLE, __global const int* roles,
   const int role, __global REAL4* fixed_part ANCHOR_ARGUMENTS)
 {
   const int v = get_global_id(0);
-  if (v >= vertices || roles[v] != role || degree[v] == 0)
+  if (!ORDINARY_ROW(v))
     return;
   __global const int* row = entries + row_start[v];
   const int n = degree[v];
@@ -105,7 +111,7 @@ __kernel void relax(__global const REAL4* in, __global REAL4* out, const REAL fa
   __global const int* roles, const int role, __global const REAL4* fixed_part STATE_ARGUMENTS)
 {
   const int v = get_global_id(0);
-  if (v >= vertices || roles[v] != role || degree[v] == 0)
+  if (!ORDINARY_ROW(v))
     return;
   __global const int* row = entries + row_start[v];
   const int n = degree[v];
@@ -114,6 +120,65 @@ __kernel void relax(__global const REAL4* in, __global REAL4* out, const REAL fa
     sum += source_state(in, row[k] STATE);
   const REAL3 d = in[v].xyz;
   out[v] = (REAL4)(d + factor * (fixed_part[v].xyz + (sum / (REAL)n - d)), 0);
+}
+
+// Long rows: one work-group per row of long_rows (the table's), of any power-of-two size with
+// `partial` one REAL4 per work-item. Work-item l adds entries l, l + size, l + 2 size... in
+// order, then a fixed tree in local memory adds the partial sums: the same order at every run,
+// without atomics. Every work-item returns the row's sum.
+#define LONG_ROW_TABLE                                                                         \
+  __global const int *entries, __global const uint *row_start, __global const int *degree,     \
+    __global const int *long_rows
+
+inline REAL3 work_group_sum(REAL3 own, __local REAL4* partial)
+{
+  const int l = get_local_id(0);
+  partial[l] = (REAL4)(own, 0);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int width = get_local_size(0) / 2; width > 0; width /= 2)
+  {
+    if (l < width)
+      partial[l] += partial[l + width];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  return partial[0].xyz;
+}
+
+__kernel void source_offsets_long(__global const REAL* points, LONG_ROW_TABLE, __global const int* roles,
+  const int role, __global REAL4* fixed_part, __local REAL4* partial ANCHOR_ARGUMENTS)
+{
+  const int v = long_rows[get_group_id(0)];
+  if (roles[v] != role) // the whole work-group leaves, before any barrier
+    return;
+  __global const int* row = entries + row_start[v];
+  const int n = degree[v];
+  const REAL3 x0 = point_at(points, v);
+  REAL3 sum = (REAL3)(0);
+  for (int k = get_local_id(0); k < n; k += get_local_size(0))
+    sum += source_position_from(points, row[k], x0 ANCHORS);
+  sum = work_group_sum(sum, partial);
+  if (get_local_id(0) == 0)
+    fixed_part[v] = (REAL4)(sum / (REAL)n, 0);
+}
+
+__kernel void relax_long(__global const REAL4* in, __global REAL4* out, const REAL factor, LONG_ROW_TABLE,
+  __global const int* roles, const int role, __global const REAL4* fixed_part,
+  __local REAL4* partial STATE_ARGUMENTS)
+{
+  const int v = long_rows[get_group_id(0)];
+  if (roles[v] != role)
+    return;
+  __global const int* row = entries + row_start[v];
+  const int n = degree[v];
+  REAL3 sum = (REAL3)(0);
+  for (int k = get_local_id(0); k < n; k += get_local_size(0))
+    sum += source_state(in, row[k] STATE);
+  sum = work_group_sum(sum, partial);
+  if (get_local_id(0) == 0)
+  {
+    const REAL3 d = in[v].xyz;
+    out[v] = (REAL4)(d + factor * (fixed_part[v].xyz + (sum / (REAL)n - d)), 0);
+  }
 }
 
 // The scatter half of barycentric smoothing: each cell's state, the mean displacement of its

@@ -122,6 +122,23 @@ __kernel void sort_rows(__global const uint* row_start, __global const uint* row
   degree[v] = (int)m;
 }
 
+// 1 for each vertex of more than `threshold` distinct values: scanned, it numbers the long rows.
+__kernel void select_long_rows(__global const int* degree, const int vertices, const int threshold,
+  __global uint* selected)
+{
+  const int v = get_global_id(0);
+  if (v < vertices)
+    selected[v] = degree[v] > threshold ? 1u : 0u;
+}
+
+__kernel void list_long_rows(__global const uint* selected, const int vertices, __global const uint* positions,
+  __global int* long_rows)
+{
+  const int v = get_global_id(0);
+  if (v < vertices && selected[v])
+    long_rows[positions[v]] = v;
+}
+
 inline void sift_down_by_key(__global int* a, __global const uint* keys, uint root, const uint end)
 {
   for (uint child = 2 * root + 1; child < end; child = 2 * root + 1)

@@ -6,7 +6,7 @@
 //                     [--reduce-size N] [--triangles N] [--tetrahedra N] [--shuffle]
 //                     [--refine N1,N2,...] [--refine-fraction F]
 //                     [--smoothing-iterations N]
-//                     [--matching N] [--hub-degree D]
+//                     [--matching N] [--smoothing-hub N] [--hub-degree D]
 //                     [--matching-pattern auto|contiguous|strided|both]
 //                     [--matching-grouping auto|direct|windows|all]
 //   gpumesh-benchmark --list-devices
@@ -55,6 +55,7 @@ struct Options
   bool shuffle = false;
   int smoothingIterations = 10;
   std::size_t matching = 0; // triangles for the matching benchmark
+  std::size_t smoothingHub = 0; // triangles for the smoothing-with-a-hub benchmark
   std::size_t hubDegree = 16384;
   // CellEntities' ways of matching to time (AccessPattern: contiguous is the CPUs' way, strided
   // the GPUs'); "both" times them side by side in one run.
@@ -451,6 +452,61 @@ void benchmarkDegreeCliff(const std::shared_ptr<DeviceContext>& context, const O
     }
 }
 
+// Smoothing with a hub: the same triangle grid with a fan of hubDegree triangles beside it (one
+// vertex of degree hubDegree) and with a strip of as many (degrees up to 4). Each method's
+// smoother is built once; the kernel time of its steps per iteration, for each mesh.
+void benchmarkSmoothingHub(const std::shared_ptr<DeviceContext>& context, const Options& options,
+  std::vector<Result>& results)
+{
+  const std::size_t degree = options.hubDegree;
+  const std::size_t gridCells = options.smoothingHub > degree ? options.smoothingHub - degree : 0;
+  const int iterations = options.smoothingIterations;
+  const struct
+  {
+    SmoothingMethod method;
+    const char* label;
+  } methods[] = { { SmoothingMethod::Laplacian, "Laplacian" }, { SmoothingMethod::Taubin, "Taubin" },
+    { SmoothingMethod::Barycentric, "Barycentric" } };
+  std::map<std::string, double> withoutHub;
+  for (bool hub : { false, true })
+  {
+    auto generated = benchmark::triangleGrid(gridCells);
+    if (hub)
+      benchmark::appendFan(generated, degree);
+    else
+      benchmark::appendStrip(generated, degree);
+    const HostMesh host = benchmark::toHostMesh(generated);
+    const std::string name = "smoothing hub: " + std::to_string(generated.cellCount()) + " triangles" +
+      (hub ? ", a vertex of degree " + std::to_string(degree) : ", no high degree");
+    for (const auto& m : methods)
+    {
+      SmoothingOptions smoothing;
+      smoothing.method = m.method;
+      smoothing.iterations = iterations;
+      DeviceRun setup(context);
+      const DeviceMesh mesh(setup, host, 2);
+      VertexSmoother smoother(setup, mesh, smoothing);
+      setup.finish();
+      const Measured measured = measure(context, options.repeat, [&](DeviceRun& run) { smoother.smooth(run); });
+      Result step{ name + ": " + m.label + " per iteration (kernels)", 0.0, 0.0, {} };
+      for (const auto& [label, ms] : measured.kernels)
+      {
+        if (label.rfind("relax", 0) == 0 || label == "barycentres")
+        {
+          step.milliseconds += ms / iterations;
+          step.kernels[label] = ms / iterations;
+        }
+      }
+      results.push_back(step);
+      if (!hub)
+        withoutHub[m.label] = step.milliseconds;
+      else
+        std::printf("smoothing hub: %s per iteration, with the hub / without: %.3f\n", m.label,
+          step.milliseconds / withoutHub[m.label]);
+    }
+  }
+}
+
 Options parse(int argc, char** argv)
 {
   Options options;
@@ -514,6 +570,8 @@ Options parse(int argc, char** argv)
       else
         throw Error("--matching-grouping takes auto, direct, windows or all, not '" + grouping + "'");
     }
+    else if (arg == "--smoothing-hub")
+      options.smoothingHub = std::stoull(next());
     else if (arg == "--hub-degree")
       options.hubDegree = std::stoull(next());
     else if (arg == "--json")
@@ -582,6 +640,8 @@ int main(int argc, char** argv)
       benchmarkRefinement(context, options, triangles, results);
     if (options.matching)
       benchmarkDegreeCliff(context, options, results);
+    if (options.smoothingHub)
+      benchmarkSmoothingHub(context, options, results);
 
     std::printf("device: %s, copy bandwidth %.1f GB/s\n", context->info().label().c_str(), copyGBs);
     std::printf("%-72s %11s %9s %8s\n", "operation", "median ms", "GB/s", "of copy");

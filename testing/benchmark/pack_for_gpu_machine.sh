@@ -7,7 +7,9 @@
 #
 #   testing/benchmark/pack_for_gpu_machine.sh [build dir (build)] [destination (.carry/filterbench)] [binary]
 #
-# binary: gpumesh-filter-benchmark (the default) or gpumesh-mpi-benchmark. The MPI program is
+# binary: gpumesh-filter-benchmark (the default), gpumesh-benchmark (the core alone: there
+# `bash .carry/corebench/run.sh hub ...`, bench_smoothing_hub.py's options) or
+# gpumesh-mpi-benchmark. The MPI program is
 # packed without MPI's libraries (libmpi, Open MPI's runtime, hwloc, libevent, ...), so that it
 # runs with the GPU machine's own Open MPI 4.1 (the same ABI) and its mpirun:
 #   bash .carry/mpibench/run.sh mpi --triangles 30000000     (run_mpi_benchmarks.sh's options)
@@ -33,7 +35,8 @@ mkdir -p "$package/bin" "$package/lib" "$package/opencl"
 cp "$binary" "$package/bin/"
 cp "$source_dir/testing/benchmark/run_filter_benchmarks.sh" \
   "$source_dir/testing/benchmark/aggregate_filter_benchmarks.py" \
-  "$source_dir/testing/benchmark/run_mpi_benchmarks.sh" "$package/bin/"
+  "$source_dir/testing/benchmark/run_mpi_benchmarks.sh" "$source_dir/testing/benchmark/bench_smoothing_hub.py" \
+  "$package/bin/"
 
 # What the GPU machine provides itself: glibc (its parts must all come from one version),
 # the C++ runtime, the OpenCL loader. Everything else the binary loads is packed.

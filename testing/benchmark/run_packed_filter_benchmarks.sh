@@ -8,6 +8,8 @@
 #   bash run.sh [run_filter_benchmarks.sh options]   (--out defaults to $OUT/filter-benchmarks when
 #                                                     $OUT is set, else it is required;
 #                                                     --mesh-cache to $TMPDIR/gpumesh-filterbench-meshes)
+#   bash run.sh hub [bench_smoothing_hub.py options]  (packed with gpumesh-benchmark: smoothing
+#                                                     with a hub, fresh processes; JSON under --out)
 #   bash run.sh mpi [run_mpi_benchmarks.sh options]  (packed with gpumesh-mpi-benchmark; the
 #                                                     machine's mpirun, the environment sent to every rank;
 #                                                     --out as above, $OUT/mpi-benchmarks)
@@ -52,6 +54,12 @@ if [[ ${1:-} == mpi ]]; then
   exec "$unpacked/bin/run_mpi_benchmarks.sh" --binary "$unpacked/bin/gpumesh-mpi-benchmark" \
     --mpirun "mpirun --allow-run-as-root --bind-to none -x LD_LIBRARY_PATH -x LD_PRELOAD -x OCL_ICD_VENDORS -x VTK_SMP_BACKEND_IN_USE" \
     ${OUT:+--out "$OUT/mpi-benchmarks"} "$@"
+fi
+if [[ ${1:-} == hub ]]; then
+  shift
+  { date -u; uname -srm; nvidia-smi -L 2>/dev/null || true; echo "$(nproc) cores"; } | sed 's/^/run.sh: /'
+  exec python3 "$unpacked/bin/bench_smoothing_hub.py" --binary "$unpacked/bin/gpumesh-benchmark" \
+    ${OUT:+--out "$OUT/smoothing-hub"} "$@"
 fi
 if [[ ${1:-} == devices ]]; then
   exec "$unpacked/bin/gpumesh-filter-benchmark" --devices

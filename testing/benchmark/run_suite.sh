@@ -24,3 +24,5 @@ for size in 1000000 4000000 10000000; do
   run tetrahedra "$size" --reduce-size 0 --tetrahedra "$size"
 done
 run tetrahedra-shuffled 10000000 --reduce-size 0 --tetrahedra 10000000 --shuffle
+# Smoothing with a hub: the grid beside a fan of 16384 triangles against beside a strip.
+run smoothing-hub 30000000 --reduce-size 0 --smoothing-hub 30000000 --hub-degree 16384

@@ -2,6 +2,7 @@
 
 #include "gpumesh/primitives/Scan.h"
 
+#include <algorithm>
 #include <limits>
 
 namespace gpumesh
@@ -29,6 +30,7 @@ void checkLayout(const VertexTableLayout& layout)
 VertexTable::VertexTable(DeviceRun& run, std::size_t vertexCount, const DeviceBuffer<cl_int2>& pairs,
   std::size_t pairCount, const VertexTableLayout& layout)
   : VertexCount(vertexCount)
+  , LongRowThreshold(layout.longRow)
 {
   checkLayout(layout);
   if (vertexCount > maxEntries || pairCount > maxEntries)
@@ -101,6 +103,18 @@ VertexTable::VertexTable(DeviceRun& run, std::size_t vertexCount, const DeviceBu
   Degree = run.allocate<cl_int>(vertexCount, "vertex degrees");
   run.call({ program, "sort_rows" }, vertexCount, "vertex table sort", RowStart, lengths, vertices, Entries,
     Degree);
+
+  // The long rows by their distinct count, numbered by a scan: ascending, whatever the schedule.
+  run.call({ program, "select_long_rows" }, vertexCount, "vertex table long rows", Degree, vertices,
+    static_cast<cl_int>(std::min<unsigned>(layout.longRow, static_cast<unsigned>(maxEntries))), selected);
+  positions = run.allocate<cl_uint>(vertexCount + 1, "long row positions");
+  const std::uint64_t longRows = exclusiveScan(run, selected, vertexCount, positions, "vertex table long rows");
+  LongRows = run.allocate<cl_int>(static_cast<std::size_t>(longRows), "long rows");
+  if (longRows > 0)
+  {
+    run.call({ program, "list_long_rows" }, vertexCount, "vertex table long rows", selected, vertices, positions,
+      LongRows);
+  }
 }
 
 void VertexTable::sortRowsBy(DeviceRun& run, const DeviceBuffer<cl_uint>& keys)

@@ -15,6 +15,11 @@ namespace gpumesh
 struct VertexTableLayout
 {
   std::vector<unsigned> widths{ 4, 8, 16, 32, 64 };
+  /// Rows of more entries than this are long rows (VertexTable::longRows): a kernel shares each
+  /// among the work-items of a work-group instead of giving it to one, which would walk a hub
+  /// of degree 16384 alone while the rest of the device waits. 256, a work-group's width; 0
+  /// makes every non-empty row long.
+  unsigned longRow = 256;
 };
 
 /// The rows of one table: fixed-width (width > 0) or overflow (width 0, CSR).
@@ -51,6 +56,11 @@ public:
   const DeviceBuffer<cl_uint>& rowStart() const { return RowStart; }
   /// The non-empty fixed-width tables by ascending width, then the overflow table if used.
   const std::vector<VertexTableClass>& classes() const { return Classes; }
+  /// The vertices whose degree exceeds longRowThreshold(), ascending; listed once when the
+  /// table is built.
+  const DeviceBuffer<cl_int>& longRows() const { return LongRows; }
+  std::size_t longRowCount() const { return LongRows.size(); }
+  unsigned longRowThreshold() const { return LongRowThreshold; }
 
   /// Reorders the values of every row by keys[value], ascending (keys distinct within a row),
   /// in place: a table built in a renumbering (VertexOrder.h) given its values' old ids as
@@ -68,6 +78,8 @@ private:
   DeviceBuffer<cl_int> Degree;
   DeviceBuffer<cl_uint> RowStart;
   std::vector<VertexTableClass> Classes;
+  DeviceBuffer<cl_int> LongRows;
+  unsigned LongRowThreshold = 0;
 };
 
 } // namespace gpumesh
