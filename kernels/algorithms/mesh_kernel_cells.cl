@@ -7,16 +7,20 @@
 //   INPUT_VARIABLES    the cell's own chosen arrays as variables
 //   RESULT_DECLARATION, RESULT_STORE   the result variable and how it is written
 // and one accessor macro per (link, array): points_<Name>(k), neighbours_<Name>(k), plus the
-// CELL_<KIND> constants `kind` compares with.
+// CELL_<KIND> constants `kind` compares with, and MK_CHECKED, MK_VAR_<name> for the index
+// checks (kernels/algorithms/mesh_kernel_access.cl). A k outside the cell's points reads its
+// first point; outside its neighbours, the cell itself.
 #define POINTS points
 
-#define point_id(k) (connectivity[first + (k)])
-#define points_x(k) point_at(POINTS, point_id(k))
-#define neighbour_id(k) (neighbour_ids[neighbour_first + (k)])
+#define MK_POINT(k, variable) MK_LINK(connectivity, first, point_count, k, connectivity[first], variable)
+#define MK_NEIGHBOUR(k, variable) MK_LINK(neighbour_ids, neighbour_first, neighbour_count, k, id, variable)
+#define point_id(k) MK_POINT(k, MK_VAR_point_id)
+#define points_x(k) point_at(POINTS, MK_POINT(k, MK_VAR_points_x))
+#define neighbour_id(k) MK_NEIGHBOUR(k, MK_VAR_neighbour_id)
 
 __kernel void mesh_kernel(STEP_ARGUMENTS, CELL_ARGS, const int kind, __global const REAL* points,
   const int point_total, const int cell_total, __global const REAL* point_arrays,
-  __global const REAL* cell_arrays
+  __global const REAL* cell_arrays, __global int* mk_error
 #if USES_NEIGHBOURS
   , __global const uint* neighbour_offsets, __global const int* neighbour_ids
 #endif

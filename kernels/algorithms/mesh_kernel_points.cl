@@ -8,16 +8,21 @@
 //   USES_CELLS, USES_NEIGHBOURS   which upward links the text uses (1) or not (0)
 //   INPUT_VARIABLES    the point's own chosen arrays as variables
 //   RESULT_DECLARATION, RESULT_STORE   the result variable and how it is written
+//   MK_CHECKED, MK_VAR_<name>   index checks (kernels/algorithms/mesh_kernel_access.cl)
 // and one accessor macro per (link, array): cells_<Name>(k), neighbours_<Name>(k).
 // Links are VertexTables (core/gpumesh/topology/VertexTable.h): row of point v at rows[v] in entries,
-// degree[v] values, so every row is read to its true length whatever table holds it.
+// degree[v] values, so every row is read to its true length whatever table holds it. A k
+// outside the row reads the first cell, or the point itself.
 
-#define cell_id(k) (cell_entries[cell_row + (k)])
-#define neighbour_id(k) (neighbour_entries[neighbour_row + (k)])
-#define neighbours_x(k) point_at(POINTS, neighbour_id(k))
+#define MK_CELL(k, variable) MK_LINK(cell_entries, cell_row, cell_count, k, 0, variable)
+#define MK_NEIGHBOUR(k, variable) MK_LINK(neighbour_entries, neighbour_row, neighbour_count, k, id, variable)
+#define cell_id(k) MK_CELL(k, MK_VAR_cell_id)
+#define neighbour_id(k) MK_NEIGHBOUR(k, MK_VAR_neighbour_id)
+#define neighbours_x(k) point_at(POINTS, MK_NEIGHBOUR(k, MK_VAR_neighbours_x))
 
 __kernel void mesh_kernel(STEP_ARGUMENTS, __global const REAL* points, const int point_total,
-  const int cell_total, __global const REAL* point_arrays, __global const REAL* cell_arrays
+  const int cell_total, __global const REAL* point_arrays, __global const REAL* cell_arrays,
+  __global int* mk_error
 #if USES_CELLS
   , __global const int* cell_entries, __global const uint* cell_rows, __global const int* cell_degree
 #endif

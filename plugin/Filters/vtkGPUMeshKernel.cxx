@@ -81,7 +81,7 @@ std::vector<vtkDataArray*> findArrays(vtkPointSet* mesh, const std::vector<std::
 }
 
 gpumesh::MeshKernelDefinition makeDefinition(vtkPointSet* input, const std::vector<std::string>& names, int domain,
-  const char* kernel, const char* resultName, int resultComponents)
+  const char* kernel, const char* resultName, int resultComponents, bool checkIndices)
 {
   gpumesh::MeshKernelDefinition definition;
   definition.domain = domain == vtkGPUMeshKernel::CELLS ? gpumesh::MeshEntity::Cells : gpumesh::MeshEntity::Points;
@@ -95,6 +95,7 @@ gpumesh::MeshKernelDefinition makeDefinition(vtkPointSet* input, const std::vect
   definition.resultName = resultName ? resultName : "";
   definition.resultComponents = resultComponents;
   definition.body = kernel ? kernel : "";
+  definition.checkIndices = checkIndices;
   return definition;
 }
 
@@ -199,21 +200,27 @@ KernelRun runKernel(gpumesh::DeviceRun& run, vtkPointSet* mesh, const std::array
   KernelRun result;
   result.compiled = kernel.compiled();
   result.compileMilliseconds = kernel.compileMilliseconds();
+  // Progress and the abort are looked at between slices of work-items as well as between
+  // iterations, so that one long iteration can be stopped too.
   int stoppedAt = 0;
+  double stoppedDone = 1.0;
   const gpumesh::RealBuffer values =
-    kernel.execute(run, inputs, iterations, [&](int iteration, int total) {
-      progress->UpdateProgress(0.2 + 0.7 * iteration / total);
+    kernel.execute(run, inputs, iterations, [&](int iteration, int total, double done) {
+      progress->UpdateProgress(0.2 + 0.7 * (iteration - 1 + done) / total);
       if (progress->GetAbortExecute())
       {
         stoppedAt = iteration;
+        stoppedDone = done;
         return false;
       }
       return true;
     });
-  if (stoppedAt && stoppedAt < iterations)
+  if (stoppedAt && (stoppedAt < iterations || stoppedDone < 1.0))
   {
-    throw gpumesh::Error("The GPU Mesh Kernel was aborted after " + std::to_string(stoppedAt) + " of " +
-      std::to_string(iterations) + " iterations; the output is empty");
+    throw gpumesh::Error("The GPU Mesh Kernel was aborted " +
+      (stoppedDone < 1.0 ? "during iteration " + std::to_string(stoppedAt) + " of " + std::to_string(iterations)
+                         : "after " + std::to_string(stoppedAt) + " of " + std::to_string(iterations) + " iterations") +
+      "; the output is empty");
   }
   const bool ofPoints = definition.domain == gpumesh::MeshEntity::Points;
   const auto tuples = static_cast<vtkIdType>(ofPoints ? mesh->GetNumberOfPoints() : mesh->GetNumberOfCells());
@@ -335,7 +342,8 @@ void vtkGPUMeshKernel::CheckInput(vtkInformationVector**, vtkPointSet* input)
   if (!controller || input->GetNumberOfPoints() > 0 || input->GetNumberOfCells() > 0)
   {
     execution.Definition = makeDefinition(
-      input, this->InputArrays, this->Domain, this->Kernel, this->ResultArrayName, this->ResultComponents);
+      input, this->InputArrays, this->Domain, this->Kernel, this->ResultArrayName, this->ResultComponents,
+      this->CheckIndices);
     execution.Generated = gpumesh::generateMeshKernel(*execution.Definition);
     this->GeneratedSource = execution.Generated.source;
   }
@@ -428,4 +436,5 @@ void vtkGPUMeshKernel::PrintSelf(ostream& os, vtkIndent indent)
   os << indent << "InputArrays: " << (names.empty() ? "(none)" : names) << "\n";
   os << indent << "Iterations: " << this->Iterations << "\n";
   os << indent << "Reduction: " << GetReductionName(this->Reduction) << "\n";
+  os << indent << "CheckIndices: " << this->CheckIndices << "\n";
 }

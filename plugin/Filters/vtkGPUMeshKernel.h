@@ -37,7 +37,12 @@
  *
  * Errors, each with an empty output: a compile error lists the line (of the Kernel text),
  * column and message of each error, then the build log; an input array the input lacks; a
- * result that does not match the array it replaces; a link the domain does not have.
+ * result that does not match the array it replaces; a link the domain does not have; private
+ * arrays over 16 KiB per work-item (gpumesh::MeshKernel::maximumPrivateBytes); an index out
+ * of range (CheckIndices), naming its line and variable.
+ *
+ * The loop runs in slices of work-items; progress is reported and an abort honoured between
+ * them. A work-item that never ends (an endless loop) cannot be stopped.
  *
  * Under MPI each process runs the kernel on its piece plus one layer of ghost cells, so every
  * owned point and cell sees all its links and the values equal the serial ones; entities the
@@ -89,7 +94,9 @@ public:
   ///@}
 
   ///@{
-  /// The loop's body in OpenCL C (see the class description for its variables).
+  /// The loop's body in OpenCL C (see the class description for its variables). A loop that
+  /// never ends cannot be stopped once launched (OpenCL cannot cancel a launch): the abort is
+  /// honoured only between slices of MeshKernel::defaultSliceSize work-items.
   vtkSetStringMacro(Kernel);
   vtkGetStringMacro(Kernel);
   ///@}
@@ -121,6 +128,16 @@ public:
   ///@}
 
   ///@{
+  /// Whether the link indices k, the component indices of wide arrays and result[c] are
+  /// checked (on by default): an index out of range is clamped and the filter fails naming the
+  /// line and the variable, instead of reading or writing outside the buffers, which can crash
+  /// the server. Off saves the comparisons (see docs/filters.md for their cost).
+  vtkSetMacro(CheckIndices, bool);
+  vtkGetMacro(CheckIndices, bool);
+  vtkBooleanMacro(CheckIndices, bool);
+  ///@}
+
+  ///@{
   /// Reduction of the result into the field data (NONE by default).
   vtkSetMacro(Reduction, int);
   vtkGetMacro(Reduction, int);
@@ -149,6 +166,7 @@ protected:
   std::vector<std::string> InputArrays;
   int Iterations = 1;
   int Reduction = NONE;
+  bool CheckIndices = true;
   std::string GeneratedSource;
 
 private:

@@ -355,6 +355,19 @@ const std::vector<FilterCase>& filterCases()
         return filter.GetPointer();
       },
       "KernelTimeMs_mesh_kernel", 10 },
+    { "gpu-kernel-laplacian-unchecked", "gpu-kernel-laplacian with CheckIndices off (the cost of the index checks)",
+      true, false, false, {},
+      [](const Options& options, bool) -> vtkSmartPointer<vtkAlgorithm> {
+        vtkNew<vtkGPUMeshKernel> filter;
+        filter->SetDevice(options.device.c_str());
+        filter->SetKernel(userLaplacian);
+        filter->SetResultArrayName("Points");
+        filter->SetResultComponents(3);
+        filter->SetIterations(10);
+        filter->CheckIndicesOff();
+        return filter.GetPointer();
+      },
+      "KernelTimeMs_mesh_kernel", 10 },
     { "gpu-refinement-marked", "vtkGPULongestEdgeRefinement, cells of the cell array Mark (--marked-fraction)",
       true, false, false, { "Mark" },
       [](const Options& options, bool) -> vtkSmartPointer<vtkAlgorithm> {

@@ -401,3 +401,162 @@ TEST(MeshKernel, MixedKindsPointsAndNeighbours)
     for (int k = 0; k < 5; ++k)
       EXPECT_EQ(result[5 * c + k], expected[c][k]) << "cell " << c << ", value " << k;
 }
+
+// A private array of 10,000 REALs built and then crashed its work-group on launch, taking the
+// process (a shared pvserver) with it: declared arrays over maximumPrivateBytes per work-item
+// are refused before compiling, naming the largest, whether their size is a literal or the
+// text's own constant; smaller ones, and arrays of other address spaces, run.
+TEST(MeshKernel, LargePrivateArraysAreRefusedNamingThem)
+{
+  const testmesh::Mesh mesh = testmesh::fromGenerated<testmesh::Mesh>(benchmark::triangleGrid(40, 3));
+  const HostMesh host = testmesh::toHost(mesh);
+  DeviceRun run(DeviceContext::acquire("auto"), Precision::Double);
+  const DeviceMesh device(run, host);
+  MeshKernelDefinition definition;
+  definition.body = "REAL a[10000];\nfor (int k = 0; k < 10000; ++k) a[k] = k * x.x;\nresult = a[id % 10000];";
+  std::string message = errorOf(run, device, definition);
+  EXPECT_NE(message.find("'a' (line 1) alone takes 80000 bytes"), std::string::npos) << message;
+  EXPECT_NE(message.find("more than the 16384 bytes"), std::string::npos) << message;
+
+  definition.body = "int small[16];\n/* a comment\n   over lines */\n#define SIDE (4 * 25)\n"
+                    "float2 i[SIDE][SIDE / 2], *p[2];\nresult = 0;";
+  message = errorOf(run, device, definition);
+  EXPECT_NE(message.find("'i' (line 5) alone takes 40000 bytes"), std::string::npos) << message;
+
+  // 2048 REALs are 16 KiB in double precision, 8 KiB in single.
+  definition.body = "REAL a[2048 + 1];\nfor (int k = 0; k < 2049; ++k) a[k] = k;\nresult = a[id % 2049];";
+  EXPECT_NE(errorOf(run, device, definition).find("16392 bytes"), std::string::npos);
+  DeviceRun single(DeviceContext::acquire("auto"), Precision::Single);
+  const DeviceMesh singleDevice(single, host);
+  MeshKernel accepted(single, singleDevice, definition);
+  const std::vector<double> values = download(single, accepted.execute(single, {}, 1));
+  for (std::size_t p = 0; p < values.size(); ++p)
+    ASSERT_EQ(values[p], static_cast<double>(p % 2049)) << "point " << p;
+
+  // Sizes it cannot evaluate, and casts or expressions that look like declarations, are no
+  // arrays of known size; a constant defined by itself is unknown, not endless.
+  definition.body = "#define N N\nREAL q[N];\nresult = (REAL)x.x * sizeof(int) + 1;";
+  EXPECT_TRUE(generateMeshKernel(definition).privateArrays.empty());
+}
+
+// An index out of range read or wrote outside the buffers (reading past a row reads another
+// point's entries, then points nobody has; result[9] of a 6-component result writes past a
+// private array): checked by default, it is clamped and the run fails naming the line of the
+// user's text, the variable, the index and the point or cell, instead of crashing.
+TEST(MeshKernel, IndicesOutOfRangeAreErrorsNamingTheLine)
+{
+  const testmesh::Mesh mesh = testmesh::fromGenerated<testmesh::Mesh>(benchmark::triangleGrid(30, 3));
+  const HostMesh host = testmesh::toHost(mesh);
+  DeviceRun run(DeviceContext::acquire("auto"), Precision::Double);
+  const DeviceMesh device(run, host);
+  const std::size_t cells = mesh.cells.size();
+  std::vector<double> wide(7 * cells);
+  for (std::size_t v = 0; v < wide.size(); ++v)
+    wide[v] = static_cast<double>(v);
+  const RealBuffer wideValues = run.uploadReal(wide.data(), wide.size(), "Wide");
+  const auto runError = [&](const MeshKernelDefinition& definition, const std::vector<const RealBuffer*>& inputs) {
+    try
+    {
+      MeshKernel kernel(run, device, definition);
+      kernel.execute(run, inputs, 2);
+    }
+    catch (const Error& error)
+    {
+      return std::string(error.what());
+    }
+    return std::string("(no error)");
+  };
+  MeshKernelDefinition definition;
+  definition.body =
+    "REAL3 sum = 0;\nfor (int k = 0; k <= neighbour_count; ++k)\n  sum += neighbours_x(k);\nresult = sum.x;";
+  std::string message = runError(definition, {});
+  EXPECT_NE(message.find("line 3 reads or writes out of range: neighbours_x(k) with k = "), std::string::npos)
+    << message;
+  EXPECT_NE(message.find("keep k within its count"), std::string::npos) << message;
+
+  definition.resultComponents = 6;
+  definition.body = "for (int c = 0; c < 6; ++c)\n  result[c] = c;\nresult[ (int)(x.x * 0) + 9 ] = 1;";
+  message = runError(definition, {});
+  EXPECT_NE(message.find("line 3 reads or writes out of range: result[c] with c = 9, outside 0 to 5 (at point "),
+    std::string::npos)
+    << message;
+
+  definition.resultComponents = 1;
+  definition.inputs = { { "Wide", MeshEntity::Cells, 7 } };
+  definition.body = "result = cells_Wide(0, 0);\nresult += cells_Wide(cell_count - 1, 7);";
+  message = runError(definition, { &wideValues });
+  EXPECT_NE(message.find("line 2 reads or writes out of range: cells_Wide(k, c) with c = 7, outside 0 to 6"),
+    std::string::npos)
+    << message;
+
+  definition.domain = MeshEntity::Cells;
+  definition.body = "result = Wide[point_count + 4];";
+  message = runError(definition, { &wideValues });
+  EXPECT_NE(message.find("line 1 reads or writes out of range: Wide[c] with c = 7, outside 0 to 6 (at cell "),
+    std::string::npos)
+    << message;
+
+  // Compile errors keep the columns of the text as written around the checked subscripts.
+  definition.body = "result = Wide[1] + Wide[2] + not_declared;";
+  message = errorOf(run, device, definition);
+  EXPECT_NE(message.find("line 1, column 30: error:"), std::string::npos) << message;
+
+  // In range, checked and unchecked programs give the same values; unchecked is other text.
+  definition.body = "result = Wide[6] + points_x(point_count - 1).y;";
+  MeshKernel checked(run, device, definition);
+  definition.checkIndices = false;
+  MeshKernel unchecked(run, device, definition);
+  EXPECT_NE(checked.generated().source, unchecked.generated().source);
+  EXPECT_NE(unchecked.generated().source.find("#define MK_CHECKED 0"), std::string::npos);
+  EXPECT_EQ(download(run, checked.execute(run, { &wideValues }, 1)),
+    download(run, unchecked.execute(run, { &wideValues }, 1)));
+}
+
+// A long loop runs in slices of work-items, the observer called between them: the values do
+// not depend on the slice size (here a work-group per slice, for iterations of a fed-back
+// result and for every cell group), and an abort stops the run within an iteration.
+TEST(MeshKernel, SlicesGiveTheSameValuesAndStopOnAnAbort)
+{
+  testmesh::Mesh mesh = testmesh::fromGenerated<testmesh::Mesh>(benchmark::triangleGrid(7200));
+  mesh.cells.push_back({ CellKind::Quad, { 0, 1, 62, 61 } });
+  const HostMesh host = testmesh::toHost(mesh);
+  DeviceRun run(DeviceContext::acquire("auto"), Precision::Double);
+  const DeviceMesh device(run, host);
+  MeshKernelDefinition laplacian;
+  laplacian.resultName = MeshKernelDefinition::coordinatesName;
+  laplacian.resultComponents = 3;
+  laplacian.body = "REAL3 mean = 0;\nfor (int k = 0; k < neighbour_count; ++k)\n  mean += neighbours_x(k);\n"
+                   "result = x + 0.5 * (mean / neighbour_count - x);";
+  MeshKernelDefinition barycentres;
+  barycentres.domain = MeshEntity::Cells;
+  barycentres.resultComponents = 3;
+  barycentres.body = "for (int k = 0; k < point_count; ++k)\n  result += points_x(k);\nresult /= point_count;";
+  for (const MeshKernelDefinition& definition : { laplacian, barycentres })
+  {
+    MeshKernel whole(run, device, definition);
+    EXPECT_EQ(whole.sliceSize(), MeshKernel::defaultSliceSize);
+    int wholeCalls = 0;
+    const std::vector<double> expected =
+      download(run, whole.execute(run, {}, 3, [&](int, int, double) { return ++wholeCalls > 0; }));
+    EXPECT_EQ(wholeCalls, 3);
+
+    MeshKernel sliced(run, device, definition);
+    sliced.setSliceSize(1);
+    std::vector<double> fractions;
+    const std::vector<double> values = download(run, sliced.execute(run, {}, 3, [&](int iteration, int, double done) {
+      fractions.push_back(iteration - 1 + done);
+      return true;
+    }));
+    EXPECT_EQ(values, expected);
+    EXPECT_GT(fractions.size(), 3u * 4u); // 3721 points or 7201 cells in slices of a work-group or so
+    EXPECT_TRUE(std::is_sorted(fractions.begin(), fractions.end()));
+    EXPECT_EQ(fractions.back(), 3.0);
+
+    int calls = 0;
+    sliced.execute(run, {}, 3, [&](int, int, double done) {
+      EXPECT_LT(done, 1.0);
+      return ++calls < 2;
+    });
+    EXPECT_EQ(calls, 2);
+  }
+}

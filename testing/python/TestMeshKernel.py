@@ -1,6 +1,7 @@
 """GPU Mesh Kernel: seed 001's examples written as kernels, against double-precision numpy
 references and the built-in GPU filters and vtkMeshQuality; errors; the program cache."""
 import math
+import os
 import unittest
 
 import numpy as np
@@ -231,6 +232,65 @@ class MeshKernel(unittest.TestCase):
         self.failing("ResultComponents must be 1 to 9", Kernel="result = 1;", ResultComponents=12)
         self.failing("Iterations must be 1 or more", Kernel="result = 1;", Iterations=0)
         self.failing("Domain 4 is not one of 0 (Points), 1 (Cells)", Kernel="result = 1;", Domain=4)
+
+    def test_a_private_array_too_large_for_a_work_item_is_refused(self):
+        """REAL a[10000] built, then crashed its work-group and the process (a shared pvserver)
+        on launch: arrays over 16 KiB per work-item are refused, naming the array and its line."""
+        text = self.failing("'a' (line 2) alone takes 80000 bytes",
+                            Kernel="// a table per point\nREAL a[10000];\n"
+                                   "for (int k = 0; k < 10000; ++k) a[k] = k * x.x;\nresult = a[id % 10000];")
+        self.assertIn("more than the 16384 bytes (16 KiB) a work-item may hold", text)
+
+    def test_an_index_out_of_range_is_an_error_naming_the_line(self):
+        """Reading past a point's neighbours and writing past result's components read and wrote
+        outside the device's buffers: checked by default, each is an error naming the line."""
+        self.failing("line 3 reads or writes out of range: neighbours_x(k) with k = ",
+                     Kernel="REAL3 s = 0;\nfor (int k = 0; k <= neighbour_count; ++k)\n"
+                            "  s += neighbours_x(k);\nresult = s.x;")
+        self.failing("line 2 reads or writes out of range: result[c] with c = 7, outside 0 to 5",
+                     Kernel="result[0] = 1;\nresult[id % 2 + 7] = 2;", ResultComponents=6)
+        # In range, the checks change nothing; off, the program has none.
+        body = "REAL3 s = 0;\nfor (int k = 0; k < neighbour_count; ++k)\n  s += neighbours_x(k);\nresult = s.x;"
+        checked = gt.fetch(kernel(self.source, Kernel=body))
+        unchecked_proxy = kernel(self.source, Kernel=body, CheckIndices=0)
+        unchecked = gt.fetch(unchecked_proxy)
+        np.testing.assert_array_equal(point_array(checked, "Result"), point_array(unchecked, "Result"))
+        self.assertIn("#define MK_CHECKED 0", gt.field_value(unchecked, "GeneratedSource"))
+        simple.Delete(unchecked_proxy)
+
+    def test_an_abort_stops_between_slices_of_one_iteration(self):
+        """One long iteration runs in slices of work-items (here made small through
+        GPUMESH_KERNEL_SLICE): progress is reported between them, and an abort stops the run
+        there with an empty output, where it used to wait for the whole iteration."""
+        os.environ["GPUMESH_KERNEL_SLICE"] = "64"
+        try:
+            proxy = kernel(self.source, Kernel="result = length(x) * 0.625; // sliced")
+            algorithm = proxy.GetClientSideObject()
+            seen = []
+
+            def on_progress(caller, event):
+                seen.append(caller.GetProgress())
+                if seen[-1] > 0.2:
+                    caller.SetAbortExecute(1)
+
+            algorithm.AddObserver("ProgressEvent", on_progress)
+            with gt.CapturedErrors() as errors:
+                result = gt.fetch(proxy)
+            self.assertIn("The GPU Mesh Kernel was aborted during iteration 1 of 1; the output is empty",
+                          errors.text)
+            self.assertEqual(result.GetNumberOfPoints(), 0)
+            during = [p for p in seen if 0.2 < p < 1.0]
+            self.assertEqual(len(during), 1, seen)
+            self.assertLess(during[0], 0.9, seen)
+            simple.Delete(proxy)
+
+            # Unaborted, the sliced run gives the values of one launch.
+            proxy = kernel(self.source, Kernel="result = length(x) * 0.625; // sliced")
+            np.testing.assert_allclose(point_array(gt.fetch(proxy), "Result")[:, 0],
+                                       np.linalg.norm(self.xyz, axis=1) * 0.625, rtol=1e-12)
+            simple.Delete(proxy)
+        finally:
+            del os.environ["GPUMESH_KERNEL_SLICE"]
 
 
 if __name__ == "__main__":

@@ -6,8 +6,11 @@
 #include "gpumesh/topology/VertexLinks.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <chrono>
+#include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <map>
@@ -29,7 +32,7 @@ const std::set<std::string>& contextualNames()
   static const std::set<std::string> names{ "id", "x", "result", "kind", "point_count", "point_id",
     "cell_count", "cell_id", "neighbour_count", "neighbour_id", "previous", "result_out", "points",
     "point_total", "cell_total", "point_arrays", "cell_arrays", "count", "connectivity", "offsets",
-    "per_cell", "cell_ids", "first", "i" };
+    "per_cell", "cell_ids", "first", "i", "mk_error" };
   return names;
 }
 
@@ -47,9 +50,11 @@ std::string withoutComments(const std::string& text)
     }
     else if (text.compare(i, 2, "/*") == 0)
     {
-      const std::size_t end = text.find("*/", i + 2);
-      i = end == std::string::npos ? text.size() : end + 1;
+      // Its line breaks stay, so that lines counted in the result are the text's.
+      const std::size_t end = std::min(text.find("*/", i + 2), text.size());
       out += ' ';
+      out.append(static_cast<std::size_t>(std::count(text.begin() + i, text.begin() + end, '\n')), '\n');
+      i = end + 1;
     }
     else
     {
@@ -120,6 +125,19 @@ bool locateError(const std::string& text, std::size_t at, std::size_t nameLength
   return before || after;
 }
 
+// The column of the user's text for `column` of `line` as compiled (after checkSubscripts).
+long long userColumn(const GeneratedMeshKernel& generated, long long line, long long column)
+{
+  long long shift = 0;
+  for (const SourceInsertion& insertion : generated.insertions)
+  {
+    if (insertion.line != line || insertion.column >= column)
+      continue;
+    shift += std::min<long long>(insertion.length, column - insertion.column);
+  }
+  return column - shift;
+}
+
 // "line L, column C: error: message" for each error of the build log in the user's text
 // (clang writes "Kernel:3:5: error: ...", PoCL "error: Kernel:3:5: ..."; NVIDIA ignores #line
 // and writes "<kernel>:145:5: error: ...", the line in the whole program). Read line by line
@@ -147,7 +165,8 @@ std::string userErrors(const std::string& log, const GeneratedMeshKernel& genera
         if (line < 1 || line > generated.userLineCount)
           break; // in the generated part
       }
-      errors += "\n  line " + std::to_string(line) + ", column " + std::to_string(error.column) +
+      errors += "\n  line " + std::to_string(line) + ", column " +
+        std::to_string(userColumn(generated, line, error.column)) +
         ": error: " + error.message;
       break;
     }
@@ -281,6 +300,396 @@ void rejectIncludes(const std::string& code)
     }
     start = end + 1;
   }
+}
+
+// A token of the declarations scan: a run of word characters (identifier or number), "<<",
+// ">>" or one other character, with its line in the user's text.
+struct Token
+{
+  std::string text;
+  int line = 0;
+};
+
+// Where a comment, string or character literal that starts at `i` ends (i itself when none
+// does): their words are not code.
+std::size_t skipNonCode(const std::string& text, std::size_t i)
+{
+  if (text.compare(i, 2, "//") == 0)
+    return std::min(text.find('\n', i), text.size());
+  if (text.compare(i, 2, "/*") == 0)
+    return std::min(text.find("*/", i + 2), text.size() - 2) + 2;
+  if (text[i] == '"' || text[i] == '\'')
+  {
+    std::size_t k = i + 1;
+    while (k < text.size() && text[k] != text[i] && text[k] != '\n')
+      k += text[k] == '\\' ? 2 : 1;
+    return std::min(k + 1, text.size());
+  }
+  return i;
+}
+
+// The tokens of `code` (comments removed, lines kept), and its object-like #define constants
+// by name (their text).
+std::vector<Token> tokenize(const std::string& code, std::map<std::string, std::string>* macros)
+{
+  std::vector<Token> tokens;
+  int line = 1;
+  bool lineStart = true;
+  for (std::size_t i = 0; i < code.size();)
+  {
+    const char c = code[i];
+    if (c == '\n' || std::isspace(static_cast<unsigned char>(c)))
+    {
+      line += c == '\n';
+      lineStart = lineStart || c == '\n';
+      ++i;
+      continue;
+    }
+    const std::size_t skipped = skipNonCode(code, i);
+    if (skipped != i)
+    {
+      i = skipped;
+      continue;
+    }
+    if (c == '#' && lineStart && macros)
+    {
+      // A directive is not code; "#define NAME value" is remembered for array sizes. (Its
+      // words are read without directives: "# # # ..." does not recurse.)
+      const std::size_t end = std::min(code.find('\n', i), code.size());
+      const std::vector<Token> words = tokenize(code.substr(i + 1, end - i - 1), nullptr);
+      if (macros && words.size() >= 2 && words[0].text == "define" && isWordCharacter(words[1].text[0]))
+      {
+        const std::size_t name = code.find(words[1].text, i);
+        const std::size_t after = name + words[1].text.size();
+        if (after >= end || code[after] != '(')
+          (*macros)[words[1].text] = code.substr(after, end - after);
+      }
+      i = end;
+      continue;
+    }
+    lineStart = false;
+    std::size_t end = i + 1;
+    if (isWordCharacter(c))
+      while (end < code.size() && isWordCharacter(code[end]))
+        ++end;
+    else if ((c == '<' || c == '>') && i + 1 < code.size() && code[i + 1] == c)
+      end = i + 2;
+    tokens.push_back({ code.substr(i, end - i), line });
+    i = end;
+  }
+  return tokens;
+}
+
+// The value of an array size: integer literals, the text's #define constants, + - * / % << >>
+// and parentheses. Anything else (or nesting deeper than a stack may take) leaves it unknown.
+class SizeExpression
+{
+public:
+  /// The text's constants, and their values once evaluated (each is evaluated once: constants
+  /// defined from one another do not multiply the work).
+  struct Constants
+  {
+    std::map<std::string, std::string> text;
+    std::map<std::string, std::optional<double>> values;
+  };
+
+  SizeExpression(Constants& constants, int depth)
+    : Defined(constants)
+    , Depth(depth)
+  {
+  }
+
+  std::optional<double> evaluate(const std::vector<Token>& tokens, std::size_t begin, std::size_t end)
+  {
+    Tokens = &tokens;
+    At = begin;
+    End = end;
+    const double value = shift(0);
+    if (!Known || At != End || !(value >= 0) || value > 1e18 || value != std::floor(value))
+      return std::nullopt;
+    return value;
+  }
+
+private:
+  static constexpr int maximumNesting = 32;
+
+  bool next(const char* text) const { return At < End && (*Tokens)[At].text == text; }
+
+  double shift(int nesting)
+  {
+    double value = sum(nesting);
+    while (Known && (next("<<") || next(">>")))
+    {
+      const bool left = (*Tokens)[At++].text == "<<";
+      const double by = sum(nesting);
+      Known = Known && by >= 0 && by < 63;
+      if (Known)
+        value = left ? std::ldexp(value, static_cast<int>(by)) : std::floor(std::ldexp(value, -static_cast<int>(by)));
+    }
+    return value;
+  }
+
+  double sum(int nesting)
+  {
+    double value = product(nesting);
+    while (Known && (next("+") || next("-")))
+    {
+      const bool plus = (*Tokens)[At++].text == "+";
+      const double term = product(nesting);
+      value = plus ? value + term : value - term;
+    }
+    return value;
+  }
+
+  double product(int nesting)
+  {
+    double value = factor(nesting);
+    while (Known && (next("*") || next("/") || next("%")))
+    {
+      const char op = (*Tokens)[At++].text[0];
+      const double by = factor(nesting);
+      Known = Known && (op == '*' || by != 0);
+      if (Known)
+        value = op == '*' ? value * by : op == '/' ? std::trunc(value / by) : std::fmod(value, by);
+    }
+    return value;
+  }
+
+  double factor(int nesting)
+  {
+    if (At >= End || nesting > maximumNesting)
+    {
+      Known = false;
+      return 0;
+    }
+    const std::string& text = (*Tokens)[At++].text;
+    if (text == "-" || text == "+")
+      return (text == "-" ? -1 : 1) * factor(nesting + 1);
+    if (text == "(")
+    {
+      const double value = shift(nesting + 1);
+      Known = Known && next(")");
+      ++At;
+      return value;
+    }
+    if (std::isdigit(static_cast<unsigned char>(text[0])))
+      return literal(text);
+    const auto macro = Defined.text.find(text);
+    if (macro != Defined.text.end() && Depth < maximumNesting)
+    {
+      auto value = Defined.values.find(text);
+      if (value == Defined.values.end())
+      {
+        const std::vector<Token> expansion = tokenize(macro->second, nullptr);
+        Defined.values[text] = std::nullopt; // while it is evaluated: a constant defined by itself is unknown
+        const std::optional<double> evaluated =
+          SizeExpression(Defined, Depth + 1).evaluate(expansion, 0, expansion.size());
+        value = Defined.values.insert_or_assign(text, evaluated).first;
+      }
+      Known = Known && value->second.has_value();
+      return value->second.value_or(0);
+    }
+    Known = false;
+    return 0;
+  }
+
+  // 10000, 0x2710, 10000u, 10000UL.
+  double literal(const std::string& text)
+  {
+    const bool hex = text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
+    double value = 0;
+    std::size_t k = hex ? 2 : 0;
+    for (; k < text.size() && std::isxdigit(static_cast<unsigned char>(text[k])); ++k)
+    {
+      if (!hex && !std::isdigit(static_cast<unsigned char>(text[k])))
+        break;
+      const int digit = std::isdigit(static_cast<unsigned char>(text[k])) ? text[k] - '0'
+                                                                          : std::tolower(text[k]) - 'a' + 10;
+      value = value * (hex ? 16 : 10) + digit;
+    }
+    for (; k < text.size(); ++k)
+      Known = Known && std::strchr("uUlL", text[k]) != nullptr;
+    return value;
+  }
+
+  Constants& Defined;
+  int Depth;
+  const std::vector<Token>* Tokens = nullptr;
+  std::size_t At = 0;
+  std::size_t End = 0;
+  bool Known = true;
+};
+
+// Bytes of one element of a private type, when REAL is float and when it is double; 0 for a
+// word that is not a type. Vectors of 3 take the room of 4.
+std::pair<std::uint64_t, std::uint64_t> elementBytes(const std::string& word)
+{
+  static const std::map<std::string, std::uint64_t> scalars{ { "char", 1 }, { "uchar", 1 }, { "bool", 1 },
+    { "short", 2 }, { "ushort", 2 }, { "half", 2 }, { "int", 4 }, { "uint", 4 }, { "float", 4 }, { "long", 8 },
+    { "ulong", 8 }, { "double", 8 }, { "size_t", 8 }, { "ptrdiff_t", 8 }, { "intptr_t", 8 }, { "uintptr_t", 8 } };
+  std::size_t digits = word.size();
+  while (digits > 0 && std::isdigit(static_cast<unsigned char>(word[digits - 1])))
+    --digits;
+  const std::string base = word.substr(0, digits);
+  const std::string width = word.substr(digits);
+  std::uint64_t lanes = 1;
+  if (!width.empty())
+  {
+    if (width != "2" && width != "3" && width != "4" && width != "8" && width != "16")
+      return { 0, 0 };
+    lanes = width == "3" ? 4 : std::stoull(width);
+  }
+  if (base == "REAL")
+    return { 4 * lanes, 8 * lanes };
+  const auto found = scalars.find(base);
+  if (found == scalars.end() || (base == "bool" && lanes > 1))
+    return { 0, 0 };
+  return { found->second * lanes, found->second * lanes };
+}
+
+// The private arrays `code` (comments removed) declares, "TYPE name[N][M], *p[K] = ...;",
+// whose sizes are known. Arrays of the local, global and constant spaces are not private.
+std::vector<PrivateArray> declaredPrivateArrays(const std::string& code)
+{
+  static const std::set<std::string> otherSpaces{ "__local", "local", "__global", "global", "__constant",
+    "constant" };
+  SizeExpression::Constants constants;
+  const std::vector<Token> tokens = tokenize(code, &constants.text);
+  const auto at = [&](std::size_t k) -> const std::string& {
+    static const std::string none;
+    return k < tokens.size() ? tokens[k].text : none;
+  };
+  std::vector<PrivateArray> arrays;
+  for (std::size_t t = 0; t < tokens.size(); ++t)
+  {
+    const auto bytes = elementBytes(tokens[t].text);
+    if (bytes.first == 0 || (t > 0 && otherSpaces.count(at(t - 1))) || (t > 1 && otherSpaces.count(at(t - 2))))
+      continue;
+    std::size_t k = t + 1;
+    while (true) // one declarator after another
+    {
+      bool pointer = false;
+      for (; at(k) == "*"; ++k)
+        pointer = true;
+      if (at(k).empty() || !(std::isalpha(static_cast<unsigned char>(at(k)[0])) || at(k)[0] == '_'))
+        break;
+      PrivateArray array;
+      array.name = at(k);
+      array.line = tokens[k].line;
+      ++k;
+      double elements = 1;
+      bool subscripted = false;
+      while (at(k) == "[")
+      {
+        std::size_t close = k + 1;
+        for (int depth = 1; close < tokens.size(); ++close)
+        {
+          depth += at(close) == "[" ? 1 : at(close) == "]" ? -1 : 0;
+          if (depth == 0)
+            break;
+        }
+        const std::optional<double> size = SizeExpression(constants, 0).evaluate(tokens, k + 1, close);
+        elements = size ? elements * *size : std::numeric_limits<double>::quiet_NaN();
+        subscripted = true;
+        k = close + 1;
+      }
+      if (subscripted && elements == elements && elements * 8 * 4 < 1e18)
+      {
+        array.singleBytes = static_cast<std::uint64_t>(elements) * (pointer ? 8 : bytes.first);
+        array.doubleBytes = static_cast<std::uint64_t>(elements) * (pointer ? 8 : bytes.second);
+        arrays.push_back(array);
+      }
+      if (at(k) == "=") // the initializer, to the next declarator or the end
+      {
+        for (int depth = 0; k < tokens.size() && !(depth == 0 && (at(k) == "," || at(k) == ";")); ++k)
+        {
+          const std::string& token = at(k);
+          depth += (token == "(" || token == "[" || token == "{") ? 1
+            : (token == ")" || token == "]" || token == "}")      ? -1
+                                                                  : 0;
+        }
+      }
+      if (at(k) != ",")
+        break;
+      ++k;
+    }
+  }
+  return arrays;
+}
+
+// Each subscript of an array the generator declares and checks (`checked`: identifier ->
+// size, variable number), result[c] beyond 4 components and wide arrays of the domain's
+// entity, wrapped as [MK_INDEX(c, size, variable)]; where the text was inserted goes to
+// `insertions`.
+std::string checkSubscripts(const std::string& body, const std::map<std::string, std::pair<int, int>>& checked,
+  std::vector<SourceInsertion>& insertions)
+{
+  std::vector<std::pair<std::size_t, std::string>> inserts; // before body[first], in order
+  for (std::size_t i = 0; i < body.size();)
+  {
+    const std::size_t skipped = skipNonCode(body, i);
+    if (skipped != i || !isWordCharacter(body[i]))
+    {
+      i = std::max(skipped, i + 1);
+      continue;
+    }
+    std::size_t end = i;
+    while (end < body.size() && isWordCharacter(body[end]))
+      ++end;
+    const auto found = checked.find(body.substr(i, end - i));
+    std::size_t open = end;
+    while (open < body.size() && std::isspace(static_cast<unsigned char>(body[open])))
+      ++open;
+    const bool member = i > 0 && (body[i - 1] == '.' || (body[i - 1] == '>' && i > 1 && body[i - 2] == '-'));
+    if (found != checked.end() && !member && open < body.size() && body[open] == '[')
+    {
+      std::size_t close = open + 1;
+      for (int depth = 1; close < body.size();)
+      {
+        const std::size_t past = skipNonCode(body, close);
+        if (past != close)
+        {
+          close = past;
+          continue;
+        }
+        depth += body[close] == '[' ? 1 : body[close] == ']' ? -1 : 0;
+        if (depth == 0)
+          break;
+        ++close;
+      }
+      if (close < body.size())
+      {
+        inserts.emplace_back(open + 1, "MK_INDEX(");
+        inserts.emplace_back(close, ", " + std::to_string(found->second.first) + ", " +
+            std::to_string(found->second.second) + ")");
+      }
+    }
+    i = end;
+  }
+  std::stable_sort(inserts.begin(), inserts.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::string out;
+  int line = 1;
+  std::size_t lineStart = 0; // in out
+  std::size_t from = 0;
+  const auto copyTo = [&](std::size_t to) {
+    for (; from < to; ++from)
+    {
+      out += body[from];
+      if (body[from] == '\n')
+      {
+        ++line;
+        lineStart = out.size();
+      }
+    }
+  };
+  for (const auto& [position, text] : inserts)
+  {
+    copyTo(position);
+    insertions.push_back({ line, static_cast<int>(out.size() - lineStart) + 1, static_cast<int>(text.size()) });
+    out += text;
+  }
+  copyTo(body.size());
+  return out;
 }
 
 // The body and the result, checked before anything is planned.
@@ -486,21 +895,50 @@ std::string pointerDefines(const std::vector<ArrayPlan>& plans)
   return defines.str();
 }
 
+// A checked index's number in the program, for what it is: "neighbours_x(k) with k".
+int checkedVariable(GeneratedMeshKernel& generated, const std::string& what)
+{
+  generated.checkedNames.push_back(what);
+  return static_cast<int>(generated.checkedNames.size()) - 1;
+}
+
 // The array read at the entities its link reaches (the points or cells around, the
-// neighbours): a tuple, or one component of a wide one.
-std::string accessorDefine(const ArrayPlan& plan, MeshEntity domain)
+// neighbours): a tuple, or one component of a wide one. The templates define the link
+// macros (MK_CELL, MK_POINT, MK_NEIGHBOUR), which check k.
+std::string accessorDefine(const ArrayPlan& plan, MeshEntity domain, GeneratedMeshKernel& generated)
 {
   const bool pointsDomain = domain == MeshEntity::Points;
   const bool ofPoints = plan.array->entity == MeshEntity::Points;
   const std::string prefix =
     ofPoints ? (pointsDomain ? "neighbours" : "points") : (pointsDomain ? "cells" : "neighbours");
-  const std::string idMacro =
-    ofPoints ? (pointsDomain ? "neighbour_id" : "point_id") : (pointsDomain ? "cell_id" : "neighbour_id");
+  const std::string link =
+    ofPoints ? (pointsDomain ? "MK_NEIGHBOUR" : "MK_POINT") : (pointsDomain ? "MK_CELL" : "MK_NEIGHBOUR");
+  const std::string accessor = prefix + "_" + plan.identifier;
   const int n = plan.array->components;
   if (n <= 4)
-    return "#define " + prefix + "_" + plan.identifier + "(k) " + readTuple(plan, idMacro + "(k)") + "\n";
-  return "#define " + prefix + "_" + plan.identifier + "(k, c) MK_READ_N(" + plan.pointer + ", " +
-    std::to_string(n) + ", " + idMacro + "(k), c)\n";
+  {
+    const int k = checkedVariable(generated, accessor + "(k) with k");
+    return "#define " + accessor + "(k) " + readTuple(plan, link + "(k, " + std::to_string(k) + ")") + "\n";
+  }
+  const int k = checkedVariable(generated, accessor + "(k, c) with k");
+  const int c = checkedVariable(generated, accessor + "(k, c) with c");
+  return "#define " + accessor + "(k, c) MK_READ_N(" + plan.pointer + ", " + std::to_string(n) + ", " + link + "(k, " +
+    std::to_string(k) + "), MK_INDEX(c, " + std::to_string(n) + ", " + std::to_string(c) + "))\n";
+}
+
+// Whether the index checks are on, and the numbers of the checked link variables the
+// templates define (kernels/algorithms/mesh_kernel_*.cl).
+std::string checkDefines(const MeshKernelDefinition& definition, GeneratedMeshKernel& generated)
+{
+  std::string defines = "#define MK_CHECKED " + std::to_string(int(definition.checkIndices)) + "\n";
+  const bool pointsDomain = definition.domain == MeshEntity::Points;
+  for (const char* variable : pointsDomain ? std::vector<const char*>{ "cell_id", "neighbour_id", "neighbours_x" }
+                                           : std::vector<const char*>{ "point_id", "points_x", "neighbour_id" })
+  {
+    const int number = checkedVariable(generated, std::string(variable) + "(k) with k");
+    defines += "#define MK_VAR_" + std::string(variable) + " " + std::to_string(number) + "\n";
+  }
+  return defines;
 }
 
 // An array of the domain's own entity as a variable of the work-item (part of INPUT_VARIABLES).
@@ -542,22 +980,46 @@ std::string resultDefines(const MeshKernelDefinition& definition, const Generate
 
 // The #define lines the templates read (kernels/algorithms/mesh_kernel_*.cl say which).
 std::string writeDefines(
-  const MeshKernelDefinition& definition, const GeneratedMeshKernel& generated, const std::vector<ArrayPlan>& plans)
+  const MeshKernelDefinition& definition, GeneratedMeshKernel& generated, const std::vector<ArrayPlan>& plans)
 {
-  std::string defines = loopDefines(definition, generated) + pointerDefines(plans);
+  std::string defines =
+    loopDefines(definition, generated) + checkDefines(definition, generated) + pointerDefines(plans);
   std::string variables;
   for (const ArrayPlan& plan : plans)
   {
-    defines += accessorDefine(plan, definition.domain);
+    defines += accessorDefine(plan, definition.domain, generated);
     if (plan.array->entity == definition.domain)
       variables += inputVariable(plan);
   }
   return defines + "#define INPUT_VARIABLES " + variables + "\n" + resultDefines(definition, generated);
 }
 
+// The user's text, with the subscripts of the arrays the generator declares checked:
+// result[c] beyond 4 components, and the wide arrays of the domain's own entity.
+std::string checkedBody(
+  const MeshKernelDefinition& definition, const std::vector<ArrayPlan>& plans, GeneratedMeshKernel& generated)
+{
+  if (!definition.checkIndices)
+    return definition.body;
+  std::map<std::string, std::pair<int, int>> checked;
+  if (definition.resultComponents > 4)
+  {
+    checked["result"] = { definition.resultComponents, checkedVariable(generated, "result[c] with c") };
+  }
+  for (const ArrayPlan& plan : plans)
+  {
+    if (plan.array->entity == definition.domain && plan.array->components > 4)
+    {
+      checked[plan.identifier] = { plan.array->components,
+        checkedVariable(generated, plan.identifier + "[c] with c") };
+    }
+  }
+  return checked.empty() ? definition.body : checkSubscripts(definition.body, checked, generated.insertions);
+}
+
 // The program: the template with the user's text at its marker, under its own line numbers.
-void spliceIntoTemplate(
-  const MeshKernelDefinition& definition, const std::string& defines, GeneratedMeshKernel& generated)
+void spliceIntoTemplate(const MeshKernelDefinition& definition, const std::vector<ArrayPlan>& plans,
+  const std::string& defines, GeneratedMeshKernel& generated)
 {
   const bool pointsDomain = definition.domain == MeshEntity::Points;
   const std::string templateText = kernelSource(pointsDomain ? "mesh_kernel_points" : "mesh_kernel_cells");
@@ -569,7 +1031,8 @@ void spliceIntoTemplate(
   const std::string before = kernelSource("common") + "\n" + defines + kernelSource("mesh_kernel_access") + "\n" +
     templateText.substr(0, marker);
   const std::string after = templateText.substr(marker + std::string(userMarker).size());
-  const std::string user = definition.body + (definition.body.empty() || definition.body.back() != '\n' ? "\n" : "");
+  const std::string user = checkedBody(definition, plans, generated) +
+    (definition.body.empty() || definition.body.back() != '\n' ? "\n" : "");
   // Lines: before, the #line directive, the user's text, the second directive, then `after`.
   const int afterLine = countLines(before) + 1 + countLines(user) + 1 + 1;
   generated.userFirstLine = countLines(before) + 2;
@@ -614,8 +1077,10 @@ GeneratedMeshKernel generateMeshKernel(const MeshKernelDefinition& definition)
   generated.usesCells =
     definition.domain == MeshEntity::Points && uses.usesLink("cell_count", "cell_id", "cells");
   generated.usesNeighbours = uses.usesLink("neighbour_count", "neighbour_id", "neighbours");
+  generated.privateArrays = declaredPrivateArrays(code);
   packArrays(plans, generated);
-  spliceIntoTemplate(definition, writeDefines(definition, generated, plans), generated);
+  generated.checkedNames = { std::string() };
+  spliceIntoTemplate(definition, plans, writeDefines(definition, generated, plans), generated);
   return generated;
 }
 
@@ -639,8 +1104,10 @@ struct MeshKernel::Internals
   std::optional<CellNeighborLists> neighbourCells;
   RealBuffer pointArrays;
   RealBuffer cellArrays;
+  DeviceBuffer<cl_int> errors; // the first index out of range (mesh_kernel_access.cl)
   std::vector<BoundKernel> launches; // one per point loop, or per cell group
   std::vector<std::size_t> sizes;
+  std::size_t sliceSize = defaultSliceSize;
 
   std::size_t tuples(MeshEntity entity) const
   {
@@ -661,7 +1128,91 @@ struct MeshKernel::Internals
   void bindPointLoop(DeviceRun& run, const cl::Program& program);
   void bindCellLoops(DeviceRun& run, const std::vector<cl::Program>& programs);
   void packInputs(DeviceRun& run, const std::vector<const RealBuffer*>& inputs);
+  void requireDeclaredPrivateMemory(Precision precision) const;
+  void requireKernelPrivateMemory(DeviceRun& run) const;
+  void throwIfOutOfRange(DeviceRun& run);
 };
+
+namespace
+{
+std::string kibibytes(std::uint64_t bytes)
+{
+  return std::to_string(bytes) + " bytes (" + formatNumber(std::round(bytes / 102.4) / 10) + " KiB)";
+}
+
+// GPUMESH_KERNEL_SLICE when it is a positive count, else defaultSliceSize.
+std::size_t initialSliceSize()
+{
+  const char* text = std::getenv("GPUMESH_KERNEL_SLICE");
+  char* end = nullptr;
+  const unsigned long long value = text ? std::strtoull(text, &end, 10) : 0;
+  return value > 0 && end && *end == '\0' ? static_cast<std::size_t>(value) : MeshKernel::defaultSliceSize;
+}
+} // namespace
+
+// The private arrays the text declares, before compiling: a work-item that cannot hold them
+// crashes its work-group (PoCL's stack) or the launch, and the process with it.
+void MeshKernel::Internals::requireDeclaredPrivateMemory(Precision precision) const
+{
+  const auto bytesOf = [&](const PrivateArray& array) {
+    return precision == Precision::Double ? array.doubleBytes : array.singleBytes;
+  };
+  std::uint64_t total = 0;
+  const PrivateArray* largest = nullptr;
+  for (const PrivateArray& array : generated.privateArrays)
+  {
+    total += bytesOf(array);
+    if (!largest || bytesOf(array) > bytesOf(*largest))
+      largest = &array;
+  }
+  if (total > maximumPrivateBytes)
+  {
+    throw Error("The Kernel's private arrays take " + kibibytes(total) + " per work-item, more than the " +
+      kibibytes(maximumPrivateBytes) + " a work-item may hold: '" + largest->name + "' (line " +
+      std::to_string(largest->line) + ") alone takes " + kibibytes(bytesOf(*largest)) +
+      ". Declare smaller arrays, or read large data from an input array");
+  }
+}
+
+// What the driver says each work-item needs (CL_KERNEL_PRIVATE_MEM_SIZE; PoCL gives 1024
+// whatever the arrays): arrays of sizes the text scan could not evaluate, spills.
+void MeshKernel::Internals::requireKernelPrivateMemory(DeviceRun& run) const
+{
+  for (const BoundKernel& launch : launches)
+  {
+    cl_ulong bytes = 0;
+    if (launch.kernel.getWorkGroupInfo(run.device().device(), CL_KERNEL_PRIVATE_MEM_SIZE, &bytes) != CL_SUCCESS ||
+      bytes <= maximumPrivateBytes)
+      continue;
+    std::string arrays;
+    for (const PrivateArray& array : generated.privateArrays)
+      arrays += (arrays.empty() ? "" : ", ") + ("'" + array.name + "' (line " + std::to_string(array.line) + ")");
+    throw Error("The Kernel needs " + kibibytes(bytes) + " of private memory per work-item on device '" +
+      run.info().label() + "', more than the " + kibibytes(maximumPrivateBytes) + " a work-item may hold" +
+      (arrays.empty() ? std::string() : "; its arrays: " + arrays) +
+      ". Declare smaller arrays, or read large data from an input array");
+  }
+}
+
+// The first index out of range the last launches recorded, as an error; the buffer is
+// zeroed for the next launch when there is none.
+void MeshKernel::Internals::throwIfOutOfRange(DeviceRun& run)
+{
+  std::array<cl_int, 6> first{};
+  run.download(errors, first.data(), first.size(), "GPU Mesh Kernel index checks");
+  if (first[0] == 0)
+    return;
+  const std::size_t variable = static_cast<std::size_t>(first[2]);
+  const std::string what = variable < generated.checkedNames.size() ? generated.checkedNames[variable] : "an index";
+  const std::string index = what.substr(what.size() - 1); // "... with k"
+  const std::string entity = definition.domain == MeshEntity::Points ? "point" : "cell";
+  const std::string range = first[4] > 0
+    ? "outside 0 to " + std::to_string(first[4] - 1)
+    : "but " + entity + " " + std::to_string(first[5]) + " has none";
+  throw Error("The Kernel's line " + std::to_string(first[1]) + " reads or writes out of range: " + what + " = " +
+    std::to_string(first[3]) + ", " + range + " (at " + entity + " " + std::to_string(first[5]) +
+    "). The index was clamped and the result discarded; keep " + index + " within its count");
+}
 
 // The generated program built with `options`, through the device's cache; a compile error
 // names the lines of the user's text.
@@ -719,6 +1270,7 @@ void MeshKernel::Internals::allocatePackedArrays(DeviceRun& run)
   }
   pointArrays = run.allocateReal(pointComponents * tuples(MeshEntity::Points), "GPU Mesh Kernel point arrays");
   cellArrays = run.allocateReal(cellComponents * tuples(MeshEntity::Cells), "GPU Mesh Kernel cell arrays");
+  errors = run.allocate<cl_int>(6, "GPU Mesh Kernel index checks");
 }
 
 // The loop over points, with the links the text uses: the cells around each point, the points
@@ -736,7 +1288,7 @@ void MeshKernel::Internals::bindPointLoop(DeviceRun& run, const cl::Program& pro
   const auto cellTotal = static_cast<cl_int>(tuples(MeshEntity::Cells));
   const auto bind = [&](const auto&... links) {
     return run.bind(program, "mesh_kernel", stepArguments(), mesh.points(), pointTotal, cellTotal, pointArrays,
-      cellArrays, links...);
+      cellArrays, errors, links...);
   };
   const VertexTable* around = cellsAround ? &*cellsAround : nullptr;
   const VertexTable* joined = neighbourPoints ? &*neighbourPoints : nullptr;
@@ -771,10 +1323,10 @@ void MeshKernel::Internals::bindCellLoops(DeviceRun& run, const std::vector<cl::
     const auto kind = static_cast<cl_int>(group.kind);
     if (neighbourCells)
       launches.push_back(run.bind(program, "mesh_kernel", stepArguments(), CellArgs{ group }, kind, mesh.points(),
-        pointTotal, cellTotal, pointArrays, cellArrays, neighbourCells->offsets, neighbourCells->ids));
+        pointTotal, cellTotal, pointArrays, cellArrays, errors, neighbourCells->offsets, neighbourCells->ids));
     else
       launches.push_back(run.bind(program, "mesh_kernel", stepArguments(), CellArgs{ group }, kind, mesh.points(),
-        pointTotal, cellTotal, pointArrays, cellArrays));
+        pointTotal, cellTotal, pointArrays, cellArrays, errors));
     sizes.push_back(group.count);
   }
 }
@@ -816,6 +1368,8 @@ MeshKernel::MeshKernel(
   : State(std::make_unique<Internals>(mesh, definition, std::move(generated)))
 {
   Internals& s = *State;
+  s.sliceSize = initialSliceSize();
+  s.requireDeclaredPrivateMemory(run.precision());
   // All programs are compiled before any link is built.
   const std::vector<cl::Program> programs = s.compilePrograms(run);
   s.allocatePackedArrays(run);
@@ -823,6 +1377,17 @@ MeshKernel::MeshKernel(
     s.bindPointLoop(run, programs.front());
   else
     s.bindCellLoops(run, programs);
+  s.requireKernelPrivateMemory(run);
+}
+
+void MeshKernel::setSliceSize(std::size_t workItems)
+{
+  State->sliceSize = std::max<std::size_t>(workItems, 1);
+}
+
+std::size_t MeshKernel::sliceSize() const
+{
+  return State->sliceSize;
 }
 
 MeshKernel::~MeshKernel() = default;
@@ -875,26 +1440,56 @@ RealBuffer MeshKernel::execute(DeviceRun& run, const std::vector<const RealBuffe
     other = run.allocateReal(resultValues, definition.resultName + " (previous iterate)");
     run.fillReal(other, nan, definition.resultName);
   }
+  run.fill(s.errors, cl_int(0), "GPU Mesh Kernel index checks");
+  std::size_t itemsPerIteration = 0;
+  for (const std::size_t size : s.sizes)
+    itemsPerIteration += size;
   // Jacobi: iteration k reads iterate k-1 (`initial` for the first) and writes iterate k;
-  // the two buffers swap by rebinding the step arguments.
+  // the two buffers swap by rebinding the step arguments. Each loop runs in slices of whole
+  // work-groups; once a slice's worth of work-items is queued the host waits for them, so that
+  // the observer sees the device's progress and an abort stops the launches that follow (a
+  // work-item that never ends cannot be stopped: OpenCL has no way to cancel a launch).
   const RealBuffer* previous = initial;
+  std::size_t queued = 0;
   for (int iteration = 1; iteration <= iterations; ++iteration)
   {
+    std::size_t done = 0;
     for (std::size_t l = 0; l < s.launches.size(); ++l)
     {
-      if (initial)
-        run.call(s.launches[l], s.sizes[l], "mesh kernel", *previous, current);
-      else
-        run.call(s.launches[l], s.sizes[l], "mesh kernel", current);
+      const std::size_t group = run.groupSize(s.launches[l]);
+      const std::size_t slice = (s.sliceSize + group - 1) / group * group;
+      for (std::size_t first = 0; first < s.sizes[l]; first += slice)
+      {
+        const LaunchRange range(std::min(slice, s.sizes[l] - first), 0, first);
+        if (initial)
+          run.call(s.launches[l], range, "mesh kernel", *previous, current);
+        else
+          run.call(s.launches[l], range, "mesh kernel", current);
+        done += range.global;
+        queued += range.global;
+        const bool last = done == itemsPerIteration;
+        if (queued >= slice)
+        {
+          run.finish();
+          queued = 0;
+          if (definition.checkIndices)
+            s.throwIfOutOfRange(run);
+        }
+        if (observer && (queued == 0 || last) &&
+          !observer(iteration, iterations, static_cast<double>(done) / static_cast<double>(itemsPerIteration)))
+        {
+          return current;
+        }
+      }
     }
-    if (observer && !observer(iteration, iterations))
-      break;
     if (initial && iteration < iterations)
     {
       std::swap(current, other);
       previous = &other;
     }
   }
+  if (definition.checkIndices)
+    s.throwIfOutOfRange(run);
   return current;
 }
 

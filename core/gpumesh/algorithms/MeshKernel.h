@@ -7,6 +7,7 @@
 #pragma once
 #include "gpumesh/mesh/DeviceMesh.h"
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -47,6 +48,29 @@ struct MeshKernelDefinition
   int resultComponents = 1;
   /// The loop's body (OpenCL C). Its line 1 is line 1 in compiler messages.
   std::string body;
+  /// Index checks (on by default): the link index k of every accessor, the component index of
+  /// wide arrays (cells_X(k, c), X[c] beyond 4 components) and of result[c] are checked; an
+  /// index out of range is clamped and the first one is reported after the launch, instead
+  /// of reading or writing outside the buffers (which can crash the process).
+  bool checkIndices = true;
+};
+
+/// An array the user's text declares in private memory (one per work-item).
+struct PrivateArray
+{
+  std::string name;
+  int line = 0; ///< in the user's text
+  std::uint64_t singleBytes = 0; ///< its size when REAL is float
+  std::uint64_t doubleBytes = 0; ///< and when REAL is double
+};
+
+/// Text written into the user's text (the index checks around a subscript): where, so that
+/// compile errors give the columns of the text as the user wrote it.
+struct SourceInsertion
+{
+  int line = 0;   ///< in the user's text
+  int column = 0; ///< 1-based, in the line as compiled
+  int length = 0;
 };
 
 /// The program for a definition and what it needs: derived from the text alone.
@@ -69,6 +93,13 @@ struct GeneratedMeshKernel
   bool usesNeighbours = false; ///< the points joined by an edge / the cells across the sides
   Feedback feedback = Feedback::None;
   std::size_t feedbackInput = 0;
+  /// The private arrays the text declares whose size the generator could evaluate (integer
+  /// literals, + - * / % << >>, parentheses, the text's own #define constants).
+  std::vector<PrivateArray> privateArrays;
+  /// What each checked index is, by the number the program records (0 unused):
+  /// "neighbours_x(k)", "result[c]", ...
+  std::vector<std::string> checkedNames;
+  std::vector<SourceInsertion> insertions;
 };
 
 /// The C identifier of an array in the kernel text: its name with each character outside
@@ -85,13 +116,28 @@ std::string kernelIdentifier(const std::string& arrayName);
 /// neighbours_X) of an array not chosen or of the wrong entity.
 GeneratedMeshKernel generateMeshKernel(const MeshKernelDefinition& definition);
 
-/// Called after each iteration (counted from 1); returning false stops there (an abort).
-using MeshKernelObserver = std::function<bool(int iteration, int iterations)>;
+/// Called between slices of work-items (MeshKernel::sliceSize) and after each iteration:
+/// `iteration` (counted from 1) of `iterations` is `done` (0 to 1) complete. Returning false
+/// stops there (an abort).
+using MeshKernelObserver = std::function<bool(int iteration, int iterations, double done)>;
 
 /// A generated kernel compiled and bound to one mesh, its links built on the device.
 class MeshKernel
 {
 public:
+  /// Private arrays a work-item may declare, in bytes (16 KiB): more than GPUs keep per thread
+  /// without spilling, and what CPU runtimes' work-item stacks survive. Checked before
+  /// compiling against the arrays the text declares, and after against the driver's
+  /// CL_KERNEL_PRIVATE_MEM_SIZE (PoCL reports a fixed 1024 bytes whatever the arrays: there
+  /// the declared arrays are the only check).
+  static constexpr std::uint64_t maximumPrivateBytes = 16 * 1024;
+  /// Work-items per launch (4M): a longer loop runs in slices of this many, between which the
+  /// observer is called and an abort honoured. GPUMESH_KERNEL_SLICE, when set to a positive
+  /// count, replaces it (tests); setSliceSize too. Rounded up to whole work-groups.
+  static constexpr std::size_t defaultSliceSize = std::size_t(1) << 22;
+  void setSliceSize(std::size_t workItems);
+  std::size_t sliceSize() const;
+
   /// Generates the program, compiles it through the device's cache of generated programs (the
   /// same text is compiled once per device and process; for the Cells domain once per cell
   /// kind of the mesh, fixed-size kinds built with cellKindOptions), then builds the links the
@@ -99,7 +145,9 @@ public:
   /// the cells around each point (vertexCells), the points joined by an edge
   /// (vertexNeighbors), the cells across each cell's sides (cellNeighborLists). A compile error
   /// is a gpumesh::Error listing "line L, column C: error: message" for each error, the line
-  /// counted in the user's text, followed by the build log.
+  /// counted in the user's text, followed by the build log. Private arrays over
+  /// maximumPrivateBytes are an error naming the largest, before compiling (declared) or after
+  /// (the driver's count).
   MeshKernel(DeviceRun& run, const DeviceMesh& mesh, const MeshKernelDefinition& definition);
   /// The same with the program already generated: `generated` is generateMeshKernel(definition),
   /// made by a caller that checks the text before uploading anything, so that a run generates
@@ -120,7 +168,8 @@ public:
   /// holding components x (point or cell count) REALs of the run's precision. Returns the
   /// result, resultComponents REALs per point or cell (cells the loop does not visit, such as
   /// vertices left out of the mesh, hold NaN); coordinates are relative to mesh.origin(), like
-  /// mesh.points(). Returns early when `observer` says so.
+  /// mesh.points(). Returns early when `observer` says so. With checkIndices, an index out of
+  /// range is an error naming the line of the user's text, the variable and the index.
   RealBuffer execute(DeviceRun& run, const std::vector<const RealBuffer*>& inputs, int iterations,
     const MeshKernelObserver& observer = {});
 

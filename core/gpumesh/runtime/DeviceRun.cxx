@@ -323,29 +323,40 @@ cl::Program DeviceRun::generatedProgram(
   return Device->generatedProgram(source, options.empty() ? precision : precision + " " + options, what, compiled);
 }
 
-void DeviceRun::launch(cl::Kernel& kernel, std::size_t globalSize, const std::string& label, std::size_t localSize)
+std::size_t DeviceRun::groupSize(const cl::Kernel& kernel)
 {
-  if (globalSize == 0)
+  // Left to itself a driver picks a divisor of the global size, which can be 1 or 2 for sizes
+  // such as 2 x prime; and PoCL compiles a kernel anew for every work-group size it meets (the
+  // first run on a mesh of a new size spent 5 s compiling at 1M triangles). So: one full
+  // work-group size per kernel, and the range rounded up to it (every kernel checks its index
+  // against its count).
+  std::size_t kernelLimit = 0;
+  kernel.getWorkGroupInfo(Device->device(), CL_KERNEL_WORK_GROUP_SIZE, &kernelLimit);
+  return Device->workGroupSize(std::min<std::size_t>(256, kernelLimit ? kernelLimit : 256));
+}
+
+std::size_t DeviceRun::groupSize(const BoundKernel& bound)
+{
+  return groupSize(bound.kernel);
+}
+
+void DeviceRun::launch(cl::Kernel& kernel, LaunchRange range, const std::string& label)
+{
+  if (range.global == 0)
   {
     return;
   }
-  if (localSize == 0)
+  if (range.local == 0)
   {
-    // Left to itself a driver picks a divisor of the global size, which can be 1 or 2 for
-    // sizes such as 2 x prime; and PoCL compiles a kernel anew for every work-group size it
-    // meets (the first run on a mesh of a new size spent 5 s compiling at 1M triangles). So:
-    // one full work-group size per kernel, and the range rounded up to it (every kernel
-    // checks its index against its count).
-    std::size_t kernelLimit = 0;
-    kernel.getWorkGroupInfo(Device->device(), CL_KERNEL_WORK_GROUP_SIZE, &kernelLimit);
-    localSize = Device->workGroupSize(std::min<std::size_t>(256, kernelLimit ? kernelLimit : 256));
-    globalSize = (globalSize + localSize - 1) / localSize * localSize;
+    range.local = groupSize(kernel);
+    range.global = (range.global + range.local - 1) / range.local * range.local;
   }
   cl::Event event;
-  const cl_int status = Device->queue().enqueueNDRangeKernel(kernel, cl::NullRange,
-    cl::NDRange(globalSize), localSize ? cl::NDRange(localSize) : cl::NullRange, nullptr, &event);
+  const cl::NDRange offset = range.offset ? cl::NDRange(range.offset) : cl::NullRange;
+  const cl_int status = Device->queue().enqueueNDRangeKernel(
+    kernel, offset, cl::NDRange(range.global), cl::NDRange(range.local), nullptr, &event);
   check(status,
-    "launching '" + label + "' over " + std::to_string(globalSize) + " work-items on device '" +
+    "launching '" + label + "' over " + std::to_string(range.global) + " work-items on device '" +
       info().label() + "'");
   record(label, CommandTiming::Kind::Kernel, event);
 }

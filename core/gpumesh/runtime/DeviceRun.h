@@ -56,16 +56,19 @@ struct KernelName
 };
 
 /// The work-items of one launch: `global` of them, in work-groups of `local` (0: see
-/// DeviceRun::launch). Converts from a plain count.
+/// DeviceRun::launch), their get_global_id(0) starting at `offset` (a slice of a larger
+/// range). Converts from a plain count.
 struct LaunchRange
 {
-  LaunchRange(std::size_t globalSize, std::size_t localSize = 0)
+  LaunchRange(std::size_t globalSize, std::size_t localSize = 0, std::size_t globalOffset = 0)
     : global(globalSize)
     , local(localSize)
+    , offset(globalOffset)
   {
   }
   std::size_t global;
   std::size_t local;
+  std::size_t offset;
 };
 
 /// A REAL kernel argument: `value` in the run's precision (made by DeviceRun::real).
@@ -184,7 +187,7 @@ public:
   {
     cl::Kernel created = kernel(name.program, name.function, name.options);
     setArgumentsFrom(created, 0, args...);
-    launch(created, range.global, label, range.local);
+    launch(created, range, label);
   }
 
   /// Creates kernel `name` and binds `fixed` from argument index `stepArguments` on; the
@@ -227,8 +230,12 @@ public:
         std::to_string(bound.stepArguments) + " step arguments, given " + std::to_string(sizeof...(Step)));
     }
     setArgumentsFrom(bound.kernel, 0, step...);
-    launch(bound.kernel, range.global, label, range.local);
+    launch(bound.kernel, range, label);
   }
+
+  /// The work-group size a launch of `bound` with `local` 0 uses: slices of a multiple of it
+  /// cover whole work-groups, so none runs past the slice into the next one.
+  std::size_t groupSize(const BoundKernel& bound);
 
   /// `value` as a REAL kernel argument (float or double, as the run's precision).
   RealValue real(double value) const { return { value, Real }; }
@@ -302,12 +309,12 @@ private:
   cl::Kernel kernel(const std::string& program, const std::string& name,
     const std::string& options = {});
 
-  /// Enqueues `kernel` (arguments set) over `globalSize` work-items (nothing for 0). With `localSize` 0, on
-  /// GPUs the range is rounded up to whole work-groups of up to 256, so every kernel must
-  /// ignore the work-items at or beyond its element count; CPU runtimes choose for themselves.
-  /// Otherwise globalSize must be a multiple of localSize. `label` names the launch in timings and errors.
-  void launch(cl::Kernel& kernel, std::size_t globalSize, const std::string& label,
-    std::size_t localSize = 0);
+  /// Enqueues `kernel` (arguments set) over `range.global` work-items from `range.offset` (nothing
+  /// for 0). With `range.local` 0 the range is rounded up to whole work-groups of groupSize, so
+  /// every kernel must ignore the work-items at or beyond its element count. Otherwise global
+  /// must be a multiple of local. `label` names the launch in timings and errors.
+  void launch(cl::Kernel& kernel, LaunchRange range, const std::string& label);
+  std::size_t groupSize(const cl::Kernel& kernel);
 
   /// Sets `args` as arguments first, first + 1, ...; a spread value counts for its parts.
   template <typename... Args>
