@@ -39,12 +39,6 @@ void vtkGPULongestEdgeRefinement::ExecuteOnDevice(
     throw gpumesh::Error("Passes must be at least 1 (it is " + std::to_string(this->Passes) + ")");
   }
   vtkMultiProcessController* controller = vtkGPUMeshDistributed::GetController();
-  if (controller && this->Passes != 1)
-  {
-    throw gpumesh::Error("Under MPI the refinement conforms across processes one pass at a time: "
-                         "set Passes to 1 and chain filters for more (Passes is " +
-      std::to_string(this->Passes) + ")");
-  }
   // Under MPI one origin for all processes (used when double points run in Single precision),
   // so edge lengths, and so the longest edges, are the same on both sides of a cut.
   const std::array<double, 3> origin = controller
@@ -67,7 +61,7 @@ void vtkGPULongestEdgeRefinement::ExecuteOnDevice(
     kind = vtkGPUMeshRefinedMesh::RefinedKind(input, *mesh);
     if (controller)
     {
-      boundary = gpumesh::boundaryEdgeSlots(run, *mesh); // where the cuts can run
+      boundary = gpumesh::boundaryEdgeSlots(run, *mesh); // where the first pass's cuts can run
     }
     if (!this->RefineAll && (!controller || input->GetNumberOfCells() > 0)) // an empty piece may carry no arrays
     {
@@ -87,7 +81,8 @@ void vtkGPULongestEdgeRefinement::ExecuteOnDevice(
   {
     inputTriangles = vtkGPUMeshRefinedMesh::NarrowTrianglesMeanwhile(run, input, marked.count, this->Passes);
   }
-  const gpumesh::RefinedSimplices refined = vtkGPUMeshDistributedRefinement::RefinePiece(input, controller, boundary,
+  const gpumesh::RefinedSimplices refined = vtkGPUMeshDistributedRefinement::RefinePiece(
+    input, controller, run, boundary,
     [&](const gpumesh::DistributedRefinement* distributed) {
       return kind == gpumesh::CellKind::Tetra
         ? gpumesh::refineTetrahedra(run, std::move(*mesh), std::move(marked), this->Passes, distributed)

@@ -41,12 +41,15 @@
  * than two triangles or a face shared by more than two tetrahedra, unmerged duplicate points
  * that cut the mesh along a seam. No output is written then.
  *
- * Under MPI the refinement conforms across processes (one pass: Passes must be 1): the
- * processes exchange the cut edges divided in each propagation round, by global point ids
- * (the input's, else generated), until none divides a new one; ties between equal lengths
- * go by global point id; midpoints of shared edges are computed identically on both sides.
- * For tetrahedra the cut edges are those of faces used by one tetrahedron that another process
- * also has; they are exchanged after each local fixed point of the closure.
+ * Under MPI the refinement conforms across processes, in every pass: the processes exchange
+ * the cut edges divided in each propagation round, by global point ids (the input's, else
+ * generated), until none divides a new one; ties between equal lengths go by global point id;
+ * midpoints of shared edges are computed identically on both sides. For tetrahedra the cut
+ * edges are those of faces used by one tetrahedron that another process also has; they are
+ * exchanged after each local fixed point of the closure. Between passes the new points on the
+ * cut take global ids agreed with the neighbours, the cut is found again in the refined mesh,
+ * and ties between new points go as the serial point ids order them (after every older point,
+ * by their edge's ends), so Passes > 1 give the serial mesh too.
  */
 #ifndef vtkGPULongestEdgeRefinement_h
 #define vtkGPULongestEdgeRefinement_h

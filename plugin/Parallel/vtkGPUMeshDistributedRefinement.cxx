@@ -9,8 +9,10 @@
 #include "gpumesh/runtime/Error.h"
 
 #include <algorithm>
+#include <exception>
 #include <iterator>
 #include <map>
+#include <optional>
 #include <set>
 #include <unordered_set>
 #include <string>
@@ -22,10 +24,15 @@ namespace vtkGPUMeshDistributedRefinement
 
 namespace
 {
-// The edges a piece shares with its neighbours (the cut), and the closure's exchange across
-// them: after each propagation round every process sends each neighbour the cut edges the two
-// share that it divided (by their global point ids), and each divides those it receives, until
-// no process divided a new one.
+gpumesh::Error AnotherProcessFailed()
+{
+  return gpumesh::Error("Another process failed to refine its piece (see its error)");
+}
+
+// The edges a piece shares with its neighbours (the cut) in one pass's mesh, and the closure's
+// exchange across them: after each propagation round every process sends each neighbour the
+// cut edges the two share that it divided (by their global point ids), and each divides those
+// it receives, until no process divided a new one.
 class CutEdgeExchange
 {
 public:
@@ -114,6 +121,15 @@ public:
     return flags[1] != 0 && !this->AnyFailed;
   }
 
+  // The neighbours (indices into the interface's Neighbors) holding `edge` too; empty when it
+  // is not on the cut.
+  const std::vector<std::size_t>& HoldersOf(const Key& edge) const
+  {
+    static const std::vector<std::size_t> none;
+    const auto found = this->SharedWith.find(edge);
+    return found == this->SharedWith.end() ? none : found->second;
+  }
+
   bool AnyFailed = false;
 
 private:
@@ -123,6 +139,102 @@ private:
   std::map<Key, std::vector<std::size_t>> SharedWith; // cut edges: the neighbours holding it
   std::map<cl_int, Key> KeyOf;                    // every slot of a cut edge
 };
+
+// After a pass, the new points (midpoints of the `parents` pairs, appended to the interface's
+// points) take global ids, and those on the cut are shared with the neighbours holding their
+// edge. Collective among neighbours. A cut edge's midpoint takes the id its lowest process
+// gives, first + rank + processes * (its index among that process's own new points): unique
+// without any count exchanged. That process sends it to the other holders. Returns whether
+// every new point got its id (the closure divided each cut edge on all its processes).
+bool AppendNewPoints(vtkGPUMeshPieceInterface& interface, const CutEdgeExchange& cut,
+  const std::vector<cl_int2>& parents, long long first, vtkMultiProcessController* controller)
+{
+  using Key = CutEdgeExchange::Key;
+  std::vector<long long>& ids = interface.GlobalIds;
+  const std::size_t old = ids.size();
+  const long long rank = controller->GetLocalProcessId();
+  const long long processes = controller->GetNumberOfProcesses();
+  const std::vector<int>& ranks = interface.Neighbors.Ranks();
+  std::vector<std::vector<long long>> sent(interface.Neighbors.Count());
+  std::map<Key, std::size_t> awaited; // cut edges a lower process numbers: their new point
+  ids.resize(old + parents.size(), -1);
+  long long owned = 0;
+  for (std::size_t i = 0; i < parents.size(); ++i)
+  {
+    const long long a = ids[static_cast<std::size_t>(parents[i].s[0])];
+    const long long b = ids[static_cast<std::size_t>(parents[i].s[1])];
+    const Key edge{ std::min(a, b), std::max(a, b) };
+    const std::vector<std::size_t>& holders = cut.HoldersOf(edge);
+    if (std::all_of(holders.begin(), holders.end(), [&](std::size_t n) { return ranks[n] > rank; }))
+    {
+      ids[old + i] = first + rank + processes * owned++;
+      for (std::size_t n : holders)
+        sent[n].insert(sent[n].end(), { edge.first, edge.second, ids[old + i] });
+    }
+    else
+    {
+      awaited.emplace(edge, old + i);
+    }
+    for (std::size_t n : holders)
+      interface.Shared[n].push_back(static_cast<vtkIdType>(old + i));
+  }
+  const auto heard = interface.Neighbors.ExchangeValues(sent);
+  for (const auto& values : heard)
+  {
+    for (std::size_t i = 0; i + 2 < values.size(); i += 3)
+    {
+      const auto found = awaited.find({ values[i], values[i + 1] });
+      if (found != awaited.end())
+        ids[found->second] = values[i + 2];
+    }
+  }
+  return std::find(ids.begin() + static_cast<std::ptrdiff_t>(old), ids.end(), -1) == ids.end();
+}
+
+// gpumesh::DistributedRefinement::nextPass: the cut of `next`, the mesh the next pass refines
+// (its boundary edges found on the device, matched with the neighbours again), and global ids
+// for its new points. Collective; every process learns whether one failed before any exchange
+// of the next pass.
+void NextPass(gpumesh::DeviceRun& run, vtkMultiProcessController* controller, vtkGPUMeshPieceInterface& interface,
+  std::optional<CutEdgeExchange>& cut, const gpumesh::DeviceMesh* next, const std::vector<cl_int2>& parents,
+  bool failed)
+{
+  if (cut->AnyFailed) // every process knows since the closure's last round
+  {
+    if (failed)
+      return;
+    throw AnotherProcessFailed();
+  }
+  gpumesh::BoundaryEdgeSlots boundary;
+  std::exception_ptr error;
+  if (!failed)
+  {
+    try
+    {
+      boundary = gpumesh::boundaryEdgeSlots(run, *next);
+    }
+    catch (...)
+    {
+      error = std::current_exception();
+    }
+  }
+  // Any failed, and the largest global id: the new points' ids come after it.
+  long long flags[2] = { failed || error ? 1 : 0, -1 };
+  if (!interface.GlobalIds.empty())
+    flags[1] = *std::max_element(interface.GlobalIds.begin(), interface.GlobalIds.end());
+  vtkGPUMeshDistributed::AllReduce(controller, flags, 2, vtkCommunicator::MAX_OP);
+  if (error)
+    std::rethrow_exception(error);
+  if (failed)
+    return;
+  if (flags[0] != 0)
+    throw AnotherProcessFailed();
+  long long missing = AppendNewPoints(interface, *cut, parents, flags[1] + 1, controller) ? 0 : 1;
+  vtkGPUMeshDistributed::AllReduce(controller, &missing, 1, vtkCommunicator::MAX_OP);
+  if (missing != 0)
+    throw gpumesh::Error("Internal error: a cut edge was divided by some of the processes holding it only");
+  cut.emplace(boundary, interface, controller);
+}
 } // namespace
 
 gpumesh::CellKind AgreedKind(gpumesh::CellKind pieceKind, bool pieceHasCells, vtkMultiProcessController* controller)
@@ -147,7 +259,7 @@ gpumesh::CellKind AgreedKind(gpumesh::CellKind pieceKind, bool pieceHasCells, vt
 }
 
 gpumesh::RefinedSimplices RefinePiece(vtkPointSet* input, vtkMultiProcessController* controller,
-  const gpumesh::BoundaryEdgeSlots& boundary,
+  gpumesh::DeviceRun& run, const gpumesh::BoundaryEdgeSlots& boundary,
   const std::function<gpumesh::RefinedSimplices(const gpumesh::DistributedRefinement*)>& refine)
 {
   if (!controller)
@@ -157,14 +269,18 @@ gpumesh::RefinedSimplices RefinePiece(vtkPointSet* input, vtkMultiProcessControl
   gpumesh::DistributedRefinement distributed;
   vtkGPUMeshPieceInterface interface = vtkGPUMeshPieceInterface::Find(input, controller);
   distributed.tieIds.assign(interface.GlobalIds.begin(), interface.GlobalIds.end());
-  CutEdgeExchange cut(boundary, interface, controller);
+  std::optional<CutEdgeExchange> cut; // the current pass's
+  cut.emplace(boundary, interface, controller);
   distributed.exchange = [&cut](const std::vector<cl_int>& divided, std::vector<cl_int>& forced, bool failed) {
-    return cut(divided, forced, failed);
+    return (*cut)(divided, forced, failed);
+  };
+  distributed.nextPass = [&](const gpumesh::DeviceMesh* next, const std::vector<cl_int2>& parents, bool failed) {
+    NextPass(run, controller, interface, cut, next, parents, failed);
   };
   gpumesh::RefinedSimplices refined = refine(&distributed);
-  if (cut.AnyFailed)
+  if (cut->AnyFailed)
   {
-    throw gpumesh::Error("Another process failed to refine its piece (see its error)");
+    throw AnotherProcessFailed();
   }
   return refined;
 }

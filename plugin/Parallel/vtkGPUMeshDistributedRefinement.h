@@ -1,6 +1,6 @@
 // The longest-edge refinement of a distributed mesh (private to the module): the processes agree
 // on the kind of cells, and the closure crosses the cuts between pieces through an exchange of
-// the cut edges each process divides (CutEdgeExchange, in the .cxx).
+// the cut edges each process divides (CutEdgeExchange, in the .cxx), pass after pass.
 //
 // Both functions are collective when given a controller; without one (a serial run) nothing is
 // exchanged.
@@ -24,13 +24,15 @@ namespace vtkGPUMeshDistributedRefinement
 /// error on all of them (as a serial mesh of both kinds is).
 gpumesh::CellKind AgreedKind(gpumesh::CellKind pieceKind, bool pieceHasCells, vtkMultiProcessController* controller);
 
-/// `refine(distributed)`: the core's refinement of this piece, `input`. Without a controller,
-/// refine(nullptr). With one, the closure crosses the cuts (the edges of `boundary`, the piece's
-/// boundary edges found on the device, that another process has too) round by round, and ties
-/// go by global point id; a process that failed makes the others throw "Another process failed
-/// to refine its piece (see its error)".
+/// `refine(distributed)`: the core's refinement of this piece, `input`, in one pass or more.
+/// Without a controller, refine(nullptr). With one, the closure of each pass crosses the cuts
+/// round by round, and ties go by global point id: the first pass's cut is the edges of
+/// `boundary` (the piece's boundary edges found on the device) that another process has too;
+/// before each further pass the new points take global ids (the same on every process holding
+/// them) and the cut is found again in the refined mesh, with `run`. A process that failed
+/// makes the others throw "Another process failed to refine its piece (see its error)".
 gpumesh::RefinedSimplices RefinePiece(vtkPointSet* input, vtkMultiProcessController* controller,
-  const gpumesh::BoundaryEdgeSlots& boundary,
+  gpumesh::DeviceRun& run, const gpumesh::BoundaryEdgeSlots& boundary,
   const std::function<gpumesh::RefinedSimplices(const gpumesh::DistributedRefinement*)>& refine);
 
 } // namespace vtkGPUMeshDistributedRefinement

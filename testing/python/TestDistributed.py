@@ -59,11 +59,25 @@ CASES = {
     "refinement_sphere_all": ("sphere_surface.vtu", "GPULongestEdgeRefinement", dict(RefineAll=1), "mesh"),
     "refinement_ball_marked": ("ball_tets.vtu", "GPULongestEdgeRefinement",
                                dict(MarkArray=["CELLS", "Size"], MarkThreshold=0.0009), "mesh"),
+    # Passes > 1: each pass conforms across processes; the new points' global ids and the cut
+    # are renewed between passes, and ties between new points go as in serial.
+    "refinement_plate_marked_passes2": ("plate_with_holes.vtu", "GPULongestEdgeRefinement",
+                                        dict(MarkArray=["CELLS", "Size"], MarkThreshold=0.0015, Passes=2), "mesh"),
+    "refinement_plate_marked_passes3": ("plate_with_holes.vtu", "GPULongestEdgeRefinement",
+                                        dict(MarkArray=["CELLS", "Size"], MarkThreshold=0.0015, Passes=3), "mesh"),
+    "refinement_sphere_all_passes3": ("sphere_surface.vtu", "GPULongestEdgeRefinement",
+                                      dict(RefineAll=1, Passes=3), "mesh"),
+    "refinement_ball_marked_passes2": ("ball_tets.vtu", "GPULongestEdgeRefinement",
+                                       dict(MarkArray=["CELLS", "Size"], MarkThreshold=0.0009, Passes=2), "mesh"),
+    "refinement_ball_marked_passes3": ("ball_tets.vtu", "GPULongestEdgeRefinement",
+                                       dict(MarkArray=["CELLS", "Size"], MarkThreshold=0.0009, Passes=3), "mesh"),
     "refinement_ball_all_generated_ids": ("ball_tets.vtu", "GPULongestEdgeRefinement", dict(RefineAll=1),
                                           "conforming"),
     # Generated global ids: ties may go another way than in serial, but the pieces conform.
     "refinement_sphere_generated_ids": ("sphere_surface.vtu", "GPULongestEdgeRefinement", dict(RefineAll=1),
                                         "conforming"),
+    "refinement_sphere_generated_ids_passes2": ("sphere_surface.vtu", "GPULongestEdgeRefinement",
+                                                dict(RefineAll=1, Passes=2), "conforming"),
     # The input's own global point ids (Generate Global Ids after the partition) are used.
     "smoothing_sphere_input_global_ids": ("sphere_surface.vtu", "GPUVertexSmoothing",
                                           dict(Method="Laplacian", Boundary="Fixed", Iterations=8),
@@ -93,9 +107,12 @@ CASES = {
 }
 WITH_INPUT_GLOBAL_IDS = {"smoothing_sphere_input_global_ids"}
 # Refinement breaks exact ties of edge lengths by global point id, a serial run by point id: global
-# ids given before the partition (in the serial point order) make the two runs identical.
+# ids given before the partition (in the serial point order) make the two runs identical, in
+# later passes too (new points order as serial numbers them, whatever their global ids).
 GLOBAL_IDS_BEFORE_PARTITION = {"refinement_plate_marked", "refinement_sphere_all", "refinement_sphere_all_single",
-                               "refinement_ball_marked"}
+                               "refinement_ball_marked", "refinement_plate_marked_passes2",
+                               "refinement_plate_marked_passes3", "refinement_sphere_all_passes3",
+                               "refinement_ball_marked_passes2", "refinement_ball_marked_passes3"}
 CELL_ARRAYS = ("MinNeighborDistance", "MaxNeighborDistance", "MeanNeighborDistance", "Centroid")
 
 

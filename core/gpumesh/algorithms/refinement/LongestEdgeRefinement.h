@@ -32,9 +32,10 @@ namespace gpumesh
 /// edges", "step 3 dependency forest", "step 4 propagation", "step 5 counts", "step 6 prefix
 /// sums", "step 7 templates".
 ///
-/// With `distributed` (one pass only: the slots refer to the input triangles), the closure
-/// goes on round by round until distributed->exchange says no process divided a new cut edge,
-/// and ties use distributed->tieIds.
+/// With `distributed`, the closure of each pass goes on round by round until
+/// distributed->exchange says no process divided a new cut edge (its slots refer to the
+/// triangles of that pass, which distributed->nextPass gets between passes), and ties use
+/// distributed->tieIds.
 RefinedSimplices refineLongestEdges(DeviceRun& run, DeviceMesh mesh, MarkedCells marked, int passes,
   const DistributedRefinement* distributed = nullptr);
 

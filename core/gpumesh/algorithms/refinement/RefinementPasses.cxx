@@ -3,32 +3,80 @@
 #include "gpumesh/mesh/RepeatedPoints.h"
 
 #include <algorithm>
+#include <optional>
+#include <utility>
 
 namespace gpumesh
 {
 
 namespace
 {
-// After this process failed before the closure ended: answers the other processes' exchange
-// rounds, reporting the failure, until they stop. Nothing for one process.
-void releaseWaitingProcesses(const DistributedRefinement* distributed, bool closureOver)
+// What the other processes may wait for, should this one fail.
+struct Collective
 {
-  std::vector<cl_int> forced;
-  while (distributed && !closureOver && distributed->exchange({}, forced, true))
+  bool closureOver = false;   // this pass's closure ended on every process
+  bool nextPassAhead = false; // after this pass, the processes meet in distributed->nextPass
+};
+
+// After this process failed: answers what the other processes wait for, reporting the failure
+// (the closure's exchange rounds until they stop, or the next pass). Nothing for one process.
+void releaseWaitingProcesses(const DistributedRefinement* distributed, const Collective& at)
+{
+  if (!distributed)
   {
+    return;
+  }
+  if (!at.closureOver)
+  {
+    std::vector<cl_int> forced;
+    while (distributed->exchange({}, forced, true))
+    {
+    }
+  }
+  else if (at.nextPassAhead)
+  {
+    distributed->nextPass(nullptr, {}, true);
   }
 }
 
+// Between two passes: the processes meet in nextPass, and the next pass's closure lies ahead.
+void meetForNextPass(
+  const DistributedRefinement& distributed, const DeviceMesh& next, const std::vector<cl_int2>& parents, Collective& at)
+{
+  at.nextPassAhead = false; // from here nextPass tells the others itself
+  distributed.nextPass(&next, parents, false);
+  at.closureOver = false;
+}
+
+// The tie ids of the points a pass added, the midpoints of `parents`: after every older point,
+// in the order of their parents' (smaller, larger) tie ids. A serial run numbers its new points
+// so (in edge order, edges by their sorted point ids): when the tie ids order a process's
+// points as the serial point ids do, the new ones do too, and every cell breaks ties as in
+// serial, pass after pass. Local to the process: only the order of each cell's points counts,
+// and a cell's points order the same way on every process holding them.
+void appendTieIdsOfNewPoints(std::vector<cl_long>& tieIds, const std::vector<cl_int2>& parents)
+{
+  const cl_long first = tieIds.empty() ? 0 : *std::max_element(tieIds.begin(), tieIds.end()) + 1;
+  std::vector<std::pair<std::pair<cl_long, cl_long>, std::size_t>> order(parents.size());
+  for (std::size_t i = 0; i < parents.size(); ++i)
+  {
+    const cl_long a = tieIds[static_cast<std::size_t>(parents[i].s[0])];
+    const cl_long b = tieIds[static_cast<std::size_t>(parents[i].s[1])];
+    order[i] = { { std::min(a, b), std::max(a, b) }, i };
+  }
+  std::sort(order.begin(), order.end());
+  const std::size_t old = tieIds.size();
+  tieIds.resize(old + parents.size());
+  for (std::size_t rank = 0; rank < order.size(); ++rank)
+    tieIds[old + order[rank].second] = first + static_cast<cl_long>(rank);
+}
+
 RefinedSimplices runPasses(DeviceRun& run, DeviceMesh mesh, MarkedCells marked, int passes, CellKind kind,
-  const std::string& what, const DistributedRefinement* distributed, bool& closureOver, const RefinePass& refinePass)
+  const std::string& what, const DistributedRefinement* distributed, Collective& at, const RefinePass& refinePass)
 {
   if (passes < 1)
   {
     throw Error("Passes must be at least 1 (got " + std::to_string(passes) + ")");
-  }
-  if (distributed && passes != 1)
-  {
-    throw Error("A distributed mesh is refined one pass at a time (Passes is " + std::to_string(passes) + ")");
   }
   const auto& groups = mesh.groups();
   if (groups.size() > 1 || (!groups.empty() && groups.front().kind != kind) ||
@@ -43,11 +91,21 @@ RefinedSimplices runPasses(DeviceRun& run, DeviceMesh mesh, MarkedCells marked, 
   result.origin = mesh.origin();
   if (mesh.cellCount() == 0)
   {
-    std::vector<cl_int> forced;
-    while (distributed && distributed->exchange({}, forced, false))
+    // Nothing to refine, but the other processes meet this one in every pass.
+    for (int p = 0; distributed && p < passes; ++p)
     {
+      at.nextPassAhead = p + 1 < passes;
+      std::vector<cl_int> forced;
+      while (distributed->exchange({}, forced, false))
+      {
+      }
+      at.closureOver = true;
+      if (p + 1 < passes)
+      {
+        meetForNextPass(*distributed, mesh, {}, at);
+      }
     }
-    closureOver = true;
+    at.closureOver = true;
     return result;
   }
   {
@@ -63,9 +121,12 @@ RefinedSimplices runPasses(DeviceRun& run, DeviceMesh mesh, MarkedCells marked, 
   std::vector<DeviceBuffer<cl_int2>> parentsPerPass;
   std::vector<RealBuffer> pointsPerPass;
   std::vector<std::size_t> newPointsPerPass;
+  std::optional<DistributedRefinement> later; // from the second pass: the new points' tie ids too
+  const DistributedRefinement* current = distributed;
   for (int p = 0;; ++p)
   {
-    RefinementPass pass = refinePass(mesh, markedOnDevice, markedCount, parent, p == 0, closureOver);
+    at.nextPassAhead = distributed && p + 1 < passes;
+    RefinementPass pass = refinePass(mesh, markedOnDevice, markedCount, parent, p == 0, current, at.closureOver);
     parentsPerPass.push_back(std::move(pass.pointParents));
     newPointsPerPass.push_back(pass.newPointCount);
     if (p + 1 == passes)
@@ -106,6 +167,21 @@ RefinedSimplices runPasses(DeviceRun& run, DeviceMesh mesh, MarkedCells marked, 
     markedCount = pass.markedCount;
     const std::array<double, 3> origin = mesh.origin();
     mesh = DeviceMesh(run, std::move(points), pass.pointCount, kind, std::move(connectivity), cells, origin);
+    if (distributed)
+    {
+      std::vector<cl_int2> parents(pass.newPointCount);
+      run.download(parentsPerPass.back(), parents.data(), parents.size(), "point parents");
+      if (!later)
+      {
+        later = *distributed;
+      }
+      if (!later->tieIds.empty())
+      {
+        appendTieIdsOfNewPoints(later->tieIds, parents);
+      }
+      current = &*later;
+      meetForNextPass(*distributed, mesh, parents, at);
+    }
   }
 
   for (std::size_t n : newPointsPerPass)
@@ -127,15 +203,14 @@ RefinedSimplices runPasses(DeviceRun& run, DeviceMesh mesh, MarkedCells marked, 
 RefinedSimplices refineInPasses(DeviceRun& run, DeviceMesh mesh, MarkedCells marked, int passes, CellKind kind,
   const std::string& what, const DistributedRefinement* distributed, const RefinePass& refinePass)
 {
-  bool closureOver = false;
+  Collective at;
   try
   {
-    return runPasses(run, std::move(mesh), std::move(marked), passes, kind, what, distributed, closureOver, refinePass);
+    return runPasses(run, std::move(mesh), std::move(marked), passes, kind, what, distributed, at, refinePass);
   }
   catch (...)
   {
-    // Failed before the closure ended: the other processes wait in an exchange.
-    releaseWaitingProcesses(distributed, closureOver);
+    releaseWaitingProcesses(distributed, at);
     throw;
   }
 }
@@ -148,7 +223,7 @@ MarkedCells distinctMarks(DeviceRun& run, const std::vector<cl_int>& marked, std
   roots.erase(std::unique(roots.begin(), roots.end()), roots.end());
   if (!roots.empty() && (roots.front() < 0 || static_cast<std::size_t>(roots.back()) >= count))
   {
-    releaseWaitingProcesses(distributed, false);
+    releaseWaitingProcesses(distributed, Collective{});
     throw Error("Marked " + cell + " " + std::to_string(roots.front() < 0 ? roots.front() : roots.back()) +
       " is outside the mesh's " + std::to_string(count) + " " + cells);
   }

@@ -19,7 +19,9 @@ namespace gpumesh
 /// processes, and ties between edges of equal length go by global point ids.
 struct DistributedRefinement
 {
-  /// Per point: its global point id, the same on every process holding the point.
+  /// Per point: what breaks ties in place of its point id, its global point id (the same on
+  /// every process holding the point). refineInPasses gives each later pass's new points theirs,
+  /// ordered as a serial run numbers them (RefinementPasses.cxx).
   std::vector<cl_long> tieIds;
   /// Called after each propagation round with the slots (3 * triangle + local edge, or
   /// 6 * tetrahedron + local edge) divided in that round; fills `forced` with slots of the edges that other processes divided on the cut
@@ -27,6 +29,12 @@ struct DistributedRefinement
   /// process gets the same answer; false ends the closure). `failed`: this process could not
   /// refine, and only answers until the others stop (then the error is thrown).
   std::function<bool(const std::vector<cl_int>& divided, std::vector<cl_int>& forced, bool failed)> exchange;
+  /// Collective, between two passes (Passes > 1): `next` is the mesh the next pass refines, its
+  /// points those of the mesh before followed by the midpoints of the `parents` pairs (points of
+  /// the mesh before). Makes `exchange` work on the cut of `next` (its slots, its new points).
+  /// Throws when any process failed. `failed`: this process could not refine (`next` is null);
+  /// it only tells the others, and returns.
+  std::function<void(const DeviceMesh* next, const std::vector<cl_int2>& parents, bool failed)> nextPass;
 };
 
 /// What one pass leaves: the input cells (each refined one replaced by its first child), the
@@ -77,18 +85,20 @@ struct RefinedSimplices
   void download(DeviceRun& run, std::vector<cl_int>& cells, std::vector<cl_int>& parents) const;
 };
 
-/// One pass over `mesh`: the marked cells, each cell's input cell (empty: the identity), and
-/// whether it is the first pass. It sets `closureOver` once the distributed closure has ended
-/// on every process (from then on no process waits for this one).
+/// One pass over `mesh`: the marked cells, each cell's input cell (empty: the identity),
+/// whether it is the first pass, and the distributed mesh's exchange and tie ids for this pass
+/// (null in a serial run). It sets `closureOver` once the distributed closure has ended on
+/// every process (from then on no process waits for this one in this pass).
 using RefinePass = std::function<RefinementPass(DeviceMesh& mesh, const DeviceBuffer<cl_int>& marked,
-  std::size_t markedCount, const DeviceBuffer<cl_int>& parent, bool firstPass, bool& closureOver)>;
+  std::size_t markedCount, const DeviceBuffer<cl_int>& parent, bool firstPass,
+  const DistributedRefinement* distributed, bool& closureOver)>;
 
-/// Checks `passes` (>= 1; 1 when distributed) and that `mesh` holds cells of `kind` only (else
+/// Checks `passes` (>= 1) and that `mesh` holds cells of `kind` only (else
 /// an error naming `what`, e.g. "Tetrahedron refinement"), rejects cells that list a point twice,
-/// then runs `refinePass` `passes` times, each on the mesh the one before left. An empty mesh
-/// still answers the other processes' exchange rounds until they end. When this process fails
-/// before the closure ended, it answers the others' rounds, reporting the failure, until they
-/// stop, then throws.
+/// then runs `refinePass` `passes` times, each on the mesh the one before left (distributed:
+/// with distributed->nextPass between them). An empty mesh still answers the other processes'
+/// exchange rounds and passes until they end. When this process fails, it answers what the
+/// others wait for (the closure's rounds, or the next pass), reporting the failure, then throws.
 RefinedSimplices refineInPasses(DeviceRun& run, DeviceMesh mesh, MarkedCells marked, int passes, CellKind kind,
   const std::string& what, const DistributedRefinement* distributed, const RefinePass& refinePass);
 

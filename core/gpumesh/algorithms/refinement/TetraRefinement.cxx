@@ -309,8 +309,9 @@ RefinedSimplices refineTetrahedra(DeviceRun& run, DeviceMesh mesh, MarkedCells m
   return refineInPasses(run, std::move(mesh), std::move(marked), passes, CellKind::Tetra,
     "Tetrahedron refinement", distributed,
     [&](DeviceMesh& current, const DeviceBuffer<cl_int>& markedIds, std::size_t markedCount,
-      const DeviceBuffer<cl_int>& parent, bool firstPass, bool& closureOver) {
-      return refinePass(run, current, markedIds, markedCount, parent, firstPass, distributed, closureOver);
+      const DeviceBuffer<cl_int>& parent, bool firstPass, const DistributedRefinement* passDistributed,
+      bool& closureOver) {
+      return refinePass(run, current, markedIds, markedCount, parent, firstPass, passDistributed, closureOver);
     });
 }
 

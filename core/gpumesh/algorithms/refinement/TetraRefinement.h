@@ -30,8 +30,8 @@ namespace gpumesh
 /// Device-time labels: "edge extraction", "validation", "step 1 edge lengths", "step 2
 /// closure", "step 3 counts", "step 4 prefix sums", "step 5 templates".
 ///
-/// With `distributed` (one pass only), the closure crosses processes as for triangles: its
-/// slots are edge slots (6 * tetrahedron + local edge), each round's newly divided ones are
+/// With `distributed`, each pass's closure crosses processes as for triangles: its slots are
+/// edge slots (6 * tetrahedron + local edge of that pass's mesh), each round's newly divided ones are
 /// reported to distributed->exchange, the edges it forces are divided here and the closure goes
 /// on from them, until no process divides a new cut edge; ties use distributed->tieIds.
 RefinedSimplices refineTetrahedra(DeviceRun& run, DeviceMesh mesh, MarkedCells marked, int passes,
