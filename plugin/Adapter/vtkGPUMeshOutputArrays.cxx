@@ -1,9 +1,13 @@
 #include "vtkGPUMeshOutputArrays.h"
 
 #include "vtkAbstractArray.h"
+#include "vtkArrayDispatch.h"
 #include "vtkCellData.h"
+#include "vtkDataArrayRange.h"
 #include "vtkIdList.h"
 #include "vtkIdTypeArray.h"
+#include "vtkMath.h"
+#include "vtkNew.h"
 #include "vtkSMPTools.h"
 
 #include "gpumesh/runtime/Error.h"
@@ -27,6 +31,56 @@ bool plainValues(vtkAbstractArray* array)
   return vtkDataArray::SafeDownCast(array) && array->HasStandardMemoryLayout() &&
     array->GetDataType() != VTK_BIT && array->GetDataTypeSize() > 0;
 }
+
+// out[start + i] = in[ids[i]], tuple by tuple, in the arrays' own value type.
+struct GatherWorker
+{
+  template <typename InArray, typename OutArray>
+  void operator()(InArray* from, OutArray* to, vtkIdType start, const vtkIdType* ids, vtkIdType count) const
+  {
+    const auto in = vtk::DataArrayValueRange(from);
+    auto out = vtk::DataArrayValueRange(to);
+    const int components = from->GetNumberOfComponents();
+    vtkSMPTools::For(0, count, [&](vtkIdType begin, vtkIdType end) {
+      if (components == 1)
+      {
+        for (vtkIdType i = begin; i < end; ++i)
+          out[start + i] = in[ids[i]];
+        return;
+      }
+      for (vtkIdType i = begin; i < end; ++i)
+        for (int c = 0; c < components; ++c)
+          out[(start + i) * components + c] = in[ids[i] * components + c];
+    });
+  }
+};
+
+// New tuples [first + begin, first + end) of one wave (see Midpoints), with the arithmetic of
+// vtkGenericDataArray::InterpolateTuple at t = 0.5, so the values are VTK's to the bit.
+struct MidpointWorker
+{
+  template <typename Array>
+  void operator()(Array* array, const vtkTypeInt32* parents, vtkIdType first, vtkIdType begin, vtkIdType end) const
+  {
+    using Value = vtk::GetAPIType<Array>;
+    auto values = vtk::DataArrayValueRange(array);
+    const int components = array->GetNumberOfComponents();
+    vtkSMPTools::For(begin, end, [&](vtkIdType from, vtkIdType to) {
+      for (vtkIdType k = from; k < to; ++k)
+      {
+        const vtkIdType a = parents[2 * k] * components;
+        const vtkIdType b = parents[2 * k + 1] * components;
+        const vtkIdType child = (first + k) * components;
+        for (int c = 0; c < components; ++c)
+        {
+          Value value;
+          vtkMath::RoundDoubleToIntegralIfNecessary(values[a + c] * 0.5 + values[b + c] * 0.5, &value);
+          values[child + c] = value;
+        }
+      }
+    });
+  }
+};
 } // namespace
 
 void Allocate(vtkDataArray* array, vtkIdType tuples)
@@ -104,35 +158,93 @@ void CopyTuples(vtkAbstractArray* to, vtkAbstractArray* from, vtkIdType tuples)
   to->InsertTuples(0, tuples, 0, from);
 }
 
+vtkSmartPointer<vtkAbstractArray> NewOutputLike(vtkAbstractArray* like, vtkIdType tuples)
+{
+  vtkSmartPointer<vtkAbstractArray> array;
+  if (auto* values = vtkDataArray::SafeDownCast(like))
+  {
+    array = NewLike(values, tuples);
+  }
+  else
+  {
+    array = vtk::TakeSmartPointer(like->NewInstance());
+    array->SetNumberOfComponents(like->GetNumberOfComponents());
+    array->SetNumberOfTuples(tuples);
+  }
+  array->SetName(like->GetName());
+  array->CopyComponentNames(like);
+  if (like->HasInformation())
+    array->CopyInformation(like->GetInformation()); // leaves out the cached ranges
+  return array;
+}
+
+void GatherTuples(vtkAbstractArray* to, vtkIdType start, vtkAbstractArray* from, const vtkIdType* ids, vtkIdType count)
+{
+  if (count <= 0)
+    return;
+  auto* toValues = vtkDataArray::SafeDownCast(to);
+  auto* fromValues = vtkDataArray::SafeDownCast(from);
+  if (toValues && fromValues &&
+    vtkArrayDispatch::Dispatch2SameValueType::Execute(fromValues, toValues, GatherWorker{}, start, ids, count))
+    return;
+  vtkNew<vtkIdList> list;
+  list->SetArray(const_cast<vtkIdType*>(ids), count);
+  to->InsertTuplesStartingAt(start, list, from);
+  list->Release(); // the ids stay the caller's
+}
+
 void CopyParentCellData(vtkCellData* in, vtkCellData* out, vtkIdTypeArray* parentIds, vtkIdType sameAsInput)
 {
   const vtkIdType count = parentIds->GetNumberOfTuples();
-  vtkNew<vtkIdList> from;
-  from->SetArray(parentIds->GetPointer(sameAsInput), count - sameAsInput);
   for (int i = 0; i < in->GetNumberOfArrays(); ++i)
   {
     vtkAbstractArray* source = in->GetAbstractArray(i);
-    vtkSmartPointer<vtkAbstractArray> array;
-    if (auto* values = vtkDataArray::SafeDownCast(source))
-    {
-      array = NewLike(values, count);
-    }
-    else
-    {
-      array = vtk::TakeSmartPointer(source->NewInstance());
-      array->SetNumberOfComponents(source->GetNumberOfComponents());
-      array->SetNumberOfTuples(count);
-    }
-    array->SetName(source->GetName());
+    vtkSmartPointer<vtkAbstractArray> array = NewOutputLike(source, count);
     CopyTuples(array, source, sameAsInput);
-    if (count > sameAsInput) // VTK's tuple copy reads the id list's first entry even when it is empty
-      array->InsertTuplesStartingAt(sameAsInput, from, source);
+    GatherTuples(array, sameAsInput, source, parentIds->GetPointer(sameAsInput), count - sameAsInput);
     out->AddArray(array);
   }
-  from->Release(); // the ids stay parentIds'
+  PassActiveAttributes(in, out);
+}
+
+void PassActiveAttributes(vtkDataSetAttributes* in, vtkDataSetAttributes* out)
+{
   for (int attribute = 0; attribute < vtkDataSetAttributes::NUM_ATTRIBUTES; ++attribute)
     if (vtkAbstractArray* active = in->GetAbstractAttribute(attribute))
       out->SetActiveAttribute(active->GetName(), attribute);
+}
+
+Midpoints::Midpoints(const vtkTypeInt32* parents, vtkIdType first, vtkIdType count)
+  : Parents(parents)
+  , First(first)
+{
+  // A wave ends before the first new tuple with a parent in it.
+  vtkIdType wave = 0;
+  for (vtkIdType k = 0; k < count; ++k)
+  {
+    if (std::max(parents[2 * k], parents[2 * k + 1]) >= first + wave)
+    {
+      this->WaveEnds.push_back(k);
+      wave = k;
+    }
+  }
+  if (count > 0)
+    this->WaveEnds.push_back(count);
+}
+
+void Midpoints::Interpolate(vtkAbstractArray* array) const
+{
+  auto* values = vtkDataArray::SafeDownCast(array);
+  vtkIdType begin = 0;
+  for (const vtkIdType end : this->WaveEnds)
+  {
+    if (!values || !vtkArrayDispatch::Dispatch::Execute(values, MidpointWorker{}, this->Parents, this->First, begin, end))
+    {
+      for (vtkIdType k = begin; k < end; ++k)
+        array->InterpolateTuple(this->First + k, this->Parents[2 * k], array, this->Parents[2 * k + 1], array, 0.5);
+    }
+    begin = end;
+  }
 }
 
 } // namespace vtkGPUMeshOutputArrays

@@ -14,9 +14,11 @@
 
 #include <cstddef>
 #include <memory>
+#include <vector>
 
 class vtkAbstractArray;
 class vtkCellData;
+class vtkDataSetAttributes;
 class vtkIdTypeArray;
 
 namespace vtkGPUMeshOutputArrays
@@ -64,11 +66,43 @@ void Copy(void* to, const void* from, std::size_t bytes);
 /// VTK's standard layout and the same value type, through VTK's tuple copy otherwise.
 void CopyTuples(vtkAbstractArray* to, vtkAbstractArray* from, vtkIdType tuples);
 
+/// A new array of `like`'s kind and components for `tuples` tuples (data arrays uninitialized,
+/// see Allocate), with what DeepCopy would give it besides the values: name, component names
+/// and information.
+vtkSmartPointer<vtkAbstractArray> NewOutputLike(vtkAbstractArray* like, vtkIdType tuples);
+
+/// Tuples [start, start + count) of `to` become the tuples `ids[0..count)` of `from` (same kind
+/// and components): a typed parallel gather for data arrays, VTK's tuple copy for the others
+/// (strings, variants, bits).
+void GatherTuples(vtkAbstractArray* to, vtkIdType start, vtkAbstractArray* from, const vtkIdType* ids, vtkIdType count);
+
 /// The cell data of refined cells, from their parents: `parentIds` holds each output cell's input
 /// cell; the first `sameAsInput` output cells are the input's own (their tuples one parallel
 /// copy), the others gathered from their parents. Every array of `in` is added to `out`, large
 /// ones in fresh arrays as above, with `in`'s active attributes.
 void CopyParentCellData(vtkCellData* in, vtkCellData* out, vtkIdTypeArray* parentIds, vtkIdType sameAsInput);
+
+/// Makes the arrays active in `in` (scalars, vectors, ...) active in `out` by name.
+void PassActiveAttributes(vtkDataSetAttributes* in, vtkDataSetAttributes* out);
+
+/// New tuples [first, first + count) of an array, each half-way between two tuples of the same
+/// array (`parents`: two ids per new tuple), as vtkAbstractArray::InterpolateTuple at t = 0.5
+/// computes them (integers rounded, a string the second parent's). A parent may be a new tuple
+/// itself (a later pass's midpoint of earlier ones) but always precedes its child: the new tuples
+/// are taken in waves whose parents all come before the wave, each wave in parallel.
+class Midpoints
+{
+public:
+  Midpoints(const vtkTypeInt32* parents, vtkIdType first, vtkIdType count);
+
+  /// Writes the new tuples of `array` (sized for them; tuples before `first` filled).
+  void Interpolate(vtkAbstractArray* array) const;
+
+private:
+  const vtkTypeInt32* Parents;
+  vtkIdType First;
+  std::vector<vtkIdType> WaveEnds; ///< past the last new tuple of each wave, counted from First
+};
 
 } // namespace vtkGPUMeshOutputArrays
 

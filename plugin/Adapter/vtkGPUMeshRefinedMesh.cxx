@@ -20,6 +20,7 @@
 #include "gpumesh/runtime/Error.h"
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -144,13 +145,18 @@ void BuildPoints(gpumesh::DeviceRun& run, vtkPointSet* input, vtkPointSet* outpu
   const vtkIdType old = input->GetNumberOfPoints();
   const auto added = static_cast<vtkIdType>(refined.newPointCount);
   const vtkIdType total = old + added;
+  // The new points' parents come down only when something needs them.
   std::vector<cl_int2> parents;
-  const auto downloadParents = [&] {
-    if (parents.empty() && added > 0)
+  std::optional<vtkGPUMeshOutputArrays::Midpoints> between;
+  const auto midpoints = [&]() -> const vtkGPUMeshOutputArrays::Midpoints& {
+    if (!between)
     {
       parents.resize(refined.newPointCount);
-      run.download(refined.pointParents, parents.data(), parents.size(), "point parents");
+      if (added > 0)
+        run.download(refined.pointParents, parents.data(), parents.size(), "point parents");
+      between.emplace(reinterpret_cast<const vtkTypeInt32*>(parents.data()), old, added);
     }
+    return *between;
   };
   vtkDataArray* source = input->GetPoints() ? input->GetPoints()->GetData() : nullptr;
   vtkSmartPointer<vtkDataArray> xyz;
@@ -169,24 +175,16 @@ void BuildPoints(gpumesh::DeviceRun& run, vtkPointSet* input, vtkPointSet* outpu
   }
   else
   {
-    downloadParents();
-    xyz = vtkSmartPointer<vtkDoubleArray>::New();
     if (source)
-      xyz = vtk::TakeSmartPointer(source->NewInstance());
-    xyz->SetNumberOfComponents(3);
-    xyz->SetNumberOfTuples(total);
-    if (source)
-      xyz->InsertTuples(0, old, 0, source);
-    // Parents always have smaller ids (a later pass's point may have an earlier pass's points
-    // as parents), so one pass in order suffices; it covers the new points only.
-    double a[3], b[3];
-    for (vtkIdType k = 0; k < added; ++k)
     {
-      xyz->GetTuple(parents[k].s[0], a);
-      xyz->GetTuple(parents[k].s[1], b);
-      const double mid[3] = { 0.5 * (a[0] + b[0]), 0.5 * (a[1] + b[1]), 0.5 * (a[2] + b[2]) };
-      xyz->SetTuple(old + k, mid);
+      xyz = vtkGPUMeshOutputArrays::NewLike(source, total);
+      vtkGPUMeshOutputArrays::CopyTuples(xyz, source, old);
     }
+    else
+    {
+      xyz = vtkGPUMeshOutputArrays::New<vtkDoubleArray>(total, 3);
+    }
+    midpoints().Interpolate(xyz);
   }
   vtkNew<vtkPoints> points;
   points->SetData(xyz);
@@ -196,19 +194,13 @@ void BuildPoints(gpumesh::DeviceRun& run, vtkPointSet* input, vtkPointSet* outpu
   vtkPointData* out = output->GetPointData();
   for (int i = 0; i < in->GetNumberOfArrays(); ++i)
   {
-    downloadParents();
     vtkAbstractArray* from = in->GetAbstractArray(i);
-    vtkSmartPointer<vtkAbstractArray> array = vtk::TakeSmartPointer(from->NewInstance());
-    array->DeepCopy(from);
-    array->Resize(total);
-    array->SetNumberOfTuples(total);
-    for (vtkIdType k = 0; k < added; ++k)
-      array->InterpolateTuple(old + k, parents[k].s[0], array, parents[k].s[1], array, 0.5);
+    vtkSmartPointer<vtkAbstractArray> array = vtkGPUMeshOutputArrays::NewOutputLike(from, total);
+    vtkGPUMeshOutputArrays::CopyTuples(array, from, old);
+    midpoints().Interpolate(array);
     out->AddArray(array);
   }
-  for (int attribute = 0; attribute < vtkDataSetAttributes::NUM_ATTRIBUTES; ++attribute)
-    if (vtkAbstractArray* active = in->GetAbstractAttribute(attribute))
-      out->SetActiveAttribute(active->GetName(), attribute);
+  vtkGPUMeshOutputArrays::PassActiveAttributes(in, out);
 }
 
 void BuildCells(gpumesh::DeviceRun& run, vtkPointSet* input, vtkPointSet* output,

@@ -45,9 +45,10 @@ std::future<NarrowedTriangles> NarrowTrianglesMeanwhile(
   const gpumesh::DeviceRun& run, vtkPointSet* input, std::size_t markedCount, int passes);
 
 /// The output's points: the input's as they are, then the new ones, straight from the device
-/// when it computed in the input's type without a shift, else as exact midpoints of their
-/// parents in the input's type. Point data is interpolated at the new points (the mean of the
-/// two parents). The parents come down from the device only when something needs them.
+/// when it computed in the input's type without a shift, else as midpoints of their parents in
+/// the input's type. Point data is interpolated at the new points (the mean of the two parents;
+/// both as VTK interpolates, see vtkGPUMeshOutputArrays::Midpoints). The parents come down from
+/// the device only when something needs them.
 void BuildPoints(gpumesh::DeviceRun& run, vtkPointSet* input, vtkPointSet* output,
   const gpumesh::RefinedSimplices& refined);
 
