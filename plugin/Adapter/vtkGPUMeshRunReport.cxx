@@ -3,6 +3,7 @@
 #include "vtkDoubleArray.h"
 #include "vtkFieldData.h"
 #include "vtkNew.h"
+#include "vtkSMPTools.h"
 #include "vtkStringArray.h"
 #include "vtkIdTypeArray.h"
 
@@ -42,6 +43,12 @@ void AddToFieldData(
   precision->SetName("Precision");
   precision->InsertNextValue(gpumesh::precisionName(run.precision()));
   fieldData->AddArray(precision);
+  // Where the host loops ran: a Sequential backend explains a slow HostTimeMs.
+  vtkNew<vtkStringArray> backend;
+  backend->SetName("HostBackend");
+  backend->InsertNextValue(vtkSMPTools::GetBackend() ? vtkSMPTools::GetBackend() : "");
+  fieldData->AddArray(backend);
+  SetFieldCount(fieldData, "HostThreads", static_cast<std::uint64_t>(vtkSMPTools::GetEstimatedNumberOfThreads()));
 
   // One single-value array per kernel label. (ParaView moves field data between processes in
   // the legacy VTK format, whose reader fails on the range information that ParaView attaches

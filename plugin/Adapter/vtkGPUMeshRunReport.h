@@ -13,7 +13,8 @@ class vtkFieldData;
 namespace vtkGPUMeshRunReport
 {
 
-/// Adds Device, Precision, KernelTimeMs, KernelTimeMs_<kernel>, HostTimeMs (the time since `requestStart`,
+/// Adds Device, Precision, HostBackend and HostThreads (vtkSMPTools' backend and threads where
+/// the filter's host loops ran), KernelTimeMs, KernelTimeMs_<kernel>, HostTimeMs (the time since `requestStart`,
 /// once the device has finished, minus KernelTimeMs), BytesUploaded, BytesDownloaded,
 /// BytesReadInPlace and PeakDeviceMemoryBytes (see vtkGPUMeshFilter) to `fieldData`, replacing arrays of those names.
 void AddToFieldData(

@@ -5,6 +5,7 @@
 #include "vtkInformation.h"
 #include "vtkInformationVector.h"
 #include "vtkPointSet.h"
+#include "vtkSMPTools.h"
 #include "vtkStringArray.h"
 
 #include "vtkGPUMeshAdapter.h"
@@ -14,6 +15,7 @@
 #include "gpumesh/runtime/DeviceRun.h"
 
 #include <chrono>
+#include <cstdlib>
 #include <exception>
 #include <iterator>
 #include <memory>
@@ -92,7 +94,30 @@ void vtkGPUMeshFilter::RequireChoice(const char* property, int value, const char
   throw gpumesh::Error(std::string(property) + " " + std::to_string(value) + " is not one of " + choices);
 }
 
+namespace
+{
+// The SMP backend the filters' host loops (copies and gathers as large as the mesh) run on: the
+// one the user chose (VTK_SMP_BACKEND_IN_USE or vtkSMPTools::SetBackend), else STDThread where
+// VTK's default would be Sequential, which a pvpython, pvbatch or ParaView from Debian runs
+// unless told otherwise: one thread for work that the filter's device does in milliseconds.
+std::string hostLoopBackend()
+{
+  const std::string current = vtkSMPTools::GetBackend() ? vtkSMPTools::GetBackend() : "";
+  const char* chosen = std::getenv("VTK_SMP_BACKEND_IN_USE");
+  return current == "Sequential" && !(chosen && *chosen) ? "STDThread" : current;
+}
+} // namespace
+
 int vtkGPUMeshFilter::RequestData(
+  vtkInformation* request, vtkInformationVector** inputVector, vtkInformationVector* outputVector)
+{
+  int status = 0;
+  vtkSMPTools::LocalScope(vtkSMPTools::Config{ hostLoopBackend() },
+    [&] { status = this->ExecuteRequest(request, inputVector, outputVector); });
+  return status;
+}
+
+int vtkGPUMeshFilter::ExecuteRequest(
   vtkInformation*, vtkInformationVector** inputVector, vtkInformationVector* outputVector)
 {
   const auto start = std::chrono::steady_clock::now();

@@ -96,7 +96,9 @@ protected:
   int FillInputPortInformation(int port, vtkInformation* info) override;
 
   /// Shallow-copies the input to the output, acquires the device, calls ExecuteOnDevice and
-  /// adds the device report to the field data. Any error empties the output.
+  /// adds the device report to the field data. Any error empties the output. The host loops
+  /// (vtkSMPTools) run on the backend the user chose, else on STDThread where VTK's default is
+  /// Sequential (a pvpython, pvbatch or ParaView from Debian).
   int RequestData(vtkInformation*, vtkInformationVector**, vtkInformationVector*) override;
 
   /**
@@ -142,6 +144,8 @@ protected:
   int Precision = PRECISION_AUTO;
 
 private:
+  /// RequestData's work, inside the SMP scope its host loops run in.
+  int ExecuteRequest(vtkInformation*, vtkInformationVector**, vtkInformationVector*);
   static void RequireChoice(const char* property, int value, const char* const* names, int count);
 
   vtkSmartPointer<vtkStringArray> AvailableDevices;
