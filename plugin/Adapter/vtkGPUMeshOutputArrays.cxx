@@ -161,7 +161,8 @@ void CopyTuples(vtkAbstractArray* to, vtkAbstractArray* from, vtkIdType tuples)
 vtkSmartPointer<vtkAbstractArray> NewOutputLike(vtkAbstractArray* like, vtkIdType tuples)
 {
   vtkSmartPointer<vtkAbstractArray> array;
-  if (auto* values = vtkDataArray::SafeDownCast(like))
+  auto* values = vtkDataArray::SafeDownCast(like);
+  if (values && values->HasStandardMemoryLayout())
   {
     array = NewLike(values, tuples);
   }

@@ -66,9 +66,9 @@ void Copy(void* to, const void* from, std::size_t bytes);
 /// VTK's standard layout and the same value type, through VTK's tuple copy otherwise.
 void CopyTuples(vtkAbstractArray* to, vtkAbstractArray* from, vtkIdType tuples);
 
-/// A new array of `like`'s kind and components for `tuples` tuples (data arrays uninitialized,
-/// see Allocate), with what DeepCopy would give it besides the values: name, component names
-/// and information.
+/// A new array of `like`'s kind and components for `tuples` tuples (data arrays of VTK's
+/// standard layout uninitialized, see Allocate; others as VTK allocates them), with what
+/// DeepCopy would give it besides the values: name, component names and information.
 vtkSmartPointer<vtkAbstractArray> NewOutputLike(vtkAbstractArray* like, vtkIdType tuples);
 
 /// Tuples [start, start + count) of `to` become the tuples `ids[0..count)` of `from` (same kind

@@ -46,7 +46,7 @@ public:
     : Controller(controller)
     , Neighbors(interface.Neighbors)
   {
-    const std::vector<long long>& ids = interface.GlobalIds;
+    const auto& ids = interface.GlobalIds;
     const std::size_t count = this->Neighbors.Count();
     std::vector<std::vector<long long>> offered(count);
     std::vector<std::vector<Key>> offeredKeys(count);
@@ -150,7 +150,7 @@ bool AppendNewPoints(vtkGPUMeshPieceInterface& interface, const CutEdgeExchange&
   const std::vector<cl_int2>& parents, long long first, vtkMultiProcessController* controller)
 {
   using Key = CutEdgeExchange::Key;
-  std::vector<long long>& ids = interface.GlobalIds;
+  auto& ids = interface.GlobalIds;
   const std::size_t old = ids.size();
   const long long rank = controller->GetLocalProcessId();
   const long long processes = controller->GetNumberOfProcesses();

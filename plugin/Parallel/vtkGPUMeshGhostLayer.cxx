@@ -2,6 +2,7 @@
 
 #include "vtkGPUMeshCellArrays.h"
 #include "vtkGPUMeshDistributed.h"
+#include "vtkGPUMeshOutputArrays.h"
 #include "vtkGPUMeshPieceInterface.h"
 
 #include "vtkCellArray.h"
@@ -144,7 +145,7 @@ std::vector<vtkIdType> cellsTouching(const Cells& cells, const std::vector<std::
 // `cellIds` of the input with their points, point and cell arrays and the points' global ids,
 // as the bytes of a vtkUnstructuredGrid (vtkCommunicator::MarshalDataObject).
 std::vector<char> packCells(vtkPointSet* input, const Cells& cells, const std::vector<vtkIdType>& cellIds,
-  const std::vector<long long>& globalIds)
+  const gpumesh::HostVector<long long>& globalIds)
 {
   vtkNew<vtkUnstructuredGrid> grid;
   std::unordered_map<vtkIdType, vtkIdType> local;
@@ -226,31 +227,6 @@ vtkSmartPointer<vtkUnstructuredGrid> unpackCells(const std::vector<char>& bytes,
   return grid;
 }
 
-// Copies `count` tuples of `from` (from `fromStart`) to `to` (at `toStart`): in parallel
-// memory copies for arrays of one type in VTK's standard layout, else through VTK.
-void copyTuples(vtkAbstractArray* to, vtkIdType toStart, vtkAbstractArray* from, vtkIdType fromStart, vtkIdType count)
-{
-  auto* toData = vtkDataArray::SafeDownCast(to);
-  auto* fromData = vtkDataArray::SafeDownCast(from);
-  if (count <= 0)
-  {
-    return;
-  }
-  if (toData && fromData && toData->GetDataType() == fromData->GetDataType() && toData->HasStandardMemoryLayout() &&
-    fromData->HasStandardMemoryLayout() && toData->GetNumberOfComponents() == fromData->GetNumberOfComponents())
-  {
-    const std::size_t tupleBytes =
-      static_cast<std::size_t>(toData->GetDataTypeSize()) * static_cast<std::size_t>(toData->GetNumberOfComponents());
-    auto* target = static_cast<char*>(toData->GetVoidPointer(0)) + toStart * tupleBytes;
-    const auto* source = static_cast<const char*>(fromData->GetVoidPointer(0)) + fromStart * tupleBytes;
-    vtkSMPTools::For(0, count, block, [&](vtkIdType begin, vtkIdType end) {
-      std::memcpy(target + begin * tupleBytes, source + begin * tupleBytes, (end - begin) * tupleBytes);
-    });
-    return;
-  }
-  to->InsertTuples(toStart, count, fromStart, from);
-}
-
 // Where each ghost cell and each added point of the piece comes from.
 struct Received
 {
@@ -262,8 +238,9 @@ struct Received
   vtkIdType Connectivity = 0;
 };
 
-// New arrays like those of `input`, with `owned` tuples copied (the first `owned` of the
-// input, or those of `sources` when given) and `added` more from the received grids.
+// New arrays like those of `input` (name, components, information), of `total` tuples: the
+// first `owned` copied from the input's first ones, or gathered from `sources` when given, on
+// all threads into fresh huge pages (vtkGPUMeshOutputArrays); the others from fillAdded.
 void addArrays(vtkDataSetAttributes* input, vtkDataSetAttributes* out, vtkIdType total,
   const std::vector<vtkIdType>* sources, vtkIdType owned,
   const std::function<void(vtkAbstractArray* array, const char* name)>& fillAdded)
@@ -271,37 +248,19 @@ void addArrays(vtkDataSetAttributes* input, vtkDataSetAttributes* out, vtkIdType
   for (int a = 0; a < input->GetNumberOfArrays(); ++a)
   {
     vtkAbstractArray* source = input->GetAbstractArray(a);
-    vtkSmartPointer<vtkAbstractArray> array = vtk::TakeSmartPointer(source->NewInstance());
-    array->SetName(source->GetName());
-    array->SetNumberOfComponents(source->GetNumberOfComponents());
-    array->SetNumberOfTuples(total);
+    vtkSmartPointer<vtkAbstractArray> array = vtkGPUMeshOutputArrays::NewOutputLike(source, total);
     if (!sources)
     {
-      copyTuples(array, 0, source, 0, owned);
+      vtkGPUMeshOutputArrays::CopyTuples(array, source, owned);
     }
     else
     {
-      vtkNew<vtkIdList> from, to;
-      from->SetNumberOfIds(owned);
-      to->SetNumberOfIds(owned);
-      for (vtkIdType i = 0; i < owned; ++i)
-      {
-        from->SetId(i, (*sources)[i]);
-        to->SetId(i, i);
-      }
-      array->InsertTuples(to, from, source);
+      vtkGPUMeshOutputArrays::GatherTuples(array, 0, source, sources->data(), owned);
     }
     fillAdded(array, source->GetName());
     out->AddArray(array);
   }
-  for (int attribute = 0; attribute < vtkDataSetAttributes::NUM_ATTRIBUTES; ++attribute)
-  {
-    if (vtkAbstractArray* active = input->GetAbstractAttribute(attribute))
-    {
-      if (active->GetName())
-        out->SetActiveAttribute(active->GetName(), attribute);
-    }
-  }
+  vtkGPUMeshOutputArrays::PassActiveAttributes(input, out);
 }
 
 // Sets tuple `to` of `array` from tuple `from` of the same-named array of `attributes`, or to
@@ -383,8 +342,7 @@ void assemble(vtkPointSet* input, const Cells& cells, const Received& received, 
   {
     piece.OwnedInputCell.resize(static_cast<std::size_t>(owned));
   }
-  vtkNew<vtkUnsignedCharArray> types;
-  types->SetNumberOfTuples(total);
+  auto types = vtkGPUMeshOutputArrays::New<vtkUnsignedCharArray>(total);
   unsigned char* typeOut = types->GetPointer(0);
   // 32-bit cells when the piece allows: half the bytes to write and to upload.
   const bool narrow = points < std::numeric_limits<std::int32_t>::max() &&
@@ -438,17 +396,15 @@ void assemble(vtkPointSet* input, const Cells& cells, const Received& received, 
   };
   if (narrow)
   {
-    vtkNew<vtkTypeInt32Array> offsets, ids;
-    offsets->SetNumberOfValues(total + 1);
-    ids->SetNumberOfValues(totalIds);
+    auto offsets = vtkGPUMeshOutputArrays::New<vtkTypeInt32Array>(total + 1);
+    auto ids = vtkGPUMeshOutputArrays::New<vtkTypeInt32Array>(totalIds);
     fill(offsets->GetPointer(0), ids->GetPointer(0));
     cellArray->SetData(offsets, ids);
   }
   else
   {
-    vtkNew<vtkTypeInt64Array> offsets, ids;
-    offsets->SetNumberOfValues(total + 1);
-    ids->SetNumberOfValues(totalIds);
+    auto offsets = vtkGPUMeshOutputArrays::New<vtkTypeInt64Array>(total + 1);
+    auto ids = vtkGPUMeshOutputArrays::New<vtkTypeInt64Array>(totalIds);
     fill(offsets->GetPointer(0), ids->GetPointer(0));
     cellArray->SetData(offsets, ids);
   }
@@ -458,11 +414,15 @@ void assemble(vtkPointSet* input, const Cells& cells, const Received& received, 
 
   // Points: the input's, then the added ones.
   vtkNew<vtkPoints> xyz;
-  xyz->SetDataType(input->GetPoints() ? input->GetPoints()->GetDataType() : VTK_FLOAT);
-  xyz->SetNumberOfPoints(points);
-  if (inputPoints > 0)
+  if (input->GetPoints())
   {
-    copyTuples(xyz->GetData(), 0, input->GetPoints()->GetData(), 0, inputPoints);
+    vtkDataArray* inputXyz = input->GetPoints()->GetData();
+    xyz->SetData(vtkDataArray::SafeDownCast(vtkGPUMeshOutputArrays::NewOutputLike(inputXyz, points)));
+    vtkGPUMeshOutputArrays::CopyTuples(xyz->GetData(), inputXyz, inputPoints);
+  }
+  else
+  {
+    xyz->SetNumberOfPoints(points);
   }
   for (vtkIdType a = 0; a < added; ++a)
   {
@@ -496,7 +456,7 @@ void assemble(vtkPointSet* input, const Cells& cells, const Received& received, 
     vtkNew<vtkUnsignedCharArray> fresh;
     fresh->SetName(ghostName);
     fresh->SetNumberOfTuples(total);
-    std::fill_n(fresh->GetPointer(0), owned, 0);
+    vtkSMPTools::Fill(fresh->GetPointer(0), fresh->GetPointer(0) + owned, static_cast<unsigned char>(0));
     mesh->GetCellData()->AddArray(fresh);
     ghosts = fresh;
   }
@@ -614,7 +574,7 @@ GhostedPiece BuildGhostedPiece(vtkPointSet* input, vtkMultiProcessController* co
     {
       assemble(input, cells, received, piece);
     }
-    piece.GlobalPointId = interface.GlobalIds;
+    piece.GlobalPointId = std::move(interface.GlobalIds);
     piece.GlobalPointId.insert(
       piece.GlobalPointId.end(), received.AddedPointIds.begin(), received.AddedPointIds.end());
     piece.InputPoints = inputPoints;

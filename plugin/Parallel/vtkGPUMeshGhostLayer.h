@@ -8,6 +8,8 @@
 #include "vtkSmartPointer.h"
 #include "vtkType.h"
 
+#include "gpumesh/runtime/HostMemory.h"
+
 #include <cstdint>
 #include <vector>
 
@@ -35,7 +37,7 @@ struct GhostedPiece
   /// other processes.
   vtkIdType InputPoints = 0;
   /// Per point of Mesh: the global point id, the same on every process holding the point.
-  std::vector<long long> GlobalPointId;
+  gpumesh::HostVector<long long> GlobalPointId;
   /// The input points of the cells this process sent to others as their ghosts, ascending: with
   /// the points of its own ghost cells, the only points another process can need from it.
   std::vector<vtkIdType> SentPoints;

@@ -9,6 +9,8 @@
 
 #include "vtkType.h"
 
+#include "gpumesh/runtime/HostMemory.h"
+
 #include <vector>
 
 class vtkMultiProcessController;
@@ -25,7 +27,7 @@ struct vtkGPUMeshPieceInterface
   /// The processes whose bounding box meets this piece's.
   vtkGPUMeshNeighbors Neighbors;
   /// Per input point: its global id, the same on every process holding the point.
-  std::vector<long long> GlobalIds;
+  gpumesh::HostVector<long long> GlobalIds;
   /// Per neighbour (Neighbors' order): the input points that it holds too, ascending.
   std::vector<std::vector<vtkIdType>> Shared;
   /// Whether the global ids were generated here (the input had none).

@@ -2,6 +2,9 @@
 // kept for reuse when freed.
 #pragma once
 #include <cstddef>
+#include <new>
+#include <utility>
+#include <vector>
 
 namespace gpumesh
 {
@@ -32,5 +35,52 @@ void trimHostMemory();
 /// memory, at most 4 GiB).
 std::size_t cachedHostMemory();
 std::size_t hostMemoryCacheLimit();
+
+/// A standard allocator over allocateHostMemory, for host vectors as large as a mesh (an id per
+/// point, say) that are filled once: their first touch then costs as in the filters' outputs.
+template <typename T>
+struct HostAllocator
+{
+  using value_type = T;
+  HostAllocator() = default;
+  template <typename U>
+  HostAllocator(const HostAllocator<U>&) noexcept
+  {
+  }
+  T* allocate(std::size_t count)
+  {
+    void* memory = allocateHostMemory(count * sizeof(T));
+    if (!memory)
+      throw std::bad_alloc();
+    return static_cast<T*>(memory);
+  }
+  void deallocate(T* memory, std::size_t) noexcept { freeHostMemory(memory); }
+  /// resize() leaves new values uninitialized: the caller fills them (on all threads), instead
+  /// of a zeroing pass on one.
+  template <typename U>
+  void construct(U* at) noexcept
+  {
+    ::new (static_cast<void*>(at)) U;
+  }
+  template <typename U, typename... Arguments>
+  void construct(U* at, Arguments&&... arguments)
+  {
+    ::new (static_cast<void*>(at)) U(std::forward<Arguments>(arguments)...);
+  }
+  template <typename U>
+  bool operator==(const HostAllocator<U>&) const noexcept
+  {
+    return true;
+  }
+  template <typename U>
+  bool operator!=(const HostAllocator<U>&) const noexcept
+  {
+    return false;
+  }
+};
+
+/// A vector in HostAllocator's memory.
+template <typename T>
+using HostVector = std::vector<T, HostAllocator<T>>;
 
 } // namespace gpumesh
