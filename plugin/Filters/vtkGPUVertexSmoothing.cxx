@@ -21,6 +21,7 @@
 
 #include "gpumesh/algorithms/Smoothing.h"
 #include "gpumesh/mesh/DeviceMesh.h"
+#include "gpumesh/runtime/HostMemory.h"
 
 #include <array>
 #include <cstring>
@@ -182,7 +183,10 @@ vtkSmartPointer<vtkDoubleArray> smoothDistributed(gpumesh::DeviceRun& run, vtkPo
       " of " + std::to_string(options.iterations) + " iterations; the output is empty");
   }
   const auto piecePoints = static_cast<std::size_t>(mesh->pointCount());
-  std::vector<double> smoothed(4 * piecePoints);
+  // As large as the piece: in huge pages and left unset until the download fills it (a
+  // zeroed std::vector costs a serial pass and a 4 KiB page fault per page first).
+  gpumesh::HostVector<double> smoothed;
+  smoothed.resize(4 * piecePoints);
   run.download(result, smoothed.data(), smoothed.size(), "displacements");
   bytesExchanged = halo.BytesExchanged() - bytesBefore;
 

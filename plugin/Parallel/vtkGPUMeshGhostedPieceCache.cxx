@@ -14,6 +14,8 @@
 #include "vtkUnsignedCharArray.h"
 #include "vtkUnstructuredGrid.h"
 
+#include <chrono>
+
 namespace
 {
 void addTime(std::vector<vtkMTimeType>& times, vtkObject* object)
@@ -99,9 +101,13 @@ const vtkGPUMeshDistributed::GhostedPiece& vtkGPUMeshGhostedPieceCache::Get(
     return *this->Piece;
   }
   this->Release(); // a failed build keeps nothing
+  const auto start = std::chrono::steady_clock::now();
   vtkGPUMeshDistributed::AllSucceed(controller, [&] { vtkGPUMeshDistributed::CheckPieceForGhosts(input); });
   auto piece = std::make_unique<vtkGPUMeshDistributed::GhostedPiece>(
     vtkGPUMeshDistributed::BuildGhostedPiece(input, controller));
+  vtkGPUMeshRunReport::SetFieldValue(report, "GhostedPieceBuildMs",
+    std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+  vtkGPUMeshRunReport::SetFieldCount(report, "GhostedPieceBytesExchanged", piece->BytesExchanged);
   ++this->Builds;
   this->PieceKey = std::move(key);
   this->Piece = std::move(piece);

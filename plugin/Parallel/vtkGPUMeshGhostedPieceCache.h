@@ -32,7 +32,7 @@ public:
   /// Collective. The ghosted piece of `input` (vtkGPUMeshDistributed::BuildGhostedPiece): the
   /// one kept from the last call when every process's input is unchanged since, else built
   /// afresh and kept; which of the two, as the field `GhostedPieceReused` (1 or 0) of
-  /// `report`. Throws what BuildGhostedPiece throws (on every process); nothing is kept then.
+  /// `report`, with `GhostedPieceBuildMs` and `GhostedPieceBytesExchanged` when it was built. Throws what BuildGhostedPiece throws (on every process); nothing is kept then.
   const vtkGPUMeshDistributed::GhostedPiece& Get(
     vtkPointSet* input, vtkMultiProcessController* controller, vtkFieldData* report);
 

@@ -448,11 +448,13 @@ int run(const Options& options, vtkMultiProcessController* controller)
     controller->AllReduce(&count, &totalCount, 1, vtkCommunicator::SUM_OP);
     controller->AllReduce(&sum, &totalSum, 1, vtkCommunicator::SUM_OP);
 
-    // Per process: wall, kernel, host, halo bytes, bytes up, bytes down, ghosted piece reused.
-    constexpr int fields = 7;
+    // Per process: wall, kernel, host, halo bytes, bytes up, bytes down, ghosted piece reused,
+    // its build time and bytes.
+    constexpr int fields = 9;
     const double mine[fields] = { localMs, fieldNumber(output, "KernelTimeMs"), fieldNumber(output, "HostTimeMs"),
       fieldNumber(output, "HaloBytesExchanged"), fieldNumber(output, "BytesUploaded"),
-      fieldNumber(output, "BytesDownloaded"), fieldNumber(output, "GhostedPieceReused") };
+      fieldNumber(output, "BytesDownloaded"), fieldNumber(output, "GhostedPieceReused"),
+      fieldNumber(output, "GhostedPieceBuildMs"), fieldNumber(output, "GhostedPieceBytesExchanged") };
     double maxima[fields], sums[fields];
     controller->AllReduce(mine, maxima, fields, vtkCommunicator::MAX_OP);
     controller->AllReduce(mine, sums, fields, vtkCommunicator::SUM_OP);
@@ -478,7 +480,8 @@ int run(const Options& options, vtkMultiProcessController* controller)
            << ", \"bytes_uploaded_sum\": " << sums[4] << ", \"bytes_downloaded_sum\": " << sums[5]
            << ", \"generate_ms_rank0\": " << generateMs << ", \"checksum_count\": " << totalCount
            << ", \"checksum_sum\": " << totalSum << ", \"reexecute\": " << (options.reexecute ? "true" : "false")
-           << ", \"ghosted_piece_reused_processes\": " << sums[6] << ", \"devices\": [";
+           << ", \"ghosted_piece_reused_processes\": " << sums[6] << ", \"ghost_build_ms_max\": " << maxima[7]
+           << ", \"ghost_bytes_max\": " << maxima[8] << ", \"devices\": [";
       for (int p = 0; p < processes; ++p)
         line << (p ? ", " : "") << jsonString(std::string(devices.data() + p * sizeof device));
       line << "]}";
