@@ -410,7 +410,9 @@ void assemble(vtkPointSet* input, const Cells& cells, const Received& received, 
   }
 
   auto mesh = vtkSmartPointer<vtkUnstructuredGrid>::New();
-  mesh->SetCells(types, cellArray);
+  // Without faces: the two-argument SetCells scans every type for polyhedra on one thread
+  // (a polyhedron is refused by name when the piece is described to the device).
+  mesh->SetCells(types, cellArray, nullptr, nullptr);
 
   // Points: the input's, then the added ones.
   vtkNew<vtkPoints> xyz;
@@ -574,9 +576,8 @@ GhostedPiece BuildGhostedPiece(vtkPointSet* input, vtkMultiProcessController* co
     {
       assemble(input, cells, received, piece);
     }
-    piece.GlobalPointId = std::move(interface.GlobalIds);
-    piece.GlobalPointId.insert(
-      piece.GlobalPointId.end(), received.AddedPointIds.begin(), received.AddedPointIds.end());
+    piece.InputGlobalIds = std::move(interface.GlobalIds); // moved, not copied: as large as the piece
+    piece.AddedGlobalIds = std::move(received.AddedPointIds);
     piece.InputPoints = inputPoints;
   });
   return piece;

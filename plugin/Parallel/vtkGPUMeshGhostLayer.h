@@ -36,8 +36,14 @@ struct GhostedPiece
   /// The first InputPoints points of Mesh are the input's, in order; the others are points of
   /// other processes.
   vtkIdType InputPoints = 0;
-  /// Per point of Mesh: the global point id, the same on every process holding the point.
-  gpumesh::HostVector<long long> GlobalPointId;
+  /// Per input point, then per point of other processes (from InputPoints on): the global
+  /// point id, the same on every process holding the point. GlobalPointId(p) reads them.
+  gpumesh::HostVector<long long> InputGlobalIds;
+  std::vector<long long> AddedGlobalIds;
+  long long GlobalPointId(vtkIdType p) const
+  {
+    return p < this->InputPoints ? this->InputGlobalIds[p] : this->AddedGlobalIds[p - this->InputPoints];
+  }
   /// The input points of the cells this process sent to others as their ghosts, ascending: with
   /// the points of its own ghost cells, the only points another process can need from it.
   std::vector<vtkIdType> SentPoints;

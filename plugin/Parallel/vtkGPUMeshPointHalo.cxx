@@ -98,12 +98,12 @@ vtkGPUMeshPointHalo::vtkGPUMeshPointHalo(
     const Uses& u = uses[p];
     if (u.Owned > 0)
       for (std::size_t n : boxesHolding(p))
-        records[n].push_back({ piece.GlobalPointId[p], u.Owned, u.All });
+        records[n].push_back({ piece.GlobalPointId(p), u.Owned, u.All });
   }
   const auto heard = this->Neighbors.ExchangeValues(records);
   std::unordered_map<long long, vtkIdType> interfaceOfId;
   for (vtkIdType p : interfacePoints)
-    interfaceOfId.emplace(piece.GlobalPointId[p], p);
+    interfaceOfId.emplace(piece.GlobalPointId(p), p);
   std::unordered_map<vtkIdType, long long> cellsAround;
   for (vtkIdType p : interfacePoints)
     cellsAround[p] = uses[p].Owned;
@@ -132,7 +132,7 @@ vtkGPUMeshPointHalo::vtkGPUMeshPointHalo(
     if (ownerOf[p] < 0 && uses[p].Owned > 0 && this->Missing.empty())
     {
       this->Missing = "No process holds every cell around the point with global id " +
-        std::to_string(piece.GlobalPointId[p]) + " (the ghost layer is incomplete there)";
+        std::to_string(piece.GlobalPointId(p)) + " (the ghost layer is incomplete there)";
     }
   }
   // A point off the interface is used by owned cells only: this process owns it.
@@ -154,16 +154,16 @@ vtkGPUMeshPointHalo::vtkGPUMeshPointHalo(
     needed.push_back(p);
     for (std::size_t n : boxesHolding(p))
     {
-      requests[n].push_back(piece.GlobalPointId[p]);
+      requests[n].push_back(piece.GlobalPointId(p));
       requested[n].push_back(p);
     }
   }
   const auto asked = this->Neighbors.ExchangeValues(requests);
   std::unordered_map<long long, vtkIdType> offered;
   for (vtkIdType p : piece.SentPoints)
-    offered.emplace(piece.GlobalPointId[p], p);
+    offered.emplace(piece.GlobalPointId(p), p);
   for (vtkIdType p : interfacePoints)
-    offered.emplace(piece.GlobalPointId[p], p);
+    offered.emplace(piece.GlobalPointId(p), p);
   std::vector<std::vector<std::int32_t>> answers(count);
   this->PublishedStart.assign(1, 0);
   for (std::size_t n = 0; n < count; ++n)
@@ -196,7 +196,7 @@ vtkGPUMeshPointHalo::vtkGPUMeshPointHalo(
   {
     if (suppliers[p] != 1 && this->Missing.empty())
     {
-      this->Missing = "Point with global id " + std::to_string(piece.GlobalPointId[p]) +
+      this->Missing = "Point with global id " + std::to_string(piece.GlobalPointId(p)) +
         " is used by cells of this process but " + (suppliers[p] ? "several processes own it" : "no process owns it") +
         " (inconsistent global point ids?)";
     }
