@@ -372,6 +372,25 @@ DeviceCellGroup gatherKind(DeviceRun& run, const CellSection& section, SectionOn
     fixedVertexCount(kind) > 0 && !rasterOrdered(section, kind);
   return fillsSection ? adoptSection(run, section, raw, kind) : gatherMixed(run, section, raw, classified, kind);
 }
+
+// The least device memory an import takes: the points (unless read in place), each cell's
+// kind and id, and 32-bit point ids of its group.
+std::uint64_t plannedImportBytes(const DeviceRun& run, const MeshView& view)
+{
+  const bool pointsInPlace =
+    view.readInPlace && !run.info().isGPU && view.points.isDouble == (run.precision() == Precision::Double);
+  std::uint64_t bytes = pointsInPlace ? 0 : 3 * static_cast<std::uint64_t>(view.points.count) * realSize(run.precision());
+  for (const CellSection& section : view.sections)
+  {
+    if (section.cellCount == 0 || section.layout == SectionLayout::LeftOut)
+      continue;
+    // A corrupt last offset is the cell checks' to report: it plans nothing here.
+    const auto ids = static_cast<std::uint64_t>(
+      std::max<std::int64_t>(0, indexAt(section.offsets, section.indices64, section.cellCount)));
+    bytes += ids * sizeof(cl_int) + static_cast<std::uint64_t>(section.cellCount) * (sizeof(cl_int) + 1);
+  }
+  return bytes;
+}
 } // namespace
 
 DeviceMesh::DeviceMesh(DeviceRun& run, const MeshView& view, int minimumDimension)
@@ -380,6 +399,9 @@ DeviceMesh::DeviceMesh(DeviceRun& run, const MeshView& view, int minimumDimensio
 {
   checkIndexSpace(PointCount, "points");
   checkIndexSpace(CellCount, "cells");
+  // Before any upload: a mesh the device cannot hold stops here.
+  run.requireMemory(plannedImportBytes(run, view),
+    "A mesh of " + std::to_string(PointCount) + " points and " + std::to_string(CellCount) + " cells");
   uploadPoints(run, view.points, view.readInPlace);
   for (const CellSection& section : view.sections)
   {
