@@ -141,6 +141,38 @@ __kernel void narrow_ids(__global const INDEX* connectivity, const ulong count, 
     out[i] = (int)connectivity[i];
 }
 
+// Single precision on double points rounded to float relative to the mesh's centre: the
+// smallest cell (of minimum_dimension or more) whose extent, the largest side of its bounding
+// box, is below 2^-13 of its largest coordinate there. A candidate only: the host decides on
+// the double points (DeviceMesh.cxx, rejectRoundedCells), so that a cell degenerate in the
+// input is not taken for one lost to rounding.
+__constant int kind_dimensions[KIND_COUNT] = { 1, 1, 2, 2, 2, 2, 3, 3, 3, 3 };
+__kernel void find_rounded_cells(__global const INDEX* offsets, __global const INDEX* connectivity,
+  __global const uchar* kinds, __global const REAL* points, const int count, const int minimum_dimension,
+  __global int* first_candidate)
+{
+  const int i = get_global_id(0);
+  if (i >= count)
+    return;
+  const int kind = kinds[i] & 0x7f;
+  if (kind >= KIND_COUNT || kind_dimensions[kind] < minimum_dimension)
+    return;
+  const long begin = offset_at(i);
+  const long end = offset_at(i + 1);
+  REAL3 lo = point_at(points, (int)connectivity[begin]);
+  REAL3 hi = lo;
+  for (long k = begin + 1; k < end; ++k)
+  {
+    const REAL3 p = point_at(points, (int)connectivity[k]);
+    lo = fmin(lo, p);
+    hi = fmax(hi, p);
+  }
+  const REAL3 size = hi - lo;
+  const REAL3 far = fmax(fabs(lo), fabs(hi));
+  if (fmax(size.x, fmax(size.y, size.z)) < fmax(far.x, fmax(far.y, far.z)) * (REAL)0x1p-13)
+    atomic_min(first_candidate, i);
+}
+
 // The smallest point with a NaN or infinite coordinate.
 __kernel void check_points(__global const REAL* points, const int count, __global int* first_bad)
 {

@@ -25,6 +25,8 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
+#include <cmath>
 #include <iterator>
 #include <memory>
 #include <optional>
@@ -146,16 +148,66 @@ void shiftValuesFrom(vtkDataArray* from, vtkDataArray* to, const std::array<doub
     shiftValues<From, double>(from, to, shift);
 }
 
+// The index of the first value of `array` (float or double) that is not finite, or -1.
+template <typename T>
+vtkIdType firstNonFinite(vtkDataArray* array)
+{
+  const T* values = static_cast<const T*>(array->GetVoidPointer(0));
+  const vtkIdType count = array->GetNumberOfValues();
+  std::atomic<vtkIdType> first{ count };
+  vtkSMPTools::For(0, count, [&](vtkIdType begin, vtkIdType end) {
+    for (vtkIdType i = begin; i < end && i < first.load(std::memory_order_relaxed); ++i)
+    {
+      if (!std::isfinite(values[i]))
+      {
+        vtkIdType seen = first.load();
+        while (i < seen && !first.compare_exchange_weak(seen, i))
+        {
+        }
+        return;
+      }
+    }
+  });
+  return first < count ? first.load() : -1;
+}
+
+// New coordinates are held to what every filter asks of its input's points: each finite, and
+// within the output points' type (a double beyond float's range would become inf). Names the
+// first point that is not and the value the Kernel wrote there (`downloaded` plus `origin`).
+void requireFiniteCoordinates(vtkDataArray* coordinates, vtkDataArray* downloaded, const std::array<double, 3>& origin)
+{
+  const vtkIdType bad = coordinates->GetDataType() == VTK_FLOAT ? firstNonFinite<float>(coordinates)
+                                                                : firstNonFinite<double>(coordinates);
+  if (bad < 0)
+    return;
+  const int c = static_cast<int>(bad % 3);
+  const double written = downloaded->GetComponent(bad / 3, c) + origin[c];
+  const std::string where =
+    "Point " + std::to_string(bad / 3) + "'s " + "xyz"[c] + " = " + gpumesh::formatNumber(written);
+  if (std::isfinite(written))
+  {
+    throw gpumesh::Error("The Kernel wrote new coordinates beyond the range of the output's float points (those "
+                         "of the input): " + where + ". Give the input double points, or keep the coordinates "
+                         "within float's range (3.4e38)");
+  }
+  throw gpumesh::Error("The Kernel wrote new coordinates that are not finite: " + where +
+    ". Coordinates must be finite, as every filter requires of its input's points");
+}
+
 // `values` (x, y, z per point relative to `origin`, in the run's precision) as the output's
 // coordinates of `type` (VTK_FLOAT or VTK_DOUBLE): straight down when neither a shift nor a
-// conversion is needed, otherwise the origin is added back in double on all threads.
+// conversion is needed, otherwise the origin is added back in double on all threads. Checked
+// by requireFiniteCoordinates.
 vtkSmartPointer<vtkDataArray> downloadCoordinates(gpumesh::DeviceRun& run, const gpumesh::RealBuffer& values,
   vtkIdType tuples, const std::array<double, 3>& origin, int type)
 {
   vtkSmartPointer<vtkDataArray> downloaded = vtkGPUMeshAdapter::DownloadArray(run, values, tuples, 3, nullptr);
   const bool shifted = origin[0] != 0.0 || origin[1] != 0.0 || origin[2] != 0.0;
   if (!shifted && downloaded->GetDataType() == type)
+  {
+    requireFiniteCoordinates(downloaded, downloaded, origin);
     return downloaded;
+  }
   vtkSmartPointer<vtkDataArray> coordinates = type == VTK_FLOAT
     ? vtkSmartPointer<vtkDataArray>(vtkSmartPointer<vtkFloatArray>::New())
     : vtkSmartPointer<vtkDataArray>(vtkSmartPointer<vtkDoubleArray>::New());
@@ -165,6 +217,7 @@ vtkSmartPointer<vtkDataArray> downloadCoordinates(gpumesh::DeviceRun& run, const
     shiftValuesFrom<float>(downloaded, coordinates, origin);
   else
     shiftValuesFrom<double>(downloaded, coordinates, origin);
+  requireFiniteCoordinates(coordinates, downloaded, origin);
   return coordinates;
 }
 

@@ -118,6 +118,37 @@ class MeshKernel(unittest.TestCase):
                 if points_type == "float32":
                     np.testing.assert_array_equal(points_of(result), xyz.astype(np.float64))
 
+    def test_coordinates_that_are_not_finite_or_beyond_the_points_type_are_refused(self):
+        """New coordinates are checked as every filter checks its input's: a NaN or infinite one,
+        or one beyond float's range for float points (1e300 from a Double run), is an error
+        naming the point and the value, never inf in the output."""
+        def marked(dtype, point):
+            surface = self.surface.NewInstance()
+            surface.DeepCopy(self.surface)
+            surface.GetPoints().SetData(dsa.numpyTovtkDataArray(self.xyz.astype(dtype)))
+            mark = np.zeros(surface.GetNumberOfPoints())
+            mark[point] = 1
+            surface.GetPointData().AddArray(dsa.numpyTovtkDataArray(mark, "mark"))
+            return gt.producer(surface)
+
+        def writing(value):
+            return dict(Kernel="result = x;\nif (mark > 0) result.y = %s;" % value, InputArrays=["mark"],
+                        ResultArrayName="Points", ResultComponents=3)
+
+        text = self.failing("Point 7", source=marked(np.float32, 7), **writing("1e300"))
+        self.assertIn("1e+300", text)
+        self.assertIn("float", text)
+        # Double points hold 1e300.
+        result = gt.fetch(kernel(marked(np.float64, 7), **writing("1e300")))
+        self.assertEqual(points_of(result)[7, 1], 1e300)
+        for value, shown in (("NAN", "nan"), ("INFINITY", "inf"), ("-INFINITY", "-inf")):
+            with self.subTest(value=value):
+                text = self.failing("Point 5", source=marked(np.float64, 5), **writing(value))
+                self.assertIn(shown, text)
+        # Other results may hold NaN (a cell without neighbours) and are not checked.
+        result = gt.fetch(kernel(self.source, Kernel="result = NAN;"))
+        self.assertTrue(np.isnan(point_array(result, "Result")).all())
+
     def test_triangle_barycentres(self):
         """Seed 001, 2.4, downward link."""
         result = gt.fetch(self.barycentre_filter())

@@ -185,6 +185,47 @@ class Graded(unittest.TestCase):
                     self.assertEqual([tuple(int(v) for v in t) for t in out], ref_triangles)
 
 
+class FarFromTheCentre(unittest.TestCase):
+    """Single rounds double points to float relative to the centre of their bounds: a cell too
+    small for float at its distance from the centre is an error naming it, never areas of 0 or
+    centroids 1e12 off; cells that float holds there, and cells degenerate in the input, run."""
+
+    def two_triangles(self, far, size):
+        points = np.array([(0, 0, 0), (1e-3, 0, 0), (0, 1e-3, 0),
+                           (far, 0, 0), (far + size, 0, 0), (far, size, 0)], dtype=np.float64)
+        return make_grid(points, np.array([(0, 1, 2), (3, 4, 5)]))
+
+    def test_cells_lost_to_rounding_are_an_error(self):
+        grid = self.two_triangles(1e20, 1e5)
+        for name in ("GPUCellReduction", "GPUNeighborDistance", "GPUVertexSmoothing"):
+            with self.subTest(filter=name):
+                with gt.CapturedErrors() as errors:
+                    result = run(name, grid, Precision="Single")
+                self.assertEqual(result.GetNumberOfCells(), 0)
+                for word in ("Cell 0", "single precision", "Precision to Double"):
+                    self.assertIn(word, errors.text)
+        # Double keeps both (as far as double points hold them: 1e20 + 1e5 is 1e20 + 98304).
+        sizes = gt.cell_array(run("GPUCellReduction", grid, Precision="Double"), "Size")
+        points = vtk_to_numpy(grid.GetPoints().GetData())
+        np.testing.assert_allclose(sizes, measures(points, np.array([(0, 1, 2), (3, 4, 5)])).astype(np.float64),
+                                   rtol=1e-12)
+
+    def test_cells_float_holds_there_run(self):
+        # 1e-3 at 1 from the centre: float rounds it by 6e-5 of its size there.
+        sizes = gt.cell_array(run("GPUCellReduction", self.two_triangles(1.0, 1.0), Precision="Single"), "Size")
+        np.testing.assert_allclose(sizes, [5e-7, 0.5], rtol=1e-3)
+        # A mesh far from the origin but small around its own centre: as in Double.
+        points, cells = boundary_layer(1e3, False, np.float64, (1e12, -1e12, 1e12))
+        result = run("GPUCellReduction", make_grid(points, cells), Precision="Single")
+        np.testing.assert_allclose(gt.cell_array(result, "Size"), measures(points, cells).astype(np.float64),
+                                   rtol=1e-3)
+
+    def test_degenerate_cells_are_not_a_precision_error(self):
+        points = np.array([(0, 0, 0), (1, 0, 0), (0, 1, 0), (5, 5, 0)], dtype=np.float64)
+        result = run("GPUCellReduction", make_grid(points, np.array([(0, 1, 2), (3, 3, 3)])), Precision="Single")
+        np.testing.assert_array_equal(gt.cell_array(result, "Size"), [0.5, 0.0])
+
+
 class Scaled(unittest.TestCase):
     """A small graded mesh scaled by 1e-30 ... 1e30: double kernels are exact up to scale; float
     kernels either are too or refuse, naming the cell or value and suggesting Double."""

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <string>
 #include <utility>
@@ -220,6 +221,82 @@ CellKindCounts classifyCells(
   return classified;
 }
 
+// Three significant digits, for sizes in a message ("0.001", "5e+19").
+std::string roughly(double value)
+{
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.3g", value);
+  return text;
+}
+
+// Single precision on double points: how much of a cell's size the rounding to float relative
+// to the origin may take (2^-24 of its largest coordinate there against 2^-10 of its extent).
+constexpr double floatRounding = 0x1p-24;
+constexpr double allowedShareOfExtent = 0x1p-10;
+
+// The extent (the largest side of its bounding box) of cell i of the section and the largest
+// of its coordinates relative to the origin, in double. The extent comes from the coordinates
+// as given: relative to a far origin a small cell's differences would be rounded already.
+std::pair<double, double> extentAndReach(const CellSection& section, const PointsView& points, std::int64_t i)
+{
+  const auto* xyz = static_cast<const double*>(points.xyz);
+  std::array<double, 3> lo, hi;
+  lo.fill(std::numeric_limits<double>::infinity());
+  hi.fill(-std::numeric_limits<double>::infinity());
+  const std::int64_t end = indexAt(section.offsets, section.indices64, i + 1);
+  for (std::int64_t k = indexAt(section.offsets, section.indices64, i); k < end; ++k)
+  {
+    const std::int64_t point = indexAt(section.connectivity, section.indices64, k);
+    for (int c = 0; c < 3; ++c)
+    {
+      lo[c] = std::min(lo[c], xyz[3 * point + c]);
+      hi[c] = std::max(hi[c], xyz[3 * point + c]);
+    }
+  }
+  double extent = 0.0, reach = 0.0;
+  for (int c = 0; c < 3; ++c)
+  {
+    extent = std::max(extent, hi[c] - lo[c]);
+    reach = std::max({ reach, std::abs(lo[c] - points.origin[c]), std::abs(hi[c] - points.origin[c]) });
+  }
+  return { extent, reach };
+}
+
+// Throws for the first cell whose size the rounding of its double points to float took, if
+// any. The device finds the first candidate on the rounded points (find_rounded_cells, with a
+// margin for that rounding); the host decides on the double points from there, so that cells
+// degenerate in the input (extent 0 in double too) pass: only then does it look further.
+void rejectRoundedCells(DeviceRun& run, const CellSection& section, const SectionOnDevice& raw,
+  const CellKindCounts& classified, const PointsView& view, const RealBuffer& points, int minimumDimension)
+{
+  DeviceBuffer<cl_int> candidate = run.allocate<cl_int>(1, "rounding check");
+  run.fill(candidate, noCell, "rounding check");
+  run.call({ "mesh_import", "find_rounded_cells", raw.options }, raw.cells, "check rounding", raw.offsets(),
+    raw.connectivity(), classified.kinds, points, static_cast<cl_int>(raw.cells), cl_int(minimumDimension),
+    candidate);
+  cl_int first = noCell;
+  run.download(candidate, &first, 1, "rounding check");
+  if (first == noCell)
+    return;
+  std::vector<cl_uchar> kinds(raw.cells);
+  run.download(classified.kinds, kinds.data(), kinds.size(), "cell kinds");
+  for (std::int64_t i = first; i < section.cellCount; ++i)
+  {
+    const int kind = kinds[static_cast<std::size_t>(i)] & 0x7f;
+    if (kind >= cellKindCount || cellDimension(static_cast<CellKind>(kind)) < minimumDimension)
+      continue;
+    const auto [extent, reach] = extentAndReach(section, view, i);
+    if (extent > 0.0 && reach * floatRounding > extent * allowedShareOfExtent)
+    {
+      throw Error("Cell " + std::to_string(section.firstCellId + i) + " (" +
+        cellKindName(static_cast<CellKind>(kind)) + ") is " + roughly(extent) + " wide at " + roughly(reach) +
+        " from the centre of the mesh's bounds, which single precision cannot represent: its coordinates there "
+        "round to float by up to " + roughly(reach * floatRounding) +
+        ", more than 1/1024 of its size. Set Precision to Double");
+    }
+  }
+}
+
 // Whether the table gives this kind to codes whose corners come in raster order (to be swapped).
 bool rasterOrdered(const CellSection& section, CellKind kind)
 {
@@ -295,6 +372,25 @@ DeviceCellGroup gatherKind(DeviceRun& run, const CellSection& section, SectionOn
     fixedVertexCount(kind) > 0 && !rasterOrdered(section, kind);
   return fillsSection ? adoptSection(run, section, raw, kind) : gatherMixed(run, section, raw, classified, kind);
 }
+
+// The least device memory an import takes: the points (unless read in place), each cell's
+// kind and id, and 32-bit point ids of its group.
+std::uint64_t plannedImportBytes(const DeviceRun& run, const MeshView& view)
+{
+  const bool pointsInPlace =
+    view.readInPlace && !run.info().isGPU && view.points.isDouble == (run.precision() == Precision::Double);
+  std::uint64_t bytes = pointsInPlace ? 0 : 3 * static_cast<std::uint64_t>(view.points.count) * realSize(run.precision());
+  for (const CellSection& section : view.sections)
+  {
+    if (section.cellCount == 0 || section.layout == SectionLayout::LeftOut)
+      continue;
+    // A corrupt last offset is the cell checks' to report: it plans nothing here.
+    const auto ids = static_cast<std::uint64_t>(
+      std::max<std::int64_t>(0, indexAt(section.offsets, section.indices64, section.cellCount)));
+    bytes += ids * sizeof(cl_int) + static_cast<std::uint64_t>(section.cellCount) * (sizeof(cl_int) + 1);
+  }
+  return bytes;
+}
 } // namespace
 
 DeviceMesh::DeviceMesh(DeviceRun& run, const MeshView& view, int minimumDimension)
@@ -303,10 +399,14 @@ DeviceMesh::DeviceMesh(DeviceRun& run, const MeshView& view, int minimumDimensio
 {
   checkIndexSpace(PointCount, "points");
   checkIndexSpace(CellCount, "cells");
+  // Before any upload: a mesh the device cannot hold stops here.
+  run.requireMemory(plannedImportBytes(run, view),
+    "A mesh of " + std::to_string(PointCount) + " points and " + std::to_string(CellCount) + " cells");
   uploadPoints(run, view.points, view.readInPlace);
   for (const CellSection& section : view.sections)
   {
-    importSection(run, section, minimumDimension, view.readInPlace);
+    importSection(run, section, minimumDimension, view.readInPlace,
+      view.points.isDouble && run.precision() == Precision::Single ? &view.points : nullptr);
   }
   std::sort(Groups.begin(), Groups.end(),
     [](const DeviceCellGroup& a, const DeviceCellGroup& b) { return a.kind < b.kind; });
@@ -373,7 +473,8 @@ void DeviceMesh::uploadPoints(DeviceRun& run, const PointsView& view, bool inPla
   }
 }
 
-void DeviceMesh::importSection(DeviceRun& run, const CellSection& section, int minimumDimension, bool inPlace)
+void DeviceMesh::importSection(
+  DeviceRun& run, const CellSection& section, int minimumDimension, bool inPlace, const PointsView* rounded)
 {
   if (section.cellCount == 0 || section.layout == SectionLayout::LeftOut)
   {
@@ -385,6 +486,8 @@ void DeviceMesh::importSection(DeviceRun& run, const CellSection& section, int m
   }
   SectionOnDevice raw = uploadSection(run, section, inPlace);
   const CellKindCounts kinds = classifyCells(run, section, raw, PointCount);
+  if (rounded)
+    rejectRoundedCells(run, section, raw, kinds, *rounded, Points, minimumDimension);
   for (CellKind kind : kinds.present(minimumDimension))
   {
     Groups.push_back(gatherKind(run, section, raw, kinds, kind));

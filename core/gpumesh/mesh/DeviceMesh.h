@@ -26,6 +26,9 @@ public:
   /// Throws gpumesh::Error naming the first point that is not finite, the first cell of a type
   /// not handled (the table's description of it), of a vertex count its kind does not allow,
   /// or referring to a point that does not exist, and ids beyond the device's 32-bit indices.
+  /// Double points in a Single run are rounded to float relative to PointsView::origin: a cell
+  /// whose size float cannot hold there (the rounding of its coordinates, up to 2^-24 of the
+  /// largest, exceeds 1/1024 of the largest side of its bounding box) is an error naming it.
   DeviceMesh(DeviceRun& run, const MeshView& view, int minimumDimension = 1);
 
   /// A mesh made on the device: one fixed-size cell kind, cell ids 0..cellCount-1.
@@ -57,7 +60,9 @@ public:
 private:
   /// inPlace: MeshView::readInPlace.
   void uploadPoints(DeviceRun& run, const PointsView& points, bool inPlace);
-  void importSection(DeviceRun& run, const CellSection& section, int minimumDimension, bool inPlace);
+  /// rounded: the double points when they were rounded to float (Single), else nullptr.
+  void importSection(
+    DeviceRun& run, const CellSection& section, int minimumDimension, bool inPlace, const PointsView* rounded);
 
   std::int64_t PointCount = 0;
   std::int64_t CellCount = 0;

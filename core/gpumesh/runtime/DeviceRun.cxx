@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <limits>
 
@@ -147,21 +148,71 @@ DeviceRun::~DeviceRun()
   Device->queue().finish();
 }
 
+namespace
+{
+// "268435456 bytes (256 MiB)"
+std::string describeBytes(std::uint64_t bytes)
+{
+  const double mebibytes = static_cast<double>(bytes) / (1 << 20);
+  char text[32];
+  if (mebibytes >= 1024)
+    std::snprintf(text, sizeof(text), "%.3g GiB", mebibytes / 1024);
+  else
+    std::snprintf(text, sizeof(text), mebibytes >= 100 ? "%.0f MiB" : "%.3g MiB", mebibytes);
+  return std::to_string(bytes) + " bytes (" + text + ")";
+}
+
+// The statuses with which drivers say that memory or resources ran out (NVIDIA's allocate at
+// the first command that uses a buffer, so an enqueue can fail with them too).
+bool outOfMemoryStatus(int status)
+{
+  return status == CL_MEM_OBJECT_ALLOCATION_FAILURE || status == CL_OUT_OF_RESOURCES ||
+    status == CL_OUT_OF_HOST_MEMORY || status == CL_INVALID_BUFFER_SIZE;
+}
+} // namespace
+
+void DeviceRun::outOfMemory(const std::string& subject, std::uint64_t bytes, const std::string& why, int clCode)
+{
+  const DeviceInfo& device = info();
+  throw Error(subject + (bytes ? " needs " + describeBytes(bytes) : std::string()) + " on device '" + device.label() +
+      "'" + why + ". The device has " + describeBytes(device.globalMemoryBytes) +
+      " of global memory and allocates at most " + describeBytes(device.maxAllocationBytes) +
+      " in one buffer; this process holds " + describeBytes(Device->counters()->memoryInUse()) +
+      " on it. Use a smaller mesh (or split it over more MPI processes), or choose another device",
+    clCode);
+}
+
+void DeviceRun::checkEnqueue(int status, const std::string& doing)
+{
+  if (outOfMemoryStatus(status))
+    outOfMemory(doing, 0, " ran out of its memory or resources", status);
+  check(status, doing + " on device '" + info().label() + "'");
+}
+
+void DeviceRun::requireMemory(std::uint64_t bytes, const std::string& what)
+{
+  const std::uint64_t inUse = Device->counters()->memoryInUse();
+  const std::uint64_t global = info().globalMemoryBytes;
+  if (bytes > global || inUse > global - bytes)
+    outOfMemory(what, bytes, ", more than its global memory leaves");
+}
+
 cl::Buffer DeviceRun::createBuffer(std::size_t bytes, const std::string& what)
 {
   const DeviceInfo& device = info();
   if (bytes > device.maxAllocationBytes)
   {
-    throw Error("'" + what + "' needs " + std::to_string(bytes) +
-      " bytes in one buffer, more than the largest allocation of device '" + device.label() +
-      "' (" + std::to_string(device.maxAllocationBytes) + " bytes): the mesh is too large for it");
+    outOfMemory("'" + what + "'", bytes, ", more than its largest allocation");
   }
+  requireMemory(bytes, "'" + what + "'");
   const std::string doing =
     "allocating " + std::to_string(bytes) + " bytes for '" + what + "' on device '" + device.label() + "'";
   cl_int status = CL_SUCCESS;
   if (device.isGPU)
   {
     cl::Buffer buffer(Device->context(), CL_MEM_READ_WRITE, bytes, nullptr, &status);
+    if (outOfMemoryStatus(status))
+      outOfMemory("'" + what + "'", bytes, ", which failed to allocate it", status);
     check(status, doing);
     return buffer;
   }
@@ -172,12 +223,14 @@ cl::Buffer DeviceRun::createBuffer(std::size_t bytes, const std::string& what)
   void* memory = allocateHostMemory(bytes);
   if (!memory)
   {
-    throw Error("Out of host memory " + doing);
+    outOfMemory("'" + what + "'", bytes, ", whose memory is the host's, which has no more");
   }
   cl::Buffer buffer(Device->context(), CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, bytes, memory, &status);
   if (status != CL_SUCCESS)
   {
     freeHostMemory(memory);
+    if (outOfMemoryStatus(status))
+      outOfMemory("'" + what + "'", bytes, ", which failed to allocate it", status);
     check(status, doing);
   }
   // Freed when the runtime lets the buffer go (after every command that uses it).
@@ -201,9 +254,16 @@ cl::Buffer DeviceRun::inPlaceBuffer(
     return cl::Buffer();
   }
   const std::size_t bytes = count * elementSize;
+  // Read in place or not, a buffer is one allocation to the device: its limit holds.
+  if (bytes > info().maxAllocationBytes)
+  {
+    outOfMemory("'" + what + "'", bytes, ", more than its largest allocation");
+  }
   cl_int status = CL_SUCCESS;
   // The runtime never writes a read-only buffer back, so the const_cast stays a promise.
   cl::Buffer buffer(Device->context(), CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, bytes, const_cast<void*>(data), &status);
+  if (outOfMemoryStatus(status))
+    outOfMemory("'" + what + "'", bytes, ", which failed to read it in place", status);
   check(status, "using " + std::to_string(bytes) + " bytes of host memory for '" + what + "' on device '" +
       info().label() + "'");
   Counters->readInPlace(bytes);
@@ -228,9 +288,12 @@ void DeviceRun::transfer(const cl::Buffer& buffer, void* host, std::size_t bytes
     else
     {
       cl::Event event;
-      check(toDevice ? Device->queue().enqueueWriteBuffer(buffer, CL_TRUE, 0, bytes, host, nullptr, &event)
-                     : Device->queue().enqueueReadBuffer(buffer, CL_TRUE, 0, bytes, host, nullptr, &event),
-        doing);
+      const cl_int status = toDevice ? Device->queue().enqueueWriteBuffer(buffer, CL_TRUE, 0, bytes, host, nullptr, &event)
+                                     : Device->queue().enqueueReadBuffer(buffer, CL_TRUE, 0, bytes, host, nullptr, &event);
+      if (outOfMemoryStatus(status))
+        outOfMemory(toDevice ? "Uploading '" + what + "'" : "Downloading '" + what + "'", bytes,
+          " ran out of its memory or resources", status);
+      check(status, doing);
       events.push_back(event);
     }
   }
@@ -300,8 +363,7 @@ void DeviceRun::copyBytes(const cl::Buffer& from, const cl::Buffer& to, std::siz
   std::size_t bytes, const std::string& what)
 {
   cl::Event event;
-  check(Device->queue().enqueueCopyBuffer(from, to, 0, toOffsetBytes, bytes, nullptr, &event),
-    "copying " + what + " on device '" + info().label() + "'");
+  checkEnqueue(Device->queue().enqueueCopyBuffer(from, to, 0, toOffsetBytes, bytes, nullptr, &event), "Copying " + what);
   record("copy " + what, CommandTiming::Kind::Kernel, event);
 }
 
@@ -355,9 +417,7 @@ void DeviceRun::launch(cl::Kernel& kernel, LaunchRange range, const std::string&
   const cl::NDRange offset = range.offset ? cl::NDRange(range.offset) : cl::NullRange;
   const cl_int status = Device->queue().enqueueNDRangeKernel(
     kernel, offset, cl::NDRange(range.global), cl::NDRange(range.local), nullptr, &event);
-  check(status,
-    "launching '" + label + "' over " + std::to_string(range.global) + " work-items on device '" +
-      info().label() + "'");
+  checkEnqueue(status, "Launching '" + label + "' over " + std::to_string(range.global) + " work-items");
   record(label, CommandTiming::Kind::Kernel, event);
 }
 

@@ -117,10 +117,18 @@ public:
   const DeviceInfo& info() const { return Device->info(); }
   Precision precision() const { return Real; }
 
-  /// A buffer of `count` elements, uninitialised. `what` names it in errors. Refuses, with an
-  /// error naming the sizes, a buffer over the device's largest allocation.
+  /// A buffer of `count` elements, uninitialised. `what` names it in errors. A buffer over the
+  /// device's largest allocation, one that would take the memory this process's buffers hold
+  /// on the device past its global memory, or one the driver fails to allocate is an error
+  /// naming it, its size, the device's global memory and largest allocation (outOfMemory).
   template <typename T>
   DeviceBuffer<T> allocate(std::size_t count, const std::string& what);
+
+  /// Refuses, with the error of allocate, work that needs `bytes` more of the device's memory
+  /// than its global memory leaves beside the buffers this process holds on it: called before
+  /// a step's large allocations, so that a mesh too large for the device stops before them.
+  /// `what` begins the message ("A mesh of ...").
+  void requireMemory(std::uint64_t bytes, const std::string& what);
 
   /// allocate + blocking copy of `count` elements from host memory.
   template <typename T>
@@ -290,6 +298,12 @@ private:
     cl::Event event;
   };
   cl::Buffer createBuffer(std::size_t bytes, const std::string& what);
+  /// Throws the error of a buffer or a command that does not fit the device: "<subject> needs
+  /// <bytes> (left out when 0) on device '<label>'<why>", the device's global memory, its
+  /// largest allocation, what this process holds on it, and what to do.
+  [[noreturn]] void outOfMemory(const std::string& subject, std::uint64_t bytes, const std::string& why, int clCode = 0);
+  /// check() for an enqueue: a failure to find memory or resources for it is outOfMemory.
+  void checkEnqueue(int status, const std::string& doing);
   /// `count` elements of `elementSize` bytes at `data` as a read-only buffer over that very
   /// memory, counted as read in place, on a device that works in host memory when `data` is
   /// aligned to `alignment`; an empty handle otherwise (the caller then uploads).
@@ -436,8 +450,7 @@ template <typename Pattern>
 void DeviceRun::fillBytes(const cl::Buffer& buffer, const Pattern& value, std::size_t bytes, const std::string& what)
 {
   cl::Event event;
-  check(Device->queue().enqueueFillBuffer(buffer, value, 0, bytes, nullptr, &event),
-    "filling " + what + " on device '" + info().label() + "'");
+  checkEnqueue(Device->queue().enqueueFillBuffer(buffer, value, 0, bytes, nullptr, &event), "Filling " + what);
   record("fill " + what, CommandTiming::Kind::Kernel, event);
 }
 
