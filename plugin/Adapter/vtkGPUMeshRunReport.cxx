@@ -79,6 +79,11 @@ void AddToFieldData(
   const double wallMilliseconds =
     std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - requestStart).count();
   SetFieldValue(fieldData, "HostTimeMs", wallMilliseconds - kernelMilliseconds);
+  // Programs this run had to build (the first run of a filter in a process): from source, or
+  // from the binary cache of an earlier process; the wall time spent on them is in HostTimeMs.
+  SetFieldValue(fieldData, "ProgramBuildTimeMs", run.programMilliseconds());
+  SetFieldCount(fieldData, "ProgramsBuilt", run.programCounts().built);
+  SetFieldCount(fieldData, "ProgramsFromBinaryCache", run.programCounts().fromBinaryCache);
   SetFieldCount(fieldData, "BytesUploaded", run.bytesUploaded());
   SetFieldCount(fieldData, "BytesDownloaded", run.bytesDownloaded());
   SetFieldCount(fieldData, "BytesReadInPlace", run.bytesReadInPlace());

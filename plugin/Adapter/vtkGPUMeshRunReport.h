@@ -15,7 +15,8 @@ namespace vtkGPUMeshRunReport
 
 /// Adds Device, Precision, HostBackend and HostThreads (vtkSMPTools' backend and threads where
 /// the filter's host loops ran), KernelTimeMs, KernelTimeMs_<kernel>, HostTimeMs (the time since `requestStart`,
-/// once the device has finished, minus KernelTimeMs), BytesUploaded, BytesDownloaded,
+/// once the device has finished, minus KernelTimeMs), ProgramBuildTimeMs, ProgramsBuilt,
+/// ProgramsFromBinaryCache (the programs the run built, from source or the binary cache), BytesUploaded, BytesDownloaded,
 /// BytesReadInPlace and PeakDeviceMemoryBytes (see vtkGPUMeshFilter) to `fieldData`, replacing arrays of those names.
 void AddToFieldData(
   gpumesh::DeviceRun& run, vtkFieldData* fieldData, std::chrono::steady_clock::time_point requestStart);

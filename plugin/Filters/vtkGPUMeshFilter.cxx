@@ -139,7 +139,12 @@ int vtkGPUMeshFilter::ExecuteRequest(
         vtkGPUMeshDistributed::DeviceForProcess(this->Device ? this->Device : "auto", controller)),
         precision);
     });
+    // The programs this filter's last run used (in an earlier process: the cache folder knows
+    // them) are built concurrently now rather than one after the other as kernels need them.
+    const std::string user = std::string(this->GetClassName()) + " " + gpumesh::precisionName(run->precision());
+    run->buildProgramsNeededBy(user);
     this->ExecuteOnDevice(inputVector, input, output, *run);
+    run->rememberProgramsNeededBy(user);
     vtkGPUMeshRunReport::AddToFieldData(*run, output->GetFieldData(), start);
     this->UpdateProgress(1.0);
   }

@@ -20,7 +20,10 @@
  * (device time of all kernels, from OpenCL profiling events), and one
  * `KernelTimeMs_<kernel>` per kernel (its device time summed over its launches),
  * `HostTimeMs` (the wall time of RequestData minus KernelTimeMs: everything but the kernels,
- * transfers included), `BytesUploaded`, `BytesDownloaded`, `BytesReadInPlace` (input arrays a
+ * transfers included), `ProgramBuildTimeMs` (wall time spent getting the OpenCL programs the run
+ * needed, part of HostTimeMs; near 0 once the process has built them), `ProgramsBuilt` and
+ * `ProgramsFromBinaryCache` (how many programs the run compiled from source or loaded from the
+ * binary cache of an earlier process), `BytesUploaded`, `BytesDownloaded`, `BytesReadInPlace` (input arrays a
  * CPU device read where they are instead of a copy: the input's points and cells, mark
  * arrays) and `PeakDeviceMemoryBytes`.
  */

@@ -4,9 +4,25 @@
 #include "gpumesh/runtime/KernelSources.h"
 
 #include <algorithm>
+#include <sstream>
+#include <thread>
 
 namespace gpumesh
 {
+
+namespace
+{
+std::string identityOf(const cl::Device& device)
+{
+  // Everything a driver's binary may depend on besides the program: a new driver or another
+  // device of the same platform never gets an old binary.
+  const cl::Platform platform(device.getInfo<CL_DEVICE_PLATFORM>());
+  return "platform: " + platform.getInfo<CL_PLATFORM_NAME>() + " " + platform.getInfo<CL_PLATFORM_VERSION>() +
+    "\ndevice: " + device.getInfo<CL_DEVICE_NAME>() + " " + device.getInfo<CL_DEVICE_VERSION>() +
+    "\ndriver: " + device.getInfo<CL_DRIVER_VERSION>() + "\nbits: " +
+    std::to_string(device.getInfo<CL_DEVICE_ADDRESS_BITS>());
+}
+} // namespace
 
 
 DeviceContext::DeviceContext(const DeviceInfo& info, const cl::Device& device)
@@ -20,6 +36,8 @@ DeviceContext::DeviceContext(const DeviceInfo& info, const cl::Device& device)
   check(status, "creating a command queue on device '" + Info.label() + "'");
   Staging = std::make_unique<StagingArea>(Context, Queue, defaultStagingChunkBytes);
   StagingThreshold = Info.isGPU ? std::size_t(16) << 20 : SIZE_MAX;
+  DeviceIdentity = identityOf(Device);
+  BinaryCache = ProgramBinaryCache::fromEnvironment();
 }
 
 std::shared_ptr<DeviceContext> DeviceContext::acquire(const std::string& spec)
@@ -48,25 +66,141 @@ void DeviceContext::setStaging(std::size_t thresholdBytes, std::size_t chunkByte
   Staging = std::make_unique<StagingArea>(Context, Queue, chunkBytes);
 }
 
-cl::Program DeviceContext::program(const std::string& name, const std::string& options)
+void DeviceContext::setBinaryCache(ProgramBinaryCache cache)
 {
-  const std::string key = name + '\n' + options;
   std::lock_guard<std::mutex> lock(ProgramsMutex);
-  auto found = Programs.find(key);
-  if (found != Programs.end())
-  {
-    return found->second;
-  }
-  cl::Program program = build(programSource(name), options, kernelPath(name));
-  Programs.emplace(key, program);
-  return program;
+  BinaryCache = std::move(cache);
 }
 
-cl::Program DeviceContext::generatedProgram(
-  const std::string& source, const std::string& options, const std::string& what, bool* compiled)
+cl::Program DeviceContext::program(const std::string& name, const std::string& options, ProgramCounts* counts)
+{
+  const std::string key = name + '\n' + options;
+  std::promise<cl::Program> promise;
+  {
+    std::unique_lock<std::mutex> lock(ProgramsMutex);
+    auto found = Programs.find(key);
+    if (found != Programs.end())
+    {
+      std::shared_future<cl::Program> built = found->second;
+      lock.unlock();
+      return built.get(); // waits while another thread builds it
+    }
+    Programs.emplace(key, promise.get_future().share());
+  }
+  // Built outside the lock, so that other programs build meanwhile.
+  try
+  {
+    cl::Program program = build(programSource(name), options, kernelPath(name), counts);
+    promise.set_value(program);
+    return program;
+  }
+  catch (...)
+  {
+    // Not kept: a later call tries again (and throws again).
+    promise.set_exception(std::current_exception());
+    std::lock_guard<std::mutex> lock(ProgramsMutex);
+    Programs.erase(key);
+    throw;
+  }
+}
+
+void DeviceContext::buildPrograms(const std::vector<ProgramRequest>& requests, ProgramCounts* counts)
+{
+  std::vector<ProgramRequest> missing;
+  {
+    std::lock_guard<std::mutex> lock(ProgramsMutex);
+    for (const auto& request : requests)
+    {
+      if (!Programs.count(request.name + '\n' + request.options))
+        missing.push_back(request);
+    }
+  }
+  if (missing.empty())
+    return;
+  // A few threads: drivers compile each program on one thread, and more would only fight
+  // over the cores the caller's host loops need too.
+  const std::size_t threads =
+    std::min<std::size_t>({ missing.size(), std::max(2u, std::thread::hardware_concurrency()), 8 });
+  std::atomic<std::size_t> next{ 0 };
+  std::vector<ProgramCounts> threadCounts(threads);
+  std::vector<std::exception_ptr> errors(threads);
+  auto work = [&](std::size_t thread) {
+    for (std::size_t i = next++; i < missing.size(); i = next++)
+    {
+      try
+      {
+        program(missing[i].name, missing[i].options, &threadCounts[thread]);
+      }
+      catch (...)
+      {
+        if (!errors[thread])
+          errors[thread] = std::current_exception();
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  for (std::size_t thread = 1; thread < threads; ++thread)
+    pool.emplace_back(work, thread);
+  work(0);
+  for (auto& thread : pool)
+    thread.join();
+  for (std::size_t thread = 0; thread < threads; ++thread)
+  {
+    if (counts)
+    {
+      counts->built += threadCounts[thread].built;
+      counts->fromBinaryCache += threadCounts[thread].fromBinaryCache;
+    }
+  }
+  for (const auto& error : errors)
+  {
+    if (error)
+      std::rethrow_exception(error);
+  }
+}
+
+std::vector<ProgramRequest> DeviceContext::programsNeededBy(const std::string& user)
+{
+  std::lock_guard<std::mutex> lock(ProgramsMutex);
+  auto found = Needs.find(user);
+  if (found != Needs.end())
+    return found->second;
+  // One "name<TAB>options" line per program, as rememberProgramsNeededBy wrote them.
+  std::vector<ProgramRequest> needs;
+  std::istringstream lines(BinaryCache.loadNote(DeviceIdentity + "\nneeds of: " + user));
+  for (std::string line; std::getline(lines, line);)
+  {
+    const std::size_t tab = line.find('\t');
+    if (tab != std::string::npos)
+      needs.push_back({ line.substr(0, tab), line.substr(tab + 1) });
+  }
+  Needs.emplace(user, needs);
+  return needs;
+}
+
+void DeviceContext::rememberProgramsNeededBy(const std::string& user, std::vector<ProgramRequest> requests)
+{
+  std::sort(requests.begin(), requests.end());
+  requests.erase(std::unique(requests.begin(), requests.end()), requests.end());
+  if (programsNeededBy(user) == requests)
+    return;
+  std::string text;
+  for (const auto& request : requests)
+  {
+    if (request.name.find_first_of("\t\n") == std::string::npos &&
+      request.options.find('\n') == std::string::npos)
+      text += request.name + '\t' + request.options + '\n';
+  }
+  std::lock_guard<std::mutex> lock(ProgramsMutex);
+  Needs[user] = requests;
+  BinaryCache.storeNote(DeviceIdentity + "\nneeds of: " + user, text);
+}
+
+cl::Program DeviceContext::generatedProgram(const std::string& source, const std::string& options,
+  const std::string& what, bool* compiled, ProgramCounts* counts)
 {
   const std::string key = options + '\n' + source;
-  std::lock_guard<std::mutex> lock(ProgramsMutex);
+  std::lock_guard<std::mutex> lock(GeneratedMutex);
   auto found = GeneratedByKey.find(key);
   if (compiled)
   {
@@ -77,7 +211,7 @@ cl::Program DeviceContext::generatedProgram(
     GeneratedPrograms.splice(GeneratedPrograms.begin(), GeneratedPrograms, found->second);
     return found->second->second;
   }
-  cl::Program program = build(source, options, what);
+  cl::Program program = build(source, options, what, counts);
   GeneratedPrograms.emplace_front(key, program);
   GeneratedByKey.emplace(key, GeneratedPrograms.begin());
   evictGeneratedPrograms();
@@ -86,14 +220,14 @@ cl::Program DeviceContext::generatedProgram(
 
 void DeviceContext::setGeneratedProgramLimit(std::size_t limit)
 {
-  std::lock_guard<std::mutex> lock(ProgramsMutex);
+  std::lock_guard<std::mutex> lock(GeneratedMutex);
   GeneratedProgramLimit = std::max<std::size_t>(limit, 1);
   evictGeneratedPrograms();
 }
 
 std::size_t DeviceContext::generatedProgramCount()
 {
-  std::lock_guard<std::mutex> lock(ProgramsMutex);
+  std::lock_guard<std::mutex> lock(GeneratedMutex);
   return GeneratedPrograms.size();
 }
 
@@ -107,20 +241,51 @@ void DeviceContext::evictGeneratedPrograms()
   }
 }
 
-cl::Program DeviceContext::build(const std::string& source, const std::string& options, const std::string& what)
+cl::Program DeviceContext::build(
+  const std::string& source, const std::string& options, const std::string& what, ProgramCounts* counts)
 {
+  const std::string buildOptions = "-cl-std=CL1.2 " + options;
+  ProgramBinaryCache cache;
+  {
+    std::lock_guard<std::mutex> lock(ProgramsMutex);
+    cache = BinaryCache;
+  }
+  const std::string key = cache.enabled() ? ProgramBinaryCache::key(DeviceIdentity, buildOptions, source) : "";
+  const std::vector<unsigned char> binary = cache.load(key);
+  if (!binary.empty())
+  {
+    // A binary the driver rejects (another driver build, a damaged file) is built from source.
+    std::vector<cl_int> binaryStatus;
+    cl_int status = CL_SUCCESS;
+    cl::Program program(Context, { Device }, cl::Program::Binaries{ binary }, &binaryStatus, &status);
+    if (status == CL_SUCCESS && binaryStatus == std::vector<cl_int>{ CL_SUCCESS } &&
+      program.build({ Device }, buildOptions.c_str()) == CL_SUCCESS)
+    {
+      ++ProgramsFromBinaryCache;
+      if (counts)
+        ++counts->fromBinaryCache;
+      return program;
+    }
+  }
   cl_int status = CL_SUCCESS;
   cl::Program program(Context, source, false, &status);
   check(status, "creating program " + what);
-  const std::string buildOptions = "-cl-std=CL1.2 " + options;
   status = program.build({ Device }, buildOptions.c_str());
   ++ProgramsBuilt;
+  if (counts)
+    ++counts->built;
   if (status != CL_SUCCESS)
   {
     std::string log;
     program.getBuildInfo(Device, CL_PROGRAM_BUILD_LOG, &log);
     throw Error("compiling " + what + " for device '" + Info.label() + "' with options '" + buildOptions + "'",
       status, log);
+  }
+  if (cache.enabled())
+  {
+    std::vector<std::vector<unsigned char>> binaries;
+    if (program.getInfo(CL_PROGRAM_BINARIES, &binaries) == CL_SUCCESS && binaries.size() == 1)
+      cache.store(key, binaries[0]);
   }
   return program;
 }

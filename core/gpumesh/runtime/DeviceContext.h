@@ -3,22 +3,47 @@
 #include "gpumesh/runtime/Devices.h"
 #include "gpumesh/runtime/MemoryCounters.h"
 #include "gpumesh/runtime/OpenCL.h"
+#include "gpumesh/runtime/ProgramBinaryCache.h"
 #include "gpumesh/runtime/StagingArea.h"
 
 #include <atomic>
 #include <cstdint>
+#include <future>
 #include <list>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 namespace gpumesh
 {
 
+/// A program of kernels/<name>.cl built with `options`: what DeviceContext::program takes.
+struct ProgramRequest
+{
+  std::string name;
+  std::string options;
+  bool operator<(const ProgramRequest& other) const
+  {
+    return name != other.name ? name < other.name : options < other.options;
+  }
+  bool operator==(const ProgramRequest& other) const { return name == other.name && options == other.options; }
+};
+
+/// How the programs a call asked for were made, for reports: compiled from source, or
+/// loaded from the binary cache on disk (ProgramBinaryCache). Programs already built in this
+/// process count in neither.
+struct ProgramCounts
+{
+  std::uint64_t built = 0;
+  std::uint64_t fromBinaryCache = 0;
+};
+
 /// One per device per process, shared by every filter and every thread. The queue is in-order
 /// with profiling enabled; OpenCL makes enqueueing from several threads safe, and programs
-/// are compiled once per (kernel file, build options) and cached under a mutex.
+/// are built once per (kernel file, build options) and process, from the binary cache on disk
+/// where it holds them (ProgramBinaryCache::fromEnvironment()).
 class DeviceContext
 {
 public:
@@ -33,8 +58,21 @@ public:
   const cl::CommandQueue& queue() const { return Queue; }
 
   /// kernels/runtime/common.cl followed by kernels/<name>.cl, built for this device with `options`.
-  /// Throws gpumesh::Error carrying the build log if compilation fails.
-  cl::Program program(const std::string& name, const std::string& options = {});
+  /// Threads asking for the same program wait for one build; different programs build
+  /// concurrently. `counts` (when given) adds how this call got it. Throws gpumesh::Error
+  /// carrying the build log if compilation fails.
+  cl::Program program(const std::string& name, const std::string& options = {}, ProgramCounts* counts = nullptr);
+
+  /// Builds those of `requests` not built yet, concurrently on a few host threads (the
+  /// programs of a filter's first run: compiled one after the other they took seconds on a
+  /// GPU driver with a cold cache). Throws the first build error once all have finished.
+  void buildPrograms(const std::vector<ProgramRequest>& requests, ProgramCounts* counts = nullptr);
+
+  /// The programs a run of `user` (a filter and its precision) asked for last time on this
+  /// device, in this process or, through the cache folder, an earlier one; empty when unknown.
+  std::vector<ProgramRequest> programsNeededBy(const std::string& user);
+  /// Remembers `requests` as what `user` needs (in the cache folder too, when they changed).
+  void rememberProgramsNeededBy(const std::string& user, std::vector<ProgramRequest> requests);
 
   /// A program whose whole text was generated at run time (core/gpumesh/algorithms/MeshKernel.h), built
   /// with `options` and cached by its full text beside the files' programs: the same text is
@@ -43,14 +81,23 @@ public:
   /// version). `compiled` (when given) tells whether this call built it. `what` names it in
   /// errors, which carry the build log.
   cl::Program generatedProgram(const std::string& source, const std::string& options,
-    const std::string& what, bool* compiled = nullptr);
+    const std::string& what, bool* compiled = nullptr, ProgramCounts* counts = nullptr);
   std::size_t generatedProgramLimit() const { return GeneratedProgramLimit; }
   /// At least 1; the least recently used programs beyond it are released now.
   void setGeneratedProgramLimit(std::size_t limit);
   std::size_t generatedProgramCount();
 
-  /// Programs compiled so far by this context (files and generated texts): cache misses.
+  /// Programs compiled from source so far by this context (files and generated texts).
   std::uint64_t programsBuilt() const { return ProgramsBuilt.load(); }
+  /// Programs loaded from the binary cache on disk so far by this context.
+  std::uint64_t programsFromBinaryCache() const { return ProgramsFromBinaryCache.load(); }
+
+  /// Where built programs are kept between processes. Replacing it (tests: a folder of their
+  /// own, or a disabled cache) affects programs built from then on.
+  const ProgramBinaryCache& binaryCache() const { return BinaryCache; }
+  void setBinaryCache(ProgramBinaryCache cache);
+  /// What a program binary depends on besides options and source: platform, device, driver.
+  const std::string& deviceIdentity() const { return DeviceIdentity; }
 
   /// Totals over the life of the process.
   const std::shared_ptr<MemoryCounters>& counters() const { return Counters; }
@@ -80,17 +127,24 @@ private:
   std::shared_ptr<MemoryCounters> Counters = std::make_shared<MemoryCounters>();
   std::unique_ptr<StagingArea> Staging;
   std::size_t StagingThreshold = SIZE_MAX;
-  /// Builds `source` (the caller holds ProgramsMutex).
-  cl::Program build(const std::string& source, const std::string& options, const std::string& what);
+  /// Builds `source`, from its binary in the cache when that is there and the driver takes it.
+  cl::Program build(const std::string& source, const std::string& options, const std::string& what,
+    ProgramCounts* counts);
+  std::string DeviceIdentity;
+  ProgramBinaryCache BinaryCache;
 
   std::mutex ProgramsMutex;
-  std::map<std::string, cl::Program> Programs;          ///< by file name and options
+  /// By file name and options; a future while its first caller builds it.
+  std::map<std::string, std::shared_future<cl::Program>> Programs;
+  std::map<std::string, std::vector<ProgramRequest>> Needs; ///< by user
+  std::mutex GeneratedMutex;
   /// Generated programs, most recently used first, found by options and full text.
   std::list<std::pair<std::string, cl::Program>> GeneratedPrograms;
   std::map<std::string, std::list<std::pair<std::string, cl::Program>>::iterator> GeneratedByKey;
   std::size_t GeneratedProgramLimit = 64;
-  void evictGeneratedPrograms(); ///< the caller holds ProgramsMutex
+  void evictGeneratedPrograms(); ///< the caller holds GeneratedMutex
   std::atomic<std::uint64_t> ProgramsBuilt{ 0 };
+  std::atomic<std::uint64_t> ProgramsFromBinaryCache{ 0 };
 };
 
 } // namespace gpumesh

@@ -4,6 +4,7 @@
 #include "gpumesh/runtime/KernelSources.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -367,11 +368,39 @@ void DeviceRun::copyBytes(const cl::Buffer& from, const cl::Buffer& to, std::siz
   record("copy " + what, CommandTiming::Kind::Kernel, event);
 }
 
+void DeviceRun::buildPrograms(const std::vector<ProgramRequest>& programs)
+{
+  const auto start = std::chrono::steady_clock::now();
+  Device->buildPrograms(programs, &Programs);
+  ProgramMilliseconds += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+void DeviceRun::buildProgramsNeededBy(const std::string& user)
+{
+  try
+  {
+    buildPrograms(Device->programsNeededBy(user));
+  }
+  catch (const std::exception&)
+  {
+    // A list from an older version of the kernels; the run rebuilds what it really needs.
+  }
+}
+
+void DeviceRun::rememberProgramsNeededBy(const std::string& user)
+{
+  Device->rememberProgramsNeededBy(user, programsRequested());
+}
+
 cl::Kernel DeviceRun::kernel(const std::string& program, const std::string& name, const std::string& options)
 {
   cl_int status = CL_SUCCESS;
   const std::string withReal = Real == Precision::Double ? options + " -DREAL_DOUBLE=1" : options;
-  cl::Kernel kernel(Device->program(program, withReal), name.c_str(), &status);
+  Requested.insert({ program, withReal });
+  const auto start = std::chrono::steady_clock::now();
+  cl::Program built = Device->program(program, withReal, &Programs);
+  ProgramMilliseconds += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  cl::Kernel kernel(built, name.c_str(), &status);
   check(status, "creating kernel '" + name + "' of " + kernelPath(program));
   return kernel;
 }
@@ -382,7 +411,11 @@ cl::Program DeviceRun::generatedProgram(
   // In a float run a literal such as 0.5 is a float too, so user-written `0.5 * v` compiles
   // for REAL3 v in either precision.
   const std::string precision = Real == Precision::Double ? "-DREAL_DOUBLE=1" : "-cl-single-precision-constant";
-  return Device->generatedProgram(source, options.empty() ? precision : precision + " " + options, what, compiled);
+  const auto start = std::chrono::steady_clock::now();
+  cl::Program program =
+    Device->generatedProgram(source, options.empty() ? precision : precision + " " + options, what, compiled, &Programs);
+  ProgramMilliseconds += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  return program;
 }
 
 std::size_t DeviceRun::groupSize(const cl::Kernel& kernel)

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <set>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -283,6 +284,24 @@ public:
     std::string Saved;
   };
 
+  /// Builds, concurrently, those of `programs` the device has not built yet
+  /// (DeviceContext::buildPrograms): what the run's kernels will ask for, named as
+  /// programsRequested() names them.
+  void buildPrograms(const std::vector<ProgramRequest>& programs);
+  /// buildPrograms for what a run of `user` (e.g. a filter's class and precision) asked for
+  /// last time on this device (DeviceContext::programsNeededBy). A program of that list that
+  /// fails to build is no error here: if the run needs it, its kernel reports the error.
+  void buildProgramsNeededBy(const std::string& user);
+  /// Remembers programsRequested() as what `user` needs, for its next run in a later process.
+  void rememberProgramsNeededBy(const std::string& user);
+  /// Every program of kernels/ the run's kernels asked for, with their full build options.
+  std::vector<ProgramRequest> programsRequested() const { return { Requested.begin(), Requested.end() }; }
+  /// The programs this run compiled or loaded from the binary cache (those the device had
+  /// already built count in neither).
+  const ProgramCounts& programCounts() const { return Programs; }
+  /// Wall time this run spent waiting for programs: building, loading, or another thread's build.
+  double programMilliseconds() const { return ProgramMilliseconds; }
+
   std::uint64_t bytesUploaded() const { return Counters->bytesUploaded(); }
   /// Host memory borrowed and read in place (CPU devices): bytes that needed no upload.
   std::uint64_t bytesReadInPlace() const { return Counters->bytesReadInPlace(); }
@@ -366,6 +385,9 @@ private:
   std::vector<RecordedEvent> Events;  ///< pending, oldest first
   std::vector<CommandTiming> Totals; ///< the folded events, by label in first-launch order
   std::string LabelOverride;
+  std::set<ProgramRequest> Requested;
+  ProgramCounts Programs;
+  double ProgramMilliseconds = 0.0;
 };
 
 template <typename T>
