@@ -1,4 +1,5 @@
 #include "vtkGPUMeshDistributed.h"
+#include "vtkGPUMeshNeighbors.h"
 #include "vtkGPUMeshOutputArrays.h"
 
 #include "vtkArrayDispatch.h"
@@ -319,20 +320,14 @@ void AllReduce(vtkMultiProcessController* controller, long long* values, int cou
 
 std::array<double, 3> GlobalBoundsCentre(vtkPointSet* piece, vtkMultiProcessController* controller)
 {
-  // Lower corner and negated upper corner, so one MIN reduction gives both.
-  const double infinity = std::numeric_limits<double>::infinity();
-  double corners[6] = { infinity, infinity, infinity, infinity, infinity, infinity };
-  vtkPoints* points = piece->GetPoints();
-  if (points && points->GetNumberOfPoints() > 0)
+  // Lower corner and negated upper corner, so one MIN reduction gives both (an empty piece's
+  // box is +inf and -inf: it changes nothing).
+  const vtkGPUMeshNeighbors::Box box = vtkGPUMeshNeighbors::BoxOf(piece);
+  double corners[6];
+  for (int c = 0; c < 3; ++c)
   {
-    // The range of the point coordinates, as the serial adapter takes it (unused points too).
-    for (int c = 0; c < 3; ++c)
-    {
-      double range[2];
-      points->GetData()->GetRange(range, c);
-      corners[c] = range[0];
-      corners[3 + c] = -range[1];
-    }
+    corners[c] = box[2 * c];
+    corners[3 + c] = -box[2 * c + 1];
   }
   AllReduce(controller, corners, 6, vtkCommunicator::MIN_OP);
   std::array<double, 3> centre{ 0.0, 0.0, 0.0 };

@@ -3,6 +3,9 @@
 #include "vtkCommunicator.h"
 #include "vtkMPICommunicator.h"
 #include "vtkMultiProcessController.h"
+#include "vtkPointSet.h"
+#include "vtkPoints.h"
+#include "vtkDataArray.h"
 
 #include <algorithm>
 #include <limits>
@@ -33,6 +36,19 @@ vtkGPUMeshNeighbors::Box vtkGPUMeshNeighbors::EmptyBox()
 {
   const double inf = std::numeric_limits<double>::infinity();
   return { inf, -inf, inf, -inf, inf, -inf };
+}
+
+vtkGPUMeshNeighbors::Box vtkGPUMeshNeighbors::BoxOf(vtkPointSet* points)
+{
+  Box box = EmptyBox();
+  for (int c = 0; c < 3 && points->GetPoints() && points->GetNumberOfPoints() > 0; ++c)
+  {
+    double range[2];
+    points->GetPoints()->GetData()->GetRange(range, c);
+    box[2 * c] = range[0];
+    box[2 * c + 1] = range[1];
+  }
+  return box;
 }
 
 bool vtkGPUMeshNeighbors::Contains(const Box& box, const double point[3])

@@ -12,6 +12,7 @@
 #include <vector>
 
 class vtkMultiProcessController;
+class vtkPointSet;
 
 class vtkGPUMeshNeighbors
 {
@@ -19,6 +20,9 @@ public:
   /// xmin, xmax, ymin, ymax, zmin, zmax; empty (no point) when a minimum exceeds its maximum.
   using Box = std::array<double, 6>;
   static Box EmptyBox();
+  /// The range of the coordinates of `points`' points, unused ones too (as the serial adapter
+  /// takes them); empty without points. Computed on all threads and kept by the array.
+  static Box BoxOf(vtkPointSet* points);
   static bool Contains(const Box& box, const double point[3]);
 
   vtkGPUMeshNeighbors() = default;

@@ -51,23 +51,6 @@ std::array<double, 3> normalised(const double xyz[3])
   return { xyz[0] + 0.0, xyz[1] + 0.0, xyz[2] + 0.0 };
 }
 
-Box boxOf(vtkPointSet* input)
-{
-  Box box = vtkGPUMeshNeighbors::EmptyBox();
-  if (input->GetNumberOfPoints() == 0)
-  {
-    return box;
-  }
-  for (int c = 0; c < 3; ++c)
-  {
-    double range[2];
-    input->GetPoints()->GetData()->GetRange(range, c); // parallel, and kept by the array
-    box[2 * c] = range[0];
-    box[2 * c + 1] = range[1];
-  }
-  return box;
-}
-
 // The input points inside any neighbour's box (the only ones another process can hold),
 // ascending: flagged on all threads in fixed blocks, concatenated in block order.
 struct PointsInBoxes
@@ -152,7 +135,7 @@ vtkGPUMeshPieceInterface vtkGPUMeshPieceInterface::Find(vtkPointSet* input, vtkM
   found.Generated = missingIds != 0;
   Box box;
   vtkGPUMeshDistributed::AllSucceed(controller, [&] {
-    box = boxOf(input);
+    box = vtkGPUMeshNeighbors::BoxOf(input);
     if (!found.Generated && points > 0)
     {
       if (given->GetNumberOfTuples() != points || given->GetNumberOfComponents() != 1)

@@ -25,18 +25,6 @@ struct InterfaceRecord
   long long AllUses;
 };
 
-vtkGPUMeshNeighbors::Box boxOf(vtkPointSet* mesh)
-{
-  vtkGPUMeshNeighbors::Box box = vtkGPUMeshNeighbors::EmptyBox();
-  for (int c = 0; c < 3 && mesh->GetNumberOfPoints() > 0; ++c)
-  {
-    double range[2];
-    mesh->GetPoints()->GetData()->GetRange(range, c);
-    box[2 * c] = range[0];
-    box[2 * c + 1] = range[1];
-  }
-  return box;
-}
 } // namespace
 
 vtkGPUMeshPointHalo::vtkGPUMeshPointHalo(
@@ -45,7 +33,7 @@ vtkGPUMeshPointHalo::vtkGPUMeshPointHalo(
   const int rank = controller->GetLocalProcessId();
   vtkPointSet* mesh = piece.Mesh;
   const vtkIdType points = mesh->GetNumberOfPoints();
-  this->Neighbors = vtkGPUMeshNeighbors(controller, boxOf(mesh));
+  this->Neighbors = vtkGPUMeshNeighbors(controller, vtkGPUMeshNeighbors::BoxOf(mesh));
   const std::size_t count = this->Neighbors.Count();
   const auto boxesHolding = [&](vtkIdType p) {
     double xyz[3];
@@ -159,10 +147,8 @@ vtkGPUMeshPointHalo::vtkGPUMeshPointHalo(
     }
   }
   const auto asked = this->Neighbors.ExchangeValues(requests);
-  std::unordered_map<long long, vtkIdType> offered;
+  std::unordered_map<long long, vtkIdType> offered = interfaceOfId;
   for (vtkIdType p : piece.SentPoints)
-    offered.emplace(piece.GlobalPointId(p), p);
-  for (vtkIdType p : interfacePoints)
     offered.emplace(piece.GlobalPointId(p), p);
   std::vector<std::vector<std::int32_t>> answers(count);
   this->PublishedStart.assign(1, 0);
