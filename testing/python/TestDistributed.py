@@ -19,6 +19,7 @@ within 1e-6 of the mesh diagonal.
 """
 import argparse
 import os
+import random
 import signal
 import socket
 import subprocess
@@ -355,9 +356,17 @@ def run_distributed(folder, layout, cases):
 
 
 def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+    """A free loopback port below the kernel's ephemeral range (32768 and up), where MPI's own
+    connections, opened while pvserver starts, cannot take it first."""
+    for _ in range(200):
+        port = random.randint(20000, 32000)
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    sys.exit("no free loopback port in 20000-32000")
 
 
 def launcher_environment():
@@ -371,19 +380,29 @@ def launcher_environment():
 def with_pvserver(processes, work):
     """Runs work() connected to `mpiexec -np processes pvserver` on a free loopback port; the
     server is stopped afterwards whatever happens."""
-    port = free_port()
     mpiexec = os.environ.get("GPUMESH_MPIEXEC", "mpiexec")
     log = tempfile.NamedTemporaryFile(mode="w+", prefix="pvserver-", suffix=".log")
-    server = subprocess.Popen([mpiexec, "--oversubscribe", "-np", str(processes), "pvserver",
-                               "--server-port=%d" % port, "--timeout=10"],
-                              stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-                              env=launcher_environment())
-    try:
+    # A port free when probed can be taken before pvserver binds it: try another then.
+    for attempt in range(5):
+        port = free_port()
+        log.seek(0)
+        log.truncate()
+        server = subprocess.Popen([mpiexec, "--oversubscribe", "-np", str(processes), "pvserver",
+                                   "--server-port=%d" % port, "--timeout=10"],
+                                  stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+                                  env=launcher_environment())
         deadline = time.time() + 120
         while "Accepting connection" not in open(log.name).read():
             if server.poll() is not None or time.time() > deadline:
-                sys.exit("pvserver did not start (exit code %s):\n%s" % (server.poll(), open(log.name).read()))
+                break
             time.sleep(0.5)
+        else:
+            break
+        text = open(log.name).read()
+        stop_server(server)
+        if "Address already in use" not in text or attempt == 4:
+            sys.exit("pvserver did not start (exit code %s):\n%s" % (server.poll(), text))
+    try:
         if not simple.Connect("localhost", port, timeout=60):
             sys.exit("could not connect to pvserver on port %d" % port)
         gt.load_plugin()
@@ -393,15 +412,19 @@ def with_pvserver(processes, work):
         if errors:
             sys.exit("pvserver reported errors:\n" + "".join(errors[:10]))
     finally:
-        # pvserver ends when its client disconnects; stop it if it does not.
-        for stop in (None, signal.SIGTERM, signal.SIGKILL):
-            if stop is not None and server.poll() is None:
-                os.killpg(server.pid, stop)
-            try:
-                server.wait(timeout=15)
-                break
-            except subprocess.TimeoutExpired:
-                continue
+        stop_server(server)
+
+
+def stop_server(server):
+    # pvserver ends when its client disconnects; stop it if it does not.
+    for stop in (None, signal.SIGTERM, signal.SIGKILL):
+        if stop is not None and server.poll() is None:
+            os.killpg(server.pid, stop)
+        try:
+            server.wait(timeout=15)
+            return
+        except subprocess.TimeoutExpired:
+            continue
 
 
 def main():
