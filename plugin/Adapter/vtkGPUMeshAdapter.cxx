@@ -10,6 +10,7 @@
 #include "vtkPointSet.h"
 #include "vtkPoints.h"
 #include "vtkPolyData.h"
+#include "vtkTimerLog.h"
 #include "vtkUnsignedCharArray.h"
 #include "vtkUnstructuredGrid.h"
 
@@ -89,6 +90,7 @@ gpumesh::Precision ResolvePrecision(int property, vtkPointSet* input)
 
 MeshDescription DescribeMesh(vtkPointSet* input, gpumesh::Precision precision)
 {
+  vtkTimerLogScope scope("GPUMesh: describe mesh");
   MeshDescription description;
   gpumesh::MeshView& view = description.view;
   // The input outlives every DeviceMesh a filter makes from it and is not modified meanwhile.
@@ -153,6 +155,7 @@ MeshDescription DescribeMesh(vtkPointSet* input, gpumesh::Precision precision)
 
 gpumesh::RealBuffer UploadArray(gpumesh::DeviceRun& run, vtkDataArray* array)
 {
+  vtkTimerLogScope scope("GPUMesh: upload array");
   const std::string name = std::string("array '") + (array->GetName() ? array->GetName() : "") + "'";
   const auto values = static_cast<std::size_t>(array->GetNumberOfValues());
   if (auto* floats = vtkFloatArray::FastDownCast(array))
@@ -169,6 +172,7 @@ gpumesh::RealBuffer UploadArray(gpumesh::DeviceRun& run, vtkDataArray* array)
 vtkSmartPointer<vtkDataArray> DownloadArray(gpumesh::DeviceRun& run, const gpumesh::RealBuffer& values,
   vtkIdType tuples, int components, const char* name)
 {
+  vtkTimerLogScope scope("GPUMesh: download array");
   const auto fill = [&](auto array) -> vtkSmartPointer<vtkDataArray> {
     array->SetName(name);
     array->SetNumberOfComponents(components);

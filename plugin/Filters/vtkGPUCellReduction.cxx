@@ -9,6 +9,7 @@
 #include "vtkObjectFactory.h"
 #include "vtkPointSet.h"
 #include "vtkStringArray.h"
+#include "vtkTimerLog.h"
 
 #include "vtkGPUMeshAdapter.h"
 #include "vtkGPUMeshDistributed.h"
@@ -62,7 +63,9 @@ CellQuantity measureCells(
   {
     description.view.points.origin = *origin;
   }
+  vtkTimerLog::MarkStartEvent("GPUMesh: upload mesh");
   const gpumesh::DeviceMesh mesh(run, description.view);
+  vtkTimerLog::MarkEndEvent("GPUMesh: upload mesh");
   const std::string name = vtkGPUCellReduction::GetQuantityName(quantity);
   return { gpumesh::computeCellMeasures(run, mesh, toMeasure(quantity)), name, name };
 }
@@ -87,7 +90,9 @@ gpumesh::Statistics reduceOwnedCells(
   gpumesh::DeviceRun& run, const gpumesh::RealBuffer& values, vtkPointSet* input)
 {
   const std::size_t cells = static_cast<std::size_t>(input->GetNumberOfCells());
+  vtkTimerLog::MarkStartEvent("GPUMesh: ghost cell ids");
   const std::vector<std::int32_t> ghostCells = vtkGPUMeshDistributed::GhostCellIds(input);
+  vtkTimerLog::MarkEndEvent("GPUMesh: ghost cell ids");
   if (ghostCells.empty())
   {
     return gpumesh::reduceStatistics(run, values, cells);
@@ -119,9 +124,11 @@ void vtkGPUCellReduction::ExecuteOnDevice(
   const vtkIdType cells = input->GetNumberOfCells();
   // Under MPI one origin for all processes (used when double points run in Single precision):
   // each cell is measured exactly as in a serial run.
+  vtkTimerLog::MarkStartEvent("GPUMesh: global bounds");
   const std::array<double, 3> origin = controller && this->Quantity != ARRAY
     ? vtkGPUMeshDistributed::GlobalBoundsCentre(input, controller)
     : std::array<double, 3>{ 0.0, 0.0, 0.0 };
+  vtkTimerLog::MarkEndEvent("GPUMesh: global bounds");
 
   CellQuantity quantity;
   gpumesh::Statistics statistics;
@@ -142,7 +149,9 @@ void vtkGPUCellReduction::ExecuteOnDevice(
     statistics = reduceOwnedCells(run, quantity.values, input);
   });
   // Every process reports the statistics of the whole mesh.
+  vtkTimerLog::MarkStartEvent("GPUMesh: all-reduce statistics");
   statistics = vtkGPUMeshDistributed::AllReduceStatistics(controller, statistics);
+  vtkTimerLog::MarkEndEvent("GPUMesh: all-reduce statistics");
   this->UpdateProgress(0.7);
 
   if (!quantity.arrayName.empty())

@@ -6,6 +6,7 @@
 #include "vtkFieldData.h"
 #include "vtkObjectFactory.h"
 #include "vtkPointSet.h"
+#include "vtkTimerLog.h"
 
 #include "vtkGPUMeshAdapter.h"
 #include "vtkGPUMeshDistributed.h"
@@ -41,9 +42,11 @@ void vtkGPULongestEdgeRefinement::ExecuteOnDevice(
   vtkMultiProcessController* controller = vtkGPUMeshDistributed::GetController();
   // Under MPI one origin for all processes (used when double points run in Single precision),
   // so edge lengths, and so the longest edges, are the same on both sides of a cut.
+  vtkTimerLog::MarkStartEvent("GPUMesh: global bounds");
   const std::array<double, 3> origin = controller
     ? vtkGPUMeshDistributed::GlobalBoundsCentre(input, controller)
     : std::array<double, 3>{ 0.0, 0.0, 0.0 };
+  vtkTimerLog::MarkEndEvent("GPUMesh: global bounds");
   vtkGPUMeshAdapter::MeshDescription description;
   std::optional<gpumesh::DeviceMesh> mesh;
   gpumesh::MarkedCells marked;
@@ -57,7 +60,9 @@ void vtkGPULongestEdgeRefinement::ExecuteOnDevice(
     {
       description.view.points.origin = origin;
     }
+    vtkTimerLog::MarkStartEvent("GPUMesh: upload mesh");
     mesh.emplace(run, description.view);
+    vtkTimerLog::MarkEndEvent("GPUMesh: upload mesh");
     kind = vtkGPUMeshRefinedMesh::RefinedKind(input, *mesh);
     if (controller)
     {
@@ -81,6 +86,7 @@ void vtkGPULongestEdgeRefinement::ExecuteOnDevice(
   {
     inputTriangles = vtkGPUMeshRefinedMesh::NarrowTrianglesMeanwhile(run, input, marked.count, this->Passes);
   }
+  vtkTimerLog::MarkStartEvent("GPUMesh: refine");
   const gpumesh::RefinedSimplices refined = vtkGPUMeshDistributedRefinement::RefinePiece(
     input, controller, run, boundary,
     [&](const gpumesh::DistributedRefinement* distributed) {
@@ -88,11 +94,15 @@ void vtkGPULongestEdgeRefinement::ExecuteOnDevice(
         ? gpumesh::refineTetrahedra(run, std::move(*mesh), std::move(marked), this->Passes, distributed)
         : gpumesh::refineLongestEdges(run, std::move(*mesh), std::move(marked), this->Passes, distributed);
     });
+  vtkTimerLog::MarkEndEvent("GPUMesh: refine");
   this->UpdateProgress(0.6);
 
   output->Initialize();
+  vtkTimerLog::MarkStartEvent("GPUMesh: output points");
   vtkGPUMeshRefinedMesh::BuildPoints(run, input, output, refined);
+  vtkTimerLog::MarkEndEvent("GPUMesh: output points");
   this->UpdateProgress(0.8);
+  vtkTimerLogScope scope("GPUMesh: output cells");
   vtkGPUMeshRefinedMesh::BuildCells(run, input, output, refined, inputTriangles);
   output->GetFieldData()->PassData(input->GetFieldData());
   vtkGPUMeshRunReport::SetFieldCount(output->GetFieldData(), "MarkedCells", refined.markedCount);

@@ -7,6 +7,7 @@
 #include "vtkPointSet.h"
 #include "vtkSMPTools.h"
 #include "vtkStringArray.h"
+#include "vtkTimerLog.h"
 
 #include "vtkGPUMeshAdapter.h"
 #include "vtkGPUMeshDistributed.h"
@@ -121,6 +122,8 @@ int vtkGPUMeshFilter::ExecuteRequest(
   vtkInformation*, vtkInformationVector** inputVector, vtkInformationVector* outputVector)
 {
   const auto start = std::chrono::steady_clock::now();
+  // Phases are marked in vtkTimerLog (ParaView's Timer Log, every server process).
+  vtkTimerLogScope scope((std::string("GPUMesh: ") + this->GetClassName()).c_str());
   vtkPointSet* input = vtkPointSet::GetData(inputVector[0]);
   vtkPointSet* output = vtkPointSet::GetData(outputVector);
   output->ShallowCopy(input);
@@ -130,6 +133,7 @@ int vtkGPUMeshFilter::ExecuteRequest(
     // Under MPI a process without the device must not leave the others waiting in an exchange.
     vtkMultiProcessController* controller = vtkGPUMeshDistributed::GetController();
     std::unique_ptr<gpumesh::DeviceRun> run;
+    vtkTimerLog::MarkStartEvent("GPUMesh: device");
     vtkGPUMeshDistributed::AllSucceed(controller, [&] {
       RequireChoice("Precision", this->Precision, precisionNames);
       const gpumesh::Precision precision =
@@ -143,6 +147,7 @@ int vtkGPUMeshFilter::ExecuteRequest(
     // them) are built concurrently now rather than one after the other as kernels need them.
     const std::string user = std::string(this->GetClassName()) + " " + gpumesh::precisionName(run->precision());
     run->buildProgramsNeededBy(user);
+    vtkTimerLog::MarkEndEvent("GPUMesh: device");
     this->ExecuteOnDevice(inputVector, input, output, *run);
     run->rememberProgramsNeededBy(user);
     vtkGPUMeshRunReport::AddToFieldData(*run, output->GetFieldData(), start);

@@ -12,6 +12,7 @@
 #include "vtkPoints.h"
 #include "vtkSMPTools.h"
 #include "vtkStringArray.h"
+#include "vtkTimerLog.h"
 
 #include "vtkGPUMeshAdapter.h"
 #include "vtkGPUMeshDistributed.h"
@@ -239,7 +240,9 @@ KernelRun runKernel(gpumesh::DeviceRun& run, vtkPointSet* mesh, const std::array
   {
     description.view.points.origin = *origin;
   }
+  vtkTimerLog::MarkStartEvent("GPUMesh: upload mesh");
   const gpumesh::DeviceMesh device(run, description.view);
+  vtkTimerLog::MarkEndEvent("GPUMesh: upload mesh");
   progress->UpdateProgress(0.1);
   std::vector<gpumesh::RealBuffer> uploaded;
   for (vtkDataArray* array : findArrays(mesh, names))

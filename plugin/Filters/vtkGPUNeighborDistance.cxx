@@ -9,6 +9,7 @@
 #include "vtkPointSet.h"
 #include "vtkPoints.h"
 #include "vtkSMPTools.h"
+#include "vtkTimerLog.h"
 
 #include "vtkGPUMeshAdapter.h"
 #include "vtkGPUMeshOutputArrays.h"
@@ -69,13 +70,17 @@ void vtkGPUNeighborDistance::ComputeArrays(
     description.view.points.origin = *origin;
   }
   this->UpdateProgress(0.1);
+  vtkTimerLog::MarkStartEvent("GPUMesh: upload mesh");
   const gpumesh::DeviceMesh device(run, description.view);
+  vtkTimerLog::MarkEndEvent("GPUMesh: upload mesh");
+  vtkTimerLog::MarkStartEvent("GPUMesh: kernels");
   this->UpdateProgress(0.2);
   const gpumesh::CellEntities sides(run, device, gpumesh::EntityType::Sides);
   this->UpdateProgress(0.6);
   const gpumesh::Centroids centroids = gpumesh::computeCentroids(run, device);
   const gpumesh::NeighborDistances distances =
     gpumesh::computeNeighborDistances(run, device, sides, centroids);
+  vtkTimerLog::MarkEndEvent("GPUMesh: kernels");
   this->UpdateProgress(0.8);
 
   vtkCellData* cellData = result->GetCellData();

@@ -12,6 +12,7 @@
 #include "vtkPoints.h"
 #include "vtkSMPTools.h"
 #include "vtkSmartPointer.h"
+#include "vtkTimerLog.h"
 
 #include "vtkGPUMeshAdapter.h"
 #include "vtkGPUMeshDistributed.h"
@@ -149,7 +150,10 @@ vtkSmartPointer<vtkDoubleArray> smoothDistributed(gpumesh::DeviceRun& run, vtkPo
     }
     description = vtkGPUMeshAdapter::DescribeMesh(piece.Mesh, run.precision());
     description.view.points.origin = origin;
+    vtkTimerLog::MarkStartEvent("GPUMesh: upload mesh");
     mesh = std::make_unique<gpumesh::DeviceMesh>(run, description.view, 2);
+    vtkTimerLog::MarkEndEvent("GPUMesh: upload mesh");
+    vtkTimerLogScope scope("GPUMesh: smoother set-up");
     smoother = std::make_unique<gpumesh::VertexSmoother>(run, *mesh, options, pinned);
   });
   progress->UpdateProgress(0.1);
@@ -158,6 +162,7 @@ vtkSmartPointer<vtkDoubleArray> smoothDistributed(gpumesh::DeviceRun& run, vtkPo
   // processes agree on an abort, so that none stops alone and leaves the others waiting.
   int reportedPercent = 0;
   int abortedAt = 0;
+  vtkTimerLog::MarkStartEvent("GPUMesh: smoothing steps");
   const gpumesh::RealBuffer& result = smoother->smooth(
     run, [&](gpumesh::DeviceRun& stepRun, gpumesh::RealBuffer& displacements, int step, int steps) {
       halo.Exchange(stepRun, displacements);
@@ -176,12 +181,14 @@ vtkSmartPointer<vtkDoubleArray> smoothDistributed(gpumesh::DeviceRun& run, vtkPo
       }
       return true;
     });
+  vtkTimerLog::MarkEndEvent("GPUMesh: smoothing steps");
   if (abortedAt)
   {
     const int perIteration = options.method == gpumesh::SmoothingMethod::Taubin ? 2 : 1;
     throw gpumesh::Error("Smoothing was aborted after " + std::to_string(abortedAt / perIteration) +
       " of " + std::to_string(options.iterations) + " iterations; the output is empty");
   }
+  vtkTimerLogScope scope("GPUMesh: download displacements");
   const auto piecePoints = static_cast<std::size_t>(mesh->pointCount());
   // As large as the piece: in huge pages and left unset until the download fills it (a
   // zeroed std::vector costs a serial pass and a 4 KiB page fault per page first).

@@ -5,6 +5,7 @@
 
 #include "vtkCommunicator.h"
 #include "vtkMultiProcessController.h"
+#include "vtkTimerLog.h"
 
 #include "gpumesh/runtime/Error.h"
 
@@ -267,11 +268,16 @@ gpumesh::RefinedSimplices RefinePiece(vtkPointSet* input, vtkMultiProcessControl
     return refine(nullptr);
   }
   gpumesh::DistributedRefinement distributed;
+  vtkTimerLog::MarkStartEvent("GPUMesh: piece interface");
   vtkGPUMeshPieceInterface interface = vtkGPUMeshPieceInterface::Find(input, controller);
+  vtkTimerLog::MarkEndEvent("GPUMesh: piece interface");
   distributed.tieIds.assign(interface.GlobalIds.begin(), interface.GlobalIds.end());
   std::optional<CutEdgeExchange> cut; // the current pass's
+  vtkTimerLog::MarkStartEvent("GPUMesh: cut edges");
   cut.emplace(boundary, interface, controller);
+  vtkTimerLog::MarkEndEvent("GPUMesh: cut edges");
   distributed.exchange = [&cut](const std::vector<cl_int>& divided, std::vector<cl_int>& forced, bool failed) {
+    vtkTimerLogScope scope("GPUMesh: exchange cut edges");
     return (*cut)(divided, forced, failed);
   };
   distributed.nextPass = [&](const gpumesh::DeviceMesh* next, const std::vector<cl_int2>& parents, bool failed) {

@@ -19,6 +19,7 @@
 #include "vtkPoints.h"
 #include "vtkPolyData.h"
 #include "vtkSMPTools.h"
+#include "vtkTimerLog.h"
 #include "vtkTypeInt32Array.h"
 #include "vtkTypeInt64Array.h"
 #include "vtkUnsignedCharArray.h"
@@ -474,7 +475,9 @@ void assemble(vtkPointSet* input, const Cells& cells, const Received& received, 
 GhostedPiece BuildGhostedPiece(vtkPointSet* input, vtkMultiProcessController* controller)
 {
   GhostedPiece piece;
+  vtkTimerLog::MarkStartEvent("GPUMesh: piece interface");
   vtkGPUMeshPieceInterface interface = vtkGPUMeshPieceInterface::Find(input, controller);
+  vtkTimerLog::MarkEndEvent("GPUMesh: piece interface");
   vtkGPUMeshNeighbors& neighbors = interface.Neighbors;
   const std::size_t count = neighbors.Count();
   const vtkIdType inputPoints = input->GetNumberOfPoints();
@@ -482,6 +485,7 @@ GhostedPiece BuildGhostedPiece(vtkPointSet* input, vtkMultiProcessController* co
   // What each neighbour gets: the owned cells touching a point the two share.
   std::vector<std::vector<char>> sent(count);
   AllSucceed(controller, [&] {
+    vtkTimerLogScope packing("GPUMesh: pack ghost cells");
     const Cells cells(input);
     std::vector<std::uint8_t> shared(static_cast<std::size_t>(inputPoints), 0);
     std::unordered_multimap<vtkIdType, std::size_t> sharedWith;
@@ -525,10 +529,13 @@ GhostedPiece BuildGhostedPiece(vtkPointSet* input, vtkMultiProcessController* co
     std::sort(piece.SentPoints.begin(), piece.SentPoints.end());
     piece.SentPoints.erase(std::unique(piece.SentPoints.begin(), piece.SentPoints.end()), piece.SentPoints.end());
   });
+  vtkTimerLog::MarkStartEvent("GPUMesh: exchange ghost cells");
   const std::vector<std::vector<char>> bytes = neighbors.Exchange(sent);
+  vtkTimerLog::MarkEndEvent("GPUMesh: exchange ghost cells");
   piece.BytesExchanged = neighbors.BytesExchanged();
 
   AllSucceed(controller, [&] {
+    vtkTimerLogScope assembling("GPUMesh: assemble ghosted piece");
     const Cells cells(input);
     Received received;
     // Points of received cells: the shared ones are this piece's, the others are added once

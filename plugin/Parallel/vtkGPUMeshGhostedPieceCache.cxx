@@ -11,6 +11,7 @@
 #include "vtkPointData.h"
 #include "vtkPoints.h"
 #include "vtkPolyData.h"
+#include "vtkTimerLog.h"
 #include "vtkUnsignedCharArray.h"
 #include "vtkUnstructuredGrid.h"
 
@@ -102,7 +103,10 @@ const vtkGPUMeshDistributed::GhostedPiece& vtkGPUMeshGhostedPieceCache::Get(
   }
   this->Release(); // a failed build keeps nothing
   const auto start = std::chrono::steady_clock::now();
+  vtkTimerLogScope scope("GPUMesh: build ghosted piece");
+  vtkTimerLog::MarkStartEvent("GPUMesh: check piece");
   vtkGPUMeshDistributed::AllSucceed(controller, [&] { vtkGPUMeshDistributed::CheckPieceForGhosts(input); });
+  vtkTimerLog::MarkEndEvent("GPUMesh: check piece");
   auto piece = std::make_unique<vtkGPUMeshDistributed::GhostedPiece>(
     vtkGPUMeshDistributed::BuildGhostedPiece(input, controller));
   vtkGPUMeshRunReport::SetFieldValue(report, "GhostedPieceBuildMs",

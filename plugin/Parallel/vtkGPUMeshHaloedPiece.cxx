@@ -1,5 +1,7 @@
 #include "vtkGPUMeshHaloedPiece.h"
 
+#include "vtkTimerLog.h"
+
 vtkGPUMeshHaloedPiece::Parts vtkGPUMeshHaloedPiece::Get(
   vtkPointSet* input, vtkMultiProcessController* controller, vtkFieldData* report)
 {
@@ -9,6 +11,7 @@ vtkGPUMeshHaloedPiece::Parts vtkGPUMeshHaloedPiece::Get(
     this->Halo.reset();
     try
     {
+      vtkTimerLogScope scope("GPUMesh: point halo plan");
       this->Halo = std::make_unique<vtkGPUMeshPointHalo>(piece, controller);
     }
     catch (...)

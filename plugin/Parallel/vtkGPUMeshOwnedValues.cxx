@@ -11,6 +11,7 @@
 #include "vtkPointSet.h"
 #include "vtkPoints.h"
 #include "vtkSmartPointer.h"
+#include "vtkTimerLog.h"
 
 #include <cmath>
 #include <cstdint>
@@ -47,10 +48,15 @@ void vtkGPUMeshOwnedValues::Compute(
     return;
   }
   const vtkGPUMeshDistributed::GhostedPiece& piece = this->Cache.Get(input, controller, output->GetFieldData());
+  vtkTimerLog::MarkStartEvent("GPUMesh: global bounds");
   const std::array<double, 3> origin = vtkGPUMeshDistributed::GlobalBoundsCentre(input, controller);
+  vtkTimerLog::MarkEndEvent("GPUMesh: global bounds");
   vtkGPUMeshDistributed::AllSucceed(controller, [&] {
     vtkSmartPointer<vtkPointSet> result = vtk::TakeSmartPointer(piece.Mesh->NewInstance());
+    vtkTimerLog::MarkStartEvent("GPUMesh: compute on piece");
     compute(piece.Mesh, &origin, result);
+    vtkTimerLog::MarkEndEvent("GPUMesh: compute on piece");
+    vtkTimerLogScope owned("GPUMesh: owned values of piece");
     if (result->GetCellData()->GetNumberOfArrays() > 0)
     {
       addOwned(result->GetCellData(), vtkGPUMeshDistributed::PieceCellsOfInput(piece, input->GetNumberOfCells()),

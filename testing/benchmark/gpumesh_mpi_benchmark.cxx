@@ -29,8 +29,11 @@
 // Distance, Vertex Smoothing and GPU Mesh Kernel then reuse the ghosted piece of the warm-up
 // (the JSON's ghosted_piece_reused_processes counts the processes that did).
 //
+// With --phases, each line also holds every process's time in each phase the filters mark in
+// vtkTimerLog ("GPUMesh: ..."; nested phases are inside their parents' times).
+//
 //   mpirun -np N gpumesh-mpi-benchmark --filter NAME (--triangles T | --tetrahedra T) [--runs R]
-//       [--device SPEC] [--point-type float|double] [--reexecute]
+//       [--device SPEC] [--point-type float|double] [--reexecute] [--phases]
 #include "vtkGPUCellReduction.h"
 #include "vtkGPULongestEdgeRefinement.h"
 #include "vtkGPUMeshKernel.h"
@@ -55,6 +58,7 @@
 #include "vtkPolyData.h"
 #include "vtkSmartPointer.h"
 #include "vtkStringArray.h"
+#include "vtkTimerLog.h"
 #include "vtkUnstructuredGrid.h"
 
 #include <chrono>
@@ -64,6 +68,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <iomanip>
+#include <map>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -82,6 +87,7 @@ struct Options
   std::string device = "auto";
   bool doublePoints = false;
   bool reexecute = false;
+  bool phases = false;
 };
 
 // splitmix64: a point's jitter and a cell's mark depend on its global id alone, so every
@@ -391,6 +397,43 @@ std::string jsonString(const std::string& text)
   return out + "\"";
 }
 
+// The phases vtkTimerLog recorded since its last reset as a JSON object of milliseconds (a
+// phase entered more than once: the sum).
+std::string phaseTimes()
+{
+  std::map<std::string, double> total;
+  std::vector<std::pair<std::string, double>> open;
+  for (int e = 0; e < vtkTimerLog::GetNumberOfEvents(); ++e)
+  {
+    const std::string name = vtkTimerLog::GetEventString(e);
+    const double at = vtkTimerLog::GetEventWallTime(e);
+    if (vtkTimerLog::GetEventType(e) == vtkTimerLogEntry::START)
+      open.emplace_back(name, at);
+    else if (vtkTimerLog::GetEventType(e) == vtkTimerLogEntry::END)
+    {
+      for (auto it = open.rbegin(); it != open.rend(); ++it)
+      {
+        if (it->first == name)
+        {
+          total[name] += 1000.0 * (at - it->second);
+          open.erase(std::next(it).base());
+          break;
+        }
+      }
+    }
+  }
+  std::ostringstream json;
+  json << std::setprecision(6) << "{";
+  bool first = true;
+  for (const auto& [name, ms] : total)
+  {
+    json << (first ? "" : ", ") << "\"" << name << "\": " << ms;
+    first = false;
+  }
+  json << "}";
+  return json.str();
+}
+
 int run(const Options& options, vtkMultiProcessController* controller)
 {
   const int rank = controller->GetLocalProcessId();
@@ -414,6 +457,12 @@ int run(const Options& options, vtkMultiProcessController* controller)
       piece.mesh->GetPoints()->GetData()->Modified();
       piece.mesh->GetPoints()->Modified();
       piece.mesh->Modified();
+    }
+    if (options.phases)
+    {
+      vtkTimerLog::SetMaxEntries(100000);
+      vtkTimerLog::LoggingOn();
+      vtkTimerLog::ResetLog();
     }
     controller->Barrier();
     const auto start = Clock::now();
@@ -462,6 +511,17 @@ int run(const Options& options, vtkMultiProcessController* controller)
     std::snprintf(device, sizeof device, "%s", fieldText(output, "Device").c_str());
     std::vector<char> devices(rank == 0 ? sizeof device * processes : 1);
     controller->Gather(device, devices.data(), sizeof device, 0);
+    // Every process's phases, in rank order.
+    std::vector<std::string> phases;
+    if (options.phases)
+    {
+      char mine[8192] = {};
+      std::snprintf(mine, sizeof mine, "%s", phaseTimes().c_str());
+      std::vector<char> all(rank == 0 ? sizeof mine * processes : 1);
+      controller->Gather(mine, all.data(), sizeof mine, 0);
+      for (int p = 0; rank == 0 && p < processes; ++p)
+        phases.emplace_back(all.data() + p * sizeof mine);
+    }
     long long inputCells = piece.mesh->GetNumberOfCells(), totalCells = 0;
     controller->AllReduce(&inputCells, &totalCells, 1, vtkCommunicator::SUM_OP);
 
@@ -484,7 +544,15 @@ int run(const Options& options, vtkMultiProcessController* controller)
            << ", \"ghost_bytes_max\": " << maxima[8] << ", \"devices\": [";
       for (int p = 0; p < processes; ++p)
         line << (p ? ", " : "") << jsonString(std::string(devices.data() + p * sizeof device));
-      line << "]}";
+      line << "]";
+      if (options.phases)
+      {
+        line << ", \"phases_ms\": [";
+        for (int p = 0; p < processes; ++p)
+          line << (p ? ", " : "") << phases[p];
+        line << "]";
+      }
+      line << "}";
       std::printf("%s\n", line.str().c_str());
       std::fflush(stdout);
     }
@@ -516,6 +584,8 @@ Options parse(int argc, char* argv[])
       options.device = value();
     else if (arg == "--reexecute")
       options.reexecute = true;
+    else if (arg == "--phases")
+      options.phases = true;
     else if (arg == "--point-type")
     {
       const std::string type = value();
@@ -528,7 +598,7 @@ Options parse(int argc, char* argv[])
   }
   if (options.filter.empty() || options.triangles < 2 || options.runs < 1)
     throw std::runtime_error("usage: gpumesh-mpi-benchmark --filter NAME (--triangles T | --tetrahedra T) "
-                             "[--runs R] [--device SPEC] [--point-type float|double] [--reexecute]");
+                             "[--runs R] [--device SPEC] [--point-type float|double] [--reexecute] [--phases]");
   return options;
 }
 } // namespace

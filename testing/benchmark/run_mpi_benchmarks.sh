@@ -5,7 +5,7 @@
 #   run_mpi_benchmarks.sh --binary PATH [--triangles T | --tetrahedra T] [--runs R] [--processes "1 2"]
 #       [--filters "cell-reduction neighbor-distance vertex-smoothing mesh-kernel refinement-marked refinement-all"]
 #       [--point-type float|double] --out DIR [--mpirun "mpirun --allow-run-as-root --bind-to none"]
-#       [--reexecute 1]
+#       [--reexecute 1] [--phases 1]
 #
 # Every process count is launched by the same --mpirun command, so they are bound alike: the
 # default, --bind-to none, leaves every rank free on every core (Open MPI would otherwise pin 1
@@ -15,13 +15,15 @@
 # property change in ParaView), so the filters reuse their ghosted piece; without it every run
 # is a new filter on a new input (a time step) and builds it.
 #
+# --phases 1: every line also holds each process's time per phase marked in vtkTimerLog.
+#
 # Writes DIR/mpi-benchmarks.jsonl (one line per timed run; --out is required unless $OUT is set,
 # then DIR defaults to $OUT/mpi-benchmarks) and prints the median wall time of each filter and
 # process count. Exits 1 when a checksum differs or a run fails.
 set -euo pipefail
 
 binary= mesh=triangles cells=1000000 runs=3 processes="1 2" point_type=float out=${OUT:+$OUT/mpi-benchmarks}
-reexecute=()
+reexecute=() phases=()
 filters="cell-reduction neighbor-distance vertex-smoothing mesh-kernel refinement-marked refinement-all"
 mpirun_command="mpirun --allow-run-as-root --bind-to none"
 while [[ $# -gt 0 ]]; do
@@ -36,6 +38,7 @@ while [[ $# -gt 0 ]]; do
     --out) out=$2 ;;
     --mpirun) mpirun_command=$2 ;;
     --reexecute) [[ $2 == 1 ]] && reexecute=(--reexecute) ;;
+    --phases) [[ $2 == 1 ]] && phases=(--phases) ;;
     *) echo "run_mpi_benchmarks.sh: unknown option $1" >&2; exit 2 ;;
   esac
   shift 2
@@ -52,7 +55,7 @@ for filter in $filters; do
     echo "== $filter, $np process(es), $cells $mesh" >&2
     # shellcheck disable=SC2086 # the mpirun command is words on purpose
     $mpirun_command -np "$np" "$binary" --filter "$filter" "--$mesh" "$cells" --runs "$runs" \
-      --point-type "$point_type" "${reexecute[@]}" | tee -a "$results"
+      --point-type "$point_type" "${reexecute[@]}" "${phases[@]}" | tee -a "$results"
   done
 done
 
