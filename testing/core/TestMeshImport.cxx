@@ -316,3 +316,133 @@ TEST(MeshImport, UniformOffsetsOfTwoKindsGiveTheSameGroups)
   // Staged: the ids narrowed to 32 bits, the 64-bit offsets not sent.
   EXPECT_EQ(staged.bytesUploaded(), direct.bytesUploaded() - 8 * (cells + 1) - 4 * 4 * cells);
 }
+
+namespace
+{
+// A grid of unit squares, every third a quad and the others two triangles, 64-bit ids.
+struct SquareGrid
+{
+  std::vector<double> xyz;
+  std::vector<std::int64_t> offsets{ 0 };
+  std::vector<std::int64_t> connectivity;
+  std::vector<std::uint8_t> types; // 5: triangle, 9: quad (VTK's codes)
+
+  explicit SquareGrid(int n)
+  {
+    for (int j = 0; j <= n; ++j)
+      for (int i = 0; i <= n; ++i)
+        xyz.insert(xyz.end(), { i + 0.01 * j, j + 0.02 * i, 0.1 * ((i * j) % 5) });
+    for (int j = 0; j < n; ++j)
+      for (int i = 0; i < n; ++i)
+      {
+        const std::int64_t a = j * (n + 1) + i, b = a + 1, c = b + n + 1, d = a + n + 1;
+        if ((i + j) % 3 == 0)
+          add({ a, b, c, d }, 9);
+        else
+        {
+          add({ a, b, c }, 5);
+          add({ a, c, d }, 5);
+        }
+      }
+  }
+  void add(std::initializer_list<std::int64_t> ids, std::uint8_t type)
+  {
+    connectivity.insert(connectivity.end(), ids);
+    offsets.push_back(static_cast<std::int64_t>(connectivity.size()));
+    types.push_back(type);
+  }
+  std::int64_t cells() const { return static_cast<std::int64_t>(types.size()); }
+};
+
+CellTypeTable squareTypes()
+{
+  CellTypeTable table;
+  table.set(5, CellKind::Triangle);
+  table.set(9, CellKind::Quad);
+  return table;
+}
+
+} // namespace
+
+// A distributed piece goes to the device as the input's arrays followed by its ghost layer's:
+// points in two parts, the cells in two sections, groups of one kind from both merged. The
+// device mesh must be the one of the same mesh given in one piece.
+TEST(MeshImport, PointsInTwoPartsAndCellsInTwoSectionsGiveTheMeshOfOneView)
+{
+  const SquareGrid grid(30);
+  const CellTypeTable table = squareTypes();
+  const auto whole = [&](const std::vector<double>& xyz) {
+    MeshView view;
+    view.points.xyz = xyz.data();
+    view.points.isDouble = true;
+    view.points.count = static_cast<std::int64_t>(xyz.size() / 3);
+    CellSection section;
+    section.layout = SectionLayout::ByTypeCode;
+    section.cellCount = grid.cells();
+    section.offsets = grid.offsets.data();
+    section.connectivity = grid.connectivity.data();
+    section.indices64 = true;
+    section.typeCodes = grid.types.data();
+    section.table = &table;
+    view.sections.push_back(section);
+    return view;
+  };
+  // The head: the first 600 points and the first 700 cells; the rest in a tail.
+  const std::int64_t headPoints = 600, headCells = 700;
+  std::vector<std::int64_t> tailOffsets;
+  const std::int64_t firstId = grid.offsets[headCells];
+  for (std::int64_t c = headCells; c <= grid.cells(); ++c)
+    tailOffsets.push_back(grid.offsets[c] - firstId);
+  const auto split = [&](const std::vector<double>& xyz) {
+    MeshView view = whole(xyz);
+    view.points.tailXyz = xyz.data() + 3 * headPoints;
+    view.points.tailCount = view.points.count - headPoints;
+    CellSection head = view.sections.front();
+    head.cellCount = headCells;
+    CellSection tail = head;
+    tail.firstCellId = headCells;
+    tail.cellCount = grid.cells() - headCells;
+    tail.offsets = tailOffsets.data();
+    tail.connectivity = grid.connectivity.data() + firstId;
+    tail.typeCodes = grid.types.data() + headCells;
+    view.sections = { head, tail };
+    return view;
+  };
+  // The tail's points are read from a copy, so that only the view's pointers can bring them.
+  std::vector<double> tailCopy(grid.xyz.begin() + 3 * headPoints, grid.xyz.end());
+  auto context = DeviceContext::acquire("0");
+  for (Precision precision : { Precision::Single, Precision::Double })
+  {
+    DeviceRun run(context, precision);
+    MeshView twoParts = split(grid.xyz);
+    twoParts.points.tailXyz = tailCopy.data();
+    const std::vector<ImportedGroup> expected = imported(run, whole(grid.xyz));
+    ASSERT_EQ(expected.size(), 2u);
+    EXPECT_TRUE(imported(run, twoParts) == expected) << precisionName(precision);
+    const DeviceMesh one(run, whole(grid.xyz)), two(run, twoParts);
+    ASSERT_EQ(one.points().size(), two.points().size());
+    std::vector<double> a(one.points().size()), b(two.points().size());
+    run.download(one.points(), a.data(), a.size(), "points");
+    run.download(two.points(), b.data(), b.size(), "points");
+    EXPECT_EQ(a, b) << precisionName(precision);
+  }
+  // A non-finite point in the tail is named by its index in the whole mesh.
+  tailCopy[3 * 5 + 1] = std::numeric_limits<double>::quiet_NaN();
+  DeviceRun run(context, Precision::Double);
+  MeshView bad = split(grid.xyz);
+  bad.points.tailXyz = tailCopy.data();
+  EXPECT_NE(importError(run, bad).find("Point " + std::to_string(headPoints + 5) + " has a non-finite"), std::string::npos)
+    << importError(run, bad);
+}
+
+// Polygons (a kind of variable size) from two sections are refused by name, not merged wrongly.
+TEST(MeshImport, PolygonsFromTwoSectionsAreAnError)
+{
+  const PolygonStrip strip(6);
+  MeshView view = strip.view();
+  CellSection again = view.sections.front();
+  again.firstCellId = again.cellCount;
+  view.sections.push_back(again);
+  DeviceRun run(DeviceContext::acquire("0"));
+  EXPECT_NE(importError(run, view).find("come from two sections"), std::string::npos) << importError(run, view);
+}

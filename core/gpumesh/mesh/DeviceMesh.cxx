@@ -239,7 +239,6 @@ constexpr double allowedShareOfExtent = 0x1p-10;
 // as given: relative to a far origin a small cell's differences would be rounded already.
 std::pair<double, double> extentAndReach(const CellSection& section, const PointsView& points, std::int64_t i)
 {
-  const auto* xyz = static_cast<const double*>(points.xyz);
   std::array<double, 3> lo, hi;
   lo.fill(std::numeric_limits<double>::infinity());
   hi.fill(-std::numeric_limits<double>::infinity());
@@ -249,8 +248,8 @@ std::pair<double, double> extentAndReach(const CellSection& section, const Point
     const std::int64_t point = indexAt(section.connectivity, section.indices64, k);
     for (int c = 0; c < 3; ++c)
     {
-      lo[c] = std::min(lo[c], xyz[3 * point + c]);
-      hi[c] = std::max(hi[c], xyz[3 * point + c]);
+      lo[c] = std::min(lo[c], points.coordinate(point, c));
+      hi[c] = std::max(hi[c], points.coordinate(point, c));
     }
   }
   double extent = 0.0, reach = 0.0;
@@ -377,8 +376,8 @@ DeviceCellGroup gatherKind(DeviceRun& run, const CellSection& section, SectionOn
 // kind and id, and 32-bit point ids of its group.
 std::uint64_t plannedImportBytes(const DeviceRun& run, const MeshView& view)
 {
-  const bool pointsInPlace =
-    view.readInPlace && !run.info().isGPU && view.points.isDouble == (run.precision() == Precision::Double);
+  const bool pointsInPlace = view.readInPlace && view.points.tailCount == 0 && !run.info().isGPU &&
+    view.points.isDouble == (run.precision() == Precision::Double);
   std::uint64_t bytes = pointsInPlace ? 0 : 3 * static_cast<std::uint64_t>(view.points.count) * realSize(run.precision());
   for (const CellSection& section : view.sections)
   {
@@ -408,14 +407,38 @@ DeviceMesh::DeviceMesh(DeviceRun& run, const MeshView& view, int minimumDimensio
     importSection(run, section, minimumDimension, view.readInPlace,
       view.points.isDouble && run.precision() == Precision::Single ? &view.points : nullptr);
   }
-  std::sort(Groups.begin(), Groups.end(),
+  // Stable: groups of one kind stay in section order, so their cell ids stay ascending.
+  std::stable_sort(Groups.begin(), Groups.end(),
     [](const DeviceCellGroup& a, const DeviceCellGroup& b) { return a.kind < b.kind; });
-  for (std::size_t g = 1; g < Groups.size(); ++g)
+  std::vector<DeviceCellGroup> merged;
+  for (DeviceCellGroup& group : Groups)
   {
-    if (Groups[g].kind == Groups[g - 1].kind)
-      throw Error(std::string("Cells of kind ") + cellKindName(Groups[g].kind) +
+    if (merged.empty() || merged.back().kind != group.kind)
+    {
+      merged.push_back(std::move(group));
+      continue;
+    }
+    if (fixedVertexCount(group.kind) <= 0)
+      throw Error(std::string("Cells of kind ") + cellKindName(group.kind) +
         " come from two sections of the mesh description");
+    merged.back() = appendGroup(run, merged.back(), group);
   }
+  Groups = std::move(merged);
+}
+
+DeviceCellGroup DeviceMesh::appendGroup(DeviceRun& run, const DeviceCellGroup& first, const DeviceCellGroup& second)
+{
+  const auto perCell = static_cast<std::size_t>(fixedVertexCount(first.kind));
+  DeviceCellGroup both;
+  both.kind = first.kind;
+  both.count = first.count + second.count;
+  both.connectivity = run.allocate<cl_int>(perCell * both.count, "cell connectivity");
+  both.cellIds = run.allocate<cl_int>(both.count, "cell ids");
+  run.copy(first.connectivity, both.connectivity, perCell * first.count, "cell connectivity");
+  run.copy(second.connectivity, both.connectivity, perCell * second.count, "cell connectivity", perCell * first.count);
+  run.copy(first.cellIds, both.cellIds, first.count, "cell ids");
+  run.copy(second.cellIds, both.cellIds, second.count, "cell ids", first.count);
+  return both;
 }
 
 void DeviceMesh::uploadPoints(DeviceRun& run, const PointsView& view, bool inPlace)
@@ -426,34 +449,52 @@ void DeviceMesh::uploadPoints(DeviceRun& run, const PointsView& view, bool inPla
     Points = run.allocateReal(0, "points");
     return;
   }
+  const auto headValues = static_cast<std::size_t>(3 * view.headCount());
   if (view.isDouble && run.precision() == Precision::Single)
   {
     // Rounded to float relative to the origin, so that a mesh far from it keeps its shape.
     Origin = view.origin;
-    const auto* xyz = static_cast<const double*>(view.xyz);
     std::vector<float> shifted(values);
     for (std::size_t i = 0; i < values; ++i)
     {
-      const double relative = xyz[i] - Origin[i % 3];
+      const double value = i < headValues ? static_cast<const double*>(view.xyz)[i]
+                                          : static_cast<const double*>(view.tailXyz)[i - headValues];
+      const double relative = value - Origin[i % 3];
       shifted[i] = static_cast<float>(relative);
-      if (!std::isfinite(xyz[i]) || std::isinf(shifted[i]))
+      if (!std::isfinite(value) || std::isinf(shifted[i]))
       {
-        throw Error("Point " + std::to_string(i / 3) + " has the coordinate " + formatNumber(xyz[i]) +
-          (std::isfinite(xyz[i]) ? ", outside the range of single precision: set Precision to Double"
-                                 : ", which is not finite"));
+        throw Error("Point " + std::to_string(i / 3) + " has the coordinate " + formatNumber(value) +
+          (std::isfinite(value) ? ", outside the range of single precision: set Precision to Double"
+                                : ", which is not finite"));
       }
     }
     Points = run.uploadReal(shifted.data(), values, "points");
   }
-  else if (view.isDouble)
-  {
-    const auto* xyz = static_cast<const double*>(view.xyz);
-    Points = inPlace ? run.borrowReal(xyz, values, "points") : run.uploadReal(xyz, values, "points");
-  }
   else
   {
-    const auto* xyz = static_cast<const float*>(view.xyz);
-    Points = inPlace ? run.borrowReal(xyz, values, "points") : run.uploadReal(xyz, values, "points");
+    // The head read in place where it can be (a CPU device, the run's own type); a tail is
+    // uploaded and both are copied into one buffer on the device.
+    const auto part = [&](const void* xyz, std::size_t count, bool borrowed) {
+      if (view.isDouble)
+      {
+        const auto* real = static_cast<const double*>(xyz);
+        return borrowed ? run.borrowReal(real, count, "points") : run.uploadReal(real, count, "points");
+      }
+      const auto* real = static_cast<const float*>(xyz);
+      return borrowed ? run.borrowReal(real, count, "points") : run.uploadReal(real, count, "points");
+    };
+    if (view.tailCount == 0)
+    {
+      Points = part(view.xyz, values, inPlace);
+    }
+    else
+    {
+      const RealBuffer head = part(view.xyz, headValues, inPlace);
+      const RealBuffer tail = part(view.tailXyz, values - headValues, false);
+      Points = run.allocateReal(values, "points");
+      run.copyReal(head, Points, headValues, "points");
+      run.copyReal(tail, Points, values - headValues, "points", headValues);
+    }
   }
   auto firstBad = run.allocate<cl_int>(1, "point check");
   run.fill(firstBad, noCell, "point check");
@@ -466,8 +507,7 @@ void DeviceMesh::uploadPoints(DeviceRun& run, const PointsView& view, bool inPla
     std::array<double, 3> xyz;
     for (int c = 0; c < 3; ++c)
     {
-      xyz[c] = view.isDouble ? static_cast<const double*>(view.xyz)[3 * bad + c]
-                             : static_cast<const float*>(view.xyz)[3 * bad + c];
+      xyz[c] = view.coordinate(bad, c);
     }
     throw Error(nonFinitePointMessage(bad, xyz));
   }

@@ -60,6 +60,8 @@ public:
 private:
   /// inPlace: MeshView::readInPlace.
   void uploadPoints(DeviceRun& run, const PointsView& points, bool inPlace);
+  /// One group of the cells of two groups of the same fixed-size kind, in that order.
+  static DeviceCellGroup appendGroup(DeviceRun& run, const DeviceCellGroup& first, const DeviceCellGroup& second);
   /// rounded: the double points when they were rounded to float (Single), else nullptr.
   void importSection(
     DeviceRun& run, const CellSection& section, int minimumDimension, bool inPlace, const PointsView* rounded);

@@ -15,14 +15,27 @@ namespace gpumesh
 
 struct PointsView
 {
-  const void* xyz = nullptr; ///< count x 3 coordinates
-  bool isDouble = false;     ///< double coordinates, else float
-  std::int64_t count = 0;
+  const void* xyz = nullptr; ///< (count - tailCount) x 3 coordinates: all of them without a tail
+  bool isDouble = false;     ///< double coordinates, else float (the tail's too)
+  std::int64_t count = 0;    ///< all points, the tail's included
+  /// The last tailCount points when they lie elsewhere: a distributed piece's ghost points,
+  /// which follow the input's own without a copy of those.
+  const void* tailXyz = nullptr;
+  std::int64_t tailCount = 0;
   /// Subtracted from every point when double coordinates go to a Single-precision run, so a
   /// mesh far from the origin keeps its shape in float (e.g. the centre of the bounds; under
   /// MPI, of the global bounds). Unused otherwise: the kernels compute relative to a point of
   /// each cell.
   std::array<double, 3> origin{ 0.0, 0.0, 0.0 };
+
+  std::int64_t headCount() const { return count - tailCount; }
+  /// Coordinate c of point p, in double.
+  double coordinate(std::int64_t p, int c) const
+  {
+    const void* values = p < headCount() ? xyz : tailXyz;
+    const std::int64_t at = 3 * (p < headCount() ? p : p - headCount()) + c;
+    return isDouble ? static_cast<const double*>(values)[at] : static_cast<const float*>(values)[at];
+  }
 };
 
 /// How the cells of a section get their kind.
@@ -68,8 +81,9 @@ struct CellSection
   const CellTypeTable* table = nullptr;    ///< ByTypeCode
 };
 
-/// A mesh: points, and sections whose cell ids follow each other. No kind may come from two
-/// sections (VTK's layouts never do that).
+/// A mesh: points, and sections whose cell ids follow each other. A kind of a fixed number of
+/// points may come from several sections (a piece's cells, then its ghost cells); one of
+/// variable size (polygons, polylines) from one section only.
 struct MeshView
 {
   PointsView points;
