@@ -1,5 +1,6 @@
 #include "vtkGPUMeshAdapter.h"
 #include "vtkGPUMeshOutputArrays.h"
+#include "vtkGPUMeshPiece.h"
 
 #include "vtkCellArray.h"
 #include "vtkCellType.h"
@@ -151,6 +152,61 @@ MeshDescription DescribeMesh(vtkPointSet* input, gpumesh::Precision precision)
       input->GetClassName());
   }
   return description;
+}
+
+MeshDescription DescribeMesh(const vtkGPUMeshPiece& piece, gpumesh::Precision precision)
+{
+  MeshDescription description = DescribeMesh(piece.Data, precision);
+  if (!piece.MoreCells && !piece.MorePoints)
+  {
+    return description;
+  }
+  gpumesh::MeshView& view = description.view;
+  vtkDataArray* more = piece.MorePoints;
+  const vtkIdType morePoints = more ? more->GetNumberOfTuples() : 0;
+  if (morePoints > 0)
+  {
+    // The tail in the type the head went in (double for a type the device does not take).
+    const int type = view.points.count > 0 ? (view.points.isDouble ? VTK_DOUBLE : VTK_FLOAT)
+      : more->GetDataType() == VTK_FLOAT                    ? VTK_FLOAT
+                                                            : VTK_DOUBLE;
+    if (more->GetDataType() != type)
+    {
+      description.convertedTail = type == VTK_FLOAT ? vtkSmartPointer<vtkDataArray>(vtkSmartPointer<vtkFloatArray>::New())
+                                                    : vtkSmartPointer<vtkDataArray>(vtkSmartPointer<vtkDoubleArray>::New());
+      description.convertedTail->DeepCopy(more);
+      more = description.convertedTail;
+    }
+    view.points.isDouble = type == VTK_DOUBLE;
+    view.points.tailXyz = more->GetVoidPointer(0);
+    view.points.tailCount = morePoints;
+    view.points.count += morePoints;
+  }
+  if (piece.MoreCells && piece.MoreCells->GetNumberOfCells() > 0)
+  {
+    gpumesh::CellSection section =
+      describeCells(piece.MoreCells, gpumesh::SectionLayout::ByTypeCode, piece.Data->GetNumberOfCells());
+    section.typeCodes = piece.MoreTypes->GetPointer(0);
+    section.table = &vtkCellTypeTable();
+    view.sections.push_back(section);
+  }
+  return description;
+}
+
+gpumesh::RealBuffer UploadArray(gpumesh::DeviceRun& run, vtkDataArray* values, vtkDataArray* more)
+{
+  if (!more || more->GetNumberOfValues() == 0)
+  {
+    return UploadArray(run, values);
+  }
+  const auto head = static_cast<std::size_t>(values->GetNumberOfValues());
+  const auto tail = static_cast<std::size_t>(more->GetNumberOfValues());
+  const gpumesh::RealBuffer first = UploadArray(run, values);
+  const gpumesh::RealBuffer second = UploadArray(run, more);
+  gpumesh::RealBuffer both = run.allocateReal(head + tail, std::string("array '") + (values->GetName() ? values->GetName() : "") + "'");
+  run.copyReal(first, both, head, "array");
+  run.copyReal(second, both, tail, "array", head);
+  return both;
 }
 
 gpumesh::RealBuffer UploadArray(gpumesh::DeviceRun& run, vtkDataArray* array)

@@ -12,6 +12,7 @@
 
 class vtkDataArray;
 class vtkPointSet;
+struct vtkGPUMeshPiece;
 
 namespace vtkGPUMeshAdapter
 {
@@ -28,8 +29,14 @@ struct MeshDescription
 {
   gpumesh::MeshView view;
   vtkSmartPointer<vtkDataArray> convertedPoints; ///< points of a type other than float/double
+  vtkSmartPointer<vtkDataArray> convertedTail;   ///< a piece's ghost points, in its points' type
 };
 MeshDescription DescribeMesh(vtkPointSet* input, gpumesh::Precision precision);
+
+/// DescribeMesh of a piece (vtkGPUMeshPiece): its dataset's arrays as they are, then its ghost
+/// layer's (a tail of points and one more section of cells). Valid while the piece's arrays
+/// live unchanged.
+MeshDescription DescribeMesh(const vtkGPUMeshPiece& piece, gpumesh::Precision precision);
 
 /// The precision a filter runs in: Auto (0) is the input points' (double for any type but
 /// float); otherwise the one asked for (1 Single, 2 Double; the filter checks the value).
@@ -39,6 +46,10 @@ gpumesh::Precision ResolvePrecision(int property, vtkPointSet* input);
 /// are, other types through a double copy. A finite value outside the run's precision is an
 /// error naming the array, the tuple and the value (suggesting Precision Double).
 gpumesh::RealBuffer UploadArray(gpumesh::DeviceRun& run, vtkDataArray* array);
+
+/// UploadArray of `values` followed by `more` (a ghost layer's values of the same array, or
+/// null), into one buffer.
+gpumesh::RealBuffer UploadArray(gpumesh::DeviceRun& run, vtkDataArray* values, vtkDataArray* more);
 
 /// A new float or double array (as the run's precision) named `name`, of `tuples` x
 /// `components`, filled from `values` on the device.

@@ -17,6 +17,7 @@
 #include "vtkGPUMeshAdapter.h"
 #include "vtkGPUMeshDistributed.h"
 #include "vtkGPUMeshOutputArrays.h"
+#include "vtkGPUMeshPiece.h"
 #include "vtkGPUMeshRunReport.h"
 
 #include "gpumesh/algorithms/ArrayMagnitude.h"
@@ -231,7 +232,7 @@ gpumesh::Statistics reduce(gpumesh::DeviceRun& run, const gpumesh::RealBuffer& v
 
 // Uploads `mesh` and its chosen arrays, compiles (or finds) the program, runs it and downloads
 // the result. `origin`: the one of a distributed run, shared by all processes.
-KernelRun runKernel(gpumesh::DeviceRun& run, vtkPointSet* mesh, const std::array<double, 3>* origin,
+KernelRun runKernel(gpumesh::DeviceRun& run, const vtkGPUMeshPiece& mesh, const std::array<double, 3>* origin,
   const gpumesh::MeshKernelDefinition& definition, const gpumesh::GeneratedMeshKernel& generated,
   const std::vector<std::string>& names, int iterations, bool reduceResult, vtkGPUMeshKernel* progress)
 {
@@ -245,8 +246,11 @@ KernelRun runKernel(gpumesh::DeviceRun& run, vtkPointSet* mesh, const std::array
   vtkTimerLog::MarkEndEvent("GPUMesh: upload mesh");
   progress->UpdateProgress(0.1);
   std::vector<gpumesh::RealBuffer> uploaded;
-  for (vtkDataArray* array : findArrays(mesh, names))
-    uploaded.push_back(vtkGPUMeshAdapter::UploadArray(run, array));
+  for (vtkDataArray* array : findArrays(mesh.Data, names))
+  {
+    const bool atPoints = mesh.Data->GetPointData()->GetAbstractArray(array->GetName()) == array;
+    uploaded.push_back(vtkGPUMeshAdapter::UploadArray(run, array, mesh.MoreValuesOf(array, atPoints)));
+  }
   std::vector<const gpumesh::RealBuffer*> inputs;
   for (const auto& buffer : uploaded)
     inputs.push_back(&buffer);
@@ -279,7 +283,9 @@ KernelRun runKernel(gpumesh::DeviceRun& run, vtkPointSet* mesh, const std::array
       "; the output is empty");
   }
   const bool ofPoints = definition.domain == gpumesh::MeshEntity::Points;
-  const auto tuples = static_cast<vtkIdType>(ofPoints ? mesh->GetNumberOfPoints() : mesh->GetNumberOfCells());
+  // Every tuple of the piece is computed; those of the result are downloaded (and reduced in
+  // a serial run, where they are all).
+  const auto tuples = ofPoints ? mesh.GetNumberOfResultPoints() : mesh.GetNumberOfResultCells();
   const int components = definition.resultComponents;
   if (reduceResult)
   {
@@ -287,7 +293,7 @@ KernelRun runKernel(gpumesh::DeviceRun& run, vtkPointSet* mesh, const std::array
   }
   if (writesCoordinates(definition))
   {
-    result.result = downloadCoordinates(run, values, tuples, device.origin(), coordinatesType(mesh));
+    result.result = downloadCoordinates(run, values, tuples, device.origin(), coordinatesType(mesh.Data));
   }
   else
   {
@@ -406,7 +412,7 @@ void vtkGPUMeshKernel::CheckInput(vtkInformationVector**, vtkPointSet* input)
 }
 
 void vtkGPUMeshKernel::ComputeArrays(
-  gpumesh::DeviceRun& run, vtkPointSet* mesh, const std::array<double, 3>* origin, vtkPointSet* result)
+  gpumesh::DeviceRun& run, const vtkGPUMeshPiece& mesh, const std::array<double, 3>* origin, vtkPointSet* result)
 {
   Execution& execution = *this->Current;
   vtkSmartPointer<vtkDataArray> values;

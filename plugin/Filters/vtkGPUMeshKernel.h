@@ -154,7 +154,7 @@ protected:
   /// source).
   void CheckInput(vtkInformationVector** inputVector, vtkPointSet* input) override;
   /// Compiles (or finds) the program and runs it on `mesh`: the result array, or coordinates.
-  void ComputeArrays(gpumesh::DeviceRun& run, vtkPointSet* mesh, const std::array<double, 3>* origin,
+  void ComputeArrays(gpumesh::DeviceRun& run, const vtkGPUMeshPiece& mesh, const std::array<double, 3>* origin,
     vtkPointSet* result) override;
   /// The reduction of the result (of the owned cells under MPI) and the field data.
   void FinishOutput(gpumesh::DeviceRun& run, vtkPointSet* output) override;

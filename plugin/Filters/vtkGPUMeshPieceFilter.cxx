@@ -27,7 +27,7 @@ void vtkGPUMeshPieceFilter::ExecuteOnDevice(
   vtkMultiProcessController* controller = vtkGPUMeshDistributed::GetController();
   vtkGPUMeshDistributed::AllSucceed(controller, [&] { this->CheckInput(inputVector, input); });
   this->OwnedValues->Compute(input, output, controller,
-    [&](vtkPointSet* mesh, const std::array<double, 3>* origin, vtkPointSet* result) {
+    [&](const vtkGPUMeshPiece& mesh, const std::array<double, 3>* origin, vtkPointSet* result) {
       this->ComputeArrays(run, mesh, origin, result);
     });
   this->FinishOutput(run, output);

@@ -25,6 +25,7 @@
 #include <memory> // for std::unique_ptr
 
 class vtkGPUMeshOwnedValues;
+struct vtkGPUMeshPiece;
 
 class GPUMESHFILTERS_EXPORT vtkGPUMeshPieceFilter : public vtkGPUMeshFilter
 {
@@ -46,12 +47,14 @@ protected:
 
   /**
    * The filter's work on `mesh`: add the arrays it computes to the point and cell data of
-   * `result`, and set result's points when it moves them. `origin` is null when `mesh` is the
-   * input (a serial run; `result` is then the output), else the origin all processes compute
-   * relative to (`mesh` is the ghosted piece, `result` an empty dataset of its type).
+   * `result`, for the first GetNumberOfResultPoints() points and GetNumberOfResultCells()
+   * cells of `mesh`, and set result's points when it moves them. `origin` is null when `mesh`
+   * is the input (a serial run; `result` is then the output), else the origin all processes
+   * compute relative to (`mesh` is the ghosted piece: the input and its ghost layer; `result`
+   * an empty dataset of the input's type).
    */
-  virtual void ComputeArrays(
-    gpumesh::DeviceRun& run, vtkPointSet* mesh, const std::array<double, 3>* origin, vtkPointSet* result) = 0;
+  virtual void ComputeArrays(gpumesh::DeviceRun& run, const vtkGPUMeshPiece& mesh,
+    const std::array<double, 3>* origin, vtkPointSet* result) = 0;
 
   /// After the output has the arrays of every owned point and cell (e.g. reductions of them
   /// into the field data). Nothing by default.

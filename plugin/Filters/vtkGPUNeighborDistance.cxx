@@ -13,6 +13,7 @@
 
 #include "vtkGPUMeshAdapter.h"
 #include "vtkGPUMeshOutputArrays.h"
+#include "vtkGPUMeshPiece.h"
 
 #include "gpumesh/algorithms/NeighborDistance.h"
 
@@ -61,9 +62,9 @@ vtkGPUNeighborDistance::vtkGPUNeighborDistance() = default;
 vtkGPUNeighborDistance::~vtkGPUNeighborDistance() = default;
 
 void vtkGPUNeighborDistance::ComputeArrays(
-  gpumesh::DeviceRun& run, vtkPointSet* mesh, const std::array<double, 3>* origin, vtkPointSet* result)
+  gpumesh::DeviceRun& run, const vtkGPUMeshPiece& mesh, const std::array<double, 3>* origin, vtkPointSet* result)
 {
-  const vtkIdType cells = mesh->GetNumberOfCells();
+  const vtkIdType cells = mesh.GetNumberOfResultCells();
   auto description = vtkGPUMeshAdapter::DescribeMesh(mesh, run.precision());
   if (origin)
   {

@@ -53,7 +53,7 @@ protected:
   ~vtkGPUNeighborDistance() override;
 
   /// The distances (and centroids) of every cell of `mesh`.
-  void ComputeArrays(gpumesh::DeviceRun& run, vtkPointSet* mesh, const std::array<double, 3>* origin,
+  void ComputeArrays(gpumesh::DeviceRun& run, const vtkGPUMeshPiece& mesh, const std::array<double, 3>* origin,
     vtkPointSet* result) override;
 
   bool ComputeCentroids = false;

@@ -18,14 +18,13 @@
 #include "vtkGPUMeshDistributed.h"
 #include "vtkGPUMeshHaloedPiece.h"
 #include "vtkGPUMeshOutputArrays.h"
+#include "vtkGPUMeshPiece.h"
 #include "vtkGPUMeshRunReport.h"
 
 #include "gpumesh/algorithms/Smoothing.h"
 #include "gpumesh/mesh/DeviceMesh.h"
-#include "gpumesh/runtime/HostMemory.h"
 
 #include <array>
-#include <cstring>
 #include <iterator>
 #include <memory>
 #include <string>
@@ -55,10 +54,11 @@ gpumesh::SmoothingOptions toOptions(int method, int boundary, int iterations, do
   return options;
 }
 
-// One flag per point: 1 where any component of the named point array is nonzero (or NaN).
-std::vector<std::uint8_t> pinnedPoints(vtkPointSet* input, const std::string& name)
+// One flag per point of the piece: 1 where any component of the named point array is nonzero
+// (or NaN).
+std::vector<std::uint8_t> pinnedPoints(const vtkGPUMeshPiece& piece, const std::string& name)
 {
-  vtkPointData* pointData = input->GetPointData();
+  vtkPointData* pointData = piece.Data->GetPointData();
   vtkAbstractArray* found = pointData->GetAbstractArray(name.c_str());
   if (!found)
   {
@@ -77,15 +77,16 @@ std::vector<std::uint8_t> pinnedPoints(vtkPointSet* input, const std::string& na
     throw gpumesh::Error("FixedPointsArray '" + name + "' is not numeric (a " +
       found->GetClassName() + "): give a point array that is nonzero at the points to pin");
   }
-  const vtkIdType points = input->GetNumberOfPoints();
+  const vtkIdType own = piece.Data->GetNumberOfPoints();
+  vtkDataArray* more = piece.MoreValuesOf(array, true);
   const int components = array->GetNumberOfComponents();
-  std::vector<std::uint8_t> pinned(static_cast<std::size_t>(points), 0);
-  vtkSMPTools::For(0, points, [&](vtkIdType begin, vtkIdType end) {
+  std::vector<std::uint8_t> pinned(static_cast<std::size_t>(piece.GetNumberOfPoints()), 0);
+  vtkSMPTools::For(0, piece.GetNumberOfPoints(), [&](vtkIdType begin, vtkIdType end) {
     for (vtkIdType p = begin; p < end; ++p)
     {
       for (int c = 0; c < components && !pinned[p]; ++c)
       {
-        pinned[p] = array->GetComponent(p, c) != 0.0;
+        pinned[p] = (p < own ? array->GetComponent(p, c) : more->GetComponent(p - own, c)) != 0.0;
       }
     }
   });
@@ -125,15 +126,43 @@ void addDisplacement(vtkDataArray* input, vtkDoubleArray* displacement, vtkPoint
   output->SetPoints(points);
   output->GetPointData()->AddArray(landed);
 }
+// The output's points and Displacement from the smoother's result: the first points of
+// `moved` are the input's (`coordinates`), in order.
+void setSmoothedPoints(gpumesh::DeviceRun& run, const gpumesh::DeviceMesh& mesh,
+  const gpumesh::VertexSmoother::Result& moved, vtkDataArray* coordinates, vtkPointSet* output)
+{
+  const vtkIdType n = coordinates->GetNumberOfTuples();
+  const auto& origin = mesh.origin();
+  const bool shifted = origin[0] != 0.0 || origin[1] != 0.0 || origin[2] != 0.0;
+  const int deviceType = run.precision() == gpumesh::Precision::Double ? VTK_DOUBLE : VTK_FLOAT;
+  if (!shifted && coordinates->GetDataType() == deviceType)
+  {
+    // The device computed in the points' own type: both arrays come straight down.
+    vtkNew<vtkPoints> result;
+    result->SetData(vtkGPUMeshAdapter::DownloadArray(run, moved.points, n, 3, nullptr));
+    output->SetPoints(result);
+    output->GetPointData()->AddArray(vtkGPUMeshAdapter::DownloadArray(run, moved.displacement, n, 3, "Displacement"));
+    return;
+  }
+  vtkNew<vtkDoubleArray> displacement;
+  displacement->SetNumberOfComponents(3);
+  vtkGPUMeshOutputArrays::Allocate(displacement, n);
+  run.download(moved.displacement, displacement->GetPointer(0), static_cast<std::size_t>(3 * n), "displacement");
+  if (coordinates->GetDataType() == VTK_FLOAT)
+    addDisplacement<float, vtkFloatArray>(coordinates, displacement, output);
+  else
+    addDisplacement<double, vtkDoubleArray>(coordinates, displacement, output);
+}
+
 // Distributed: smooths the owned cells plus one layer of ghost cells, so every point a process
 // owns has its whole ball (Fixed/Free/Smooth then see the true boundary, never a cut), and
-// refreshes the copies of other processes' points after every step. Returns the displacement
-// of every input point (3 per point, in double), read from the piece (which holds every input
-// point).
-vtkSmartPointer<vtkDoubleArray> smoothDistributed(gpumesh::DeviceRun& run, vtkPointSet* input,
+// refreshes the copies of other processes' points after every step. Sets the output's points
+// and Displacement from the piece's first points (the input's).
+void smoothDistributed(gpumesh::DeviceRun& run, vtkPointSet* input,
   const vtkGPUMeshDistributed::GhostedPiece& piece, vtkGPUMeshPointHalo& halo,
   const gpumesh::SmoothingOptions& options, const std::string& fixedName,
-  vtkMultiProcessController* controller, vtkGPUVertexSmoothing* progress, std::uint64_t& bytesExchanged)
+  vtkMultiProcessController* controller, vtkGPUVertexSmoothing* progress, vtkPointSet* output,
+  std::uint64_t& bytesExchanged)
 {
   const std::array<double, 3> origin = vtkGPUMeshDistributed::GlobalBoundsCentre(input, controller);
   const std::uint64_t bytesBefore = halo.BytesExchanged();
@@ -144,11 +173,12 @@ vtkSmartPointer<vtkDoubleArray> smoothDistributed(gpumesh::DeviceRun& run, vtkPo
   vtkGPUMeshDistributed::AllSucceed(controller, [&] {
     halo.CheckComplete();
     std::vector<std::uint8_t> pinned;
-    if (!fixedName.empty() && fixedName != "None" && piece.Mesh->GetNumberOfPoints() > 0)
+    const vtkGPUMeshPiece ghosted = piece.View();
+    if (!fixedName.empty() && fixedName != "None" && ghosted.GetNumberOfPoints() > 0)
     {
-      pinned = pinnedPoints(piece.Mesh, fixedName);
+      pinned = pinnedPoints(ghosted, fixedName);
     }
-    description = vtkGPUMeshAdapter::DescribeMesh(piece.Mesh, run.precision());
+    description = vtkGPUMeshAdapter::DescribeMesh(ghosted, run.precision());
     description.view.points.origin = origin;
     vtkTimerLog::MarkStartEvent("GPUMesh: upload mesh");
     mesh = std::make_unique<gpumesh::DeviceMesh>(run, description.view, 2);
@@ -188,31 +218,18 @@ vtkSmartPointer<vtkDoubleArray> smoothDistributed(gpumesh::DeviceRun& run, vtkPo
     throw gpumesh::Error("Smoothing was aborted after " + std::to_string(abortedAt / perIteration) +
       " of " + std::to_string(options.iterations) + " iterations; the output is empty");
   }
-  vtkTimerLogScope scope("GPUMesh: download displacements");
-  const auto piecePoints = static_cast<std::size_t>(mesh->pointCount());
-  // As large as the piece: in huge pages and left unset until the download fills it (a
-  // zeroed std::vector costs a serial pass and a 4 KiB page fault per page first).
-  gpumesh::HostVector<double> smoothed;
-  smoothed.resize(4 * piecePoints);
-  run.download(result, smoothed.data(), smoothed.size(), "displacements");
   bytesExchanged = halo.BytesExchanged() - bytesBefore;
-
-  const vtkIdType n = input->GetNumberOfPoints();
-  auto displacement = vtkSmartPointer<vtkDoubleArray>::New();
-  displacement->SetNumberOfComponents(3);
-  vtkGPUMeshOutputArrays::Allocate(displacement, n);
-  vtkSMPTools::For(0, n, [&](vtkIdType begin, vtkIdType end) {
-    double* out = displacement->GetPointer(0);
-    for (vtkIdType p = begin; p < end; ++p)
-    {
-      // The piece's first points are the input's, in order.
-      for (int k = 0; k < 3; ++k)
-      {
-        out[3 * p + k] = smoothed[4 * p + k];
-      }
-    }
-  });
-  return displacement;
+  vtkPoints* points = input->GetPoints();
+  if (!points || points->GetNumberOfPoints() == 0)
+  {
+    vtkNew<vtkFloatArray> none;
+    none->SetName("Displacement");
+    none->SetNumberOfComponents(3);
+    output->GetPointData()->AddArray(none);
+    return;
+  }
+  vtkTimerLogScope scope("GPUMesh: smoothed points");
+  setSmoothedPoints(run, *mesh, smoother->movedPoints(run, result), points->GetData(), output);
 }
 } // namespace
 
@@ -257,27 +274,16 @@ void vtkGPUVertexSmoothing::ExecuteOnDevice(
     // Collective whatever this piece holds.
     std::uint64_t bytesExchanged = 0;
     const vtkGPUMeshHaloedPiece::Parts haloed = this->HaloedPiece->Get(input, controller, output->GetFieldData());
-    const vtkSmartPointer<vtkDoubleArray> displacement = smoothDistributed(
-      run, input, haloed.Piece, haloed.Halo, options, fixedName, controller, this, bytesExchanged);
+    smoothDistributed(
+      run, input, haloed.Piece, haloed.Halo, options, fixedName, controller, this, output, bytesExchanged);
     vtkGPUMeshRunReport::SetFieldCount(output->GetFieldData(), "HaloBytesExchanged", bytesExchanged);
     this->UpdateProgress(0.9);
-    if (!coordinates || coordinates->GetNumberOfTuples() == 0)
-    {
-      vtkNew<vtkFloatArray> none;
-      none->SetName("Displacement");
-      none->SetNumberOfComponents(3);
-      output->GetPointData()->AddArray(none);
-    }
-    else if (coordinates->GetDataType() == VTK_FLOAT)
-      addDisplacement<float, vtkFloatArray>(coordinates, displacement, output);
-    else
-      addDisplacement<double, vtkDoubleArray>(coordinates, displacement, output);
     return;
   }
   std::vector<std::uint8_t> pinned;
   if (!fixedName.empty() && fixedName != "None")
   {
-    pinned = pinnedPoints(input, fixedName);
+    pinned = pinnedPoints(vtkGPUMeshPiece::Of(input), fixedName);
   }
 
   if (!coordinates || coordinates->GetNumberOfTuples() == 0)
@@ -321,28 +327,7 @@ void vtkGPUVertexSmoothing::ExecuteOnDevice(
   }
   const gpumesh::VertexSmoother::Result moved = smoother.movedPoints(run, smoothed);
   this->UpdateProgress(0.9);
-
-  const vtkIdType n = coordinates->GetNumberOfTuples();
-  const auto& origin = mesh.origin();
-  const bool shifted = origin[0] != 0.0 || origin[1] != 0.0 || origin[2] != 0.0;
-  const int deviceType = run.precision() == gpumesh::Precision::Double ? VTK_DOUBLE : VTK_FLOAT;
-  if (!shifted && coordinates->GetDataType() == deviceType)
-  {
-    // The device computed in the points' own type: both arrays come straight down.
-    vtkNew<vtkPoints> result;
-    result->SetData(vtkGPUMeshAdapter::DownloadArray(run, moved.points, n, 3, nullptr));
-    output->SetPoints(result);
-    output->GetPointData()->AddArray(vtkGPUMeshAdapter::DownloadArray(run, moved.displacement, n, 3, "Displacement"));
-    return;
-  }
-  vtkNew<vtkDoubleArray> displacement;
-  displacement->SetNumberOfComponents(3);
-  vtkGPUMeshOutputArrays::Allocate(displacement, n);
-  run.download(moved.displacement, displacement->GetPointer(0), static_cast<std::size_t>(3 * n), "displacement");
-  if (coordinates->GetDataType() == VTK_FLOAT)
-    addDisplacement<float, vtkFloatArray>(coordinates, displacement, output);
-  else
-    addDisplacement<double, vtkDoubleArray>(coordinates, displacement, output);
+  setSmoothedPoints(run, mesh, moved, coordinates, output);
 }
 
 void vtkGPUVertexSmoothing::PrintSelf(ostream& os, vtkIndent indent)

@@ -371,6 +371,10 @@ struct GatherTuples
 vtkSmartPointer<vtkDataArray> InputArrayOfPiece(
   vtkDataArray* piece, const std::vector<vtkIdType>& source, vtkIdType count, double missing)
 {
+  if (source.empty() && piece->GetNumberOfTuples() == count)
+  {
+    return piece; // the result has the input's entries only: nothing to take out
+  }
   vtkSmartPointer<vtkDataArray> array = vtkGPUMeshOutputArrays::NewLike(piece, count);
   array->SetName(piece->GetName());
   GatherTuples gather;

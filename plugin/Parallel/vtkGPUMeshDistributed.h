@@ -81,7 +81,8 @@ void CheckPieceForGhosts(vtkPointSet* input);
 /// the tuple of piece entry source[e], or `missing` in every component where source[e] is -1
 /// (a ghost of the input, whose owner holds its values); with an empty `source`, the tuple of
 /// piece entry e (the piece begins with the input's entries). Same type, components and name
-/// as `piece`; filled in parallel in the array's own type.
+/// as `piece`; filled in parallel in the array's own type. `piece` itself when it has the
+/// input's entries only (an empty `source` and `count` tuples).
 vtkSmartPointer<vtkDataArray> InputArrayOfPiece(
   vtkDataArray* piece, const std::vector<vtkIdType>& source, vtkIdType count, double missing);
 

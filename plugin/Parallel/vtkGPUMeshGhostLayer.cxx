@@ -12,6 +12,7 @@
 #include "vtkCommunicator.h"
 #include "vtkDataArray.h"
 #include "vtkDataSetAttributes.h"
+#include "vtkFloatArray.h"
 #include "vtkIdList.h"
 #include "vtkNew.h"
 #include "vtkPointData.h"
@@ -29,6 +30,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <unordered_map>
 
@@ -237,6 +239,7 @@ struct Received
   std::vector<std::vector<vtkIdType>> PieceOfPoint; // per grid, per its point: the piece point
   vtkIdType Cells = 0;
   vtkIdType Connectivity = 0;
+  bool AllFixedSize = true; // every received cell of a type of a fixed number of points
 };
 
 // New arrays like those of `input` (name, components, information), of `total` tuples: the
@@ -470,6 +473,108 @@ void assemble(vtkPointSet* input, const Cells& cells, const Received& received, 
   mesh->GetFieldData()->ShallowCopy(input->GetFieldData());
   piece.Mesh = mesh;
 }
+
+// Whether the device takes cells of this type from two sections (those of a fixed number of
+// points; the others would need their offsets joined).
+bool fixedSize(int type)
+{
+  switch (type)
+  {
+    case VTK_VERTEX:
+    case VTK_LINE:
+    case VTK_TRIANGLE:
+    case VTK_QUAD:
+    case VTK_PIXEL:
+    case VTK_TETRA:
+    case VTK_VOXEL:
+    case VTK_HEXAHEDRON:
+    case VTK_WEDGE:
+    case VTK_PYRAMID:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Arrays like those of `input`, of `count` tuples, filled from the same-named arrays of the
+// received grids' point or cell data (zeros where a grid lacks one).
+void layerArrays(vtkDataSetAttributes* input, vtkDataSetAttributes* out, vtkIdType count, const std::function<void(vtkAbstractArray*, const char*)>& fill)
+{
+  for (int a = 0; a < input->GetNumberOfArrays(); ++a)
+  {
+    vtkAbstractArray* source = input->GetAbstractArray(a);
+    vtkSmartPointer<vtkAbstractArray> array = vtk::TakeSmartPointer(source->NewInstance());
+    array->SetName(source->GetName());
+    array->SetNumberOfComponents(source->GetNumberOfComponents());
+    array->SetNumberOfTuples(count);
+    fill(array, source->GetName());
+    out->AddArray(array);
+  }
+}
+
+// The received cells as the piece's ghost layer (vtkGPUMeshPiece): the input is the piece's
+// Mesh as it is, and the cells, their points the input lacks and their arrays follow it.
+void addLayer(vtkPointSet* input, const Received& received, GhostedPiece& piece)
+{
+  const auto added = static_cast<vtkIdType>(received.AddedPoints.size());
+  piece.Mesh = input;
+  piece.OwnedCells = input->GetNumberOfCells();
+
+  vtkNew<vtkTypeInt64Array> offsets, connectivity;
+  auto types = vtkSmartPointer<vtkUnsignedCharArray>::New();
+  offsets->SetNumberOfTuples(received.Cells + 1);
+  connectivity->SetNumberOfTuples(received.Connectivity);
+  types->SetNumberOfTuples(received.Cells);
+  vtkIdType cell = 0, at = 0;
+  for (std::size_t g = 0; g < received.Grids.size(); ++g)
+  {
+    vtkUnstructuredGrid* grid = received.Grids[g];
+    const std::vector<vtkIdType>& pieceOf = received.PieceOfPoint[g];
+    vtkNew<vtkIdList> ids;
+    for (vtkIdType c = 0; c < grid->GetNumberOfCells(); ++c, ++cell)
+    {
+      grid->GetCellPoints(c, ids);
+      offsets->SetValue(cell, at);
+      for (vtkIdType k = 0; k < ids->GetNumberOfIds(); ++k)
+        connectivity->SetValue(at++, pieceOf[ids->GetId(k)]);
+      types->SetValue(cell, static_cast<unsigned char>(grid->GetCellType(c)));
+    }
+  }
+  offsets->SetValue(received.Cells, at);
+  piece.Layer.MoreCells = vtkSmartPointer<vtkCellArray>::New();
+  piece.Layer.MoreCells->SetData(offsets, connectivity);
+  piece.Layer.MoreTypes = types;
+
+  vtkDataArray* inputXyz = input->GetPoints() ? input->GetPoints()->GetData() : nullptr;
+  if (inputXyz)
+    piece.Layer.MorePoints = vtk::TakeSmartPointer(inputXyz->NewInstance());
+  else
+    piece.Layer.MorePoints = vtkSmartPointer<vtkFloatArray>::New();
+  piece.Layer.MorePoints->SetNumberOfComponents(3);
+  piece.Layer.MorePoints->SetNumberOfTuples(added);
+  for (vtkIdType a = 0; a < added; ++a)
+  {
+    const auto& [grid, point] = received.AddedPoints[a];
+    piece.Layer.MorePoints->SetTuple(a, received.Grids[grid]->GetPoint(point));
+  }
+  piece.Layer.MorePointData = vtkSmartPointer<vtkPointData>::New();
+  layerArrays(input->GetPointData(), piece.Layer.MorePointData, added, [&](vtkAbstractArray* array, const char* name) {
+    for (vtkIdType a = 0; a < added; ++a)
+    {
+      const auto& [grid, point] = received.AddedPoints[a];
+      setTuple(array, a, received.Grids[grid]->GetPointData(), name, point);
+    }
+  });
+  piece.Layer.MoreCellData = vtkSmartPointer<vtkCellData>::New();
+  layerArrays(input->GetCellData(), piece.Layer.MoreCellData, received.Cells, [&](vtkAbstractArray* array, const char* name) {
+    vtkIdType c = 0;
+    for (const auto& grid : received.Grids)
+    {
+      for (vtkIdType g = 0; g < grid->GetNumberOfCells(); ++g, ++c)
+        setTuple(array, c, grid->GetCellData(), name, g);
+    }
+  });
+}
 } // namespace
 
 GhostedPiece BuildGhostedPiece(vtkPointSet* input, vtkMultiProcessController* controller)
@@ -567,6 +672,8 @@ GhostedPiece BuildGhostedPiece(vtkPointSet* input, vtkMultiProcessController* co
       {
         grid->GetPointData()->RemoveArray(globalIdArray);
         received.Cells += grid->GetNumberOfCells();
+        for (vtkIdType c = 0; c < grid->GetNumberOfCells() && received.AllFixedSize; ++c)
+          received.AllFixedSize = fixedSize(grid->GetCellType(c));
         received.Connectivity += grid->GetCells()->GetNumberOfConnectivityIds();
         received.PieceOfPoint.push_back(std::move(pieceOf));
         received.Grids.push_back(grid);
@@ -578,6 +685,10 @@ GhostedPiece BuildGhostedPiece(vtkPointSet* input, vtkMultiProcessController* co
       piece.Mesh = vtk::TakeSmartPointer(input->NewInstance());
       piece.Mesh->ShallowCopy(input);
       piece.OwnedCells = input->GetNumberOfCells();
+    }
+    else if (!cells.Ghosts && received.AllFixedSize)
+    {
+      addLayer(input, received, piece);
     }
     else
     {

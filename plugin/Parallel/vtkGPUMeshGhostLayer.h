@@ -1,12 +1,15 @@
 // The one layer of ghost cells a distributed filter computes on (private to the module), built
 // from the piece's interface only: each process sends each neighbour its cells that touch a
-// point the two share (vtkGPUMeshPieceInterface), and appends what it receives. No process
-// reads another's piece, and no pass over the piece does more than copy it once.
+// point the two share (vtkGPUMeshPieceInterface), and keeps what it receives in arrays of its
+// own that follow the input's (vtkGPUMeshPiece): the input is not copied. No process reads
+// another's piece.
 #ifndef vtkGPUMeshGhostLayer_h
 #define vtkGPUMeshGhostLayer_h
 
 #include "vtkSmartPointer.h"
 #include "vtkType.h"
+
+#include "vtkGPUMeshPiece.h"
 
 #include "gpumesh/runtime/HostMemory.h"
 
@@ -24,10 +27,14 @@ struct GhostedPiece
 {
   /// The input's points (all of them, in the input's order) followed by the points of the ghost
   /// cells it lacks; the owned cells of the input (its own ghost cells left out), in order,
-  /// followed by every cell of other processes sharing a point with them, marked DUPLICATECELL
-  /// in vtkGhostType. Point and cell arrays are carried for ghosts too. A vtkUnstructuredGrid
-  /// when cells were added or left out, else the input itself (shallow-copied).
+  /// followed by every cell of other processes sharing a point with them. Point and cell
+  /// arrays are carried for ghosts too. Usually the input itself, and the ghost cells and
+  /// their points in Layer; a copy (a vtkUnstructuredGrid, ghosts marked DUPLICATECELL in
+  /// vtkGhostType, Layer empty) when the input has ghost cells of its own to leave out or
+  /// received cells of a variable size (polygons, polylines, strips).
   vtkSmartPointer<vtkPointSet> Mesh;
+  /// The ghost layer after Mesh's points and cells (vtkGPUMeshPiece's More* arrays).
+  vtkGPUMeshPiece Layer;
   /// The first OwnedCells cells of Mesh are this process's; the others are ghosts.
   vtkIdType OwnedCells = 0;
   /// Per owned cell of Mesh: the input cell it is. Empty when they are the input's cells in
@@ -49,6 +56,17 @@ struct GhostedPiece
   std::vector<vtkIdType> SentPoints;
   /// Bytes this process sent and received to build the piece.
   std::uint64_t BytesExchanged = 0;
+
+  /// The piece to compute on: Mesh and Layer, the results needed for the input's points and
+  /// the owned cells.
+  vtkGPUMeshPiece View() const
+  {
+    vtkGPUMeshPiece view = this->Layer;
+    view.Data = this->Mesh;
+    view.ResultPoints = this->InputPoints;
+    view.ResultCells = this->OwnedCells;
+    return view;
+  }
 };
 
 /// Builds the ghosted piece of `input`. Collective; throws gpumesh::Error (on every process)

@@ -44,7 +44,7 @@ void vtkGPUMeshOwnedValues::Compute(
 {
   if (!controller)
   {
-    compute(input, nullptr, output);
+    compute(vtkGPUMeshPiece::Of(input), nullptr, output);
     return;
   }
   const vtkGPUMeshDistributed::GhostedPiece& piece = this->Cache.Get(input, controller, output->GetFieldData());
@@ -54,7 +54,7 @@ void vtkGPUMeshOwnedValues::Compute(
   vtkGPUMeshDistributed::AllSucceed(controller, [&] {
     vtkSmartPointer<vtkPointSet> result = vtk::TakeSmartPointer(piece.Mesh->NewInstance());
     vtkTimerLog::MarkStartEvent("GPUMesh: compute on piece");
-    compute(piece.Mesh, &origin, result);
+    compute(piece.View(), &origin, result);
     vtkTimerLog::MarkEndEvent("GPUMesh: compute on piece");
     vtkTimerLogScope owned("GPUMesh: owned values of piece");
     if (result->GetCellData()->GetNumberOfArrays() > 0)

@@ -26,12 +26,13 @@ class vtkGPUMeshOwnedValues
 {
 public:
   /**
-   * A filter's work on `mesh`: it adds its arrays to the point and cell data of `result` and,
+   * A filter's work on `mesh`: it adds its arrays to the point and cell data of `result`, one
+   * value per result point and cell of `mesh` (vtkGPUMeshPiece::GetNumberOfResultPoints) and,
    * when it moves the points, sets result's points. `origin`: null when `mesh` is the input
    * (and `result` the output), the origin shared by all processes when it is the ghosted piece.
    */
   using Computation =
-    std::function<void(vtkPointSet* mesh, const std::array<double, 3>* origin, vtkPointSet* result)>;
+    std::function<void(const vtkGPUMeshPiece& mesh, const std::array<double, 3>* origin, vtkPointSet* result)>;
 
   /**
    * Without a controller: compute(input, nullptr, output). With one (collective): compute on

@@ -1,11 +1,13 @@
 #include "vtkGPUMeshPointHalo.h"
 
 #include "vtkGPUMeshCellArrays.h"
+#include "vtkGPUMeshPiece.h"
 
 #include "vtkDataArray.h"
 #include "vtkMultiProcessController.h"
 #include "vtkPointSet.h"
 #include "vtkPoints.h"
+#include "vtkPolyData.h"
 #include "vtkUnstructuredGrid.h"
 
 #include "gpumesh/primitives/IndexedCopy.h"
@@ -31,13 +33,24 @@ vtkGPUMeshPointHalo::vtkGPUMeshPointHalo(
   const vtkGPUMeshDistributed::GhostedPiece& piece, vtkMultiProcessController* controller)
 {
   const int rank = controller->GetLocalProcessId();
-  vtkPointSet* mesh = piece.Mesh;
-  const vtkIdType points = mesh->GetNumberOfPoints();
-  this->Neighbors = vtkGPUMeshNeighbors(controller, vtkGPUMeshNeighbors::BoxOf(mesh));
+  const vtkGPUMeshPiece mesh = piece.View();
+  const vtkIdType points = mesh.GetNumberOfPoints();
+  vtkGPUMeshNeighbors::Box box = vtkGPUMeshNeighbors::BoxOf(mesh.Data);
+  for (vtkIdType p = mesh.Data->GetNumberOfPoints(); p < points; ++p)
+  {
+    double xyz[3];
+    mesh.GetPoint(p, xyz);
+    for (int c = 0; c < 3; ++c)
+    {
+      box[2 * c] = std::min(box[2 * c], xyz[c]);
+      box[2 * c + 1] = std::max(box[2 * c + 1], xyz[c]);
+    }
+  }
+  this->Neighbors = vtkGPUMeshNeighbors(controller, box);
   const std::size_t count = this->Neighbors.Count();
   const auto boxesHolding = [&](vtkIdType p) {
     double xyz[3];
-    mesh->GetPoint(p, xyz);
+    mesh.GetPoint(p, xyz);
     std::vector<std::size_t> found;
     for (std::size_t n = 0; n < count; ++n)
       if (vtkGPUMeshNeighbors::Contains(this->Neighbors.BoxOf(n), xyz))
@@ -45,32 +58,61 @@ vtkGPUMeshPointHalo::vtkGPUMeshPointHalo(
     return found;
   };
 
-  // The interface: the points of ghost cells (only a grid has them), and their uses here.
+  // The interface: the points of ghost cells, and their uses here. The ghost cells are the
+  // piece's layer, or (a copied piece) the cells of its grid after the owned ones.
   struct Uses
   {
     long long Owned = 0, All = 0;
   };
   std::unordered_map<vtkIdType, Uses> uses;
   std::vector<vtkIdType> interfacePoints;
-  auto* grid = vtkUnstructuredGrid::SafeDownCast(mesh);
-  if (grid && grid->GetCells() && piece.OwnedCells < grid->GetNumberOfCells())
+  // The piece's cells as arrays of cells, each with the id of its first cell.
+  std::vector<std::pair<vtkCellArray*, vtkIdType>> arrays;
+  if (auto* grid = vtkUnstructuredGrid::SafeDownCast(mesh.Data))
   {
-    vtkCellArray* cells = grid->GetCells();
+    arrays.emplace_back(grid->GetCells(), 0);
+  }
+  else if (auto* poly = vtkPolyData::SafeDownCast(mesh.Data))
+  {
+    vtkIdType first = 0;
+    for (vtkCellArray* cells : { poly->GetVerts(), poly->GetLines(), poly->GetPolys(), poly->GetStrips() })
+    {
+      arrays.emplace_back(cells, first);
+      first += cells ? cells->GetNumberOfCells() : 0;
+    }
+  }
+  if (mesh.MoreCells)
+  {
+    arrays.emplace_back(mesh.MoreCells.Get(), mesh.Data->GetNumberOfCells());
+  }
+  if (piece.OwnedCells < mesh.GetNumberOfCells())
+  {
     std::vector<std::uint8_t> onInterface(static_cast<std::size_t>(points), 0);
-    vtkGPUMeshCellArrays::WithStorage(cells, [&](const auto* offsets, const auto* ids) {
-      // Ghost cells follow the owned ones.
-      for (vtkIdType c = piece.OwnedCells; c < cells->GetNumberOfCells(); ++c)
+    for (const auto& [cells, first] : arrays)
+    {
+      if (!cells || first + cells->GetNumberOfCells() <= piece.OwnedCells)
+        continue;
+      vtkGPUMeshCellArrays::WithStorage(cells, [&, first = first, cells = cells](const auto* offsets, const auto* ids) {
+        for (vtkIdType c = std::max<vtkIdType>(0, piece.OwnedCells - first); c < cells->GetNumberOfCells(); ++c)
           for (auto k = offsets[c]; k < offsets[c + 1]; ++k)
             onInterface[ids[k]] = 1;
-      for (vtkIdType c : vtkGPUMeshCellArrays::CellsTouching(cells, 0, onInterface, [](vtkIdType) { return true; }))
-        for (auto k = offsets[c]; k < offsets[c + 1]; ++k)
-          if (onInterface[ids[k]])
-          {
-            Uses& u = uses[ids[k]];
-            ++u.All;
-            u.Owned += c < piece.OwnedCells;
-          }
-    });
+      });
+    }
+    for (const auto& [cells, first] : arrays)
+    {
+      if (!cells)
+        continue;
+      vtkGPUMeshCellArrays::WithStorage(cells, [&, first = first, cells = cells](const auto* offsets, const auto* ids) {
+        for (vtkIdType c : vtkGPUMeshCellArrays::CellsTouching(cells, 0, onInterface, [](vtkIdType) { return true; }))
+          for (auto k = offsets[c]; k < offsets[c + 1]; ++k)
+            if (onInterface[ids[k]])
+            {
+              Uses& u = uses[ids[k]];
+              ++u.All;
+              u.Owned += first + c < piece.OwnedCells;
+            }
+      });
+    }
     for (const auto& entry : uses)
       interfacePoints.push_back(entry.first);
     std::sort(interfacePoints.begin(), interfacePoints.end());

@@ -3,11 +3,14 @@
     pvpython TestDistributed.py --reference DIR
         serial runs of every case, written to DIR; then checks that the comparison below
         catches a per-piece result (each half of the mesh filtered on its own);
-    mpiexec -np N pvbatch TestDistributed.py --compare DIR [--layout redistribute|one-empty|one-process]
+    mpiexec -np N pvbatch TestDistributed.py --compare DIR
+            [--layout redistribute|one-empty|one-process|ghost-cells] [--cases a,b]
         the same cases on N processes, compared with DIR: redistribute = Redistribute DataSet
         over all processes; one-empty = Redistribute DataSet into N - 1 pieces, one process
         left empty; one-process = the reader's own partition of a one-piece file, where
-        process 0 holds every cell and the others none.
+        process 0 holds every cell and the others none; ghost-cells = Redistribute DataSet,
+        then a layer of ghost cells on every piece (Ghost Cells Generator), which the filters
+        must leave out (their outputs' owned cells are compared).
 
     pvpython TestDistributed.py --compare DIR --pvserver N [--cases a,b]
         the same through a client: starts `mpiexec -np N pvserver` on a free loopback port,
@@ -334,10 +337,16 @@ def run_distributed(folder, layout, cases):
             source = simple.RedistributeDataSet(Input=source)
         elif layout == "one-empty":
             source = simple.RedistributeDataSet(Input=source, NumberOfPartitions=ranks - 1)
+        elif layout == "ghost-cells":
+            # Pieces that carry a ghost layer of their own: the filters leave it out and build
+            # theirs; what the output holds for those ghosts is their owners', so compare the
+            # owned cells only.
+            source = simple.GhostCellsGenerator(Input=simple.RedistributeDataSet(Input=source))
         filtered = apply_filter(source, name, properties, case)
+        compared = simple.RemoveGhostInformation(Input=filtered) if layout == "ghost-cells" else filtered
         with gt.CapturedErrors() as errors:
-            filtered.UpdatePipeline()
-            pieces = [servermanager.Fetch(filtered, rank) for rank in range(ranks)]
+            compared.UpdatePipeline()
+            pieces = [servermanager.Fetch(compared, rank) for rank in range(ranks)]
         # Fetch without a rank gives process 0's piece in pvbatch: append them here.
         whole = appended(pieces)
         reference_reader = vtkXMLUnstructuredGridReader()
@@ -431,7 +440,8 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--reference")
     parser.add_argument("--compare")
-    parser.add_argument("--layout", default="redistribute", choices=["redistribute", "one-empty", "one-process"])
+    parser.add_argument("--layout", default="redistribute",
+                        choices=["redistribute", "one-empty", "one-process", "ghost-cells"])
     parser.add_argument("--pvserver", type=int, help="run through a client connected to N pvservers")
     parser.add_argument("--cases", help="comma-separated case names (default: all)")
     args = parser.parse_args()
