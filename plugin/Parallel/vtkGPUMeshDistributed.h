@@ -70,13 +70,6 @@ void AllReduce(vtkMultiProcessController* controller, long long* values, int cou
 /// a serial run computes relative to, so that every cell is computed as in serial.
 std::array<double, 3> GlobalBoundsCentre(vtkPointSet* piece, vtkMultiProcessController* controller);
 
-/// Throws gpumesh::Error naming the first point of `input` with a coordinate that is not
-/// finite, or the first cell that refers to a point outside its points. What builds a ghosted
-/// piece (bounding boxes, matched points, the cells around them) cannot take them: checked
-/// first, inside AllSucceed, every process stops instead of waiting for one that failed in an
-/// exchange.
-void CheckPieceForGhosts(vtkPointSet* input);
-
 /// The input's array (`count` entries) of a result computed on a ghosted piece: entry e takes
 /// the tuple of piece entry source[e], or `missing` in every component where source[e] is -1
 /// (a ghost of the input, whose owner holds its values); with an empty `source`, the tuple of

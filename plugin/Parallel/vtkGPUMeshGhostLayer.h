@@ -70,7 +70,8 @@ struct GhostedPiece
 };
 
 /// Builds the ghosted piece of `input`. Collective; throws gpumesh::Error (on every process)
-/// when one fails. Call CheckPieceForGhosts first: points must be finite and cells valid.
+/// when one fails: a point that is not finite or a cell that refers to a point outside the
+/// piece is named.
 GhostedPiece BuildGhostedPiece(vtkPointSet* input, vtkMultiProcessController* controller);
 
 /// Per input cell (`inputCells` of them): its cell in the piece, or -1 for a ghost cell of the

@@ -104,9 +104,6 @@ const vtkGPUMeshDistributed::GhostedPiece& vtkGPUMeshGhostedPieceCache::Get(
   this->Release(); // a failed build keeps nothing
   const auto start = std::chrono::steady_clock::now();
   vtkTimerLogScope scope("GPUMesh: build ghosted piece");
-  vtkTimerLog::MarkStartEvent("GPUMesh: check piece");
-  vtkGPUMeshDistributed::AllSucceed(controller, [&] { vtkGPUMeshDistributed::CheckPieceForGhosts(input); });
-  vtkTimerLog::MarkEndEvent("GPUMesh: check piece");
   auto piece = std::make_unique<vtkGPUMeshDistributed::GhostedPiece>(
     vtkGPUMeshDistributed::BuildGhostedPiece(input, controller));
   vtkGPUMeshRunReport::SetFieldValue(report, "GhostedPieceBuildMs",

@@ -11,6 +11,7 @@
 #include "vtkSMPTools.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 namespace
@@ -49,6 +50,7 @@ namespace
 struct BoxOfPoints
 {
   vtkGPUMeshNeighbors::Box Result = vtkGPUMeshNeighbors::EmptyBox();
+  vtkIdType FirstNonFinite = -1;
 
   template <typename Array>
   void operator()(Array* xyz)
@@ -58,6 +60,7 @@ struct BoxOfPoints
     constexpr vtkIdType block = 1 << 16;
     const vtkIdType blocks = (points + block - 1) / block;
     std::vector<vtkGPUMeshNeighbors::Box> perBlock(static_cast<std::size_t>(blocks), vtkGPUMeshNeighbors::EmptyBox());
+    std::vector<vtkIdType> nonFinite(static_cast<std::size_t>(blocks), -1);
     vtkSMPTools::For(0, blocks, [&](vtkIdType first, vtkIdType last) {
       for (vtkIdType b = first; b < last; ++b)
       {
@@ -67,6 +70,7 @@ struct BoxOfPoints
           lo[c] = std::numeric_limits<double>::infinity();
           hi[c] = -lo[c];
         }
+        bool finite = true;
         for (vtkIdType p = b * block; p < std::min(points, (b + 1) * block); ++p)
         {
           for (int c = 0; c < 3; ++c)
@@ -74,7 +78,10 @@ struct BoxOfPoints
             const double v = static_cast<double>(values[p][c]);
             lo[c] = v < lo[c] ? v : lo[c];
             hi[c] = v > hi[c] ? v : hi[c];
+            finite = finite && std::isfinite(v);
           }
+          if (!finite && nonFinite[b] < 0)
+            nonFinite[b] = p;
         }
         for (int c = 0; c < 3; ++c)
         {
@@ -83,6 +90,8 @@ struct BoxOfPoints
         }
       }
     });
+    for (vtkIdType b = 0; b < blocks && this->FirstNonFinite < 0; ++b)
+      this->FirstNonFinite = nonFinite[b];
     for (const auto& box : perBlock)
     {
       for (int c = 0; c < 3; ++c)
@@ -95,8 +104,12 @@ struct BoxOfPoints
 };
 } // namespace
 
-vtkGPUMeshNeighbors::Box vtkGPUMeshNeighbors::BoxOf(vtkPointSet* points)
+vtkGPUMeshNeighbors::Box vtkGPUMeshNeighbors::BoxOf(vtkPointSet* points, vtkIdType* firstNonFinite)
 {
+  if (firstNonFinite)
+  {
+    *firstNonFinite = -1;
+  }
   if (!points->GetPoints() || points->GetNumberOfPoints() == 0)
   {
     return EmptyBox();
@@ -106,6 +119,10 @@ vtkGPUMeshNeighbors::Box vtkGPUMeshNeighbors::BoxOf(vtkPointSet* points)
   if (!vtkArrayDispatch::DispatchByValueType<vtkArrayDispatch::Reals>::Execute(xyz, finder))
   {
     finder(xyz);
+  }
+  if (firstNonFinite)
+  {
+    *firstNonFinite = finder.FirstNonFinite;
   }
   return finder.Result;
 }

@@ -5,6 +5,8 @@
 #ifndef vtkGPUMeshNeighbors_h
 #define vtkGPUMeshNeighbors_h
 
+#include "vtkType.h"
+
 #include <array>
 #include <cstdint>
 #include <cstring>
@@ -21,8 +23,10 @@ public:
   using Box = std::array<double, 6>;
   static Box EmptyBox();
   /// The range of the coordinates of `points`' points, unused ones too (as the serial adapter
-  /// takes them); empty without points. Computed on all threads and kept by the array.
-  static Box BoxOf(vtkPointSet* points);
+  /// takes them), NaN left out; empty without points. One pass on all threads, which also
+  /// sets *firstNonFinite (when given) to the first point with a coordinate that is not
+  /// finite, or -1.
+  static Box BoxOf(vtkPointSet* points, vtkIdType* firstNonFinite = nullptr);
   static bool Contains(const Box& box, const double point[3]);
 
   vtkGPUMeshNeighbors() = default;

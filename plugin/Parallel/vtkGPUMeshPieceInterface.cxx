@@ -12,9 +12,11 @@
 #include "vtkPoints.h"
 #include "vtkSMPTools.h"
 
+#include "gpumesh/mesh/DeviceMesh.h"
 #include "gpumesh/runtime/Error.h"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <unordered_map>
 #include <unordered_set>
@@ -135,7 +137,16 @@ vtkGPUMeshPieceInterface vtkGPUMeshPieceInterface::Find(vtkPointSet* input, vtkM
   found.Generated = missingIds != 0;
   Box box;
   vtkGPUMeshDistributed::AllSucceed(controller, [&] {
-    box = vtkGPUMeshNeighbors::BoxOf(input);
+    // The piece's points must be finite: what is built from them (boxes, the global origin,
+    // matched coordinates) would be wrong on every process otherwise.
+    vtkIdType nonFinite = -1;
+    box = vtkGPUMeshNeighbors::BoxOf(input, &nonFinite);
+    if (nonFinite >= 0)
+    {
+      std::array<double, 3> p;
+      input->GetPoint(nonFinite, p.data());
+      throw gpumesh::Error(gpumesh::nonFinitePointMessage(nonFinite, p));
+    }
     if (!found.Generated && points > 0)
     {
       if (given->GetNumberOfTuples() != points || given->GetNumberOfComponents() != 1)
