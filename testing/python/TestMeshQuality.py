@@ -190,6 +190,14 @@ class MeshQualityTest(unittest.TestCase):
         self.assertEqual(list(field_tuple(result, "Mesh Tetrahedron Quality")), [0.0] * 5)
         self.assertEqual(gt.field_value(result, "Precision"), "Double")
 
+    def test_float_points_run_in_double_by_default(self):
+        sphere = simple.Sphere(ThetaResolution=32, PhiResolution=32)
+        result = gt.fetch(simple.GPUMeshQuality(Input=sphere))
+        self.assertEqual(gt.field_value(result, "Precision"), "Double")
+        self.assertEqual(result.GetCellData().GetArray("Quality").GetDataTypeAsString(), "double")
+        expected = reference(gt.fetch(sphere))
+        self.assert_close(gt.cell_array(result, "Quality"), gt.cell_array(expected, "Quality"), "float points")
+
     def test_properties_and_defaults_are_mesh_quality_s(self):
         source = simple.Sphere()
         ours, theirs = simple.GPUMeshQuality(Input=source), simple.MeshQuality(Input=source)
