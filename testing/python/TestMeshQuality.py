@@ -3,14 +3,19 @@ implemented measure per cell within 1e-6 relative on gmsh meshes and on hand-mad
 inverted and tiny cells (Verdict's sentinels and clamping included), the field data of every
 kind, the properties and defaults of Mesh Quality, and the errors for measures not implemented
 or not offered."""
+import os
+import subprocess
+import tempfile
 import unittest
 
 import numpy as np
 from paraview import simple
 from vtkmodules.vtkCommonCore import vtkIdList, vtkPoints
 from vtkmodules.vtkCommonDataModel import (
-    VTK_HEXAHEDRON, VTK_LINE, VTK_POLYGON, VTK_TETRA, VTK_TRIANGLE, VTK_VERTEX, vtkUnstructuredGrid)
+    VTK_LINE, VTK_POLYGON, VTK_QUAD, VTK_TETRA, VTK_TRIANGLE, VTK_VERTEX, vtkUnstructuredGrid)
+from vtkmodules.vtkFiltersExtraction import vtkExtractCellsByType
 from vtkmodules.vtkFiltersVerdict import vtkMeshQuality
+from vtkmodules.vtkIOLegacy import vtkUnstructuredGridReader
 
 import gpumesh_testing as gt
 
@@ -21,7 +26,7 @@ KINDS = ("Triangle", "Quad", "Tet", "Pyramid", "Wedge", "Hex")
 FIELDS = ("Mesh Triangle Quality", "Mesh Quadrilateral Quality", "Mesh Tetrahedron Quality",
           "Mesh Pyramid Quality", "Mesh Wedge Quality", "Mesh Hexahedron Quality")
 # What GPU Mesh Quality implements (docs/filters.md lists the same).
-IMPLEMENTED = {"Triangle": 15, "Tet": 20}
+IMPLEMENTED = {"Triangle": 15, "Quad": 23, "Tet": 20}
 
 
 def measures(kind):
@@ -61,6 +66,54 @@ def field_tuple(dataset, name):
     if array is None:
         raise AssertionError("field data %r is missing" % name)
     return np.array(array.GetTuple(0))
+
+
+def gmsh_quads(geo):
+    """The quads gmsh makes of data/<geo>.geo with recombination (planar on the plate, slightly
+    warped on the sphere)."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "quads.vtk")
+        subprocess.run(["gmsh", gt.data_path(geo + ".geo"), "-2", "-setnumber", "Mesh.RecombineAll", "1",
+                        "-format", "vtk", "-nt", "1", "-v", "0", "-o", path], check=True)
+        reader = vtkUnstructuredGridReader()
+        reader.SetFileName(path)
+        reader.Update()
+    quads = vtkExtractCellsByType()
+    quads.SetInputData(reader.GetOutput())
+    quads.AddCellType(VTK_QUAD)
+    quads.Update()
+    return quads.GetOutput()
+
+
+def hand_made_quads():
+    """Quads at their limits: square, rectangle, rhombus, trapezoid, non-convex, bow-tie,
+    clockwise, warped, collapsed (last two corners equal: Verdict measures the triangle), with a
+    zero edge, all corners equal, tiny, far from the origin."""
+    points = vtkPoints()
+    points.SetDataTypeToDouble()
+    grid = vtkUnstructuredGrid()
+    grid.SetPoints(points)
+    quads = [
+        [(0, 0, 0), (1, 0, 0), (1, 1, 0), (0, 1, 0)],
+        [(0, 0, 0), (3, 0, 0), (3, 1, 0), (0, 1, 0)],
+        [(0, 0, 0), (1, 0, 0), (1.5, 0.8, 0), (0.5, 0.8, 0)],
+        [(0, 0, 0), (4, 0, 0), (3, 1, 0), (1, 1, 0)],
+        [(0, 0, 0), (2, 0, 0), (0.5, 0.5, 0), (0, 2, 0)],          # non-convex
+        [(0, 0, 0), (1, 1, 0), (1, 0, 0), (0, 1, 0)],              # bow-tie
+        [(0, 0, 0), (0, 1, 0), (1, 1, 0), (1, 0, 0)],              # clockwise
+        [(0, 0, 0), (1, 0, 0), (1, 1, 0.5), (0, 1, 0)],            # warped
+        [(0, 0, 0), (1, 0, 0), (0.5, 1, 0), (0.5, 1, 0)],          # collapsed
+        [(0, 0, 0), (0, 0, 0), (1, 1, 0), (0, 1, 0)],              # zero edge
+        [(3, 3, 3), (3, 3, 3), (3, 3, 3), (3, 3, 3)],              # all equal
+        [(0, 0, 0), (1e-16, 0, 0), (1e-16, 1e-16, 0), (0, 1e-16, 0)],  # area below 1e-30
+        [(1e6, 1e6, 1e6), (1e6 + 1, 1e6, 1e6), (1e6 + 1, 1e6 + 2, 1e6), (1e6, 1e6 + 2, 1e6 + 0.1)],
+    ]
+    for corners in quads:
+        ids = vtkIdList()
+        for corner in corners:
+            ids.InsertNextId(points.InsertNextPoint(*corner))
+        grid.InsertNextCell(VTK_QUAD, ids)
+    return grid
 
 
 def hand_made_cells():
@@ -154,6 +207,15 @@ class MeshQualityTest(unittest.TestCase):
         for label, value in measures("Tet").items():
             with self.subTest(measure=label):
                 self.assert_like_vtk(dataset, "ball_tets.vtu " + label, Tet=value)
+
+    def test_every_quad_measure_on_gmsh_meshes_and_hand_made_quads(self):
+        for name, dataset in (("plate quads", gmsh_quads("plate_with_holes")),
+                              ("sphere quads", gmsh_quads("sphere_surface")),
+                              ("hand-made quads", hand_made_quads())):
+            self.assertGreater(dataset.GetNumberOfCells(), 10, name)
+            for label, value in measures("Quad").items():
+                with self.subTest(mesh=name, measure=label):
+                    self.assert_like_vtk(dataset, "%s %s" % (name, label), Quad=value)
 
     def test_degenerate_inverted_and_tiny_cells(self):
         dataset = hand_made_cells()

@@ -71,6 +71,7 @@ const List& implemented(CellKind kind)
   switch (kind)
   {
     case CellKind::Triangle:
+    case CellKind::Quad:
     case CellKind::Tetra:
       return offered(kind);
     default:
@@ -89,6 +90,8 @@ const char* kernelFor(CellKind kind)
   {
     case CellKind::Triangle:
       return "triangle_quality";
+    case CellKind::Quad:
+      return "quad_quality";
     case CellKind::Tetra:
       return "tetra_quality";
     default:
