@@ -273,41 +273,43 @@ inline REAL quality_quad_minimum_angle(REAL3 p0, REAL3 p1, REAL3 p2, REAL3 p3)
   return verdict_clamp(min_angle);
 }
 
-// max((largest angle - 90) / 90, (90 - smallest angle) / 90), with quad_minimum_maximum_angle's
-// angles.
+// Verdict's quad_minimum_maximum_angle, in degrees: the triangle p0 p1 p2's when collapsed, 360
+// and 0 when an edge is not longer than VERDICT_DBL_MIN; the largest angle is 360 minus itself
+// when a corner area is negative.
+inline void verdict_quad_minimum_maximum_angle(REAL3 p0, REAL3 p1, REAL3 p2, REAL3 p3, REAL* min_out, REAL* max_out)
+{
+  if (verdict_quad_collapsed(p0, p1, p2, p3))
+  {
+    *min_out = quality_tri_minimum_angle(p0, p1, p2);
+    *max_out = quality_tri_maximum_angle(p0, p1, p2);
+    return;
+  }
+  REAL angles[4];
+  if (!verdict_quad_angles(p0, p1, p2, p3, angles))
+  {
+    *min_out = 360;
+    *max_out = 0;
+    return;
+  }
+  REAL min_angle = 360, max_angle = 0;
+  for (int k = 0; k < 4; ++k)
+  {
+    min_angle = std_min(angles[k], min_angle);
+    max_angle = std_max(angles[k], max_angle);
+  }
+  max_angle = max_angle * 180 / VERDICT_PI;
+  min_angle = min_angle * 180 / VERDICT_PI;
+  *min_out = std_max(min_angle, -VERDICT_DBL_MAX);
+  if (verdict_quad_any_negative_area(p0, p1, p2, p3))
+    max_angle = 360 - max_angle;
+  *max_out = std_max(max_angle, -VERDICT_DBL_MAX);
+}
+
+// max((largest angle - 90) / 90, (90 - smallest angle) / 90).
 inline REAL quality_quad_equiangle_skew(REAL3 p0, REAL3 p1, REAL3 p2, REAL3 p3)
 {
   REAL min_angle, max_angle;
-  if (verdict_quad_collapsed(p0, p1, p2, p3))
-  {
-    min_angle = quality_tri_minimum_angle(p0, p1, p2);
-    max_angle = quality_tri_maximum_angle(p0, p1, p2);
-  }
-  else
-  {
-    REAL angles[4];
-    if (!verdict_quad_angles(p0, p1, p2, p3, angles))
-    {
-      min_angle = 360;
-      max_angle = 0;
-    }
-    else
-    {
-      min_angle = 360;
-      max_angle = 0;
-      for (int k = 0; k < 4; ++k)
-      {
-        min_angle = std_min(angles[k], min_angle);
-        max_angle = std_max(angles[k], max_angle);
-      }
-      max_angle = max_angle * 180 / VERDICT_PI;
-      min_angle = min_angle * 180 / VERDICT_PI;
-      min_angle = std_max(min_angle, -VERDICT_DBL_MAX);
-      if (verdict_quad_any_negative_area(p0, p1, p2, p3))
-        max_angle = 360 - max_angle;
-      max_angle = std_max(max_angle, -VERDICT_DBL_MAX);
-    }
-  }
+  verdict_quad_minimum_maximum_angle(p0, p1, p2, p3, &min_angle, &max_angle);
   const REAL skew_max = (max_angle - 90) / 90;
   const REAL skew_min = (90 - min_angle) / 90;
   return skew_max > skew_min ? skew_max : skew_min;

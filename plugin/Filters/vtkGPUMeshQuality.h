@@ -21,8 +21,8 @@
  * A measure that ParaView's Mesh Quality does not offer for a kind is an error naming the
  * property, the value and the choices. A measure offered but not implemented yet by this filter
  * for a kind the input contains is an error naming it and the measures implemented for that
- * kind: never a silently different value. Implemented: every triangle, quad and tetrahedron
- * measure.
+ * kind: never a silently different value. Implemented: every triangle, quad, tetrahedron and
+ * hexahedron measure; none for pyramids and wedges yet.
  *
  * Under MPI (a global controller with several processes) every process reports the statistics
  * of the whole mesh, ghost cells (DUPLICATECELL) left out, and the average sizes that Relative

@@ -12,7 +12,8 @@ import numpy as np
 from paraview import simple
 from vtkmodules.vtkCommonCore import vtkIdList, vtkPoints
 from vtkmodules.vtkCommonDataModel import (
-    VTK_LINE, VTK_POLYGON, VTK_QUAD, VTK_TETRA, VTK_TRIANGLE, VTK_VERTEX, vtkUnstructuredGrid)
+    VTK_HEXAHEDRON, VTK_LINE, VTK_POLYGON, VTK_PYRAMID, VTK_QUAD, VTK_TETRA, VTK_TRIANGLE, VTK_VERTEX,
+    VTK_WEDGE, vtkUnstructuredGrid)
 from vtkmodules.vtkFiltersExtraction import vtkExtractCellsByType
 from vtkmodules.vtkFiltersVerdict import vtkMeshQuality
 from vtkmodules.vtkIOLegacy import vtkUnstructuredGridReader
@@ -26,7 +27,7 @@ KINDS = ("Triangle", "Quad", "Tet", "Pyramid", "Wedge", "Hex")
 FIELDS = ("Mesh Triangle Quality", "Mesh Quadrilateral Quality", "Mesh Tetrahedron Quality",
           "Mesh Pyramid Quality", "Mesh Wedge Quality", "Mesh Hexahedron Quality")
 # What GPU Mesh Quality implements (docs/filters.md lists the same).
-IMPLEMENTED = {"Triangle": 15, "Quad": 23, "Tet": 20}
+IMPLEMENTED = {"Triangle": 15, "Quad": 23, "Tet": 20, "Hex": 21}
 
 
 def measures(kind):
@@ -113,6 +114,66 @@ def hand_made_quads():
         for corner in corners:
             ids.InsertNextId(points.InsertNextPoint(*corner))
         grid.InsertNextCell(VTK_QUAD, ids)
+    return grid
+
+
+def perturbed(dataset, fraction, seed=7):
+    """A copy of `dataset` whose points moved at random by up to `fraction` of the shortest edge
+    of its bounding box / 10 in each direction (hex_block: skewed, tapered, warped hexahedra)."""
+    copy = vtkUnstructuredGrid()
+    copy.DeepCopy(dataset)
+    points = copy.GetPoints()
+    b = dataset.GetBounds()
+    step = min(b[1] - b[0], b[3] - b[2], b[5] - b[4]) / 10
+    rng = np.random.default_rng(seed)
+    for i in range(points.GetNumberOfPoints()):
+        x = np.array(points.GetPoint(i)) + rng.uniform(-fraction, fraction, 3) * step
+        points.SetPoint(i, *x)
+    return copy
+
+
+def hand_made_hexahedra():
+    """Hexahedra at their limits: unit cube, box, sheared, tapered, twisted, inverted (top and
+    bottom swapped), collapsed to a wedge (two top corners equal), flat, all corners equal, tiny,
+    far from the origin."""
+    points = vtkPoints()
+    points.SetDataTypeToDouble()
+    grid = vtkUnstructuredGrid()
+    grid.SetPoints(points)
+    cube = [(0, 0, 0), (1, 0, 0), (1, 1, 0), (0, 1, 0), (0, 0, 1), (1, 0, 1), (1, 1, 1), (0, 1, 1)]
+
+    def moved(f):
+        return [f(np.array(c, dtype=float)) for c in cube]
+
+    hexahedra = [
+        cube,
+        moved(lambda c: c * (3, 1, 0.5)),
+        moved(lambda c: c + (0.6 * c[2], 0, 0)),                              # sheared
+        moved(lambda c: c * (1 - 0.5 * c[2], 1 - 0.5 * c[2], 1)),             # tapered
+        moved(lambda c: c + (0.3 * c[2] * (c[1] - 0.5), -0.3 * c[2] * (c[0] - 0.5), 0)),  # twisted
+        cube[4:] + cube[:4],                                                  # inverted
+        cube[:6] + [cube[5], cube[4]],                                        # collapsed to a wedge
+        moved(lambda c: c * (1, 1, 0)),                                       # flat
+        [(2, 2, 2)] * 8,
+        moved(lambda c: c * 1e-11),                                           # volume below 1e-30
+        moved(lambda c: c * (1, 2, 3) + 1e6),                                 # far
+    ]
+    for corners in hexahedra:
+        ids = vtkIdList()
+        for corner in corners:
+            ids.InsertNextId(points.InsertNextPoint(*corner))
+        grid.InsertNextCell(VTK_HEXAHEDRON, ids)
+    return grid
+
+
+def one_cell(kind, corners):
+    points = vtkPoints()
+    grid = vtkUnstructuredGrid()
+    grid.SetPoints(points)
+    ids = vtkIdList()
+    for corner in corners:
+        ids.InsertNextId(points.InsertNextPoint(*corner))
+    grid.InsertNextCell(kind, ids)
     return grid
 
 
@@ -217,6 +278,14 @@ class MeshQualityTest(unittest.TestCase):
                 with self.subTest(mesh=name, measure=label):
                     self.assert_like_vtk(dataset, "%s %s" % (name, label), Quad=value)
 
+    def test_every_hexahedron_measure_on_gmsh_and_hand_made_hexahedra(self):
+        block = gt.read_vtu("hex_block.vtu")
+        for name, dataset in (("hex_block.vtu", block), ("perturbed hex_block", perturbed(block, 0.3)),
+                              ("hand-made hexahedra", hand_made_hexahedra())):
+            for label, value in measures("Hex").items():
+                with self.subTest(mesh=name, measure=label):
+                    self.assert_like_vtk(dataset, "%s %s" % (name, label), Hex=value)
+
     def test_degenerate_inverted_and_tiny_cells(self):
         dataset = hand_made_cells()
         triangles, tetrahedra = measures("Triangle"), measures("Tet")
@@ -277,12 +346,15 @@ class MeshQualityTest(unittest.TestCase):
         self.assert_close(field_tuple(mine, FIELDS[0]), field_tuple(expected, FIELDS[0]), "script fields")
 
     def test_a_measure_not_implemented_is_an_error_naming_it(self):
-        hexahedra = gt.read_vtu("hex_block.vtu")
-        result, errors = on_device(hexahedra)
+        pyramid = one_cell(VTK_PYRAMID, [(0, 0, 0), (1, 0, 0), (1, 1, 0), (0, 1, 0), (0.5, 0.5, 1)])
+        result, errors = on_device(pyramid)
         self.assertEqual(result.GetNumberOfCells(), 0, "no output on error")
-        self.assertIn("HexQualityMeasure 5 (Maximum Aspect Frobenius) is not implemented", errors)
-        self.assertIn("hexahedron", errors)
-        # Kinds the input does not have are not refused: triangles with the default hex measure.
+        self.assertIn("PyramidQualityMeasure 13 (Shape) is not implemented by GPU Mesh Quality yet", errors)
+        self.assertIn("Implemented for pyramid cells: none yet", errors)
+        wedge = one_cell(VTK_WEDGE, [(0, 0, 0), (1, 0, 0), (0, 1, 0), (0, 0, 1), (1, 0, 1), (0, 1, 1)])
+        result, errors = on_device(wedge)
+        self.assertIn("WedgeQualityMeasure 0 (Edge Ratio) is not implemented by GPU Mesh Quality yet", errors)
+        # Kinds the input does not have are not refused: triangles with the default wedge measure.
         result, errors = on_device(gt.read_vtu("plate_with_holes.vtu"))
         self.assertEqual(errors.strip(), "")
 

@@ -73,6 +73,7 @@ const List& implemented(CellKind kind)
     case CellKind::Triangle:
     case CellKind::Quad:
     case CellKind::Tetra:
+    case CellKind::Hexahedron:
       return offered(kind);
     default:
       return none;
@@ -94,6 +95,8 @@ const char* kernelFor(CellKind kind)
       return "quad_quality";
     case CellKind::Tetra:
       return "tetra_quality";
+    case CellKind::Hexahedron:
+      return "hexahedron_quality";
     default:
       return nullptr;
   }
