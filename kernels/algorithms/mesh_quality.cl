@@ -5,6 +5,8 @@
 // refuses such measures before launching).
 #include "quality_tetra.cl"
 #include "quality_hexahedron.cl"
+#include "quality_pyramid.cl"
+#include "quality_wedge.cl"
 
 // vtkMeshQuality::QualityMeasureTypes (VTK 9.2).
 #define EDGE_RATIO 0
@@ -185,6 +187,52 @@ __kernel void hexahedron_quality(QUALITY_ARGS)
     case STRETCH: q = quality_hex_stretch(p); break;
     case TAPER: q = quality_hex_taper(p); break;
     case VOLUME: q = quality_hex_volume(p); break;
+    default: q = NAN;
+  }
+  quality[cell_ids[i]] = q;
+}
+
+__kernel void pyramid_quality(QUALITY_ARGS)
+{
+  QUALITY_CELL;
+  REAL3 p[5];
+  for (int k = 0; k < 5; ++k)
+    p[k] = point_at(points, v[k]);
+  REAL q;
+  switch (measure)
+  {
+    case EQUIANGLE_SKEW: q = quality_pyramid_equiangle_skew(p); break;
+    case JACOBIAN: q = quality_pyramid_jacobian(p); break;
+    case SCALED_JACOBIAN: q = quality_pyramid_scaled_jacobian(p); break;
+    case SHAPE: q = quality_pyramid_shape(p); break;
+    case VOLUME: q = quality_pyramid_volume(p); break;
+    default: q = NAN;
+  }
+  quality[cell_ids[i]] = q;
+}
+
+__kernel void wedge_quality(QUALITY_ARGS)
+{
+  QUALITY_CELL;
+  REAL3 p[6];
+  for (int k = 0; k < 6; ++k)
+    p[k] = point_at(points, v[k]);
+  REAL q;
+  switch (measure)
+  {
+    case CONDITION: q = quality_wedge_condition(p); break;
+    case DISTORTION: q = quality_wedge_distortion(p); break;
+    case EDGE_RATIO: q = quality_wedge_edge_ratio(p); break;
+    case EQUIANGLE_SKEW: q = quality_wedge_equiangle_skew(p); break;
+    case JACOBIAN: q = quality_wedge_jacobian(p); break;
+    case MAX_ASPECT_FROBENIUS: q = quality_wedge_max_aspect_frobenius(p); break;
+    case MAX_STRETCH: q = quality_wedge_max_stretch(p); break;
+    case MEAN_ASPECT_FROBENIUS: q = quality_wedge_mean_aspect_frobenius(p); break;
+    case SCALED_JACOBIAN: q = quality_wedge_scaled_jacobian(p); break;
+    // ParaView 5.11's proxy offers wedge "Shape" as value 14 (vtkMeshQuality knows only 13).
+    case SHAPE:
+    case SHAPE_AND_SIZE: q = quality_wedge_shape(p); break;
+    case VOLUME: q = quality_wedge_volume(p); break;
     default: q = NAN;
   }
   quality[cell_ids[i]] = q;

@@ -195,13 +195,6 @@ void vtkGPUMeshQuality::ExecuteOnDevice(
         continue;
       }
       owned[static_cast<int>(group.kind)] += static_cast<long long>(group.count) - ghostCounts[static_cast<int>(group.kind)];
-      if (!gpumesh::qualityMeasureImplemented(group.kind, k->measure))
-      {
-        throw gpumesh::Error(std::string(k->property) + " " + std::to_string(k->measure) + " (" +
-          gpumesh::qualityMeasureName(k->measure) + ") is not implemented by GPU Mesh Quality yet, and the input has " +
-          gpumesh::cellKindName(group.kind) + " cells. Implemented for " + gpumesh::cellKindName(group.kind) +
-          " cells: " + gpumesh::implementedQualityMeasures(group.kind));
-      }
     }
     this->UpdateProgress(0.2);
     if (!averageSizes)

@@ -57,7 +57,7 @@ std::string qualityMeasureName(int measure);
 /// tetrahedra, pyramids, wedges and hexahedra; no measure for other kinds).
 bool qualityMeasureOffered(CellKind kind, int measure);
 
-/// Whether this core computes `measure` for cells of `kind` (a subset of the offered ones).
+/// Whether this core computes `measure` for cells of `kind` (today: every offered one).
 bool qualityMeasureImplemented(CellKind kind, int measure);
 
 /// The names of the measures implemented for `kind`, comma-separated (for messages and docs).
@@ -74,8 +74,8 @@ QualityMeasure sizeMeasureOf(CellKind kind);
 /// Computes `measure` for every cell of `group` (points: the mesh's, in the run's precision)
 /// into quality[cell id], as Verdict computes it. `averageSize` is the average area or volume
 /// of the kind's cells over the whole mesh, read only by the measures that need it. Throws
-/// gpumesh::Error, computing nothing, when the measure is not implemented for the kind, naming
-/// the measure, the kind and the measures that are.
+/// gpumesh::Error, computing nothing, when the measure is not computed for the kind, naming the
+/// measure, the kind and the measures that are.
 void computeGroupQuality(DeviceRun& run, const DeviceCellGroup& group, const RealBuffer& points,
   int measure, double averageSize, RealBuffer& quality);
 
