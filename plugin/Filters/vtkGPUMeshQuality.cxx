@@ -6,6 +6,7 @@
 #include "vtkDataSetAttributes.h"
 #include "vtkDoubleArray.h"
 #include "vtkFieldData.h"
+#include "vtkFloatArray.h"
 #include "vtkNew.h"
 #include "vtkObjectFactory.h"
 #include "vtkPointSet.h"
@@ -275,13 +276,21 @@ void vtkGPUMeshQuality::ExecuteOnDevice(
   }
   this->UpdateProgress(0.8);
 
+  // An empty piece of a distributed mesh gets an empty Quality array, as the others' type.
+  vtkSmartPointer<vtkDataArray> array;
   if (cells > 0)
   {
-    vtkSmartPointer<vtkDataArray> array =
-      vtkGPUMeshAdapter::DownloadArray(run, quality, static_cast<vtkIdType>(cells), 1, "Quality");
-    output->GetCellData()->AddArray(array);
-    output->GetCellData()->SetActiveAttribute("Quality", vtkDataSetAttributes::SCALARS);
+    array = vtkGPUMeshAdapter::DownloadArray(run, quality, static_cast<vtkIdType>(cells), 1, "Quality");
   }
+  else
+  {
+    array = vtkSmartPointer<vtkDataArray>::Take(run.precision() == gpumesh::Precision::Double
+        ? static_cast<vtkDataArray*>(vtkDoubleArray::New())
+        : static_cast<vtkDataArray*>(vtkFloatArray::New()));
+    array->SetName("Quality");
+  }
+  output->GetCellData()->AddArray(array);
+  output->GetCellData()->SetActiveAttribute("Quality", vtkDataSetAttributes::SCALARS);
   for (const MeasuredKind& k : kinds)
   {
     const int kind = static_cast<int>(k.kind);

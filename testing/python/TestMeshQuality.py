@@ -397,6 +397,35 @@ class MeshQualityTest(unittest.TestCase):
         np.testing.assert_array_equal(gt.cell_array(result, "Quality"), gt.cell_array(shape, "Quality"))
         self.assertAlmostEqual(gt.cell_array(result, "Quality")[1], 1.0, places=12)  # equilateral prism
 
+    def test_pixels_and_voxels_are_quads_and_hexahedra(self):
+        """vtkMeshQuality gives pixels and voxels NaN; here they are measured as the quad and the
+        hexahedron they are (corners reordered) and counted with them."""
+        from vtkmodules.vtkCommonDataModel import VTK_PIXEL, VTK_VOXEL
+        x, y, z = 2.0, 1.0, 0.5
+        pixel = [(0, 0, 0), (x, 0, 0), (0, y, 0), (x, y, 0)]
+        quad = [pixel[0], pixel[1], pixel[3], pixel[2]]
+        voxel = [(i * x, j * y, k * z) for k in (0, 1) for j in (0, 1) for i in (0, 1)]
+        hexahedron = [voxel[0], voxel[1], voxel[3], voxel[2], voxel[4], voxel[5], voxel[7], voxel[6]]
+        grid = hand_made(VTK_PIXEL, [pixel])
+        ids = vtkIdList()
+        for kind, corners in ((VTK_QUAD, quad), (VTK_VOXEL, voxel), (VTK_HEXAHEDRON, hexahedron)):
+            ids.Reset()
+            for corner in corners:
+                ids.InsertNextId(grid.GetPoints().InsertNextPoint(*corner))
+            grid.InsertNextCell(kind, ids)
+        for quad_measure, hex_measure in ((measures("Quad")["Jacobian"], measures("Hex")["Jacobian"]),
+                                          (measures("Quad")["Edge Ratio"], measures("Hex")["Edge Ratio"])):
+            result, errors = on_device(grid, Quad=quad_measure, Hex=hex_measure)
+            self.assertEqual(errors.strip(), "")
+            quality = gt.cell_array(result, "Quality")
+            self.assertEqual(quality[0], quality[1], "pixel as its quad")
+            self.assertEqual(quality[2], quality[3], "voxel as its hexahedron")
+            self.assertEqual(field_tuple(result, "Mesh Quadrilateral Quality")[4], 2)
+            self.assertEqual(field_tuple(result, "Mesh Hexahedron Quality")[4], 2)
+        self.assertAlmostEqual(quality[0], 2.0)  # edge ratio of the 2 x 1 rectangle
+        expected = gt.cell_array(reference(grid), "Quality")
+        self.assertTrue(np.isnan(expected[0]) and np.isnan(expected[2]), "vtkMeshQuality: NaN")
+
     def test_degenerate_inverted_and_tiny_cells(self):
         dataset = hand_made_cells()
         triangles, tetrahedra = measures("Triangle"), measures("Tet")
