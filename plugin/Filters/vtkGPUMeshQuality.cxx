@@ -19,7 +19,9 @@
 #include "gpumesh/primitives/IndexedCopy.h"
 #include "gpumesh/primitives/Reduce.h"
 
+#include <algorithm>
 #include <array>
+#include <iterator>
 #include <cmath>
 #include <memory>
 #include <string>
@@ -66,21 +68,6 @@ int measuredKindOf(int vtkCellType)
   }
 }
 
-// How many of the ghost cells are of each kind.
-std::array<long long, kindCount> ghostsByKind(vtkPointSet* input, const std::vector<std::int32_t>& ghosts)
-{
-  std::array<long long, kindCount> counts{};
-  for (std::int32_t id : ghosts)
-  {
-    const int kind = measuredKindOf(input->GetCellType(id));
-    if (kind >= 0)
-    {
-      ++counts[kind];
-    }
-  }
-  return counts;
-}
-
 // `values` (one per cell) where this process owns the cell, NaN in its ghost cells.
 gpumesh::RealBuffer ownedValues(gpumesh::DeviceRun& run, const gpumesh::RealBuffer& values,
   std::size_t cells, const std::vector<std::int32_t>& ghosts)
@@ -120,6 +107,162 @@ std::array<double, 5> meshQualityTuple(const gpumesh::Statistics& s, long long c
   const double variance = (squares - n * mean * mean) / (cells > 1 ? n - 1.0 : n);
   return { minimum, mean, maximum, variance, n };
 }
+
+// Per kind (indexed by CellKind): the measured kinds' table, sums and counts.
+template <typename T>
+using PerKind = std::array<T, kindCount>;
+
+// The measure of each kind that has one (nullptr for the others).
+PerKind<const MeasuredKind*> byKind(const MeasuredKind (&kinds)[6])
+{
+  PerKind<const MeasuredKind*> table{};
+  for (const MeasuredKind& k : kinds)
+  {
+    table[static_cast<int>(k.kind)] = &k;
+  }
+  return table;
+}
+
+// Throws gpumesh::Error for a measure ParaView's Mesh Quality does not offer for its kind,
+// naming the property, the value and the choices.
+void requireOffered(const MeasuredKind (&kinds)[6])
+{
+  for (const MeasuredKind& k : kinds)
+  {
+    if (gpumesh::qualityMeasureOffered(k.kind, k.measure))
+    {
+      continue;
+    }
+    std::string choices;
+    for (int m = 0; m < gpumesh::qualityMeasureCount; ++m)
+    {
+      if (gpumesh::qualityMeasureOffered(k.kind, m))
+      {
+        choices += (choices.empty() ? "" : ", ") + std::to_string(m) + " (" + gpumesh::qualityMeasureName(m) + ")";
+      }
+    }
+    throw gpumesh::Error(std::string(k.property) + " " + std::to_string(k.measure) +
+      " is not a measure Mesh Quality offers for " + gpumesh::cellKindName(k.kind) + " cells: " + choices);
+  }
+}
+
+// The cells of each measured kind this process owns (its ghost cells left out).
+PerKind<long long> ownedCells(const gpumesh::DeviceMesh& mesh, vtkPointSet* input, const std::vector<std::int32_t>& ghosts)
+{
+  PerKind<long long> owned{};
+  for (const gpumesh::DeviceCellGroup& group : mesh.groups())
+  {
+    owned[static_cast<int>(group.kind)] += static_cast<long long>(group.count);
+  }
+  for (std::int32_t id : ghosts)
+  {
+    const int kind = measuredKindOf(input->GetCellType(id));
+    if (kind >= 0)
+    {
+      --owned[kind];
+    }
+  }
+  return owned;
+}
+
+// The sum and number of the sizes (areas, volumes as Verdict measures them) of the owned cells
+// of each kind whose measure compares cells with their average size.
+struct SizeSums
+{
+  PerKind<double> sum{};
+  PerKind<long long> count{};
+};
+
+SizeSums ownedSizes(gpumesh::DeviceRun& run, const gpumesh::DeviceMesh& mesh, const PerKind<const MeasuredKind*>& kinds,
+  const std::vector<std::int32_t>& ghosts)
+{
+  SizeSums sums;
+  const auto cells = static_cast<std::size_t>(mesh.cellCount());
+  gpumesh::RealBuffer sizes = run.allocateReal(cells, "cell sizes");
+  run.fillReal(sizes, NAN, "cell sizes");
+  for (const gpumesh::DeviceCellGroup& group : mesh.groups())
+  {
+    const MeasuredKind* k = kinds[static_cast<int>(group.kind)];
+    if (k && gpumesh::qualityMeasureNeedsAverageSize(k->measure))
+    {
+      gpumesh::computeGroupQuality(
+        run, group, mesh.points(), static_cast<int>(gpumesh::sizeMeasureOf(group.kind)), 0.0, sizes);
+    }
+  }
+  gpumesh::fillAt(run, sizes, ghosts, NAN, "ghost cells");
+  for (const gpumesh::DeviceCellGroup& group : mesh.groups())
+  {
+    const MeasuredKind* k = kinds[static_cast<int>(group.kind)];
+    if (k && gpumesh::qualityMeasureNeedsAverageSize(k->measure))
+    {
+      const gpumesh::Statistics s = groupStatistics(run, group, sizes);
+      sums.sum[static_cast<int>(group.kind)] += s.sum;
+      sums.count[static_cast<int>(group.kind)] += static_cast<long long>(s.count);
+    }
+  }
+  return sums;
+}
+
+// vtkMeshQuality's average size of each kind: the sum over the count (0 without cells: unused).
+PerKind<double> averageSizes(const SizeSums& sums)
+{
+  PerKind<double> averages{};
+  for (int kind = 0; kind < kindCount; ++kind)
+  {
+    averages[kind] = sums.count[kind] ? sums.sum[kind] / static_cast<double>(sums.count[kind]) : 0.0;
+  }
+  return averages;
+}
+
+// The quality of every cell (NaN for cells of kinds without a measure).
+gpumesh::RealBuffer measureCells(gpumesh::DeviceRun& run, const gpumesh::DeviceMesh& mesh,
+  const PerKind<const MeasuredKind*>& kinds, const PerKind<double>& averages)
+{
+  const auto cells = static_cast<std::size_t>(mesh.cellCount());
+  gpumesh::RealBuffer quality = run.allocateReal(cells, "cell quality");
+  run.fillReal(quality, NAN, "cell quality");
+  for (const gpumesh::DeviceCellGroup& group : mesh.groups())
+  {
+    if (const MeasuredKind* k = kinds[static_cast<int>(group.kind)])
+    {
+      gpumesh::computeGroupQuality(run, group, mesh.points(), k->measure, averages[static_cast<int>(group.kind)], quality);
+    }
+  }
+  return quality;
+}
+
+// The statistics of the quality of the owned cells of each kind.
+PerKind<gpumesh::Statistics> ownedStatistics(gpumesh::DeviceRun& run, const gpumesh::DeviceMesh& mesh,
+  const PerKind<const MeasuredKind*>& kinds, const gpumesh::RealBuffer& quality, const std::vector<std::int32_t>& ghosts)
+{
+  const gpumesh::RealBuffer masked =
+    ghosts.empty() ? gpumesh::RealBuffer() : ownedValues(run, quality, static_cast<std::size_t>(mesh.cellCount()), ghosts);
+  const gpumesh::RealBuffer& owned = ghosts.empty() ? quality : masked;
+  PerKind<gpumesh::Statistics> statistics{};
+  for (const gpumesh::DeviceCellGroup& group : mesh.groups())
+  {
+    if (kinds[static_cast<int>(group.kind)])
+    {
+      statistics[static_cast<int>(group.kind)].merge(groupStatistics(run, group, owned));
+    }
+  }
+  return statistics;
+}
+
+// The Quality array (double or float as the run; empty on a process without cells).
+vtkSmartPointer<vtkDataArray> qualityArray(gpumesh::DeviceRun& run, const gpumesh::RealBuffer& quality, std::size_t cells)
+{
+  if (cells > 0)
+  {
+    return vtkGPUMeshAdapter::DownloadArray(run, quality, static_cast<vtkIdType>(cells), 1, "Quality");
+  }
+  vtkSmartPointer<vtkDataArray> empty = vtkSmartPointer<vtkDataArray>::Take(run.precision() == gpumesh::Precision::Double
+      ? static_cast<vtkDataArray*>(vtkDoubleArray::New())
+      : static_cast<vtkDataArray*>(vtkFloatArray::New()));
+  empty->SetName("Quality");
+  return empty;
+}
+
 } // namespace
 
 vtkGPUMeshQuality::vtkGPUMeshQuality()
@@ -131,52 +274,31 @@ vtkGPUMeshQuality::vtkGPUMeshQuality()
 void vtkGPUMeshQuality::ExecuteOnDevice(
   vtkInformationVector**, vtkPointSet* input, vtkPointSet* output, gpumesh::DeviceRun& run)
 {
-  const MeasuredKind kinds[] = {
+  const MeasuredKind chosen[] = {
     { CellKind::Triangle, "TriangleQualityMeasure", "Mesh Triangle Quality", this->TriangleQualityMeasure },
     { CellKind::Quad, "QuadQualityMeasure", "Mesh Quadrilateral Quality", this->QuadQualityMeasure },
     { CellKind::Tetra, "TetQualityMeasure", "Mesh Tetrahedron Quality", this->TetQualityMeasure },
     { CellKind::Pyramid, "PyramidQualityMeasure", "Mesh Pyramid Quality", this->PyramidQualityMeasure },
     { CellKind::Wedge, "WedgeQualityMeasure", "Mesh Wedge Quality", this->WedgeQualityMeasure },
     { CellKind::Hexahedron, "HexQualityMeasure", "Mesh Hexahedron Quality", this->HexQualityMeasure } };
-  std::array<const MeasuredKind*, kindCount> byKind{};
-  bool averageSizes = false;
-  for (const MeasuredKind& k : kinds)
-  {
-    byKind[static_cast<int>(k.kind)] = &k;
-    averageSizes = averageSizes || gpumesh::qualityMeasureNeedsAverageSize(k.measure);
-  }
+  const PerKind<const MeasuredKind*> kinds = byKind(chosen);
+  const bool relative = std::any_of(std::begin(chosen), std::end(chosen),
+    [](const MeasuredKind& k) { return gpumesh::qualityMeasureNeedsAverageSize(k.measure); });
 
   vtkMultiProcessController* controller = vtkGPUMeshDistributed::GetController();
-  const std::size_t cells = static_cast<std::size_t>(input->GetNumberOfCells());
+  const auto cells = static_cast<std::size_t>(input->GetNumberOfCells());
   // Under MPI one origin for all processes (used when double points run in Single precision).
   const std::array<double, 3> origin = controller
     ? vtkGPUMeshDistributed::GlobalBoundsCentre(input, controller)
     : std::array<double, 3>{ 0.0, 0.0, 0.0 };
   const std::vector<std::int32_t> ghosts = vtkGPUMeshDistributed::GhostCellIds(input);
-  std::array<long long, kindCount> owned{};
 
-  std::unique_ptr<gpumesh::DeviceMesh> mesh;
   vtkGPUMeshAdapter::MeshDescription description;
-  // Sums and counts of the sizes (areas, volumes) of the owned cells, per kind.
-  std::array<double, kindCount> sizeSums{};
-  std::array<long long, kindCount> sizeCounts{};
+  std::unique_ptr<gpumesh::DeviceMesh> mesh;
+  PerKind<long long> owned{};
+  SizeSums sizes;
   vtkGPUMeshDistributed::AllSucceed(controller, [&] {
-    for (const MeasuredKind& k : kinds)
-    {
-      if (!gpumesh::qualityMeasureOffered(k.kind, k.measure))
-      {
-        std::string choices;
-        for (int m = 0; m < gpumesh::qualityMeasureCount; ++m)
-        {
-          if (gpumesh::qualityMeasureOffered(k.kind, m))
-          {
-            choices += (choices.empty() ? "" : ", ") + std::to_string(m) + " (" + gpumesh::qualityMeasureName(m) + ")";
-          }
-        }
-        throw gpumesh::Error(std::string(k.property) + " " + std::to_string(k.measure) +
-          " is not a measure Mesh Quality offers for " + gpumesh::cellKindName(k.kind) + " cells: " + choices);
-      }
-    }
+    requireOffered(chosen);
     if (cells == 0)
     {
       return;
@@ -187,114 +309,44 @@ void vtkGPUMeshQuality::ExecuteOnDevice(
       description.view.points.origin = origin;
     }
     mesh = std::make_unique<gpumesh::DeviceMesh>(run, description.view, 2);
-    const std::array<long long, kindCount> ghostCounts = ghostsByKind(input, ghosts);
-    for (const gpumesh::DeviceCellGroup& group : mesh->groups())
+    owned = ownedCells(*mesh, input, ghosts);
+    if (relative)
     {
-      const MeasuredKind* k = byKind[static_cast<int>(group.kind)];
-      if (!k)
-      {
-        continue;
-      }
-      owned[static_cast<int>(group.kind)] += static_cast<long long>(group.count) - ghostCounts[static_cast<int>(group.kind)];
-    }
-    this->UpdateProgress(0.2);
-    if (!averageSizes)
-    {
-      return;
-    }
-    // The sizes the relative measures compare with: the average over the owned cells.
-    gpumesh::RealBuffer sizes = run.allocateReal(cells, "cell sizes");
-    run.fillReal(sizes, NAN, "cell sizes");
-    for (const gpumesh::DeviceCellGroup& group : mesh->groups())
-    {
-      const MeasuredKind* k = byKind[static_cast<int>(group.kind)];
-      if (k && gpumesh::qualityMeasureNeedsAverageSize(k->measure))
-      {
-        gpumesh::computeGroupQuality(run, group, mesh->points(),
-          static_cast<int>(gpumesh::sizeMeasureOf(group.kind)), 0.0, sizes);
-      }
-    }
-    if (!ghosts.empty())
-    {
-      gpumesh::fillAt(run, sizes, ghosts, NAN, "ghost cells");
-    }
-    for (const gpumesh::DeviceCellGroup& group : mesh->groups())
-    {
-      const MeasuredKind* k = byKind[static_cast<int>(group.kind)];
-      if (k && gpumesh::qualityMeasureNeedsAverageSize(k->measure))
-      {
-        const gpumesh::Statistics s = groupStatistics(run, group, sizes);
-        sizeSums[static_cast<int>(group.kind)] += s.sum;
-        sizeCounts[static_cast<int>(group.kind)] += static_cast<long long>(s.count);
-      }
+      sizes = ownedSizes(run, *mesh, kinds, ghosts);
     }
   });
-  if (averageSizes)
+  if (relative)
   {
-    vtkGPUMeshDistributed::AllReduce(controller, sizeSums.data(), kindCount, vtkCommunicator::SUM_OP);
-    vtkGPUMeshDistributed::AllReduce(controller, sizeCounts.data(), kindCount, vtkCommunicator::SUM_OP);
+    // The average sizes of the whole mesh, as a serial run computes them.
+    vtkGPUMeshDistributed::AllReduce(controller, sizes.sum.data(), kindCount, vtkCommunicator::SUM_OP);
+    vtkGPUMeshDistributed::AllReduce(controller, sizes.count.data(), kindCount, vtkCommunicator::SUM_OP);
   }
   this->UpdateProgress(0.3);
 
   gpumesh::RealBuffer quality;
-  std::array<gpumesh::Statistics, kindCount> statistics{};
+  PerKind<gpumesh::Statistics> statistics{};
   vtkGPUMeshDistributed::AllSucceed(controller, [&] {
-    if (cells == 0)
+    if (cells > 0)
     {
-      return;
-    }
-    quality = run.allocateReal(cells, "cell quality");
-    run.fillReal(quality, NAN, "cell quality");
-    for (const gpumesh::DeviceCellGroup& group : mesh->groups())
-    {
-      const MeasuredKind* k = byKind[static_cast<int>(group.kind)];
-      if (k)
-      {
-        const int kind = static_cast<int>(group.kind);
-        // vtkMeshQuality's average: the sum over the count (NaN without cells, then unused).
-        const double average = sizeCounts[kind] ? sizeSums[kind] / static_cast<double>(sizeCounts[kind]) : 0.0;
-        gpumesh::computeGroupQuality(run, group, mesh->points(), k->measure, average, quality);
-      }
-    }
-    this->UpdateProgress(0.6);
-    const gpumesh::RealBuffer maskedCopy = ghosts.empty() ? gpumesh::RealBuffer() : ownedValues(run, quality, cells, ghosts);
-    const gpumesh::RealBuffer& ownedQuality = ghosts.empty() ? quality : maskedCopy;
-    for (const gpumesh::DeviceCellGroup& group : mesh->groups())
-    {
-      if (byKind[static_cast<int>(group.kind)])
-      {
-        statistics[static_cast<int>(group.kind)].merge(groupStatistics(run, group, ownedQuality));
-      }
+      quality = measureCells(run, *mesh, kinds, averageSizes(sizes));
+      this->UpdateProgress(0.6);
+      statistics = ownedStatistics(run, *mesh, kinds, quality, ghosts);
     }
   });
   // Every process reports the statistics of the whole mesh.
   vtkGPUMeshDistributed::AllReduce(controller, owned.data(), kindCount, vtkCommunicator::SUM_OP);
-  for (const MeasuredKind& k : kinds)
+  for (const MeasuredKind& k : chosen)
   {
     const int kind = static_cast<int>(k.kind);
     statistics[kind] = vtkGPUMeshDistributed::AllReduceStatistics(controller, statistics[kind]);
   }
   this->UpdateProgress(0.8);
 
-  // An empty piece of a distributed mesh gets an empty Quality array, as the others' type.
-  vtkSmartPointer<vtkDataArray> array;
-  if (cells > 0)
-  {
-    array = vtkGPUMeshAdapter::DownloadArray(run, quality, static_cast<vtkIdType>(cells), 1, "Quality");
-  }
-  else
-  {
-    array = vtkSmartPointer<vtkDataArray>::Take(run.precision() == gpumesh::Precision::Double
-        ? static_cast<vtkDataArray*>(vtkDoubleArray::New())
-        : static_cast<vtkDataArray*>(vtkFloatArray::New()));
-    array->SetName("Quality");
-  }
-  output->GetCellData()->AddArray(array);
+  output->GetCellData()->AddArray(qualityArray(run, quality, cells));
   output->GetCellData()->SetActiveAttribute("Quality", vtkDataSetAttributes::SCALARS);
-  for (const MeasuredKind& k : kinds)
+  for (const MeasuredKind& k : chosen)
   {
-    const int kind = static_cast<int>(k.kind);
-    const std::array<double, 5> tuple = meshQualityTuple(statistics[kind], owned[kind]);
+    const std::array<double, 5> tuple = meshQualityTuple(statistics[static_cast<int>(k.kind)], owned[static_cast<int>(k.kind)]);
     vtkNew<vtkDoubleArray> field;
     field->SetName(k.fieldName);
     field->SetNumberOfComponents(5);
