@@ -3,6 +3,10 @@
 // reads like the Verdict function it reproduces (VTK 9.2's ThirdParty/verdict, the one ParaView
 // 5.11's Mesh Quality calls). Lengths are sqrt(dot(v, v)) as VerdictVector::length computes them.
 
+// No fused multiply-adds: Verdict, as Debian's VTK is built (x86-64 without FMA), rounds every
+// product and sum, and its sentinels and clamps compare such values.
+#pragma OPENCL FP_CONTRACT OFF
+
 // Verdict clamps its results to [-VERDICT_DBL_MAX, VERDICT_DBL_MAX] and treats magnitudes below
 // VERDICT_DBL_MIN as zero (verdict.h). Both fit a float too.
 #define VERDICT_DBL_MIN ((REAL)1.0E-30)
