@@ -54,6 +54,9 @@ def main():
             lambda r: "volume sum %.6g, min %.3g" % (field(r, "Sum"), field(r, "Min"))),
         run("Cell Reduction", "hex_block.vtu", lambda s: GPUCellReduction(Input=s),
             lambda r: "size sum %.6g" % field(r, "Sum")),
+        run("Mesh Quality", "ball_tets.vtu", lambda s: GPUMeshQuality(Input=s, TetQualityMeasure="Radius Ratio"),
+            lambda r: "radius ratio %.4g..%.4g" % tuple(
+                r.GetFieldData().GetArray("Mesh Tetrahedron Quality").GetTuple(0)[k] for k in (0, 2))),
         run("Neighbor Distance", "ball_tets.vtu", lambda s: GPUNeighborDistance(Input=s),
             lambda r: "mean of means %.4g" % mean_of(r, "MeanNeighborDistance")),
         run("Longest Edge Refinement", "plate_with_holes.vtu",

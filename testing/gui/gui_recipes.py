@@ -147,10 +147,28 @@ def check_mesh_kernel(output, source):
     return "MinAngle %.2f..%.2f degrees, as vtkMeshQuality" % (angles.min(), angles.max())
 
 
+def check_mesh_quality(output, source):
+    from vtkmodules.vtkFiltersVerdict import vtkMeshQuality
+    quality = vtkMeshQuality()
+    quality.SetInputData(source)
+    quality.SetTetQualityMeasure(2)  # Radius Ratio, as the recipe sets
+    quality.Update()
+    expected = cells(quality.GetOutput(), "Quality")
+    got = cells(output, "Quality")
+    assert np.allclose(got, expected, rtol=1e-6, atol=0), "Quality differs from vtkMeshQuality by %g" % np.abs(
+        got - expected).max()
+    statistics = output.GetFieldData().GetArray("Mesh Tetrahedron Quality").GetTuple(0)
+    assert statistics[4] == source.GetNumberOfCells(), "Mesh Tetrahedron Quality counts %g cells" % statistics[4]
+    return "Radius Ratio %.3f..%.3f, as vtkMeshQuality" % (got.min(), got.max())
+
+
 RECIPES = {
     "GPUCellReduction": Recipe(
         mesh="ball_tets.vtu", properties={"Quantity": "Volume"}, color=("CELLS", "Volume"),
         output_array=("CELLS", "Size"), check=check_cell_reduction, view_3d=True),
+    "GPUMeshQuality": Recipe(
+        mesh="ball_tets.vtu", properties={"TetQualityMeasure": "Radius Ratio"}, color=("CELLS", "Quality"),
+        output_array=("CELLS", "Quality"), check=check_mesh_quality, view_3d=True),
     "GPUNeighborDistance": Recipe(
         mesh="hex_block.vtu", properties={"ComputeCentroids": 1}, color=("CELLS", "MeanNeighborDistance"),
         output_array=("CELLS", "MeanNeighborDistance"), check=check_neighbor_distance, view_3d=True),
