@@ -2,14 +2,13 @@
 
 #include "vtkGPUMeshCellArrays.h"
 #include "vtkGPUMeshDistributed.h"
+#include "vtkGPUMeshGhostCellMessage.h"
 #include "vtkGPUMeshOutputArrays.h"
 #include "vtkGPUMeshPieceInterface.h"
 
 #include "vtkCellArray.h"
 #include "vtkCellData.h"
 #include "vtkCellType.h"
-#include "vtkCharArray.h"
-#include "vtkCommunicator.h"
 #include "vtkDataArray.h"
 #include "vtkDataSetAttributes.h"
 #include "vtkFloatArray.h"
@@ -40,7 +39,7 @@ namespace vtkGPUMeshDistributed
 namespace
 {
 // The global point id of each point of a piece sent to a neighbour.
-constexpr const char* globalIdArray = "vtkGPUMeshGlobalPointId";
+constexpr const char* globalIdArray = vtkGPUMeshGhostCellMessage::GlobalIdArray;
 constexpr vtkIdType block = 1 << 16;
 
 // One vtkCellArray of the input: its first cell's id and how its cells get a VTK type.
@@ -146,88 +145,24 @@ std::vector<vtkIdType> cellsTouching(const Cells& cells, const std::vector<std::
 }
 
 // `cellIds` of the input with their points, point and cell arrays and the points' global ids,
-// as the bytes of a vtkUnstructuredGrid (vtkCommunicator::MarshalDataObject).
+// as the message a neighbour reads (vtkGPUMeshGhostCellMessage).
 std::vector<char> packCells(vtkPointSet* input, const Cells& cells, const std::vector<vtkIdType>& cellIds,
   const gpumesh::HostVector<long long>& globalIds)
 {
-  vtkNew<vtkUnstructuredGrid> grid;
-  std::unordered_map<vtkIdType, vtkIdType> local;
-  std::vector<vtkIdType> sourcePoints;
-  vtkNew<vtkCellArray> connectivity;
-  vtkNew<vtkUnsignedCharArray> types;
-  types->SetNumberOfTuples(static_cast<vtkIdType>(cellIds.size()));
+  vtkGPUMeshGhostCellMessage::Cells sent;
+  sent.Types.reserve(cellIds.size());
   vtkNew<vtkIdList> scratch;
-  std::vector<vtkIdType> mapped;
-  for (std::size_t i = 0; i < cellIds.size(); ++i)
+  for (vtkIdType cell : cellIds)
   {
-    const Section& section = cells.SectionOf(cellIds[i]);
+    const Section& section = cells.SectionOf(cell);
     vtkIdType size;
     const vtkIdType* ids;
-    section.Cells->GetCellAtId(cellIds[i] - section.FirstCell, size, ids, scratch);
-    mapped.resize(static_cast<std::size_t>(size));
-    for (vtkIdType k = 0; k < size; ++k)
-    {
-      const auto inserted = local.emplace(ids[k], static_cast<vtkIdType>(sourcePoints.size()));
-      if (inserted.second)
-      {
-        sourcePoints.push_back(ids[k]);
-      }
-      mapped[k] = inserted.first->second;
-    }
-    connectivity->InsertNextCell(size, mapped.data());
-    types->SetValue(static_cast<vtkIdType>(i), static_cast<unsigned char>(cells.TypeOf(section, cellIds[i], size)));
+    section.Cells->GetCellAtId(cell - section.FirstCell, size, ids, scratch);
+    sent.Ids.insert(sent.Ids.end(), ids, ids + size);
+    sent.Offsets.push_back(static_cast<vtkIdType>(sent.Ids.size()));
+    sent.Types.push_back(static_cast<unsigned char>(cells.TypeOf(section, cell, size)));
   }
-  const auto points = static_cast<vtkIdType>(sourcePoints.size());
-  vtkNew<vtkPoints> xyz;
-  xyz->SetDataType(input->GetPoints()->GetDataType());
-  xyz->SetNumberOfPoints(points);
-  vtkNew<vtkTypeInt64Array> ids;
-  ids->SetName(globalIdArray);
-  ids->SetNumberOfTuples(points);
-  vtkPointData* pointData = grid->GetPointData();
-  pointData->CopyAllOn();
-  pointData->CopyAllocate(input->GetPointData(), points);
-  for (vtkIdType p = 0; p < points; ++p)
-  {
-    xyz->SetPoint(p, input->GetPoint(sourcePoints[p]));
-    ids->SetValue(p, globalIds[sourcePoints[p]]);
-    pointData->CopyData(input->GetPointData(), sourcePoints[p], p);
-  }
-  pointData->AddArray(ids);
-  vtkCellData* cellData = grid->GetCellData();
-  cellData->CopyAllOn();
-  cellData->CopyAllocate(input->GetCellData(), static_cast<vtkIdType>(cellIds.size()));
-  for (std::size_t i = 0; i < cellIds.size(); ++i)
-  {
-    cellData->CopyData(input->GetCellData(), cellIds[i], static_cast<vtkIdType>(i));
-  }
-  grid->SetPoints(xyz);
-  grid->SetCells(types, connectivity);
-  vtkNew<vtkCharArray> buffer;
-  if (!vtkCommunicator::MarshalDataObject(grid, buffer))
-  {
-    throw gpumesh::Error("Could not pack the ghost cells for a neighbouring process");
-  }
-  const char* bytes = buffer->GetPointer(0);
-  return std::vector<char>(bytes, bytes + buffer->GetNumberOfValues());
-}
-
-vtkSmartPointer<vtkUnstructuredGrid> unpackCells(const std::vector<char>& bytes, int from)
-{
-  auto grid = vtkSmartPointer<vtkUnstructuredGrid>::New();
-  if (bytes.empty())
-  {
-    return grid;
-  }
-  vtkNew<vtkCharArray> buffer;
-  buffer->SetNumberOfValues(static_cast<vtkIdType>(bytes.size()));
-  std::memcpy(buffer->GetPointer(0), bytes.data(), bytes.size());
-  if (!vtkCommunicator::UnMarshalDataObject(buffer, grid) ||
-    !vtkTypeInt64Array::SafeDownCast(grid->GetPointData()->GetArray(globalIdArray)))
-  {
-    throw gpumesh::Error("Could not read the ghost cells sent by process " + std::to_string(from));
-  }
-  return grid;
+  return vtkGPUMeshGhostCellMessage::Write(input, sent, cellIds, globalIds.data());
 }
 
 // Where each ghost cell and each added point of the piece comes from.
@@ -653,7 +588,7 @@ GhostedPiece BuildGhostedPiece(vtkPointSet* input, vtkMultiProcessController* co
     }
     for (std::size_t n = 0; n < count; ++n)
     {
-      vtkSmartPointer<vtkUnstructuredGrid> grid = unpackCells(bytes[n], neighbors.Ranks()[n]);
+      vtkSmartPointer<vtkUnstructuredGrid> grid = vtkGPUMeshGhostCellMessage::Read(bytes[n], neighbors.Ranks()[n]);
       auto* ids = vtkTypeInt64Array::SafeDownCast(grid->GetPointData()->GetArray(globalIdArray));
       std::vector<vtkIdType> pieceOf(static_cast<std::size_t>(grid->GetNumberOfPoints()));
       for (vtkIdType p = 0; p < grid->GetNumberOfPoints(); ++p)

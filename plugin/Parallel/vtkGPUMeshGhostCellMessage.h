@@ -1,0 +1,41 @@
+// What a process sends a neighbour to build its ghost layer (private to the module): cells of
+// its piece with their types, their points (coordinates and global ids) and the point and cell
+// arrays of both, in one flat buffer written and read with bulk copies (no per-tuple calls, no
+// dataset serialisation). The neighbour reads it back as a vtkUnstructuredGrid.
+#ifndef vtkGPUMeshGhostCellMessage_h
+#define vtkGPUMeshGhostCellMessage_h
+
+#include "vtkSmartPointer.h"
+#include "vtkType.h"
+
+#include <vector>
+
+class vtkPointSet;
+class vtkUnstructuredGrid;
+
+namespace vtkGPUMeshGhostCellMessage
+{
+
+/// The name of the received grid's point array of global point ids (vtkTypeInt64Array).
+constexpr const char* GlobalIdArray = "vtkGPUMeshGlobalPointId";
+
+/// Cells as they are sent: per cell its VTK type and its point ids in `input`'s numbering.
+struct Cells
+{
+  std::vector<unsigned char> Types;
+  std::vector<vtkIdType> Offsets{ 0 }; // cells + 1
+  std::vector<vtkIdType> Ids;          // points of `input`
+};
+
+/// The message of `cells` of `input`, whose input cell ids are `cellIds` (for the cell
+/// arrays); `globalIds`: per input point, its global id.
+std::vector<char> Write(vtkPointSet* input, const Cells& cells, const std::vector<vtkIdType>& cellIds,
+  const long long* globalIds);
+
+/// The grid a message holds (empty for an empty message), its global point ids in
+/// GlobalIdArray. A malformed message is a gpumesh::Error naming process `from`.
+vtkSmartPointer<vtkUnstructuredGrid> Read(const std::vector<char>& bytes, int from);
+
+} // namespace vtkGPUMeshGhostCellMessage
+
+#endif
