@@ -147,6 +147,11 @@ void SmoothingOptions::validate() const
                 "RelaxationFactor " +
       formatNumber(relaxationFactor) + ", PassBand " + formatNumber(passBand));
   }
+  if (preventInversion && !(minimumVolumeFraction >= 0.0 && minimumVolumeFraction <= 1.0))
+  {
+    throw Error("MinimumVolumeFraction must be in [0, 1], not " + formatNumber(minimumVolumeFraction) +
+      ": it is the share of its volume before a step that a cell must keep after it");
+  }
 }
 
 double SmoothingOptions::mu() const
@@ -159,6 +164,17 @@ struct VertexSmoother::Launches
 {
   std::vector<Launch> scatter; // points -> barycentres, one per cell group
   std::vector<Launch> relax;   // one per link (interior, boundary)
+};
+
+// The inversion guard's kernels and buffers (kernels/algorithms/smoothing_guard.cl).
+struct VertexSmoother::Guard
+{
+  std::vector<Launch> checks; // one per cell group; step arguments: in, out
+  DeviceBuffer<cl_int> flags;
+  DeviceBuffer<cl_int> offending;
+  DeviceBuffer<cl_uint> shortened;
+  DeviceBuffer<cl_uchar> counted;
+  std::string options;
 };
 
 // The mesh in a locality order (VertexOrder.h), on which the smoother then builds everything.
@@ -208,6 +224,10 @@ VertexSmoother::VertexSmoother(DeviceRun& run, const DeviceMesh& inputMesh, cons
   const DeviceMesh& mesh = Renumbered ? *Renumbered->mesh : inputMesh;
   assignRoles(run, mesh, pinned);
   bindSteps(run, mesh);
+  if (Options.preventInversion)
+  {
+    bindGuard(run, mesh);
+  }
   const auto points = static_cast<std::size_t>(mesh.pointCount());
   Ping = run.allocateReal(4 * points, "displacements (ping)");
   Pong = run.allocateReal(4 * points, "displacements (pong)");
@@ -326,6 +346,121 @@ const DeviceCellGroup* VertexSmoother::bindBarycentres(DeviceRun& run, const Dev
   return nullptr;
 }
 
+// The guard's check, one launch per cell group, bound once: a step gives in and out.
+void VertexSmoother::bindGuard(DeviceRun& run, const DeviceMesh& mesh)
+{
+  const auto points = static_cast<std::size_t>(mesh.pointCount());
+  Guarded = std::make_unique<Guard>();
+  Guard& g = *Guarded;
+  g.options = "-DMAX_HALVINGS=" + std::to_string(inversionGuardHalvings);
+  g.flags = run.allocate<cl_int>(points, "inversion guard flags");
+  run.fill(g.flags, cl_int(0), "inversion guard flags");
+  g.offending = run.allocate<cl_int>(1, "inversion guard: offending cells");
+  g.shortened = run.allocate<cl_uint>(1, "inversion guard: shortened moves");
+  g.counted = run.allocate<cl_uchar>(points, "inversion guard: counted points");
+  run.fill(g.counted, cl_uchar(1), "inversion guard: counted points");
+  for (const DeviceCellGroup& group : mesh.groups())
+  {
+    int shape = 0; // GUARD_POLYGON: every 2D kind
+    switch (group.kind)
+    {
+      case CellKind::Tetra:
+        shape = 1;
+        break;
+      case CellKind::Hexahedron:
+        shape = 2;
+        break;
+      case CellKind::Wedge:
+        shape = 3;
+        break;
+      case CellKind::Pyramid:
+        shape = 4;
+        break;
+      default:
+        break;
+    }
+    const std::string options = g.options + " -DGUARD_SHAPE=" + std::to_string(shape) + " " + cellKindOptions(group);
+    g.checks.push_back({ run.bind({ "smoothing_guard", "guard_check", options }, 2, CellArgs{ group }, mesh.points(),
+                           run.real(Options.minimumVolumeFraction), g.flags, g.offending),
+      group.count, "inversion guard" });
+  }
+}
+
+void VertexSmoother::distribute(DeviceRun& run, SmoothingCollectives collectives)
+{
+  Collectives = std::move(collectives);
+  if (!Guarded || Collectives.owned.empty())
+  {
+    return;
+  }
+  const auto points = static_cast<std::size_t>(Mesh.pointCount());
+  if (Collectives.owned.size() != points)
+  {
+    throw Error("the owned-point flags have " + std::to_string(Collectives.owned.size()) + " entries for " +
+      std::to_string(points) + " points");
+  }
+  DeviceBuffer<cl_uchar> owned = run.upload(Collectives.owned.data(), points, "owned points");
+  Guarded->counted = Renumbered ? Renumbered->order.gather(run, owned, "owned points") : std::move(owned);
+}
+
+// The exchange of the collectives, which sees the state in the mesh's numbering.
+void VertexSmoother::exchange(DeviceRun& run, RealBuffer& state)
+{
+  if (!Collectives.exchange)
+  {
+    return;
+  }
+  if (Renumbered)
+  {
+    Renumbered->order.scatter4(run, state, MeshOrderState);
+    Collectives.exchange(run, MeshOrderState);
+    Renumbered->order.gather4(run, MeshOrderState, state);
+    return;
+  }
+  Collectives.exchange(run, state);
+}
+
+// Rounds of check and shorten until no cell fails (smoothing_guard.cl), then the guarded moves
+// become the step's. Distributed, the proposals and each round's halvings are exchanged first,
+// so that every cell is checked with its owners' values, and the processes agree on each round.
+void VertexSmoother::guardStep(DeviceRun& run, const RealBuffer& in, RealBuffer& out)
+{
+  Guard& g = *Guarded;
+  const auto points = static_cast<std::size_t>((Renumbered ? *Renumbered->mesh : Mesh).pointCount());
+  exchange(run, out);
+  bool shortened = false;
+  for (;;)
+  {
+    run.fill(g.offending, cl_int(0), "inversion guard");
+    for (auto& launch : g.checks)
+    {
+      run.call(launch.kernel, launch.range, launch.label, in, out);
+    }
+    cl_int offending = 0;
+    run.download(g.offending, &offending, 1, "inversion guard");
+    const bool any = Collectives.anyProcess ? Collectives.anyProcess(offending != 0) : offending != 0;
+    if (!any)
+    {
+      break;
+    }
+    run.call({ "smoothing_guard", "guard_shorten", g.options }, points, "inversion guard", out, g.flags,
+      static_cast<cl_int>(points));
+    exchange(run, out);
+    shortened = true;
+    ++GuardRounds;
+  }
+  if (!shortened)
+  {
+    return;
+  }
+  run.fill(g.shortened, cl_uint(0), "inversion guard");
+  run.call({ "smoothing_guard", "guard_apply", g.options }, points, "inversion guard", in, out,
+    static_cast<cl_int>(points), g.counted, g.shortened);
+  cl_uint count = 0;
+  run.download(g.shortened, &count, 1, "inversion guard");
+  ShortenedMoves += count;
+}
+
 VertexSmoother::~VertexSmoother() = default;
 
 const VertexOrder* VertexSmoother::order() const
@@ -342,6 +477,10 @@ void VertexSmoother::step(DeviceRun& run, const RealBuffer& in, RealBuffer& out,
   for (auto& launch : Kernels->relax)
   {
     run.call(launch.kernel, launch.range, launch.label, in, out, run.real(factor));
+  }
+  if (Guarded)
+  {
+    guardStep(run, in, out);
   }
 }
 
@@ -362,6 +501,8 @@ const RealBuffer& VertexSmoother::iterate(
   // no cell) then keeps its position in whichever buffer ends up with the result.
   run.fillReal(Ping, 0.0, "displacements");
   run.fillReal(Pong, 0.0, "displacements");
+  ShortenedMoves = 0;
+  GuardRounds = 0;
   const double lambda = Options.relaxationFactor;
   const double mu = Options.mu();
   const bool taubin = Options.method == SmoothingMethod::Taubin;

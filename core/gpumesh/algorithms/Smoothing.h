@@ -7,6 +7,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <vector>
 
 namespace gpumesh
 {
@@ -64,10 +65,21 @@ struct SmoothingOptions
   /// Renumbering changes where values sit in memory, never a result: each vertex sums the
   /// same values in the same order, so results are bit-identical either way.
   SmoothingVertexOrder vertexOrder = SmoothingVertexOrder::Automatic;
+  /// The inversion guard: after every Jacobi step (all points moved together) no 3D cell has a
+  /// signed volume below minimumVolumeFraction of its volume before the step (measured in the
+  /// cell's orientation before the step: sign(V) V' >= f |V|), and no 2D cell's vector area
+  /// (its normal times its area) has a component along its normal before the step below f
+  /// times its area before (so none flips). The moves of the points of a cell that would
+  /// fail are halved, in rounds until the step holds, and zeroed after
+  /// inversionGuardHalvings halvings (kernels/algorithms/smoothing_guard.cl). A cell flat
+  /// before the step (V = 0) is not guarded.
+  bool preventInversion = false;
+  double minimumVolumeFraction = 0.1;
 
   /// Throws gpumesh::Error naming the offending value: negative iterations, a relaxation
   /// factor outside (0, 1] (above 1 the steps overshoot and diverge), and for Taubin
-  /// anything but 0 < passBand < 1/lambda.
+  /// anything but 0 < passBand < 1/lambda; a minimumVolumeFraction outside [0, 1] with
+  /// preventInversion.
   void validate() const;
   /// Taubin's mu = 1 / (passBand - 1 / relaxationFactor).
   double mu() const;
@@ -87,6 +99,21 @@ using SmoothingStepObserver =
 /// Called after every step with `step` counted from 1 up to `steps`; returning false stops the
 /// smoothing there (an abort). Sees no state, so it costs no copy whatever the vertex order.
 using SmoothingProgress = std::function<bool(int step, int steps)>;
+
+/// How a smoother that is one piece of a distributed mesh keeps its decisions those of the whole
+/// mesh (the inversion guard's): every point of the piece is owned by one process, whose piece
+/// holds every cell around it.
+struct SmoothingCollectives
+{
+  /// Overwrites the values (4 REALs per point, the mesh's numbering) of the points other
+  /// processes own with their owners' values. Collective.
+  std::function<void(DeviceRun& run, RealBuffer& values)> exchange;
+  /// Whether `local` holds on any process (an all-reduce). Collective.
+  std::function<bool(bool local)> anyProcess;
+  /// One flag per point of the mesh: nonzero for the points this process owns, which alone it
+  /// counts (shortenedMoves). Empty: all.
+  std::vector<std::uint8_t> owned;
+};
 
 /// Vertex roles on the device (one int per vertex).
 enum VertexRole : cl_int
@@ -122,6 +149,13 @@ public:
   /// project's CPUs.
   static constexpr int renumberingWindow = 32768;
 
+  /// The halvings after which the inversion guard zeroes a move (SmoothingOptions).
+  static constexpr int inversionGuardHalvings = 8;
+
+  /// Makes the smoother one piece of a distributed smoothing: the inversion guard exchanges its
+  /// proposals and decides its rounds with the other processes. Call before smooth().
+  void distribute(DeviceRun& run, SmoothingCollectives collectives);
+
   /// Runs options.iterations from the mesh's points, calling `observer` (when set) after each
   /// step. Returns the displacement of every point (4 REALs per point), valid until the next
   /// call or the smoother's end. The state is kept as displacements, not positions, so a small
@@ -138,6 +172,12 @@ public:
     RealBuffer displacement;
   };
   Result movedPoints(DeviceRun& run, const RealBuffer& displacement) const;
+
+  /// With preventInversion: the moves the guard shortened (or zeroed) in the last smooth(), one per
+  /// point and step, of the points counted (SmoothingCollectives::owned); the rounds it took
+  /// beyond the first check of each step.
+  std::uint64_t shortenedMoves() const { return ShortenedMoves; }
+  std::uint64_t guardRounds() const { return GuardRounds; }
 
   /// Whether the iterations run in a locality order (SmoothingVertexOrder).
   bool renumbered() const { return Renumbered != nullptr; }
@@ -160,7 +200,10 @@ private:
   void assignRoles(DeviceRun& run, const DeviceMesh& mesh, const std::vector<std::uint8_t>& pinned);
   void bindSteps(DeviceRun& run, const DeviceMesh& mesh);
   const DeviceCellGroup* bindBarycentres(DeviceRun& run, const DeviceMesh& mesh);
+  void bindGuard(DeviceRun& run, const DeviceMesh& mesh);
   void step(DeviceRun& run, const RealBuffer& in, RealBuffer& out, double factor);
+  void guardStep(DeviceRun& run, const RealBuffer& in, RealBuffer& out);
+  void exchange(DeviceRun& run, RealBuffer& state);
   const RealBuffer& iterate(DeviceRun& run, const SmoothingStepObserver* observer, const SmoothingProgress* progress);
 
   const DeviceMesh& Mesh;
@@ -177,6 +220,11 @@ private:
   RealBuffer MeshOrderState;
   std::unique_ptr<Launches> Kernels;
   std::unique_ptr<Renumbering> Renumbered;
+  struct Guard;
+  std::unique_ptr<Guard> Guarded;
+  SmoothingCollectives Collectives;
+  std::uint64_t ShortenedMoves = 0;
+  std::uint64_t GuardRounds = 0;
 };
 
 /// Uploads the points and the 2D/3D cells of `mesh` once, smooths on the device, downloads the
