@@ -88,6 +88,14 @@ public:
     SMOOTH = 2
   };
 
+  enum PreventInversionType
+  {
+    PREVENT_INVERSION_OFF = 0,
+    PREVENT_INVERSION_ON = 1,
+    /// On when the mesh (under MPI: any piece) has 3D cells.
+    PREVENT_INVERSION_AUTOMATIC = 2
+  };
+
   ///@{
   /// Number of iterations (default 10; 0 returns the input points; negative is an error). A
   /// Taubin iteration is a lambda step and a mu step. Progress is reported as the iterations
@@ -124,14 +132,36 @@ public:
   ///@}
 
   ///@{
+  /// The inversion guard: AUTOMATIC (default: on for meshes with 3D cells), ON or OFF; another
+  /// value is an error. On, after every Jacobi step (all points moved together) no 3D cell has a
+  /// signed volume below MinimumVolumeFraction of its volume before the step (in the cell's own
+  /// orientation) and no 2D cell's area along its normal before the step falls below
+  /// MinimumVolumeFraction of its area before (so none flips): the moves of the points of a
+  /// cell that would are halved, repeatedly, and zeroed after 8 halvings, until the whole step
+  /// holds. Decisions read only the previous iterate (deterministic, and under MPI the serial
+  /// ones). The field data `ShortenedMoves` counts the point moves shortened (one per point
+  /// and step), `InversionGuardRounds` the rounds of halving.
+  vtkSetMacro(PreventInversion, int);
+  vtkGetMacro(PreventInversion, int);
+  ///@}
+
+  ///@{
+  /// The share of its volume before a step that a cell keeps after it with the guard on
+  /// (default 0.1), in [0, 1]; 0 forbids only inversion.
+  vtkSetMacro(MinimumVolumeFraction, double);
+  vtkGetMacro(MinimumVolumeFraction, double);
+  ///@}
+
+  ///@{
   /// Name of a point array pinning the points where it is nonzero; empty or "None": none.
   vtkSetStringMacro(FixedPointsArray);
   vtkGetStringMacro(FixedPointsArray);
   ///@}
 
-  /// "Laplacian", "Taubin", "Barycentric"; "Fixed", "Free", "Smooth".
+  /// "Laplacian", "Taubin", "Barycentric"; "Fixed", "Free", "Smooth"; "Off", "On", "Automatic".
   static const char* GetMethodName(int method);
   static const char* GetBoundaryName(int boundary);
+  static const char* GetPreventInversionName(int preventInversion);
 
   /// Under MPI: how many times this filter has built its ghosted piece (0 in serial runs,
   /// which need none). An execution whose input is unchanged on every process reuses it.
@@ -150,6 +180,8 @@ protected:
   double PassBand = 0.1;
   int Boundary = FIXED;
   char* FixedPointsArray = nullptr;
+  int PreventInversion = PREVENT_INVERSION_AUTOMATIC;
+  double MinimumVolumeFraction = 0.1;
 
 private:
   std::unique_ptr<vtkGPUMeshHaloedPiece> HaloedPiece; // the kept piece and its exchange plan
