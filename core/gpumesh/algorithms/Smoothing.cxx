@@ -4,6 +4,7 @@
 #include "gpumesh/mesh/DeviceMesh.h"
 #include "gpumesh/mesh/MeshView.h"
 #include "gpumesh/mesh/VertexOrder.h"
+#include "gpumesh/primitives/Scan.h"
 #include "gpumesh/topology/CellEntities.h"
 #include "gpumesh/topology/VertexLinks.h"
 
@@ -123,6 +124,74 @@ void requireSmoothable(const DeviceMesh& mesh, const std::vector<std::uint8_t>& 
     }
   }
 }
+bool hasVolumeCells(const DeviceMesh& mesh)
+{
+  for (const DeviceCellGroup& group : mesh.groups())
+  {
+    if (cellDimension(group.kind) == 3)
+    {
+      return true;
+    }
+  }
+  return false;
+}
+
+// The boundary faces of the 3D cells of `mesh` (sides used by one cell; `sides` built on it) as a
+// mesh of triangles and quads on the same points, each face in its cell's local order
+// (kernels/algorithms/smoothing_features.cl). Null when there are none.
+std::unique_ptr<DeviceMesh> boundaryFaces(DeviceRun& run, const DeviceMesh& mesh, const CellEntities& sides)
+{
+  const std::size_t slots = sides.slotCount();
+  DeviceBuffer<cl_uint> triangleFlags = run.allocate<cl_uint>(slots, "boundary faces");
+  DeviceBuffer<cl_uint> quadFlags = run.allocate<cl_uint>(slots, "boundary faces");
+  run.fill(triangleFlags, cl_uint(0), "boundary faces");
+  run.fill(quadFlags, cl_uint(0), "boundary faces");
+  std::vector<std::pair<const DeviceCellGroup*, DeviceBuffer<cl_int>>> volumes;
+  for (const DeviceCellGroup& group : mesh.groups())
+  {
+    const std::vector<cl_int>* table = localEntityTable(group.kind, EntityType::Sides);
+    if (cellDimension(group.kind) != 3 || !table)
+    {
+      continue;
+    }
+    volumes.emplace_back(&group, run.upload(table->data(), table->size(), "side table"));
+    run.call({ "smoothing_features", "boundary_face_counts" }, group.count, "boundary faces", CellArgs{ group },
+      volumes.back().second, static_cast<cl_int>(table->size() / 4), sides.slotOffsets(), sides.slotRun(),
+      triangleFlags, quadFlags);
+  }
+  DeviceBuffer<cl_uint> triangleAt = run.allocate<cl_uint>(slots + 1, "boundary faces");
+  DeviceBuffer<cl_uint> quadAt = run.allocate<cl_uint>(slots + 1, "boundary faces");
+  const auto triangles = static_cast<std::size_t>(exclusiveScan(run, triangleFlags, slots, triangleAt, "boundary triangles"));
+  const auto quads = static_cast<std::size_t>(exclusiveScan(run, quadFlags, slots, quadAt, "boundary quads"));
+  if (triangles + quads == 0)
+  {
+    return nullptr;
+  }
+  DeviceCellGroup triangleGroup{ CellKind::Triangle, triangles, run.allocate<cl_int>(std::max<std::size_t>(3 * triangles, 1), "boundary triangles"),
+    {}, run.allocate<cl_int>(std::max<std::size_t>(triangles, 1), "boundary triangles") };
+  DeviceCellGroup quadGroup{ CellKind::Quad, quads, run.allocate<cl_int>(std::max<std::size_t>(4 * quads, 1), "boundary quads"),
+    {}, run.allocate<cl_int>(std::max<std::size_t>(quads, 1), "boundary quads") };
+  for (auto& [group, table] : volumes)
+  {
+    run.call({ "smoothing_features", "boundary_faces" }, group->count, "boundary faces", CellArgs{ *group }, table,
+      static_cast<cl_int>(table.size() / 4), sides.slotOffsets(), sides.slotRun(), triangleAt, quadAt,
+      static_cast<cl_int>(triangles), triangleGroup.connectivity, triangleGroup.cellIds, quadGroup.connectivity,
+      quadGroup.cellIds);
+  }
+  std::vector<DeviceCellGroup> groups;
+  if (triangles)
+  {
+    groups.push_back(std::move(triangleGroup));
+  }
+  if (quads)
+  {
+    groups.push_back(std::move(quadGroup));
+  }
+  const auto points = static_cast<std::size_t>(mesh.pointCount());
+  RealBuffer copy = run.allocateReal(3 * points, "boundary face points");
+  run.copyReal(mesh.points(), copy, 3 * points, "boundary face points");
+  return std::make_unique<DeviceMesh>(std::move(copy), points, std::move(groups), triangles + quads, mesh.origin());
+}
 } // namespace
 
 void SmoothingOptions::validate() const
@@ -146,6 +215,14 @@ void SmoothingOptions::validate() const
                 "(so that mu = 1/(PassBand - 1/RelaxationFactor) is below -RelaxationFactor); got "
                 "RelaxationFactor " +
       formatNumber(relaxationFactor) + ", PassBand " + formatNumber(passBand));
+  }
+  if (featureEdgeSmoothing && !(featureAngle >= 0.0 && featureAngle <= 180.0))
+  {
+    throw Error("FeatureAngle must be in [0, 180] degrees, not " + formatNumber(featureAngle));
+  }
+  if (featureEdgeSmoothing && !(edgeAngle >= 0.0 && edgeAngle <= 180.0))
+  {
+    throw Error("EdgeAngle must be in [0, 180] degrees, not " + formatNumber(edgeAngle));
   }
   if (preventInversion && !(minimumVolumeFraction >= 0.0 && minimumVolumeFraction <= 1.0))
   {
@@ -252,15 +329,16 @@ void VertexSmoother::assignRoles(DeviceRun& run, const DeviceMesh& mesh, const s
   const auto points = static_cast<std::size_t>(mesh.pointCount());
   Roles = run.allocate<cl_int>(points, "vertex roles");
   run.fill(Roles, cl_int(Interior), "vertex roles");
+  std::optional<CellEntities> sides;
   if (Options.boundary != SmoothingBoundary::Free)
   {
-    const CellEntities sides(run, mesh, EntityType::Sides);
+    sides.emplace(run, mesh, EntityType::Sides);
     const cl_int boundaryRole = Options.boundary == SmoothingBoundary::Fixed ? Pinned : OnBoundary;
-    run.call({ "smoothing", "mark_sides" }, sides.slotCount(), "vertex roles", sides.slotRun(), sides.slotEntity(),
-      sides.entityVertices(), static_cast<cl_int>(sides.slotCount()), boundaryRole, Roles);
+    run.call({ "smoothing", "mark_sides" }, sides->slotCount(), "vertex roles", sides->slotRun(), sides->slotEntity(),
+      sides->entityVertices(), static_cast<cl_int>(sides->slotCount()), boundaryRole, Roles);
     if (Options.boundary == SmoothingBoundary::Smooth)
     {
-      BoundaryLinks.emplace(boundaryNeighbors(run, mesh, sides, Options.layout));
+      BoundaryLinks.emplace(boundaryNeighbors(run, mesh, *sides, Options.layout));
       if (Renumbered)
       {
         BoundaryLinks->sortRowsBy(run, Renumbered->order.order());
@@ -276,6 +354,56 @@ void VertexSmoother::assignRoles(DeviceRun& run, const DeviceMesh& mesh, const s
     }
     run.call({ "smoothing", "pin_vertices" }, points, "vertex roles", flags, static_cast<cl_int>(points), Roles);
   }
+  if (Options.featureEdgeSmoothing)
+  {
+    markFeatures(run, mesh, sides ? &*sides : nullptr);
+  }
+}
+
+// The constraint edges of the surface and the roles they give (SmoothingOptions, and
+// kernels/algorithms/smoothing_features.cl). `meshSides`: the mesh's sides, if already matched.
+void VertexSmoother::markFeatures(DeviceRun& run, const DeviceMesh& mesh, const CellEntities* meshSides)
+{
+  const bool volume = hasVolumeCells(mesh);
+  if (volume && Options.boundary == SmoothingBoundary::Fixed)
+  {
+    return; // the boundary surface does not move
+  }
+  std::optional<CellEntities> ownSides;
+  if (!meshSides)
+  {
+    meshSides = &ownSides.emplace(run, mesh, EntityType::Sides);
+  }
+  std::unique_ptr<DeviceMesh> faces;
+  if (volume)
+  {
+    faces = boundaryFaces(run, mesh, *meshSides);
+    if (!faces)
+    {
+      return;
+    }
+  }
+  const DeviceMesh& surface = volume ? *faces : mesh;
+  std::optional<CellEntities> faceSides;
+  const CellEntities& edges = volume ? faceSides.emplace(run, surface, EntityType::Sides) : *meshSides;
+  const Centroids centroids = computeCentroids(run, surface);
+  const std::size_t slots = edges.slotCount();
+  DeviceBuffer<cl_int2> pairs = run.allocate<cl_int2>(std::max<std::size_t>(2 * slots, 1), "feature edges");
+  constexpr double degrees = 3.14159265358979323846 / 180.0;
+  const bool boundaryEdges = !volume && Options.boundary == SmoothingBoundary::Smooth;
+  run.call({ "smoothing_features", "feature_pairs" }, slots, "feature edges", edges.slotRun(), edges.sortedSlots(),
+    edges.slotCell(), edges.slotEntity(), edges.entityVertices(), static_cast<cl_int>(slots), surface.points(),
+    centroids.anchors, centroids.offsets, run.real(std::cos(Options.featureAngle * degrees)),
+    cl_int(boundaryEdges ? 1 : 0), pairs);
+  const auto points = static_cast<std::size_t>(mesh.pointCount());
+  FeatureLinks.emplace(run, points, pairs, 2 * slots, Options.layout);
+  if (Renumbered)
+  {
+    FeatureLinks->sortRowsBy(run, Renumbered->order.order());
+  }
+  run.call({ "smoothing_features", "classify_features" }, points, "feature edges", mesh.points(),
+    FeatureLinks->entries(), FeatureLinks->rowStart(), FeatureLinks->degree(), static_cast<cl_int>(points),
+    run.real(std::cos(Options.edgeAngle * degrees)), Roles);
 }
 
 // The links of the method (cells or neighbours of each vertex), the fixed part of every step,
@@ -318,6 +446,10 @@ void VertexSmoother::bindSteps(DeviceRun& run, const DeviceMesh& mesh)
   if (BoundaryLinks)
   {
     addRelaxLaunch(run, mesh, *BoundaryLinks, Roles, OnBoundary, nullptr, SourceOffsets, Kernels->relax);
+  }
+  if (FeatureLinks)
+  {
+    addRelaxLaunch(run, mesh, *FeatureLinks, Roles, OnFeature, nullptr, SourceOffsets, Kernels->relax);
   }
 }
 

@@ -12,6 +12,7 @@
 namespace gpumesh
 {
 
+class CellEntities;
 class DeviceMesh;
 struct DeviceCellGroup;
 struct MeshView;
@@ -75,11 +76,24 @@ struct SmoothingOptions
   /// before the step (V = 0) is not guarded.
   bool preventInversion = false;
   double minimumVolumeFraction = 0.1;
+  /// Feature edges, as vtkSmoothPolyDataFilter defines them, on the surface: the 2D cells of a
+  /// surface mesh, the boundary faces of a volume mesh (its 2D cells, if any, take no part). A
+  /// constraint edge of the surface is a feature (its two faces' normals make an angle of at
+  /// least featureAngle degrees), a non-manifold edge (more than two faces), or with
+  /// SmoothingBoundary::Smooth a boundary edge of a surface mesh. A vertex free to move with
+  /// constraint edges moves only along them (the umbrella step over its two constraint
+  /// neighbours, whatever the method) when it has exactly two and the chain turns there by at
+  /// most edgeAngle degrees; otherwise (an end, a corner where features meet, a sharp turn)
+  /// it does not move. With SmoothingBoundary::Fixed a volume mesh's boundary does not move
+  /// anyway, and nothing is found.
+  bool featureEdgeSmoothing = false;
+  double featureAngle = 45.0;
+  double edgeAngle = 15.0;
 
   /// Throws gpumesh::Error naming the offending value: negative iterations, a relaxation
   /// factor outside (0, 1] (above 1 the steps overshoot and diverge), and for Taubin
   /// anything but 0 < passBand < 1/lambda; a minimumVolumeFraction outside [0, 1] with
-  /// preventInversion.
+  /// preventInversion; feature and edge angles outside [0, 180] with featureEdgeSmoothing.
   void validate() const;
   /// Taubin's mu = 1 / (passBand - 1 / relaxationFactor).
   double mu() const;
@@ -120,7 +134,9 @@ enum VertexRole : cl_int
 {
   Pinned = 0,
   OnBoundary = 1,
-  Interior = 2
+  Interior = 2,
+  /// Moves along its constraint edges (SmoothingOptions::featureEdgeSmoothing).
+  OnFeature = 3
 };
 
 /// The links a method needs, built once on the device, and the ping-pong buffers. `mesh`
@@ -191,6 +207,9 @@ public:
   const VertexTable& links() const { return *Links; }
   /// Boundary neighbours; only with SmoothingBoundary::Smooth.
   const VertexTable* boundaryLinks() const { return BoundaryLinks ? &*BoundaryLinks : nullptr; }
+  /// Constraint neighbours (feature, non-manifold and followed boundary edges); only with
+  /// featureEdgeSmoothing.
+  const VertexTable* featureLinks() const { return FeatureLinks ? &*FeatureLinks : nullptr; }
 
 private:
   struct Launches;
@@ -198,6 +217,7 @@ private:
   bool renumberingPays(DeviceRun& run, const DeviceMesh& mesh) const;
   void renumberForLocality(DeviceRun& run, const DeviceMesh& inputMesh);
   void assignRoles(DeviceRun& run, const DeviceMesh& mesh, const std::vector<std::uint8_t>& pinned);
+  void markFeatures(DeviceRun& run, const DeviceMesh& mesh, const CellEntities* meshSides);
   void bindSteps(DeviceRun& run, const DeviceMesh& mesh);
   const DeviceCellGroup* bindBarycentres(DeviceRun& run, const DeviceMesh& mesh);
   void bindGuard(DeviceRun& run, const DeviceMesh& mesh);
@@ -211,6 +231,7 @@ private:
   DeviceBuffer<cl_int> Roles;
   std::optional<VertexTable> Links;
   std::optional<VertexTable> BoundaryLinks;
+  std::optional<VertexTable> FeatureLinks;
   RealBuffer Barycentres;
   /// Per vertex, the part of every step fixed by the input positions (kernels/algorithms/smoothing.cl).
   RealBuffer SourceOffsets;
