@@ -308,6 +308,9 @@ void vtkGPUVertexSmoothing::ExecuteOnDevice(
   const bool automaticGuard = this->PreventInversion == PREVENT_INVERSION_AUTOMATIC;
   options.preventInversion = this->PreventInversion != PREVENT_INVERSION_OFF;
   options.minimumVolumeFraction = this->MinimumVolumeFraction;
+  options.featureEdgeSmoothing = this->FeatureEdgeSmoothing != 0;
+  options.featureAngle = this->FeatureAngle;
+  options.edgeAngle = this->EdgeAngle;
   options.validate();
   const std::string fixedName = this->FixedPointsArray ? this->FixedPointsArray : "";
   vtkPoints* points = input->GetPoints();
@@ -418,6 +421,9 @@ void vtkGPUVertexSmoothing::PrintSelf(ostream& os, vtkIndent indent)
   os << indent << "Method: " << GetMethodName(this->Method) << "\n";
   os << indent << "PassBand: " << this->PassBand << "\n";
   os << indent << "Boundary: " << GetBoundaryName(this->Boundary) << "\n";
+  os << indent << "FeatureEdgeSmoothing: " << this->FeatureEdgeSmoothing << "\n";
+  os << indent << "FeatureAngle: " << this->FeatureAngle << "\n";
+  os << indent << "EdgeAngle: " << this->EdgeAngle << "\n";
   os << indent << "PreventInversion: " << GetPreventInversionName(this->PreventInversion) << "\n";
   os << indent << "MinimumVolumeFraction: " << this->MinimumVolumeFraction << "\n";
   os << indent << "FixedPointsArray: " << (this->FixedPointsArray ? this->FixedPointsArray : "(none)") << "\n";

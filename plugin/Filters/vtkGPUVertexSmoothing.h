@@ -132,6 +132,24 @@ public:
   ///@}
 
   ///@{
+  /// Feature edges as vtkSmoothPolyDataFilter defines them (default off), for every Method, on
+  /// the surface: the 2D cells of a surface mesh, the boundary faces of a volume mesh. An edge
+  /// of the surface whose two faces' normals make an angle of FeatureAngle degrees or more
+  /// (default 45) is a feature; non-manifold edges, and with Boundary SMOOTH the boundary edges
+  /// of a surface mesh, count as such. A point with such edges moves only along them (the
+  /// Laplacian step over its two neighbours along them) when it has exactly two and they turn
+  /// by at most EdgeAngle degrees (default 15); otherwise (corners where features meet, ends,
+  /// sharper turns) it does not move. Angles outside [0, 180] are an error.
+  vtkSetMacro(FeatureEdgeSmoothing, vtkTypeBool);
+  vtkGetMacro(FeatureEdgeSmoothing, vtkTypeBool);
+  vtkBooleanMacro(FeatureEdgeSmoothing, vtkTypeBool);
+  vtkSetMacro(FeatureAngle, double);
+  vtkGetMacro(FeatureAngle, double);
+  vtkSetMacro(EdgeAngle, double);
+  vtkGetMacro(EdgeAngle, double);
+  ///@}
+
+  ///@{
   /// The inversion guard: AUTOMATIC (default: on for meshes with 3D cells), ON or OFF; another
   /// value is an error. On, after every Jacobi step (all points moved together) no 3D cell has a
   /// signed volume below MinimumVolumeFraction of its volume before the step (in the cell's own
@@ -180,6 +198,9 @@ protected:
   double PassBand = 0.1;
   int Boundary = FIXED;
   char* FixedPointsArray = nullptr;
+  vtkTypeBool FeatureEdgeSmoothing = 0;
+  double FeatureAngle = 45.0;
+  double EdgeAngle = 15.0;
   int PreventInversion = PREVENT_INVERSION_AUTOMATIC;
   double MinimumVolumeFraction = 0.1;
 

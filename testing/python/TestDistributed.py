@@ -62,6 +62,18 @@ CASES = {
     "smoothing_shell_guard_taubin_fraction": ("shell_tets.vtu", "GPUVertexSmoothing",
                                               dict(Method="Taubin", Boundary="Fixed", Iterations=10,
                                                    PreventInversion="On", MinimumVolumeFraction=0.5), "points"),
+    # Feature edges (a low FeatureAngle finds some on a sphere): on the boundary faces of a
+    # volume, on a closed surface, and on a surface with its boundary edges followed (the holes'
+    # outlines, fixed where they turn by more than EdgeAngle).
+    "smoothing_ball_features": ("ball_tets.vtu", "GPUVertexSmoothing",
+                                dict(Method="Laplacian", Boundary="Smooth", Iterations=10, FeatureEdgeSmoothing=1,
+                                     FeatureAngle=8), "points"),
+    "smoothing_sphere_features_taubin": ("sphere_surface.vtu", "GPUVertexSmoothing",
+                                         dict(Method="Taubin", Boundary="Free", Iterations=5, FeatureEdgeSmoothing=1,
+                                              FeatureAngle=5), "points"),
+    "smoothing_plate_features_boundary": ("plate_with_holes.vtu", "GPUVertexSmoothing",
+                                          dict(Method="Barycentric", Boundary="Smooth", Iterations=10,
+                                               FeatureEdgeSmoothing=1, EdgeAngle=12), "points"),
     "refinement_plate_marked": ("plate_with_holes.vtu", "GPULongestEdgeRefinement",
                                 dict(MarkArray=["CELLS", "Size"], MarkThreshold=0.0015), "mesh"),
     "refinement_sphere_all": ("sphere_surface.vtu", "GPULongestEdgeRefinement", dict(RefineAll=1), "mesh"),
