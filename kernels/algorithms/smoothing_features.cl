@@ -6,7 +6,8 @@
 //  - an edge of the surface is a constraint edge when it is a feature (shared by two faces whose
 //    normals make an angle of FeatureAngle or more: VTK's dot(n1, n2) <= cos(FeatureAngle)),
 //    non-manifold (more than two faces), or, with `boundary_edges`, a boundary edge of the
-//    surface (one face); feature_pairs writes both directions of each;
+//    surface (one face); feature_pairs writes both directions of each (without `features`,
+//    only non-manifold and boundary edges count: WindowedSinc's boundary rule);
 //  - classify_features: a vertex free to move with constraint edges moves along them only
 //    (ON_FEATURE: the umbrella step over its two constraint neighbours) when it has exactly
 //    two and the chain turns by at most EdgeAngle there (VTK: dot(l1, l2) >= cos(EdgeAngle),
@@ -97,7 +98,7 @@ inline REAL3 centroid_from(__global const REAL* points, __global const int* anch
 __kernel void feature_pairs(__global const int2* slot_run, __global const int* sorted_slots,
   __global const int* slot_cell, __global const int* slot_entity, __global const uint4* entity_vertices,
   const int slots, __global const REAL* points, __global const int* anchors, __global const REAL4* offsets,
-  const REAL cos_feature, const int boundary_edges, __global int2* pairs)
+  const REAL cos_feature, const int features, const int boundary_edges, __global int2* pairs)
 {
   const int s = get_global_id(0);
   if (s >= slots)
@@ -111,7 +112,7 @@ __kernel void feature_pairs(__global const int2* slot_run, __global const int* s
   if (a == b)
     return;
   int constraint = run.y > 2 || (run.y == 1 && boundary_edges);
-  if (run.y == 2)
+  if (run.y == 2 && features)
   {
     const REAL3 xa = point_at(points, a);
     const REAL3 e = point_at(points, b) - xa;

@@ -34,8 +34,8 @@ vtkStandardNewMacro(vtkGPUVertexSmoothing);
 
 namespace
 {
-const char* const methodNames[] = { "Laplacian", "Taubin", "Barycentric" };
-static_assert(std::size(methodNames) == vtkGPUVertexSmoothing::BARYCENTRIC + 1, "a name per Method");
+const char* const methodNames[] = { "Laplacian", "Taubin", "Barycentric", "WindowedSinc" };
+static_assert(std::size(methodNames) == vtkGPUVertexSmoothing::WINDOWED_SINC + 1, "a name per Method");
 const char* const boundaryNames[] = { "Fixed", "Free", "Smooth" };
 static_assert(std::size(boundaryNames) == vtkGPUVertexSmoothing::SMOOTH + 1, "a name per Boundary");
 const char* const preventInversionNames[] = { "Off", "On", "Automatic" };
@@ -70,6 +70,7 @@ gpumesh::SmoothingOptions toOptions(int method, int boundary, int iterations, do
   gpumesh::SmoothingOptions options;
   options.method = method == vtkGPUVertexSmoothing::TAUBIN ? gpumesh::SmoothingMethod::Taubin
     : method == vtkGPUVertexSmoothing::BARYCENTRIC         ? gpumesh::SmoothingMethod::Barycentric
+    : method == vtkGPUVertexSmoothing::WINDOWED_SINC       ? gpumesh::SmoothingMethod::WindowedSinc
                                                            : gpumesh::SmoothingMethod::Laplacian;
   options.boundary = boundary == vtkGPUVertexSmoothing::FREE ? gpumesh::SmoothingBoundary::Free
     : boundary == vtkGPUVertexSmoothing::SMOOTH              ? gpumesh::SmoothingBoundary::Smooth
@@ -157,12 +158,16 @@ void addDisplacement(vtkDataArray* input, vtkDoubleArray* displacement, vtkPoint
 // point).
 vtkSmartPointer<vtkDoubleArray> smoothDistributed(gpumesh::DeviceRun& run, vtkPointSet* input,
   const vtkGPUMeshDistributed::GhostedPiece& piece, vtkGPUMeshPointHalo& halo,
-  gpumesh::SmoothingOptions options, bool automaticGuard, const std::string& fixedName,
+  gpumesh::SmoothingOptions options, bool automaticGuard, bool normalizeCoordinates, const std::string& fixedName,
   vtkMultiProcessController* controller, vtkGPUVertexSmoothing* progress, std::uint64_t& bytesExchanged,
   vtkFieldData* fieldData)
 {
   const std::array<double, 3> origin = vtkGPUMeshDistributed::GlobalBoundsCentre(input, controller);
   const std::uint64_t bytesBefore = halo.BytesExchanged();
+  if (normalizeCoordinates)
+  {
+    options.windowedSincCentre = origin; // the centre of the whole input's bounds
+  }
 
   vtkGPUMeshAdapter::MeshDescription description;
   std::unique_ptr<gpumesh::DeviceMesh> mesh;
@@ -187,10 +192,10 @@ vtkSmartPointer<vtkDoubleArray> smoothDistributed(gpumesh::DeviceRun& run, vtkPo
   }
   vtkGPUMeshDistributed::AllSucceed(controller, [&] {
     smoother = std::make_unique<gpumesh::VertexSmoother>(run, *mesh, options, pinned);
-    if (options.preventInversion)
     {
       // Each process counts the points it owns (the halo receives the others'), and each guard
-      // round is decided on the whole mesh: proposals and halvings exchanged like the steps.
+      // round is decided on the whole mesh: proposals and halvings exchanged like the steps;
+      // WindowedSinc's weighted sums of the points others own are theirs.
       gpumesh::SmoothingCollectives collectives;
       collectives.owned.assign(static_cast<std::size_t>(mesh->pointCount()), 1);
       for (std::int32_t p : halo.Received())
@@ -304,9 +309,11 @@ void vtkGPUVertexSmoothing::ExecuteOnDevice(
   RequireChoice("PreventInversion", this->PreventInversion, preventInversionNames);
   gpumesh::SmoothingOptions options = toOptions(
     this->Method, this->Boundary, this->Iterations, this->RelaxationFactor, this->PassBand);
-  // Automatic is resolved once the mesh is known; the fraction is checked whatever it gives.
-  const bool automaticGuard = this->PreventInversion == PREVENT_INVERSION_AUTOMATIC;
-  options.preventInversion = this->PreventInversion != PREVENT_INVERSION_OFF;
+  // Automatic is resolved once the mesh is known (never on for WindowedSinc, whose steps are not
+  // positions); the fraction is checked whatever it gives.
+  const bool sinc = options.method == gpumesh::SmoothingMethod::WindowedSinc;
+  const bool automaticGuard = this->PreventInversion == PREVENT_INVERSION_AUTOMATIC && !sinc;
+  options.preventInversion = this->PreventInversion == PREVENT_INVERSION_ON || automaticGuard;
   options.minimumVolumeFraction = this->MinimumVolumeFraction;
   options.featureEdgeSmoothing = this->FeatureEdgeSmoothing != 0;
   options.featureAngle = this->FeatureAngle;
@@ -321,7 +328,8 @@ void vtkGPUVertexSmoothing::ExecuteOnDevice(
     std::uint64_t bytesExchanged = 0;
     const vtkGPUMeshHaloedPiece::Parts haloed = this->HaloedPiece->Get(input, controller, output->GetFieldData());
     const vtkSmartPointer<vtkDoubleArray> displacement = smoothDistributed(run, input, haloed.Piece, haloed.Halo,
-      options, automaticGuard, fixedName, controller, this, bytesExchanged, output->GetFieldData());
+      options, automaticGuard, this->NormalizeCoordinates != 0, fixedName, controller, this, bytesExchanged,
+      output->GetFieldData());
     vtkGPUMeshRunReport::SetFieldCount(output->GetFieldData(), "HaloBytesExchanged", bytesExchanged);
     this->UpdateProgress(0.9);
     if (!coordinates || coordinates->GetNumberOfTuples() == 0)
@@ -353,6 +361,11 @@ void vtkGPUVertexSmoothing::ExecuteOnDevice(
   }
   const auto description = vtkGPUMeshAdapter::DescribeMesh(input, run.precision());
   this->UpdateProgress(0.1);
+  if (this->NormalizeCoordinates)
+  {
+    double* centre = input->GetCenter();
+    options.windowedSincCentre = { centre[0], centre[1], centre[2] };
+  }
   const gpumesh::DeviceMesh mesh(run, description.view, 2);
   if (automaticGuard)
   {
@@ -420,6 +433,7 @@ void vtkGPUVertexSmoothing::PrintSelf(ostream& os, vtkIndent indent)
   os << indent << "RelaxationFactor: " << this->RelaxationFactor << "\n";
   os << indent << "Method: " << GetMethodName(this->Method) << "\n";
   os << indent << "PassBand: " << this->PassBand << "\n";
+  os << indent << "NormalizeCoordinates: " << this->NormalizeCoordinates << "\n";
   os << indent << "Boundary: " << GetBoundaryName(this->Boundary) << "\n";
   os << indent << "FeatureEdgeSmoothing: " << this->FeatureEdgeSmoothing << "\n";
   os << indent << "FeatureAngle: " << this->FeatureAngle << "\n";

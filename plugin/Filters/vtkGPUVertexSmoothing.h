@@ -78,7 +78,8 @@ public:
   {
     LAPLACIAN = 0,
     TAUBIN = 1,
-    BARYCENTRIC = 2
+    BARYCENTRIC = 2,
+    WINDOWED_SINC = 3
   };
 
   enum BoundaryType
@@ -114,13 +115,26 @@ public:
   ///@}
 
   ///@{
-  /// LAPLACIAN (default), TAUBIN or BARYCENTRIC; another value is an error.
+  /// LAPLACIAN (default), TAUBIN, BARYCENTRIC or WINDOWED_SINC (vtkWindowedSincPolyDataFilter's
+  /// filter: the Chebyshev expansion of a Hamming-windowed sinc of pass band PassBand, one
+  /// step per degree; RelaxationFactor is not used); another value is an error.
   vtkSetMacro(Method, int);
   vtkGetMacro(Method, int);
   ///@}
 
   ///@{
-  /// Taubin's pass-band frequency k_PB (default 0.1): mu = 1 / (PassBand - 1 / lambda).
+  /// WINDOWED_SINC: scale and centre the coordinates into the unit cube before filtering, as
+  /// vtkWindowedSincPolyDataFilter's NormalizeCoordinates (default off). The filter is linear,
+  /// so this changes only the point its gain (the sum of its coefficients, 1 - about 1e-3)
+  /// scales positions about: the centre of the input's bounds instead of the origin.
+  vtkSetMacro(NormalizeCoordinates, vtkTypeBool);
+  vtkGetMacro(NormalizeCoordinates, vtkTypeBool);
+  vtkBooleanMacro(NormalizeCoordinates, vtkTypeBool);
+  ///@}
+
+  ///@{
+  /// Taubin's pass-band frequency k_PB (default 0.1): mu = 1 / (PassBand - 1 / lambda); for
+  /// WINDOWED_SINC the pass band of the filter, in (0, 2].
   vtkSetMacro(PassBand, double);
   vtkGetMacro(PassBand, double);
   ///@}
@@ -196,6 +210,7 @@ protected:
   double RelaxationFactor = 0.5;
   int Method = LAPLACIAN;
   double PassBand = 0.1;
+  vtkTypeBool NormalizeCoordinates = 0;
   int Boundary = FIXED;
   char* FixedPointsArray = nullptr;
   vtkTypeBool FeatureEdgeSmoothing = 0;

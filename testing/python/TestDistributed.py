@@ -74,6 +74,17 @@ CASES = {
     "smoothing_plate_features_boundary": ("plate_with_holes.vtu", "GPUVertexSmoothing",
                                           dict(Method="Barycentric", Boundary="Smooth", Iterations=10,
                                                FeatureEdgeSmoothing=1, EdgeAngle=12), "points"),
+    # WindowedSinc: three states and the weighted sum per point, the sums of the points other
+    # processes own exchanged at the end; the gain about the origin or the global bounds' centre.
+    "smoothing_sphere_windowed_sinc": ("sphere_surface.vtu", "GPUVertexSmoothing",
+                                       dict(Method="WindowedSinc", Boundary="Free", Iterations=20), "points"),
+    "smoothing_plate_windowed_sinc_features": ("plate_with_holes.vtu", "GPUVertexSmoothing",
+                                               dict(Method="WindowedSinc", Boundary="Smooth", Iterations=15,
+                                                    FeatureEdgeSmoothing=1, EdgeAngle=8, NormalizeCoordinates=1),
+                                               "points"),
+    "smoothing_ball_windowed_sinc": ("ball_tets.vtu", "GPUVertexSmoothing",
+                                     dict(Method="WindowedSinc", Boundary="Fixed", Iterations=10, PassBand=0.2,
+                                          NormalizeCoordinates=1), "points"),
     "refinement_plate_marked": ("plate_with_holes.vtu", "GPULongestEdgeRefinement",
                                 dict(MarkArray=["CELLS", "Size"], MarkThreshold=0.0015), "mesh"),
     "refinement_sphere_all": ("sphere_surface.vtu", "GPULongestEdgeRefinement", dict(RefineAll=1), "mesh"),

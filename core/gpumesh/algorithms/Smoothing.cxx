@@ -209,6 +209,15 @@ void SmoothingOptions::validate() const
       ": above 1 a step overshoots the mean of the neighbours and the smoothing can diverge; at 0 "
       "or below points do not move or move away from it");
   }
+  if (method == SmoothingMethod::WindowedSinc && !(passBand > 0.0 && passBand <= 2.0))
+  {
+    throw Error("WindowedSinc smoothing needs 0 < PassBand <= 2, not " + formatNumber(passBand));
+  }
+  if (method == SmoothingMethod::WindowedSinc && preventInversion)
+  {
+    throw Error("PreventInversion is not available with the WindowedSinc method: its steps are terms of a "
+                "polynomial filter, not positions the mesh takes; turn it off or choose another method");
+  }
   if (method == SmoothingMethod::Taubin && !(passBand > 0.0 && passBand < 1.0 / relaxationFactor))
   {
     throw Error("Taubin smoothing needs 0 < PassBand < 1/RelaxationFactor "
@@ -234,6 +243,54 @@ void SmoothingOptions::validate() const
 double SmoothingOptions::mu() const
 {
   return 1.0 / (passBand - 1.0 / relaxationFactor);
+}
+
+std::vector<double> windowedSincCoefficients(int iterations, double passBand)
+{
+  const int n = iterations;
+  const double pi = 3.14159265358979323846;
+  std::vector<double> window(static_cast<std::size_t>(n) + 1);
+  for (int i = 0; i <= n; ++i)
+  {
+    window[i] = 0.54 + 0.46 * std::cos(i * pi / (n + 1)); // Hamming
+  }
+  // The filter f(k) = sum c_i T_i(1 - k/2); its cut-off theta + sigma, sigma found by Newton's
+  // method on f(passBand) = 1, with the coefficients of f' by the Chebyshev derivative recurrence.
+  const double theta = std::acos(1.0 - 0.5 * passBand);
+  std::vector<double> c(window.size()), derivative(window.size());
+  double sigma = 0.0;
+  for (int round = 0; round < 500; ++round)
+  {
+    c[0] = window[0] * (theta + sigma) / pi;
+    for (int i = 1; i <= n; ++i)
+    {
+      c[i] = 2.0 * window[i] * std::sin(i * (theta + sigma)) / (i * pi);
+    }
+    if (n < 2)
+    {
+      break; // degree 1: no room to adjust
+    }
+    derivative[n] = 0.0;
+    derivative[n - 1] = 0.0;
+    derivative[n - 2] = 2.0 * (n - 1) * c[n - 1];
+    for (int i = n - 3; i >= 0; --i)
+    {
+      derivative[i] = derivative[i + 2] + 2.0 * (i + 1) * c[i + 1];
+    }
+    double f = c[0], slope = derivative[0];
+    for (int i = 1; i <= n; ++i)
+    {
+      const double t = i == 1 ? 1.0 - 0.5 * passBand : std::cos(i * theta);
+      f += c[i] * t;
+      slope += derivative[i] * t;
+    }
+    if (std::fabs(f - 1.0) < 1e-3)
+    {
+      break;
+    }
+    sigma -= (f - 1.0) / slope;
+  }
+  return c;
 }
 
 // Kernel objects made once per smoother: a step only resets the buffers and the factor.
@@ -308,6 +365,11 @@ VertexSmoother::VertexSmoother(DeviceRun& run, const DeviceMesh& inputMesh, cons
   const auto points = static_cast<std::size_t>(mesh.pointCount());
   Ping = run.allocateReal(4 * points, "displacements (ping)");
   Pong = run.allocateReal(4 * points, "displacements (pong)");
+  if (Options.method == SmoothingMethod::WindowedSinc)
+  {
+    Older = run.allocateReal(4 * points, "windowed sinc states");
+    Sum = run.allocateReal(4 * points, "windowed sinc sum");
+  }
 }
 
 void VertexSmoother::renumberForLocality(DeviceRun& run, const DeviceMesh& inputMesh)
@@ -354,7 +416,10 @@ void VertexSmoother::assignRoles(DeviceRun& run, const DeviceMesh& mesh, const s
     }
     run.call({ "smoothing", "pin_vertices" }, points, "vertex roles", flags, static_cast<cl_int>(points), Roles);
   }
-  if (Options.featureEdgeSmoothing)
+  // WindowedSinc follows vtkWindowedSincPolyDataFilter's boundary rule (points of boundary edges
+  // move along them where the outline turns by at most edgeAngle) whether or not features are on.
+  const bool sinc = Options.method == SmoothingMethod::WindowedSinc;
+  if (Options.featureEdgeSmoothing || (sinc && Options.boundary == SmoothingBoundary::Smooth))
   {
     markFeatures(run, mesh, sides ? &*sides : nullptr);
   }
@@ -365,9 +430,9 @@ void VertexSmoother::assignRoles(DeviceRun& run, const DeviceMesh& mesh, const s
 void VertexSmoother::markFeatures(DeviceRun& run, const DeviceMesh& mesh, const CellEntities* meshSides)
 {
   const bool volume = hasVolumeCells(mesh);
-  if (volume && Options.boundary == SmoothingBoundary::Fixed)
+  if (volume && (Options.boundary == SmoothingBoundary::Fixed || !Options.featureEdgeSmoothing))
   {
-    return; // the boundary surface does not move
+    return; // the boundary surface does not move, or (WindowedSinc's rule) has no boundary edges
   }
   std::optional<CellEntities> ownSides;
   if (!meshSides)
@@ -394,7 +459,7 @@ void VertexSmoother::markFeatures(DeviceRun& run, const DeviceMesh& mesh, const 
   run.call({ "smoothing_features", "feature_pairs" }, slots, "feature edges", edges.slotRun(), edges.sortedSlots(),
     edges.slotCell(), edges.slotEntity(), edges.entityVertices(), static_cast<cl_int>(slots), surface.points(),
     centroids.anchors, centroids.offsets, run.real(std::cos(Options.featureAngle * degrees)),
-    cl_int(boundaryEdges ? 1 : 0), pairs);
+    cl_int(Options.featureEdgeSmoothing ? 1 : 0), cl_int(boundaryEdges ? 1 : 0), pairs);
   const auto points = static_cast<std::size_t>(mesh.pointCount());
   FeatureLinks.emplace(run, points, pairs, 2 * slots, Options.layout);
   if (Renumbered)
@@ -638,12 +703,31 @@ const RealBuffer& VertexSmoother::iterate(
   const double lambda = Options.relaxationFactor;
   const double mu = Options.mu();
   const bool taubin = Options.method == SmoothingMethod::Taubin;
+  const bool sinc = Options.method == SmoothingMethod::WindowedSinc;
   const int steps = Options.iterations * (taubin ? 2 : 1);
+  // WindowedSinc: D_k, the states' displacements, D_0 = 0, D_1 = a Laplacian step of 1/2 from
+  // it, D_k = relax_1(D_{k-1}) + D_{k-1} - D_{k-2} (the Chebyshev recurrence), and the sum of
+  // c_k D_k (windowed_sinc_step, kernels/algorithms/smoothing.cl).
+  std::vector<double> coefficients;
+  RealBuffer* older = &Older;
+  if (sinc)
+  {
+    coefficients = windowedSincCoefficients(Options.iterations, Options.passBand);
+    run.fillReal(Older, 0.0, "windowed sinc states");
+    run.fillReal(Sum, 0.0, "windowed sinc sum");
+  }
+  const auto points = static_cast<std::size_t>((Renumbered ? *Renumbered->mesh : Mesh).pointCount());
   RealBuffer* current = &Ping;
   RealBuffer* next = &Pong;
   for (int s = 1; s <= steps; ++s)
   {
-    step(run, *current, *next, taubin && s % 2 == 0 ? mu : lambda);
+    step(run, *current, *next, sinc ? (s == 1 ? 0.5 : 1.0) : taubin && s % 2 == 0 ? mu : lambda);
+    if (sinc)
+    {
+      run.call({ "smoothing", "windowed_sinc_step" }, points, "windowed sinc", *next, *current, *older,
+        cl_int(s > 1), run.real(coefficients[static_cast<std::size_t>(s)]), static_cast<cl_int>(points), Sum);
+      std::swap(older, current); // older <- D_{k-1}; current <- D_{k-2}, next's buffer below
+    }
     std::swap(current, next);
     bool goOn = true;
     if (observer && Renumbered)
@@ -666,12 +750,36 @@ const RealBuffer& VertexSmoother::iterate(
       break;
     }
   }
+  RealBuffer& result = sinc ? windowedSincResult(run) : *current;
   if (!Renumbered)
   {
-    return *current;
+    return result;
   }
-  Renumbered->order.scatter4(run, *current, MeshOrderState);
+  Renumbered->order.scatter4(run, result, MeshOrderState);
   return MeshOrderState;
+}
+
+// Every point's displacement: the weighted sum of its states' displacements plus (gain - 1)
+// times its position about windowedSincCentre, gain the sum of the coefficients. Distributed,
+// the sums of the points other processes own are theirs (exchanged). Written over Older.
+RealBuffer& VertexSmoother::windowedSincResult(DeviceRun& run)
+{
+  const DeviceMesh& mesh = Renumbered ? *Renumbered->mesh : Mesh;
+  const auto points = static_cast<std::size_t>(mesh.pointCount());
+  double gain = 0.0;
+  for (double c : windowedSincCoefficients(Options.iterations, Options.passBand))
+  {
+    gain += c;
+  }
+  exchange(run, Sum);
+  // Device coordinates are relative to the mesh origin: the position about the centre is
+  // point + (origin - centre).
+  const auto& origin = mesh.origin();
+  const auto& centre = Options.windowedSincCentre;
+  run.call({ "smoothing", "windowed_sinc_result" }, points, "windowed sinc", mesh.points(), Sum,
+    run.real(gain - 1.0), run.real(origin[0] - centre[0]), run.real(origin[1] - centre[1]),
+    run.real(origin[2] - centre[2]), static_cast<cl_int>(points), Older);
+  return Older;
 }
 
 VertexSmoother::Result VertexSmoother::movedPoints(DeviceRun& run, const RealBuffer& displacement) const

@@ -3,6 +3,7 @@
 #pragma once
 #include "gpumesh/topology/VertexTable.h"
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -27,7 +28,16 @@ enum class SmoothingMethod
   Taubin,
   /// x += lambda * (mean of the barycentres of the cells around x - x); a barycentre is the
   /// mean of the cell's vertices. Per-cell scatter then per-vertex gather, no atomics.
-  Barycentric
+  Barycentric,
+  /// Taubin's windowed-sinc low-pass filter as vtkWindowedSincPolyDataFilter computes it: the
+  /// Chebyshev expansion, to degree `iterations`, of a sinc of pass band `passBand` (in
+  /// (0, 2]) under a Hamming window, its cut-off shifted so that the filter is 1 at the pass
+  /// band (windowedSincCoefficients); the umbrella operator, one Jacobi step per degree. A
+  /// point that may not move keeps its position in the recursion (its Laplacian is 0), and
+  /// like every point its result is the filter's gain at zero frequency (the sum of the
+  /// coefficients, 1 - about 1e-3) times its position, about windowedSincCentre: so even
+  /// pinned points and corners move by that factor, as VTK's do. relaxationFactor is not used.
+  WindowedSinc
 };
 
 enum class SmoothingBoundary
@@ -86,6 +96,10 @@ struct SmoothingOptions
   /// most edgeAngle degrees; otherwise (an end, a corner where features meet, a sharp turn)
   /// it does not move. With SmoothingBoundary::Fixed a volume mesh's boundary does not move
   /// anyway, and nothing is found.
+  /// WindowedSinc: the point its gain scales positions about, in the input's coordinates
+  /// (vtkWindowedSincPolyDataFilter: the origin, or with NormalizeCoordinates the centre of the
+  /// input's bounds).
+  std::array<double, 3> windowedSincCentre{ 0.0, 0.0, 0.0 };
   bool featureEdgeSmoothing = false;
   double featureAngle = 45.0;
   double edgeAngle = 15.0;
@@ -98,6 +112,12 @@ struct SmoothingOptions
   /// Taubin's mu = 1 / (passBand - 1 / relaxationFactor).
   double mu() const;
 };
+
+/// The iterations + 1 Chebyshev coefficients of the windowed-sinc filter of `passBand` (Taubin,
+/// Zhang and Golub, "Optimal surface smoothing as filter design", as vtkWindowedSincPolyData-
+/// Filter computes them): a Hamming window, and the cut-off moved by Newton steps until the
+/// filter is within 1e-3 of 1 at the pass band (for 2 or more iterations).
+std::vector<double> windowedSincCoefficients(int iterations, double passBand);
 
 /// Called after every Jacobi step (one per iteration, two per Taubin iteration) with the step's
 /// result, the displacement of every point from its input position (4 REALs per point: x, y,
@@ -225,6 +245,7 @@ private:
   void guardStep(DeviceRun& run, const RealBuffer& in, RealBuffer& out);
   void exchange(DeviceRun& run, RealBuffer& state);
   const RealBuffer& iterate(DeviceRun& run, const SmoothingStepObserver* observer, const SmoothingProgress* progress);
+  RealBuffer& windowedSincResult(DeviceRun& run);
 
   const DeviceMesh& Mesh;
   SmoothingOptions Options;
@@ -237,6 +258,9 @@ private:
   RealBuffer SourceOffsets;
   RealBuffer Ping;
   RealBuffer Pong;
+  /// WindowedSinc: the recursion's third state and the weighted sum of the states.
+  RealBuffer Older;
+  RealBuffer Sum;
   /// The state in the mesh's numbering, when the iterations run in another.
   RealBuffer MeshOrderState;
   std::unique_ptr<Launches> Kernels;
