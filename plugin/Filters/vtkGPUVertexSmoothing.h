@@ -1,6 +1,7 @@
 /**
  * @class   vtkGPUVertexSmoothing
- * @brief   Laplacian, Taubin or barycentric smoothing of surface and volume meshes, on the GPU
+ * @brief   Laplacian, Taubin, barycentric or windowed-sinc smoothing of surface and volume meshes,
+ *          keeping feature edges and never inverting a cell, on the GPU
  *
  * Moves the points of the 2D cells (triangles, quads, pixels, polygons) and 3D cells
  * (tetrahedra, hexahedra, voxels, wedges, pyramids) of the input, Iterations times:
@@ -11,8 +12,16 @@
  *   0 < PassBand < 1 / lambda;
  * - BARYCENTRIC: x += lambda * (mean of the barycentres of the cells around x - x), a
  *   barycentre being the mean of a cell's vertices (a per-cell scatter and a per-vertex
- *   gather on the device).
- * lambda is the RelaxationFactor. Every vertex is updated from the previous iterate (Jacobi):
+ *   gather on the device);
+ * - WINDOWED_SINC: vtkWindowedSincPolyDataFilter's filter, the Chebyshev expansion of degree
+ *   Iterations of a Hamming-windowed sinc of pass band PassBand (in (0, 2]), one step per
+ *   degree; like VTK's it scales every point, fixed ones included, by the filter's gain at
+ *   zero frequency (1 - about 1e-3) about the origin (the bounds' centre with
+ *   NormalizeCoordinates), so with it points that do not move are not returned bit for bit.
+ * lambda is the RelaxationFactor (not used by WINDOWED_SINC). FeatureEdgeSmoothing keeps sharp
+ * edges and corners (see SetFeatureEdgeSmoothing); PreventInversion (on by default for meshes
+ * with 3D cells) keeps every step from inverting or collapsing a cell (see
+ * SetPreventInversion). Every vertex is updated from the previous iterate (Jacobi):
  * results do not depend on the thread schedule, are identical run to run, and do not
  * depend on point or cell order beyond float rounding.
  *

@@ -96,6 +96,17 @@ class InversionGuardTest(unittest.TestCase):
                                     "step %d: smallest ratio %.4g" % (k, np.min(now / previous)))
                     previous = now
 
+    def test_guard_and_feature_edges_together(self):
+        """The shell's rims are features: with the boundary smoothed along its surface, the guard
+        still keeps every tetrahedron, and the rims' points stay in their planes."""
+        xyz = points_of(self.shell)
+        rims = (np.abs(xyz[:, 2]) < 1e-12) | (np.abs(xyz[:, 2] - 0.6) < 1e-12)
+        rims &= np.abs(np.hypot(xyz[:, 0], xyz[:, 1]) - 1.0) < 1e-9
+        result = smooth(self.shell, Boundary="Smooth", FeatureEdgeSmoothing=1, Iterations=60)
+        self.assertEqual(inverted(self.shell, result), 0)
+        self.assertGreater(gt.field_value(result, "ShortenedMoves"), 0)
+        np.testing.assert_allclose(points_of(result)[rims, 2], xyz[rims, 2], rtol=0, atol=1e-6)
+
     def test_two_runs_are_bitwise_equal(self):
         first = smooth(self.shell, Method="Taubin", Iterations=30)
         second = smooth(self.shell, Method="Taubin", Iterations=30)
