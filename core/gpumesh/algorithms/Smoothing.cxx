@@ -398,7 +398,11 @@ void VertexSmoother::assignRoles(DeviceRun& run, const DeviceMesh& mesh, const s
     const cl_int boundaryRole = Options.boundary == SmoothingBoundary::Fixed ? Pinned : OnBoundary;
     run.call({ "smoothing", "mark_sides" }, sides->slotCount(), "vertex roles", sides->slotRun(), sides->slotEntity(),
       sides->entityVertices(), static_cast<cl_int>(sides->slotCount()), boundaryRole, Roles);
-    if (Options.boundary == SmoothingBoundary::Smooth)
+    // On a surface whose boundary edges are constraint edges (markFeatures below), every
+    // boundary vertex moves along them or not at all: no table of boundary neighbours.
+    const bool constrainedOutline = !hasVolumeCells(mesh) &&
+      (Options.featureEdgeSmoothing || Options.method == SmoothingMethod::WindowedSinc);
+    if (Options.boundary == SmoothingBoundary::Smooth && !constrainedOutline)
     {
       BoundaryLinks.emplace(boundaryNeighbors(run, mesh, *sides, Options.layout));
       if (Renumbered)
@@ -451,7 +455,10 @@ void VertexSmoother::markFeatures(DeviceRun& run, const DeviceMesh& mesh, const 
   const DeviceMesh& surface = volume ? *faces : mesh;
   std::optional<CellEntities> faceSides;
   const CellEntities& edges = volume ? faceSides.emplace(run, surface, EntityType::Sides) : *meshSides;
-  const Centroids centroids = computeCentroids(run, surface);
+  // The faces' centroids serve the dihedral test only; without it, one placeholder.
+  const Centroids centroids = Options.featureEdgeSmoothing
+    ? computeCentroids(run, surface)
+    : Centroids{ run.allocate<cl_int>(1, "no centroids"), run.allocateReal(4, "no centroids") };
   const std::size_t slots = edges.slotCount();
   DeviceBuffer<cl_int2> pairs = run.allocate<cl_int2>(std::max<std::size_t>(2 * slots, 1), "feature edges");
   constexpr double degrees = 3.14159265358979323846 / 180.0;
