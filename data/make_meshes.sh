@@ -21,5 +21,8 @@ mesh plate_with_holes 2 triangle
 mesh sphere_surface   2 triangle --outward
 mesh ball_tets        3 tetra
 mesh hex_block        3 hexahedron
+# A jittered, graded tetrahedral shell around a cylindrical hole (no gmsh): plain Laplacian
+# smoothing inverts its cells (the inversion guard's tests).
+"$PVPYTHON" ../testing/python/gpumesh_shell.py shell_tets.vtu
 # gmsh's own Medit text, gmsh's numbering kept (testing/core/TestVertexOrder.cxx).
 "$GMSH" plate_with_holes.geo -2 -clscale 2 -format mesh -nt 1 -v 2 -o plate_with_holes_coarse.mesh

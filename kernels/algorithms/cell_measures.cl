@@ -6,6 +6,7 @@
 // nearby points are exact, so a small cell far from the mesh centre keeps its accuracy. A cell
 // whose measure (its extent to the power 1, 2 or 3) leaves REAL's normal range would come out
 // as 0 or infinity: its id goes to out_of_range (the smallest such id) instead.
+#include "cell_geometry.cl"
 
 // The largest coordinate difference of the cell's points from its local origin.
 inline REAL extent_of(REAL3 d, REAL e)
@@ -23,45 +24,6 @@ inline void store(__global REAL* measure, __global int* out_of_range, int cell, 
   if ((extent != (REAL)0 && (scaled == (REAL)0 || !representable(scaled))) || !isfinite(value))
     atomic_min(out_of_range, cell);
   measure[cell] = value;
-}
-
-inline REAL triangle_area(REAL3 ab, REAL3 ac)
-{
-  return (REAL)0.5 * length(cross(ab, ac));
-}
-
-// Signed volume: positive when (b - a, c - a, d - a) is right-handed, as VTK orders tetrahedra.
-inline REAL tetra_volume(REAL3 ab, REAL3 ac, REAL3 ad)
-{
-  return dot(ab, cross(ac, ad)) / (REAL)6;
-}
-
-// Exact volume of the trilinear hexahedron p[0..7] (VTK order: 0-1-2-3 the bottom face, its
-// right-hand normal towards 4-5-6-7). The Jacobian determinant is of degree at most 2 in each
-// parametric direction, so 2x2x2 Gauss points integrate it exactly. Wedges and pyramids are
-// degenerate hexahedra and use this too.
-inline REAL hexahedron_volume(const REAL3 p[8])
-{
-  const REAL g[2] = { 0.21132486540518713, 0.78867513459481287 }; // 1/2 -+ 1/(2 sqrt 3)
-  REAL volume = 0;
-  for (int i = 0; i < 2; ++i)
-  {
-    for (int j = 0; j < 2; ++j)
-    {
-      for (int k = 0; k < 2; ++k)
-      {
-        const REAL r = g[i], s = g[j], t = g[k];
-        const REAL3 dr = (1 - s) * (1 - t) * (p[1] - p[0]) + s * (1 - t) * (p[2] - p[3]) +
-          (1 - s) * t * (p[5] - p[4]) + s * t * (p[6] - p[7]);
-        const REAL3 ds = (1 - r) * (1 - t) * (p[3] - p[0]) + r * (1 - t) * (p[2] - p[1]) +
-          (1 - r) * t * (p[7] - p[4]) + r * t * (p[6] - p[5]);
-        const REAL3 dt = (1 - r) * (1 - s) * (p[4] - p[0]) + r * (1 - s) * (p[5] - p[1]) +
-          r * s * (p[6] - p[2]) + (1 - r) * s * (p[7] - p[3]);
-        volume += dot(dr, cross(ds, dt));
-      }
-    }
-  }
-  return volume / 8;
 }
 
 // Area of a polygon as the length of its vector area: exact for planar polygons, convex or
@@ -178,24 +140,21 @@ inline void volume_as_hexahedron(__global const REAL* points, __global const int
 __kernel void hexahedron_volume_kernel(MEASURE_ARGS)
 {
   MEASURED_CELL;
-  const int corner[8] = { 0, 1, 2, 3, 4, 5, 6, 7 };
+  const int corner[8] = HEXAHEDRON_CORNERS;
   volume_as_hexahedron(points, v, corner, cell_ids[i], measure, out_of_range);
 }
 
-// A VTK wedge's base 0-1-2 has its right-hand normal pointing away from 3-4-5: as a hexahedron
-// with collapsed edges it is 0-2-1-1 / 3-5-4-4.
 __kernel void wedge_volume(MEASURE_ARGS)
 {
   MEASURED_CELL;
-  const int corner[8] = { 0, 2, 1, 1, 3, 5, 4, 4 };
+  const int corner[8] = WEDGE_CORNERS;
   volume_as_hexahedron(points, v, corner, cell_ids[i], measure, out_of_range);
 }
 
-// A VTK pyramid's base 0-1-2-3 has its right-hand normal pointing to the apex 4: a hexahedron
-// whose top face collapsed to the apex (the cone over the bilinear base).
+// The cone over the bilinear base.
 __kernel void pyramid_volume(MEASURE_ARGS)
 {
   MEASURED_CELL;
-  const int corner[8] = { 0, 1, 2, 3, 4, 4, 4, 4 };
+  const int corner[8] = PYRAMID_CORNERS;
   volume_as_hexahedron(points, v, corner, cell_ids[i], measure, out_of_range);
 }

@@ -239,3 +239,39 @@ __kernel void pin_vertices(__global const uchar* pinned, const int vertices, __g
   if (v < vertices && pinned[v])
     roles[v] = PINNED;
 }
+
+// WindowedSinc (Taubin's windowed-sinc filter as a Chebyshev recurrence on the displacements
+// D_k of its states): `next` holds the relax step of factor 1 from `current` (1/2 for the
+// first), i.e. D_{k-1} + L(x0 + D_{k-1}); with `recur` it becomes D_k = that + D_{k-1} - D_{k-2}
+// (the state x_k = 2 x_{k-1} - x_{k-2} + L(x_{k-1})). The weighted sum gains c_k D_k. A vertex
+// no relax step writes stays 0 in all three states: its position does not change in the
+// recursion, as VTK keeps a fixed point's.
+__kernel void windowed_sinc_step(__global REAL4* next, __global const REAL4* current,
+  __global const REAL4* older, const int recur, const REAL c, const int count, __global REAL4* sum)
+{
+  const int v = get_global_id(0);
+  if (v >= count)
+    return;
+  REAL3 d = next[v].xyz;
+  if (recur)
+  {
+    d += current[v].xyz - older[v].xyz;
+    next[v] = (REAL4)(d, 0);
+  }
+  sum[v] = (REAL4)(sum[v].xyz + c * d, 0);
+}
+
+// The filter's result as a displacement: the weighted sum of the states' displacements plus
+// (gain - 1) times the input position about the filter's centre (`to_centre`: the mesh origin
+// minus that centre), gain being the sum of the coefficients, the filter's value at zero
+// frequency, which VTK applies to every point, fixed ones included.
+__kernel void windowed_sinc_result(__global const REAL* points, __global const REAL4* sum,
+  const REAL gain_minus_one, const REAL cx, const REAL cy, const REAL cz, const int count,
+  __global REAL4* displacement)
+{
+  const int v = get_global_id(0);
+  if (v >= count)
+    return;
+  const REAL3 about_centre = point_at(points, v) + (REAL3)(cx, cy, cz);
+  displacement[v] = (REAL4)(sum[v].xyz + gain_minus_one * about_centre, 0);
+}

@@ -34,16 +34,43 @@ vtkStandardNewMacro(vtkGPUVertexSmoothing);
 
 namespace
 {
-const char* const methodNames[] = { "Laplacian", "Taubin", "Barycentric" };
-static_assert(std::size(methodNames) == vtkGPUVertexSmoothing::BARYCENTRIC + 1, "a name per Method");
+const char* const methodNames[] = { "Laplacian", "Taubin", "Barycentric", "WindowedSinc" };
+static_assert(std::size(methodNames) == vtkGPUVertexSmoothing::WINDOWED_SINC + 1, "a name per Method");
 const char* const boundaryNames[] = { "Fixed", "Free", "Smooth" };
 static_assert(std::size(boundaryNames) == vtkGPUVertexSmoothing::SMOOTH + 1, "a name per Boundary");
+const char* const preventInversionNames[] = { "Off", "On", "Automatic" };
+static_assert(std::size(preventInversionNames) == vtkGPUVertexSmoothing::PREVENT_INVERSION_AUTOMATIC + 1,
+  "a name per PreventInversion");
+
+// Whether the mesh on the device has 3D cells (PREVENT_INVERSION_AUTOMATIC).
+bool hasVolumeCells(const gpumesh::DeviceMesh& mesh)
+{
+  for (const gpumesh::DeviceCellGroup& group : mesh.groups())
+  {
+    if (gpumesh::cellDimension(group.kind) == 3)
+    {
+      return true;
+    }
+  }
+  return false;
+}
+
+void reportGuard(vtkFieldData* fieldData, const gpumesh::SmoothingOptions& options, std::uint64_t shortened,
+  std::uint64_t rounds)
+{
+  if (options.preventInversion)
+  {
+    vtkGPUMeshRunReport::SetFieldCount(fieldData, "ShortenedMoves", shortened);
+    vtkGPUMeshRunReport::SetFieldCount(fieldData, "InversionGuardRounds", rounds);
+  }
+}
 
 gpumesh::SmoothingOptions toOptions(int method, int boundary, int iterations, double lambda, double passBand)
 {
   gpumesh::SmoothingOptions options;
   options.method = method == vtkGPUVertexSmoothing::TAUBIN ? gpumesh::SmoothingMethod::Taubin
     : method == vtkGPUVertexSmoothing::BARYCENTRIC         ? gpumesh::SmoothingMethod::Barycentric
+    : method == vtkGPUVertexSmoothing::WINDOWED_SINC       ? gpumesh::SmoothingMethod::WindowedSinc
                                                            : gpumesh::SmoothingMethod::Laplacian;
   options.boundary = boundary == vtkGPUVertexSmoothing::FREE ? gpumesh::SmoothingBoundary::Free
     : boundary == vtkGPUVertexSmoothing::SMOOTH              ? gpumesh::SmoothingBoundary::Smooth
@@ -160,19 +187,23 @@ void setSmoothedPoints(gpumesh::DeviceRun& run, const gpumesh::DeviceMesh& mesh,
 // and Displacement from the piece's first points (the input's).
 void smoothDistributed(gpumesh::DeviceRun& run, vtkPointSet* input,
   const vtkGPUMeshDistributed::GhostedPiece& piece, vtkGPUMeshPointHalo& halo,
-  const gpumesh::SmoothingOptions& options, const std::string& fixedName,
+  gpumesh::SmoothingOptions options, bool automaticGuard, bool normalizeCoordinates, const std::string& fixedName,
   vtkMultiProcessController* controller, vtkGPUVertexSmoothing* progress, vtkPointSet* output,
   std::uint64_t& bytesExchanged)
 {
   const std::array<double, 3> origin = vtkGPUMeshDistributed::GlobalBoundsCentre(input, controller);
   const std::uint64_t bytesBefore = halo.BytesExchanged();
+  if (normalizeCoordinates)
+  {
+    options.windowedSincCentre = origin; // the centre of the whole input's bounds
+  }
 
   vtkGPUMeshAdapter::MeshDescription description;
   std::unique_ptr<gpumesh::DeviceMesh> mesh;
   std::unique_ptr<gpumesh::VertexSmoother> smoother;
+  std::vector<std::uint8_t> pinned;
   vtkGPUMeshDistributed::AllSucceed(controller, [&] {
     halo.CheckComplete();
-    std::vector<std::uint8_t> pinned;
     const vtkGPUMeshPiece ghosted = piece.View();
     if (!fixedName.empty() && fixedName != "None" && ghosted.GetNumberOfPoints() > 0)
     {
@@ -183,8 +214,35 @@ void smoothDistributed(gpumesh::DeviceRun& run, vtkPointSet* input,
     vtkTimerLog::MarkStartEvent("GPUMesh: upload mesh");
     mesh = std::make_unique<gpumesh::DeviceMesh>(run, description.view, 2);
     vtkTimerLog::MarkEndEvent("GPUMesh: upload mesh");
+  });
+  if (automaticGuard)
+  {
+    // Decided on the whole mesh: every process runs the guard's collective rounds or none does.
+    long long volume = hasVolumeCells(*mesh) ? 1 : 0;
+    vtkGPUMeshDistributed::AllReduce(controller, &volume, 1, vtkCommunicator::MAX_OP);
+    options.preventInversion = volume != 0;
+  }
+  vtkGPUMeshDistributed::AllSucceed(controller, [&] {
     vtkTimerLogScope scope("GPUMesh: smoother set-up");
     smoother = std::make_unique<gpumesh::VertexSmoother>(run, *mesh, options, pinned);
+    {
+      // Each process counts the points it owns (the halo receives the others'), and each guard
+      // round is decided on the whole mesh: proposals and halvings exchanged like the steps;
+      // WindowedSinc's weighted sums of the points others own are theirs.
+      gpumesh::SmoothingCollectives collectives;
+      collectives.owned.assign(static_cast<std::size_t>(mesh->pointCount()), 1);
+      for (std::int32_t p : halo.Received())
+      {
+        collectives.owned[static_cast<std::size_t>(p)] = 0;
+      }
+      collectives.exchange = [&halo](gpumesh::DeviceRun& r, gpumesh::RealBuffer& values) { halo.Exchange(r, values); };
+      collectives.anyProcess = [controller](bool local) {
+        long long any = local ? 1 : 0;
+        vtkGPUMeshDistributed::AllReduce(controller, &any, 1, vtkCommunicator::MAX_OP);
+        return any != 0;
+      };
+      smoother->distribute(run, std::move(collectives));
+    }
   });
   progress->UpdateProgress(0.1);
   // The same number of steps on every process, each followed by the exchange. Progress is
@@ -219,6 +277,9 @@ void smoothDistributed(gpumesh::DeviceRun& run, vtkPointSet* input,
       " of " + std::to_string(options.iterations) + " iterations; the output is empty");
   }
   bytesExchanged = halo.BytesExchanged() - bytesBefore;
+  long long shortened = static_cast<long long>(smoother->shortenedMoves());
+  vtkGPUMeshDistributed::AllReduce(controller, &shortened, 1, vtkCommunicator::SUM_OP);
+  reportGuard(output->GetFieldData(), options, static_cast<std::uint64_t>(shortened), smoother->guardRounds());
   vtkPoints* points = input->GetPoints();
   if (!points || points->GetNumberOfPoints() == 0)
   {
@@ -258,13 +319,28 @@ const char* vtkGPUVertexSmoothing::GetBoundaryName(int boundary)
   return ChoiceName(boundaryNames, boundary);
 }
 
+const char* vtkGPUVertexSmoothing::GetPreventInversionName(int preventInversion)
+{
+  return ChoiceName(preventInversionNames, preventInversion);
+}
+
 void vtkGPUVertexSmoothing::ExecuteOnDevice(
   vtkInformationVector**, vtkPointSet* input, vtkPointSet* output, gpumesh::DeviceRun& run)
 {
   RequireChoice("Method", this->Method, methodNames);
   RequireChoice("Boundary", this->Boundary, boundaryNames);
-  const gpumesh::SmoothingOptions options = toOptions(
+  RequireChoice("PreventInversion", this->PreventInversion, preventInversionNames);
+  gpumesh::SmoothingOptions options = toOptions(
     this->Method, this->Boundary, this->Iterations, this->RelaxationFactor, this->PassBand);
+  // Automatic is resolved once the mesh is known (never on for WindowedSinc, whose steps are not
+  // positions); the fraction is checked whatever it gives.
+  const bool sinc = options.method == gpumesh::SmoothingMethod::WindowedSinc;
+  const bool automaticGuard = this->PreventInversion == PREVENT_INVERSION_AUTOMATIC && !sinc;
+  options.preventInversion = this->PreventInversion == PREVENT_INVERSION_ON || automaticGuard;
+  options.minimumVolumeFraction = this->MinimumVolumeFraction;
+  options.featureEdgeSmoothing = this->FeatureEdgeSmoothing != 0;
+  options.featureAngle = this->FeatureAngle;
+  options.edgeAngle = this->EdgeAngle;
   options.validate();
   const std::string fixedName = this->FixedPointsArray ? this->FixedPointsArray : "";
   vtkPoints* points = input->GetPoints();
@@ -274,8 +350,8 @@ void vtkGPUVertexSmoothing::ExecuteOnDevice(
     // Collective whatever this piece holds.
     std::uint64_t bytesExchanged = 0;
     const vtkGPUMeshHaloedPiece::Parts haloed = this->HaloedPiece->Get(input, controller, output->GetFieldData());
-    smoothDistributed(
-      run, input, haloed.Piece, haloed.Halo, options, fixedName, controller, this, output, bytesExchanged);
+    smoothDistributed(run, input, haloed.Piece, haloed.Halo, options, automaticGuard, this->NormalizeCoordinates != 0,
+      fixedName, controller, this, output, bytesExchanged);
     vtkGPUMeshRunReport::SetFieldCount(output->GetFieldData(), "HaloBytesExchanged", bytesExchanged);
     this->UpdateProgress(0.9);
     return;
@@ -296,7 +372,16 @@ void vtkGPUVertexSmoothing::ExecuteOnDevice(
   }
   const auto description = vtkGPUMeshAdapter::DescribeMesh(input, run.precision());
   this->UpdateProgress(0.1);
+  if (this->NormalizeCoordinates)
+  {
+    double* centre = input->GetCenter();
+    options.windowedSincCentre = { centre[0], centre[1], centre[2] };
+  }
   const gpumesh::DeviceMesh mesh(run, description.view, 2);
+  if (automaticGuard)
+  {
+    options.preventInversion = hasVolumeCells(mesh);
+  }
   gpumesh::VertexSmoother smoother(run, mesh, options, pinned);
   // Progress from 0.1 to 0.9 over the steps, reported each time the smoothing has advanced by
   // 1% (a million steps must not mean a million events); an abort stops between two steps.
@@ -325,6 +410,7 @@ void vtkGPUVertexSmoothing::ExecuteOnDevice(
     throw gpumesh::Error("Smoothing was aborted after " + std::to_string(abortedAt / perIteration) +
       " of " + std::to_string(options.iterations) + " iterations; the output is empty");
   }
+  reportGuard(output->GetFieldData(), options, smoother.shortenedMoves(), smoother.guardRounds());
   const gpumesh::VertexSmoother::Result moved = smoother.movedPoints(run, smoothed);
   this->UpdateProgress(0.9);
   setSmoothedPoints(run, mesh, moved, coordinates, output);
@@ -337,7 +423,13 @@ void vtkGPUVertexSmoothing::PrintSelf(ostream& os, vtkIndent indent)
   os << indent << "RelaxationFactor: " << this->RelaxationFactor << "\n";
   os << indent << "Method: " << GetMethodName(this->Method) << "\n";
   os << indent << "PassBand: " << this->PassBand << "\n";
+  os << indent << "NormalizeCoordinates: " << this->NormalizeCoordinates << "\n";
   os << indent << "Boundary: " << GetBoundaryName(this->Boundary) << "\n";
+  os << indent << "FeatureEdgeSmoothing: " << this->FeatureEdgeSmoothing << "\n";
+  os << indent << "FeatureAngle: " << this->FeatureAngle << "\n";
+  os << indent << "EdgeAngle: " << this->EdgeAngle << "\n";
+  os << indent << "PreventInversion: " << GetPreventInversionName(this->PreventInversion) << "\n";
+  os << indent << "MinimumVolumeFraction: " << this->MinimumVolumeFraction << "\n";
   os << indent << "FixedPointsArray: " << (this->FixedPointsArray ? this->FixedPointsArray : "(none)") << "\n";
   os << indent << "GhostedPieceBuildCount: " << this->HaloedPiece->GetBuildCount() << "\n";
 }

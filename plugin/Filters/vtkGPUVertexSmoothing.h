@@ -1,6 +1,7 @@
 /**
  * @class   vtkGPUVertexSmoothing
- * @brief   Laplacian, Taubin or barycentric smoothing of surface and volume meshes, on the GPU
+ * @brief   Laplacian, Taubin, barycentric or windowed-sinc smoothing of surface and volume meshes,
+ *          keeping feature edges and never inverting a cell, on the GPU
  *
  * Moves the points of the 2D cells (triangles, quads, pixels, polygons) and 3D cells
  * (tetrahedra, hexahedra, voxels, wedges, pyramids) of the input, Iterations times:
@@ -11,8 +12,16 @@
  *   0 < PassBand < 1 / lambda;
  * - BARYCENTRIC: x += lambda * (mean of the barycentres of the cells around x - x), a
  *   barycentre being the mean of a cell's vertices (a per-cell scatter and a per-vertex
- *   gather on the device).
- * lambda is the RelaxationFactor. Every vertex is updated from the previous iterate (Jacobi):
+ *   gather on the device);
+ * - WINDOWED_SINC: vtkWindowedSincPolyDataFilter's filter, the Chebyshev expansion of degree
+ *   Iterations of a Hamming-windowed sinc of pass band PassBand (in (0, 2]), one step per
+ *   degree; like VTK's it scales every point, fixed ones included, by the filter's gain at
+ *   zero frequency (1 - about 1e-3) about the origin (the bounds' centre with
+ *   NormalizeCoordinates), so with it points that do not move are not returned bit for bit.
+ * lambda is the RelaxationFactor (not used by WINDOWED_SINC). FeatureEdgeSmoothing keeps sharp
+ * edges and corners (see SetFeatureEdgeSmoothing); PreventInversion (on by default for meshes
+ * with 3D cells) keeps every step from inverting or collapsing a cell (see
+ * SetPreventInversion). Every vertex is updated from the previous iterate (Jacobi):
  * results do not depend on the thread schedule, are identical run to run, and do not
  * depend on point or cell order beyond float rounding.
  *
@@ -78,7 +87,8 @@ public:
   {
     LAPLACIAN = 0,
     TAUBIN = 1,
-    BARYCENTRIC = 2
+    BARYCENTRIC = 2,
+    WINDOWED_SINC = 3
   };
 
   enum BoundaryType
@@ -86,6 +96,14 @@ public:
     FIXED = 0,
     FREE = 1,
     SMOOTH = 2
+  };
+
+  enum PreventInversionType
+  {
+    PREVENT_INVERSION_OFF = 0,
+    PREVENT_INVERSION_ON = 1,
+    /// On when the mesh (under MPI: any piece) has 3D cells.
+    PREVENT_INVERSION_AUTOMATIC = 2
   };
 
   ///@{
@@ -106,13 +124,26 @@ public:
   ///@}
 
   ///@{
-  /// LAPLACIAN (default), TAUBIN or BARYCENTRIC; another value is an error.
+  /// LAPLACIAN (default), TAUBIN, BARYCENTRIC or WINDOWED_SINC (vtkWindowedSincPolyDataFilter's
+  /// filter: the Chebyshev expansion of a Hamming-windowed sinc of pass band PassBand, one
+  /// step per degree; RelaxationFactor is not used); another value is an error.
   vtkSetMacro(Method, int);
   vtkGetMacro(Method, int);
   ///@}
 
   ///@{
-  /// Taubin's pass-band frequency k_PB (default 0.1): mu = 1 / (PassBand - 1 / lambda).
+  /// WINDOWED_SINC: scale and centre the coordinates into the unit cube before filtering, as
+  /// vtkWindowedSincPolyDataFilter's NormalizeCoordinates (default off). The filter is linear,
+  /// so this changes only the point its gain (the sum of its coefficients, 1 - about 1e-3)
+  /// scales positions about: the centre of the input's bounds instead of the origin.
+  vtkSetMacro(NormalizeCoordinates, vtkTypeBool);
+  vtkGetMacro(NormalizeCoordinates, vtkTypeBool);
+  vtkBooleanMacro(NormalizeCoordinates, vtkTypeBool);
+  ///@}
+
+  ///@{
+  /// Taubin's pass-band frequency k_PB (default 0.1): mu = 1 / (PassBand - 1 / lambda); for
+  /// WINDOWED_SINC the pass band of the filter, in (0, 2].
   vtkSetMacro(PassBand, double);
   vtkGetMacro(PassBand, double);
   ///@}
@@ -124,14 +155,54 @@ public:
   ///@}
 
   ///@{
+  /// Feature edges as vtkSmoothPolyDataFilter defines them (default off), for every Method, on
+  /// the surface: the 2D cells of a surface mesh, the boundary faces of a volume mesh. An edge
+  /// of the surface whose two faces' normals make an angle of FeatureAngle degrees or more
+  /// (default 45) is a feature; non-manifold edges, and with Boundary SMOOTH the boundary edges
+  /// of a surface mesh, count as such. A point with such edges moves only along them (the
+  /// Laplacian step over its two neighbours along them) when it has exactly two and they turn
+  /// by at most EdgeAngle degrees (default 15); otherwise (corners where features meet, ends,
+  /// sharper turns) it does not move. Angles outside [0, 180] are an error.
+  vtkSetMacro(FeatureEdgeSmoothing, vtkTypeBool);
+  vtkGetMacro(FeatureEdgeSmoothing, vtkTypeBool);
+  vtkBooleanMacro(FeatureEdgeSmoothing, vtkTypeBool);
+  vtkSetMacro(FeatureAngle, double);
+  vtkGetMacro(FeatureAngle, double);
+  vtkSetMacro(EdgeAngle, double);
+  vtkGetMacro(EdgeAngle, double);
+  ///@}
+
+  ///@{
+  /// The inversion guard: AUTOMATIC (default: on for meshes with 3D cells), ON or OFF; another
+  /// value is an error. On, after every Jacobi step (all points moved together) no 3D cell has a
+  /// signed volume below MinimumVolumeFraction of its volume before the step (in the cell's own
+  /// orientation) and no 2D cell's area along its normal before the step falls below
+  /// MinimumVolumeFraction of its area before (so none flips): the moves of the points of a
+  /// cell that would are halved, repeatedly, and zeroed after 8 halvings, until the whole step
+  /// holds. Decisions read only the previous iterate (deterministic, and under MPI the serial
+  /// ones). The field data `ShortenedMoves` counts the point moves shortened (one per point
+  /// and step), `InversionGuardRounds` the rounds of halving.
+  vtkSetMacro(PreventInversion, int);
+  vtkGetMacro(PreventInversion, int);
+  ///@}
+
+  ///@{
+  /// The share of its volume before a step that a cell keeps after it with the guard on
+  /// (default 0.1), in [0, 1]; 0 forbids only inversion.
+  vtkSetMacro(MinimumVolumeFraction, double);
+  vtkGetMacro(MinimumVolumeFraction, double);
+  ///@}
+
+  ///@{
   /// Name of a point array pinning the points where it is nonzero; empty or "None": none.
   vtkSetStringMacro(FixedPointsArray);
   vtkGetStringMacro(FixedPointsArray);
   ///@}
 
-  /// "Laplacian", "Taubin", "Barycentric"; "Fixed", "Free", "Smooth".
+  /// "Laplacian", "Taubin", "Barycentric"; "Fixed", "Free", "Smooth"; "Off", "On", "Automatic".
   static const char* GetMethodName(int method);
   static const char* GetBoundaryName(int boundary);
+  static const char* GetPreventInversionName(int preventInversion);
 
   /// Under MPI: how many times this filter has built its ghosted piece (0 in serial runs,
   /// which need none). An execution whose input is unchanged on every process reuses it.
@@ -148,8 +219,14 @@ protected:
   double RelaxationFactor = 0.5;
   int Method = LAPLACIAN;
   double PassBand = 0.1;
+  vtkTypeBool NormalizeCoordinates = 0;
   int Boundary = FIXED;
   char* FixedPointsArray = nullptr;
+  vtkTypeBool FeatureEdgeSmoothing = 0;
+  double FeatureAngle = 45.0;
+  double EdgeAngle = 15.0;
+  int PreventInversion = PREVENT_INVERSION_AUTOMATIC;
+  double MinimumVolumeFraction = 0.1;
 
 private:
   std::unique_ptr<vtkGPUMeshHaloedPiece> HaloedPiece; // the kept piece and its exchange plan

@@ -38,6 +38,9 @@ public:
   /// travel in the run's precision, gathered and scattered on the device.
   void Exchange(gpumesh::DeviceRun& run, gpumesh::RealBuffer& values);
 
+  /// The points of the piece whose values Exchange overwrites: those other processes own.
+  const std::vector<std::int32_t>& Received() const { return this->ReceivedPoints; }
+
   /// Bytes sent plus received by this process in all exchanges so far (the plan's included).
   std::uint64_t BytesExchanged() const { return this->Neighbors.BytesExchanged(); }
 

@@ -58,6 +58,36 @@ CASES = {
     "smoothing_ball_smooth_barycentric": ("ball_tets.vtu", "GPUVertexSmoothing",
                                           dict(Method="Barycentric", Boundary="Smooth", Iterations=5),
                                           "points"),
+    # The inversion guard (on by default for tetrahedra) shortens moves in many steps here: its
+    # decisions, and the count of shortened moves on every process, must be the serial ones.
+    "smoothing_shell_guard_laplacian": ("shell_tets.vtu", "GPUVertexSmoothing",
+                                        dict(Method="Laplacian", Boundary="Fixed", Iterations=30), "points"),
+    "smoothing_shell_guard_taubin_fraction": ("shell_tets.vtu", "GPUVertexSmoothing",
+                                              dict(Method="Taubin", Boundary="Fixed", Iterations=10,
+                                                   PreventInversion="On", MinimumVolumeFraction=0.5), "points"),
+    # Feature edges (a low FeatureAngle finds some on a sphere): on the boundary faces of a
+    # volume, on a closed surface, and on a surface with its boundary edges followed (the holes'
+    # outlines, fixed where they turn by more than EdgeAngle).
+    "smoothing_ball_features": ("ball_tets.vtu", "GPUVertexSmoothing",
+                                dict(Method="Laplacian", Boundary="Smooth", Iterations=10, FeatureEdgeSmoothing=1,
+                                     FeatureAngle=8), "points"),
+    "smoothing_sphere_features_taubin": ("sphere_surface.vtu", "GPUVertexSmoothing",
+                                         dict(Method="Taubin", Boundary="Free", Iterations=5, FeatureEdgeSmoothing=1,
+                                              FeatureAngle=5), "points"),
+    "smoothing_plate_features_boundary": ("plate_with_holes.vtu", "GPUVertexSmoothing",
+                                          dict(Method="Barycentric", Boundary="Smooth", Iterations=10,
+                                               FeatureEdgeSmoothing=1, EdgeAngle=12), "points"),
+    # WindowedSinc: three states and the weighted sum per point, the sums of the points other
+    # processes own exchanged at the end; the gain about the origin or the global bounds' centre.
+    "smoothing_sphere_windowed_sinc": ("sphere_surface.vtu", "GPUVertexSmoothing",
+                                       dict(Method="WindowedSinc", Boundary="Free", Iterations=20), "points"),
+    "smoothing_plate_windowed_sinc_features": ("plate_with_holes.vtu", "GPUVertexSmoothing",
+                                               dict(Method="WindowedSinc", Boundary="Smooth", Iterations=15,
+                                                    FeatureEdgeSmoothing=1, EdgeAngle=8, NormalizeCoordinates=1),
+                                               "points"),
+    "smoothing_ball_windowed_sinc": ("ball_tets.vtu", "GPUVertexSmoothing",
+                                     dict(Method="WindowedSinc", Boundary="Fixed", Iterations=10, PassBand=0.2,
+                                          NormalizeCoordinates=1), "points"),
     "refinement_plate_marked": ("plate_with_holes.vtu", "GPULongestEdgeRefinement",
                                 dict(MarkArray=["CELLS", "Size"], MarkThreshold=0.0015), "mesh"),
     "refinement_sphere_all": ("sphere_surface.vtu", "GPULongestEdgeRefinement", dict(RefineAll=1), "mesh"),
@@ -268,6 +298,15 @@ def compare(case, whole, pieces, reference):
     else:
         problems += compare_keyed(whole, reference, "points", POINT_IDS, ["Points"], tolerance, False)
         problems += compare_keyed(whole, reference, "cells", CELL_IDS, [CELL_IDS], 0, True)
+        # Counts decided on the whole mesh (the inversion guard's) are the serial ones everywhere.
+        for field in ("ShortenedMoves", "InversionGuardRounds"):
+            if reference.GetFieldData().GetAbstractArray(field) is None:
+                continue
+            for rank, piece in enumerate(pieces):
+                got = piece.GetFieldData().GetAbstractArray(field)
+                if got is None or got.GetTuple1(0) != gt.field_value(reference, field):
+                    problems.append("process %d: %s %s, serial %d" % (rank, field, got and got.GetTuple1(0),
+                                                                     gt.field_value(reference, field)))
     if whole.GetNumberOfCells() != reference.GetNumberOfCells():
         problems.append("%d cells, serial %d" % (whole.GetNumberOfCells(), reference.GetNumberOfCells()))
     return problems

@@ -4,6 +4,7 @@
 #include "gpumesh/mesh/DeviceMesh.h"
 #include "gpumesh/mesh/MeshView.h"
 #include "gpumesh/mesh/VertexOrder.h"
+#include "gpumesh/primitives/Scan.h"
 #include "gpumesh/topology/CellEntities.h"
 #include "gpumesh/topology/VertexLinks.h"
 
@@ -123,6 +124,74 @@ void requireSmoothable(const DeviceMesh& mesh, const std::vector<std::uint8_t>& 
     }
   }
 }
+bool hasVolumeCells(const DeviceMesh& mesh)
+{
+  for (const DeviceCellGroup& group : mesh.groups())
+  {
+    if (cellDimension(group.kind) == 3)
+    {
+      return true;
+    }
+  }
+  return false;
+}
+
+// The boundary faces of the 3D cells of `mesh` (sides used by one cell; `sides` built on it) as a
+// mesh of triangles and quads on the same points, each face in its cell's local order
+// (kernels/algorithms/smoothing_features.cl). Null when there are none.
+std::unique_ptr<DeviceMesh> boundaryFaces(DeviceRun& run, const DeviceMesh& mesh, const CellEntities& sides)
+{
+  const std::size_t slots = sides.slotCount();
+  DeviceBuffer<cl_uint> triangleFlags = run.allocate<cl_uint>(slots, "boundary faces");
+  DeviceBuffer<cl_uint> quadFlags = run.allocate<cl_uint>(slots, "boundary faces");
+  run.fill(triangleFlags, cl_uint(0), "boundary faces");
+  run.fill(quadFlags, cl_uint(0), "boundary faces");
+  std::vector<std::pair<const DeviceCellGroup*, DeviceBuffer<cl_int>>> volumes;
+  for (const DeviceCellGroup& group : mesh.groups())
+  {
+    const std::vector<cl_int>* table = localEntityTable(group.kind, EntityType::Sides);
+    if (cellDimension(group.kind) != 3 || !table)
+    {
+      continue;
+    }
+    volumes.emplace_back(&group, run.upload(table->data(), table->size(), "side table"));
+    run.call({ "smoothing_features", "boundary_face_counts" }, group.count, "boundary faces", CellArgs{ group },
+      volumes.back().second, static_cast<cl_int>(table->size() / 4), sides.slotOffsets(), sides.slotRun(),
+      triangleFlags, quadFlags);
+  }
+  DeviceBuffer<cl_uint> triangleAt = run.allocate<cl_uint>(slots + 1, "boundary faces");
+  DeviceBuffer<cl_uint> quadAt = run.allocate<cl_uint>(slots + 1, "boundary faces");
+  const auto triangles = static_cast<std::size_t>(exclusiveScan(run, triangleFlags, slots, triangleAt, "boundary triangles"));
+  const auto quads = static_cast<std::size_t>(exclusiveScan(run, quadFlags, slots, quadAt, "boundary quads"));
+  if (triangles + quads == 0)
+  {
+    return nullptr;
+  }
+  DeviceCellGroup triangleGroup{ CellKind::Triangle, triangles, run.allocate<cl_int>(std::max<std::size_t>(3 * triangles, 1), "boundary triangles"),
+    {}, run.allocate<cl_int>(std::max<std::size_t>(triangles, 1), "boundary triangles") };
+  DeviceCellGroup quadGroup{ CellKind::Quad, quads, run.allocate<cl_int>(std::max<std::size_t>(4 * quads, 1), "boundary quads"),
+    {}, run.allocate<cl_int>(std::max<std::size_t>(quads, 1), "boundary quads") };
+  for (auto& [group, table] : volumes)
+  {
+    run.call({ "smoothing_features", "boundary_faces" }, group->count, "boundary faces", CellArgs{ *group }, table,
+      static_cast<cl_int>(table.size() / 4), sides.slotOffsets(), sides.slotRun(), triangleAt, quadAt,
+      static_cast<cl_int>(triangles), triangleGroup.connectivity, triangleGroup.cellIds, quadGroup.connectivity,
+      quadGroup.cellIds);
+  }
+  std::vector<DeviceCellGroup> groups;
+  if (triangles)
+  {
+    groups.push_back(std::move(triangleGroup));
+  }
+  if (quads)
+  {
+    groups.push_back(std::move(quadGroup));
+  }
+  const auto points = static_cast<std::size_t>(mesh.pointCount());
+  RealBuffer copy = run.allocateReal(3 * points, "boundary face points");
+  run.copyReal(mesh.points(), copy, 3 * points, "boundary face points");
+  return std::make_unique<DeviceMesh>(std::move(copy), points, std::move(groups), triangles + quads, mesh.origin());
+}
 } // namespace
 
 void SmoothingOptions::validate() const
@@ -140,12 +209,34 @@ void SmoothingOptions::validate() const
       ": above 1 a step overshoots the mean of the neighbours and the smoothing can diverge; at 0 "
       "or below points do not move or move away from it");
   }
+  if (method == SmoothingMethod::WindowedSinc && !(passBand > 0.0 && passBand <= 2.0))
+  {
+    throw Error("WindowedSinc smoothing needs 0 < PassBand <= 2, not " + formatNumber(passBand));
+  }
+  if (method == SmoothingMethod::WindowedSinc && preventInversion)
+  {
+    throw Error("PreventInversion is not available with the WindowedSinc method: its steps are terms of a "
+                "polynomial filter, not positions the mesh takes; turn it off or choose another method");
+  }
   if (method == SmoothingMethod::Taubin && !(passBand > 0.0 && passBand < 1.0 / relaxationFactor))
   {
     throw Error("Taubin smoothing needs 0 < PassBand < 1/RelaxationFactor "
                 "(so that mu = 1/(PassBand - 1/RelaxationFactor) is below -RelaxationFactor); got "
                 "RelaxationFactor " +
       formatNumber(relaxationFactor) + ", PassBand " + formatNumber(passBand));
+  }
+  if (featureEdgeSmoothing && !(featureAngle >= 0.0 && featureAngle <= 180.0))
+  {
+    throw Error("FeatureAngle must be in [0, 180] degrees, not " + formatNumber(featureAngle));
+  }
+  if (featureEdgeSmoothing && !(edgeAngle >= 0.0 && edgeAngle <= 180.0))
+  {
+    throw Error("EdgeAngle must be in [0, 180] degrees, not " + formatNumber(edgeAngle));
+  }
+  if (preventInversion && !(minimumVolumeFraction >= 0.0 && minimumVolumeFraction <= 1.0))
+  {
+    throw Error("MinimumVolumeFraction must be in [0, 1], not " + formatNumber(minimumVolumeFraction) +
+      ": it is the share of its volume before a step that a cell must keep after it");
   }
 }
 
@@ -154,11 +245,70 @@ double SmoothingOptions::mu() const
   return 1.0 / (passBand - 1.0 / relaxationFactor);
 }
 
+std::vector<double> windowedSincCoefficients(int iterations, double passBand)
+{
+  const int n = iterations;
+  const double pi = 3.14159265358979323846;
+  std::vector<double> window(static_cast<std::size_t>(n) + 1);
+  for (int i = 0; i <= n; ++i)
+  {
+    window[i] = 0.54 + 0.46 * std::cos(i * pi / (n + 1)); // Hamming
+  }
+  // The filter f(k) = sum c_i T_i(1 - k/2); its cut-off theta + sigma, sigma found by Newton's
+  // method on f(passBand) = 1, with the coefficients of f' by the Chebyshev derivative recurrence.
+  const double theta = std::acos(1.0 - 0.5 * passBand);
+  std::vector<double> c(window.size()), derivative(window.size());
+  double sigma = 0.0;
+  for (int round = 0; round < 500; ++round)
+  {
+    c[0] = window[0] * (theta + sigma) / pi;
+    for (int i = 1; i <= n; ++i)
+    {
+      c[i] = 2.0 * window[i] * std::sin(i * (theta + sigma)) / (i * pi);
+    }
+    if (n < 2)
+    {
+      break; // degree 1: no room to adjust
+    }
+    derivative[n] = 0.0;
+    derivative[n - 1] = 0.0;
+    derivative[n - 2] = 2.0 * (n - 1) * c[n - 1];
+    for (int i = n - 3; i >= 0; --i)
+    {
+      derivative[i] = derivative[i + 2] + 2.0 * (i + 1) * c[i + 1];
+    }
+    double f = c[0], slope = derivative[0];
+    for (int i = 1; i <= n; ++i)
+    {
+      const double t = i == 1 ? 1.0 - 0.5 * passBand : std::cos(i * theta);
+      f += c[i] * t;
+      slope += derivative[i] * t;
+    }
+    if (std::fabs(f - 1.0) < 1e-3)
+    {
+      break;
+    }
+    sigma -= (f - 1.0) / slope;
+  }
+  return c;
+}
+
 // Kernel objects made once per smoother: a step only resets the buffers and the factor.
 struct VertexSmoother::Launches
 {
   std::vector<Launch> scatter; // points -> barycentres, one per cell group
   std::vector<Launch> relax;   // one per link (interior, boundary)
+};
+
+// The inversion guard's kernels and buffers (kernels/algorithms/smoothing_guard.cl).
+struct VertexSmoother::Guard
+{
+  std::vector<Launch> checks; // one per cell group; step arguments: in, out
+  DeviceBuffer<cl_int> flags;
+  DeviceBuffer<cl_int> offending;
+  DeviceBuffer<cl_uint> shortened;
+  DeviceBuffer<cl_uchar> counted;
+  std::string options;
 };
 
 // The mesh in a locality order (VertexOrder.h), on which the smoother then builds everything.
@@ -208,9 +358,18 @@ VertexSmoother::VertexSmoother(DeviceRun& run, const DeviceMesh& inputMesh, cons
   const DeviceMesh& mesh = Renumbered ? *Renumbered->mesh : inputMesh;
   assignRoles(run, mesh, pinned);
   bindSteps(run, mesh);
+  if (Options.preventInversion)
+  {
+    bindGuard(run, mesh);
+  }
   const auto points = static_cast<std::size_t>(mesh.pointCount());
   Ping = run.allocateReal(4 * points, "displacements (ping)");
   Pong = run.allocateReal(4 * points, "displacements (pong)");
+  if (Options.method == SmoothingMethod::WindowedSinc)
+  {
+    Older = run.allocateReal(4 * points, "windowed sinc states");
+    Sum = run.allocateReal(4 * points, "windowed sinc sum");
+  }
 }
 
 void VertexSmoother::renumberForLocality(DeviceRun& run, const DeviceMesh& inputMesh)
@@ -232,15 +391,20 @@ void VertexSmoother::assignRoles(DeviceRun& run, const DeviceMesh& mesh, const s
   const auto points = static_cast<std::size_t>(mesh.pointCount());
   Roles = run.allocate<cl_int>(points, "vertex roles");
   run.fill(Roles, cl_int(Interior), "vertex roles");
+  std::optional<CellEntities> sides;
   if (Options.boundary != SmoothingBoundary::Free)
   {
-    const CellEntities sides(run, mesh, EntityType::Sides);
+    sides.emplace(run, mesh, EntityType::Sides);
     const cl_int boundaryRole = Options.boundary == SmoothingBoundary::Fixed ? Pinned : OnBoundary;
-    run.call({ "smoothing", "mark_sides" }, sides.slotCount(), "vertex roles", sides.slotRun(), sides.slotEntity(),
-      sides.entityVertices(), static_cast<cl_int>(sides.slotCount()), boundaryRole, Roles);
-    if (Options.boundary == SmoothingBoundary::Smooth)
+    run.call({ "smoothing", "mark_sides" }, sides->slotCount(), "vertex roles", sides->slotRun(), sides->slotEntity(),
+      sides->entityVertices(), static_cast<cl_int>(sides->slotCount()), boundaryRole, Roles);
+    // On a surface whose boundary edges are constraint edges (markFeatures below), every
+    // boundary vertex moves along them or not at all: no table of boundary neighbours.
+    const bool constrainedOutline = !hasVolumeCells(mesh) &&
+      (Options.featureEdgeSmoothing || Options.method == SmoothingMethod::WindowedSinc);
+    if (Options.boundary == SmoothingBoundary::Smooth && !constrainedOutline)
     {
-      BoundaryLinks.emplace(boundaryNeighbors(run, mesh, sides, Options.layout));
+      BoundaryLinks.emplace(boundaryNeighbors(run, mesh, *sides, Options.layout));
       if (Renumbered)
       {
         BoundaryLinks->sortRowsBy(run, Renumbered->order.order());
@@ -256,6 +420,62 @@ void VertexSmoother::assignRoles(DeviceRun& run, const DeviceMesh& mesh, const s
     }
     run.call({ "smoothing", "pin_vertices" }, points, "vertex roles", flags, static_cast<cl_int>(points), Roles);
   }
+  // WindowedSinc follows vtkWindowedSincPolyDataFilter's boundary rule (points of boundary edges
+  // move along them where the outline turns by at most edgeAngle) whether or not features are on.
+  const bool sinc = Options.method == SmoothingMethod::WindowedSinc;
+  if (Options.featureEdgeSmoothing || (sinc && Options.boundary == SmoothingBoundary::Smooth))
+  {
+    markFeatures(run, mesh, sides ? &*sides : nullptr);
+  }
+}
+
+// The constraint edges of the surface and the roles they give (SmoothingOptions, and
+// kernels/algorithms/smoothing_features.cl). `meshSides`: the mesh's sides, if already matched.
+void VertexSmoother::markFeatures(DeviceRun& run, const DeviceMesh& mesh, const CellEntities* meshSides)
+{
+  const bool volume = hasVolumeCells(mesh);
+  if (volume && (Options.boundary == SmoothingBoundary::Fixed || !Options.featureEdgeSmoothing))
+  {
+    return; // the boundary surface does not move, or (WindowedSinc's rule) has no boundary edges
+  }
+  std::optional<CellEntities> ownSides;
+  if (!meshSides)
+  {
+    meshSides = &ownSides.emplace(run, mesh, EntityType::Sides);
+  }
+  std::unique_ptr<DeviceMesh> faces;
+  if (volume)
+  {
+    faces = boundaryFaces(run, mesh, *meshSides);
+    if (!faces)
+    {
+      return;
+    }
+  }
+  const DeviceMesh& surface = volume ? *faces : mesh;
+  std::optional<CellEntities> faceSides;
+  const CellEntities& edges = volume ? faceSides.emplace(run, surface, EntityType::Sides) : *meshSides;
+  // The faces' centroids serve the dihedral test only; without it, one placeholder.
+  const Centroids centroids = Options.featureEdgeSmoothing
+    ? computeCentroids(run, surface)
+    : Centroids{ run.allocate<cl_int>(1, "no centroids"), run.allocateReal(4, "no centroids") };
+  const std::size_t slots = edges.slotCount();
+  DeviceBuffer<cl_int2> pairs = run.allocate<cl_int2>(std::max<std::size_t>(2 * slots, 1), "feature edges");
+  constexpr double degrees = 3.14159265358979323846 / 180.0;
+  const bool boundaryEdges = !volume && Options.boundary == SmoothingBoundary::Smooth;
+  run.call({ "smoothing_features", "feature_pairs" }, slots, "feature edges", edges.slotRun(), edges.sortedSlots(),
+    edges.slotCell(), edges.slotEntity(), edges.entityVertices(), static_cast<cl_int>(slots), surface.points(),
+    centroids.anchors, centroids.offsets, run.real(std::cos(Options.featureAngle * degrees)),
+    cl_int(Options.featureEdgeSmoothing ? 1 : 0), cl_int(boundaryEdges ? 1 : 0), pairs);
+  const auto points = static_cast<std::size_t>(mesh.pointCount());
+  FeatureLinks.emplace(run, points, pairs, 2 * slots, Options.layout);
+  if (Renumbered)
+  {
+    FeatureLinks->sortRowsBy(run, Renumbered->order.order());
+  }
+  run.call({ "smoothing_features", "classify_features" }, points, "feature edges", mesh.points(),
+    FeatureLinks->entries(), FeatureLinks->rowStart(), FeatureLinks->degree(), static_cast<cl_int>(points),
+    run.real(std::cos(Options.edgeAngle * degrees)), Roles);
 }
 
 // The links of the method (cells or neighbours of each vertex), the fixed part of every step,
@@ -299,6 +519,10 @@ void VertexSmoother::bindSteps(DeviceRun& run, const DeviceMesh& mesh)
   {
     addRelaxLaunch(run, mesh, *BoundaryLinks, Roles, OnBoundary, nullptr, SourceOffsets, Kernels->relax);
   }
+  if (FeatureLinks)
+  {
+    addRelaxLaunch(run, mesh, *FeatureLinks, Roles, OnFeature, nullptr, SourceOffsets, Kernels->relax);
+  }
 }
 
 // Where barycentric smoothing finds the cells' states at each step: the group, when one
@@ -326,6 +550,121 @@ const DeviceCellGroup* VertexSmoother::bindBarycentres(DeviceRun& run, const Dev
   return nullptr;
 }
 
+// The guard's check, one launch per cell group, bound once: a step gives in and out.
+void VertexSmoother::bindGuard(DeviceRun& run, const DeviceMesh& mesh)
+{
+  const auto points = static_cast<std::size_t>(mesh.pointCount());
+  Guarded = std::make_unique<Guard>();
+  Guard& g = *Guarded;
+  g.options = "-DMAX_HALVINGS=" + std::to_string(inversionGuardHalvings);
+  g.flags = run.allocate<cl_int>(points, "inversion guard flags");
+  run.fill(g.flags, cl_int(0), "inversion guard flags");
+  g.offending = run.allocate<cl_int>(1, "inversion guard: offending cells");
+  g.shortened = run.allocate<cl_uint>(1, "inversion guard: shortened moves");
+  g.counted = run.allocate<cl_uchar>(points, "inversion guard: counted points");
+  run.fill(g.counted, cl_uchar(1), "inversion guard: counted points");
+  for (const DeviceCellGroup& group : mesh.groups())
+  {
+    int shape = 0; // GUARD_POLYGON: every 2D kind
+    switch (group.kind)
+    {
+      case CellKind::Tetra:
+        shape = 1;
+        break;
+      case CellKind::Hexahedron:
+        shape = 2;
+        break;
+      case CellKind::Wedge:
+        shape = 3;
+        break;
+      case CellKind::Pyramid:
+        shape = 4;
+        break;
+      default:
+        break;
+    }
+    const std::string options = g.options + " -DGUARD_SHAPE=" + std::to_string(shape) + " " + cellKindOptions(group);
+    g.checks.push_back({ run.bind({ "smoothing_guard", "guard_check", options }, 2, CellArgs{ group }, mesh.points(),
+                           run.real(Options.minimumVolumeFraction), g.flags, g.offending),
+      group.count, "inversion guard" });
+  }
+}
+
+void VertexSmoother::distribute(DeviceRun& run, SmoothingCollectives collectives)
+{
+  Collectives = std::move(collectives);
+  if (!Guarded || Collectives.owned.empty())
+  {
+    return;
+  }
+  const auto points = static_cast<std::size_t>(Mesh.pointCount());
+  if (Collectives.owned.size() != points)
+  {
+    throw Error("the owned-point flags have " + std::to_string(Collectives.owned.size()) + " entries for " +
+      std::to_string(points) + " points");
+  }
+  DeviceBuffer<cl_uchar> owned = run.upload(Collectives.owned.data(), points, "owned points");
+  Guarded->counted = Renumbered ? Renumbered->order.gather(run, owned, "owned points") : std::move(owned);
+}
+
+// The exchange of the collectives, which sees the state in the mesh's numbering.
+void VertexSmoother::exchange(DeviceRun& run, RealBuffer& state)
+{
+  if (!Collectives.exchange)
+  {
+    return;
+  }
+  if (Renumbered)
+  {
+    Renumbered->order.scatter4(run, state, MeshOrderState);
+    Collectives.exchange(run, MeshOrderState);
+    Renumbered->order.gather4(run, MeshOrderState, state);
+    return;
+  }
+  Collectives.exchange(run, state);
+}
+
+// Rounds of check and shorten until no cell fails (smoothing_guard.cl), then the guarded moves
+// become the step's. Distributed, the proposals and each round's halvings are exchanged first,
+// so that every cell is checked with its owners' values, and the processes agree on each round.
+void VertexSmoother::guardStep(DeviceRun& run, const RealBuffer& in, RealBuffer& out)
+{
+  Guard& g = *Guarded;
+  const auto points = static_cast<std::size_t>((Renumbered ? *Renumbered->mesh : Mesh).pointCount());
+  exchange(run, out);
+  bool shortened = false;
+  for (;;)
+  {
+    run.fill(g.offending, cl_int(0), "inversion guard");
+    for (auto& launch : g.checks)
+    {
+      run.call(launch.kernel, launch.range, launch.label, in, out);
+    }
+    cl_int offending = 0;
+    run.download(g.offending, &offending, 1, "inversion guard");
+    const bool any = Collectives.anyProcess ? Collectives.anyProcess(offending != 0) : offending != 0;
+    if (!any)
+    {
+      break;
+    }
+    run.call({ "smoothing_guard", "guard_shorten", g.options }, points, "inversion guard", out, g.flags,
+      static_cast<cl_int>(points));
+    exchange(run, out);
+    shortened = true;
+    ++GuardRounds;
+  }
+  if (!shortened)
+  {
+    return;
+  }
+  run.fill(g.shortened, cl_uint(0), "inversion guard");
+  run.call({ "smoothing_guard", "guard_apply", g.options }, points, "inversion guard", in, out,
+    static_cast<cl_int>(points), g.counted, g.shortened);
+  cl_uint count = 0;
+  run.download(g.shortened, &count, 1, "inversion guard");
+  ShortenedMoves += count;
+}
+
 VertexSmoother::~VertexSmoother() = default;
 
 const VertexOrder* VertexSmoother::order() const
@@ -342,6 +681,10 @@ void VertexSmoother::step(DeviceRun& run, const RealBuffer& in, RealBuffer& out,
   for (auto& launch : Kernels->relax)
   {
     run.call(launch.kernel, launch.range, launch.label, in, out, run.real(factor));
+  }
+  if (Guarded)
+  {
+    guardStep(run, in, out);
   }
 }
 
@@ -362,15 +705,36 @@ const RealBuffer& VertexSmoother::iterate(
   // no cell) then keeps its position in whichever buffer ends up with the result.
   run.fillReal(Ping, 0.0, "displacements");
   run.fillReal(Pong, 0.0, "displacements");
+  ShortenedMoves = 0;
+  GuardRounds = 0;
   const double lambda = Options.relaxationFactor;
   const double mu = Options.mu();
   const bool taubin = Options.method == SmoothingMethod::Taubin;
+  const bool sinc = Options.method == SmoothingMethod::WindowedSinc;
   const int steps = Options.iterations * (taubin ? 2 : 1);
+  // WindowedSinc: D_k, the states' displacements, D_0 = 0, D_1 = a Laplacian step of 1/2 from
+  // it, D_k = relax_1(D_{k-1}) + D_{k-1} - D_{k-2} (the Chebyshev recurrence), and the sum of
+  // c_k D_k (windowed_sinc_step, kernels/algorithms/smoothing.cl).
+  std::vector<double> coefficients;
+  RealBuffer* older = &Older;
+  if (sinc)
+  {
+    coefficients = windowedSincCoefficients(Options.iterations, Options.passBand);
+    run.fillReal(Older, 0.0, "windowed sinc states");
+    run.fillReal(Sum, 0.0, "windowed sinc sum");
+  }
+  const auto points = static_cast<std::size_t>((Renumbered ? *Renumbered->mesh : Mesh).pointCount());
   RealBuffer* current = &Ping;
   RealBuffer* next = &Pong;
   for (int s = 1; s <= steps; ++s)
   {
-    step(run, *current, *next, taubin && s % 2 == 0 ? mu : lambda);
+    step(run, *current, *next, sinc ? (s == 1 ? 0.5 : 1.0) : taubin && s % 2 == 0 ? mu : lambda);
+    if (sinc)
+    {
+      run.call({ "smoothing", "windowed_sinc_step" }, points, "windowed sinc", *next, *current, *older,
+        cl_int(s > 1), run.real(coefficients[static_cast<std::size_t>(s)]), static_cast<cl_int>(points), Sum);
+      std::swap(older, current); // older <- D_{k-1}; current <- D_{k-2}, next's buffer below
+    }
     std::swap(current, next);
     bool goOn = true;
     if (observer && Renumbered)
@@ -393,12 +757,36 @@ const RealBuffer& VertexSmoother::iterate(
       break;
     }
   }
+  RealBuffer& result = sinc ? windowedSincResult(run) : *current;
   if (!Renumbered)
   {
-    return *current;
+    return result;
   }
-  Renumbered->order.scatter4(run, *current, MeshOrderState);
+  Renumbered->order.scatter4(run, result, MeshOrderState);
   return MeshOrderState;
+}
+
+// Every point's displacement: the weighted sum of its states' displacements plus (gain - 1)
+// times its position about windowedSincCentre, gain the sum of the coefficients. Distributed,
+// the sums of the points other processes own are theirs (exchanged). Written over Older.
+RealBuffer& VertexSmoother::windowedSincResult(DeviceRun& run)
+{
+  const DeviceMesh& mesh = Renumbered ? *Renumbered->mesh : Mesh;
+  const auto points = static_cast<std::size_t>(mesh.pointCount());
+  double gain = 0.0;
+  for (double c : windowedSincCoefficients(Options.iterations, Options.passBand))
+  {
+    gain += c;
+  }
+  exchange(run, Sum);
+  // Device coordinates are relative to the mesh origin: the position about the centre is
+  // point + (origin - centre).
+  const auto& origin = mesh.origin();
+  const auto& centre = Options.windowedSincCentre;
+  run.call({ "smoothing", "windowed_sinc_result" }, points, "windowed sinc", mesh.points(), Sum,
+    run.real(gain - 1.0), run.real(origin[0] - centre[0]), run.real(origin[1] - centre[1]),
+    run.real(origin[2] - centre[2]), static_cast<cl_int>(points), Older);
+  return Older;
 }
 
 VertexSmoother::Result VertexSmoother::movedPoints(DeviceRun& run, const RealBuffer& displacement) const
