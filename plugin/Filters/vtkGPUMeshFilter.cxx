@@ -15,12 +15,14 @@
 
 #include "gpumesh/runtime/DeviceRun.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <exception>
 #include <iterator>
 #include <memory>
 #include <string>
+#include <thread>
 
 namespace
 {
@@ -107,13 +109,36 @@ std::string hostLoopBackend()
   const char* chosen = std::getenv("VTK_SMP_BACKEND_IN_USE");
   return current == "Sequential" && !(chosen && *chosen) ? "STDThread" : current;
 }
+
+
+// The threads of those host loops: VTK's choice, except under MPI with several processes on
+// this node, where each takes its share of the node's cores (unless VTK_SMP_MAX_THREADS says
+// otherwise). Every process starting a thread per core for each loop makes the node run
+// several times more threads than it has cores, and the loops then take longer than the
+// filter's kernels.
+int hostLoopThreads(const std::string& backend)
+{
+  const char* chosen = std::getenv("VTK_SMP_MAX_THREADS");
+  vtkMultiProcessController* controller = vtkGPUMeshDistributed::GetController();
+  if ((chosen && *chosen) || !controller)
+  {
+    return 0; // VTK's own
+  }
+  const int onNode = vtkGPUMeshDistributed::NodeProcessCount(controller);
+  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int current = vtkSMPTools::GetBackend() && std::string(vtkSMPTools::GetBackend()) == backend
+    ? vtkSMPTools::GetEstimatedNumberOfThreads()
+    : cores;
+  return onNode > 1 ? std::max(1, std::min(current, cores / onNode)) : 0;
+}
 } // namespace
 
 int vtkGPUMeshFilter::RequestData(
   vtkInformation* request, vtkInformationVector** inputVector, vtkInformationVector* outputVector)
 {
   int status = 0;
-  vtkSMPTools::LocalScope(vtkSMPTools::Config{ hostLoopBackend() },
+  const std::string backend = hostLoopBackend();
+  vtkSMPTools::LocalScope(vtkSMPTools::Config{ hostLoopThreads(backend), backend, false },
     [&] { status = this->ExecuteRequest(request, inputVector, outputVector); });
   return status;
 }

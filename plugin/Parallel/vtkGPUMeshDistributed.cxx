@@ -27,8 +27,11 @@
 #include <array>
 #include <atomic>
 #include <cmath>
+#include <cstdlib>
 #include <exception>
 #include <limits>
+#include <string>
+#include <vector>
 
 namespace vtkGPUMeshDistributed
 {
@@ -57,6 +60,39 @@ int nodeLocalRank(vtkMultiProcessController* controller)
 }
 
 } // namespace
+
+int NodeProcessCount(vtkMultiProcessController* controller)
+{
+  static int found = 0;
+  if (!controller)
+  {
+    return 1;
+  }
+  if (found > 0)
+  {
+    return found;
+  }
+  for (const char* name : { "OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS" })
+  {
+    const char* value = std::getenv(name);
+    if (value && std::atoi(value) > 0)
+    {
+      return found = std::atoi(value);
+    }
+  }
+  constexpr int nameLength = 256;
+  std::vector<char> mine(nameLength, '\0');
+  gethostname(mine.data(), nameLength - 1);
+  const int processes = controller->GetNumberOfProcesses();
+  std::vector<char> all(static_cast<std::size_t>(nameLength) * processes, '\0');
+  controller->AllGather(mine.data(), all.data(), nameLength);
+  int count = 0;
+  for (int p = 0; p < processes; ++p)
+  {
+    count += std::string(all.data() + static_cast<std::size_t>(p) * nameLength) == mine.data();
+  }
+  return found = std::max(1, count);
+}
 
 vtkMultiProcessController* GetController()
 {

@@ -38,6 +38,11 @@ vtkMultiProcessController* GetController();
 /// names gathered through the controller.
 gpumesh::DeviceInfo DeviceForProcess(const std::string& device, vtkMultiProcessController* controller);
 
+/// How many processes run on this process's node (1 without a controller): from the MPI
+/// launcher's variables, else from the host names gathered through the controller (collective
+/// then). Found once per process.
+int NodeProcessCount(vtkMultiProcessController* controller);
+
 /// Runs `work`, then lets every process know whether it failed anywhere, so that no process
 /// waits in a later exchange for one that gave up: a process whose work threw rethrows its
 /// error, the others throw one naming the failed processes. Collective.

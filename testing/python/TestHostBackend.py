@@ -1,11 +1,13 @@
 """The filters' host loops run multi-threaded in a user's default set-up: a pvpython from Debian
 runs vtkSMPTools on its Sequential backend unless VTK_SMP_BACKEND_IN_USE says otherwise, and
 the filters then use STDThread for their own loops (field data HostBackend, HostThreads); a
-backend the user chose is kept. Each case runs in a fresh pvpython."""
+backend the user chose is kept. Under MPI the processes of a node share its cores instead of
+each starting a thread per core. Each case runs in a fresh pvpython (or mpiexec pvbatch)."""
 import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import unittest
 
 CHILD = r"""
@@ -17,6 +19,40 @@ for name in ("GPUCellReduction", "GPUNeighborDistance", "GPUVertexSmoothing"):
     fields = gt.fetch(getattr(simple, name)(Input=triangles)).GetFieldData()
     print(name, fields.GetAbstractArray("HostBackend").GetValue(0), int(fields.GetArray("HostThreads").GetTuple1(0)))
 """
+
+
+# Every process's piece of a sphere (a source that makes pieces) through one filter.
+MPI_CHILD = r"""
+from paraview import servermanager, simple
+import gpumesh_testing as gt
+gt.load_plugin()
+reduction = simple.GPUCellReduction(Input=simple.Triangulate(Input=simple.Sphere(ThetaResolution=64, PhiResolution=64)))
+reduction.UpdatePipeline()
+for rank in range(servermanager.ActiveConnection.GetNumberOfDataPartitions()):
+    fields = servermanager.Fetch(reduction, rank).GetFieldData()
+    print("rank", rank, fields.GetAbstractArray("HostBackend").GetValue(0), int(fields.GetArray("HostThreads").GetTuple1(0)))
+"""
+
+
+def run_mpi_child(processes, max_threads=None):
+    # Without the variables of an MPI singleton this pvpython may have started (a nested
+    # mpiexec refuses to run under them).
+    environment = {name: value for name, value in os.environ.items()
+                   if name in ("OMPI_ALLOW_RUN_AS_ROOT", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM")
+                   or not name.startswith(("OMPI_", "PMIX_", "OPAL_"))}
+    environment.pop("VTK_SMP_BACKEND_IN_USE", None)
+    environment.pop("VTK_SMP_MAX_THREADS", None)
+    if max_threads:
+        environment["VTK_SMP_MAX_THREADS"] = str(max_threads)
+    with tempfile.NamedTemporaryFile("w", suffix=".py") as script:
+        script.write(MPI_CHILD)
+        script.flush()
+        done = subprocess.run([os.environ.get("GPUMESH_MPIEXEC", "mpiexec"), "--oversubscribe", "-np", str(processes),
+                               shutil.which("pvbatch") or "pvbatch", script.name],
+                              env=environment, capture_output=True, text=True, timeout=300)
+    if done.returncode:
+        raise AssertionError("mpiexec pvbatch failed:\n" + done.stdout + done.stderr)
+    return [line.split() for line in done.stdout.splitlines() if line.startswith("rank")]
 
 
 def run_child(backend):
@@ -37,6 +73,16 @@ class HostBackend(unittest.TestCase):
         for name, backend, threads in rows:
             self.assertEqual(backend, "STDThread", name)
             self.assertGreaterEqual(int(threads), 1, name)
+
+    def test_processes_of_one_node_share_its_cores(self):
+        cores = os.cpu_count()
+        rows = run_mpi_child(2)
+        self.assertEqual(len(rows), 2)
+        for _, rank, backend, threads in rows:
+            self.assertEqual((backend, int(threads)), ("STDThread", max(1, cores // 2)), "rank " + rank)
+        # A number the user gives stays (here every core, where the share would be half).
+        for _, rank, backend, threads in run_mpi_child(2, max_threads=cores):
+            self.assertEqual(int(threads), cores, "rank " + rank)
 
     def test_a_chosen_backend_is_kept(self):
         for name, backend, threads in run_child("Sequential"):
