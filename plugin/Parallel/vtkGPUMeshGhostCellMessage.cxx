@@ -8,6 +8,7 @@
 #include "vtkPointData.h"
 #include "vtkPointSet.h"
 #include "vtkPoints.h"
+#include "vtkSMPTools.h"
 #include "vtkTypeInt64Array.h"
 #include "vtkUnsignedCharArray.h"
 #include "vtkUnstructuredGrid.h"
@@ -17,7 +18,6 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
-#include <unordered_map>
 
 namespace vtkGPUMeshGhostCellMessage
 {
@@ -148,19 +148,28 @@ vtkNew<vtkIdList> idList(const std::vector<vtkIdType>& ids)
 } // namespace
 
 std::vector<char> Write(vtkPointSet* input, const Cells& cells, const std::vector<vtkIdType>& cellIds,
-  const long long* globalIds)
+  const long long* globalIds, std::vector<vtkIdType>& localOf)
 {
   // The cells' points, numbered in order of first use.
-  std::unordered_map<vtkIdType, vtkIdType> local;
+  if (localOf.empty())
+  {
+    localOf.resize(static_cast<std::size_t>(input->GetNumberOfPoints()));
+    vtkSMPTools::Fill(localOf.begin(), localOf.end(), vtkIdType(-1));
+  }
   std::vector<vtkIdType> sourcePoints;
   std::vector<std::int64_t> connectivity(cells.Ids.size());
   for (std::size_t k = 0; k < cells.Ids.size(); ++k)
   {
-    const auto inserted = local.emplace(cells.Ids[k], static_cast<vtkIdType>(sourcePoints.size()));
-    if (inserted.second)
+    vtkIdType& local = localOf[static_cast<std::size_t>(cells.Ids[k])];
+    if (local < 0)
+    {
+      local = static_cast<vtkIdType>(sourcePoints.size());
       sourcePoints.push_back(cells.Ids[k]);
-    connectivity[k] = inserted.first->second;
+    }
+    connectivity[k] = local;
   }
+  for (vtkIdType p : sourcePoints)
+    localOf[static_cast<std::size_t>(p)] = -1;
   Writer out;
   const std::int64_t cellCount = static_cast<std::int64_t>(cells.Types.size());
   out.Put(cellCount);

@@ -147,7 +147,7 @@ std::vector<vtkIdType> cellsTouching(const Cells& cells, const std::vector<std::
 // `cellIds` of the input with their points, point and cell arrays and the points' global ids,
 // as the message a neighbour reads (vtkGPUMeshGhostCellMessage).
 std::vector<char> packCells(vtkPointSet* input, const Cells& cells, const std::vector<vtkIdType>& cellIds,
-  const gpumesh::HostVector<long long>& globalIds)
+  const gpumesh::HostVector<long long>& globalIds, std::vector<vtkIdType>& localOf)
 {
   vtkGPUMeshGhostCellMessage::Cells sent;
   sent.Types.reserve(cellIds.size());
@@ -162,7 +162,7 @@ std::vector<char> packCells(vtkPointSet* input, const Cells& cells, const std::v
     sent.Offsets.push_back(static_cast<vtkIdType>(sent.Ids.size()));
     sent.Types.push_back(static_cast<unsigned char>(cells.TypeOf(section, cell, size)));
   }
-  return vtkGPUMeshGhostCellMessage::Write(input, sent, cellIds, globalIds.data());
+  return vtkGPUMeshGhostCellMessage::Write(input, sent, cellIds, globalIds.data(), localOf);
 }
 
 // Where each ghost cell and each added point of the piece comes from.
@@ -202,11 +202,23 @@ void addArrays(vtkDataSetAttributes* input, vtkDataSetAttributes* out, vtkIdType
   vtkGPUMeshOutputArrays::PassActiveAttributes(input, out);
 }
 
-// Sets tuple `to` of `array` from tuple `from` of the same-named array of `attributes`, or to
-// zeros when that has none.
-void setTuple(vtkAbstractArray* array, vtkIdType to, vtkDataSetAttributes* attributes, const char* name, vtkIdType from)
+// Per received grid: its point or cell array named `name` (null when it has none).
+std::vector<vtkAbstractArray*> sourcesNamed(const Received& received, bool atPoints, const char* name)
 {
-  vtkAbstractArray* source = name ? attributes->GetAbstractArray(name) : nullptr;
+  std::vector<vtkAbstractArray*> sources;
+  for (const auto& grid : received.Grids)
+  {
+    vtkDataSetAttributes* attributes = atPoints ? static_cast<vtkDataSetAttributes*>(grid->GetPointData())
+                                                : static_cast<vtkDataSetAttributes*>(grid->GetCellData());
+    sources.push_back(name ? attributes->GetAbstractArray(name) : nullptr);
+  }
+  return sources;
+}
+
+// Sets tuple `to` of `array` from tuple `from` of `source` (a received array of the same
+// name), or to zeros when there is none.
+void setTuple(vtkAbstractArray* array, vtkIdType to, vtkAbstractArray* source, vtkIdType from)
+{
   if (source && source->GetNumberOfComponents() == array->GetNumberOfComponents() &&
     source->GetDataType() == array->GetDataType())
   {
@@ -375,20 +387,22 @@ void assemble(vtkPointSet* input, const Cells& cells, const Received& received, 
   const bool allOwned = owned == inputCells;
   addArrays(input->GetPointData(), mesh->GetPointData(), points, nullptr, inputPoints,
     [&](vtkAbstractArray* array, const char* name) {
+      const std::vector<vtkAbstractArray*> sources = sourcesNamed(received, true, name);
       for (vtkIdType a = 0; a < added; ++a)
       {
         const auto& [grid, point] = received.AddedPoints[a];
-        setTuple(array, inputPoints + a, received.Grids[grid]->GetPointData(), name, point);
+        setTuple(array, inputPoints + a, sources[grid], point);
       }
     });
   const char* ghostName = vtkDataSetAttributes::GhostArrayName();
   addArrays(input->GetCellData(), mesh->GetCellData(), total, allOwned ? nullptr : &piece.OwnedInputCell, owned,
     [&](vtkAbstractArray* array, const char* name) {
+      const std::vector<vtkAbstractArray*> sources = sourcesNamed(received, false, name);
       vtkIdType cell = owned;
-      for (const auto& grid : received.Grids)
+      for (std::size_t g = 0; g < received.Grids.size(); ++g)
       {
-        for (vtkIdType c = 0; c < grid->GetNumberOfCells(); ++c, ++cell)
-          setTuple(array, cell, grid->GetCellData(), name, c);
+        for (vtkIdType c = 0; c < received.Grids[g]->GetNumberOfCells(); ++c, ++cell)
+          setTuple(array, cell, sources[g], c);
       }
     });
   vtkUnsignedCharArray* ghosts = vtkUnsignedCharArray::SafeDownCast(mesh->GetCellData()->GetArray(ghostName));
@@ -494,19 +508,21 @@ void addLayer(vtkPointSet* input, const Received& received, GhostedPiece& piece)
   }
   piece.Layer.MorePointData = vtkSmartPointer<vtkPointData>::New();
   layerArrays(input->GetPointData(), piece.Layer.MorePointData, added, [&](vtkAbstractArray* array, const char* name) {
+    const std::vector<vtkAbstractArray*> sources = sourcesNamed(received, true, name);
     for (vtkIdType a = 0; a < added; ++a)
     {
       const auto& [grid, point] = received.AddedPoints[a];
-      setTuple(array, a, received.Grids[grid]->GetPointData(), name, point);
+      setTuple(array, a, sources[grid], point);
     }
   });
   piece.Layer.MoreCellData = vtkSmartPointer<vtkCellData>::New();
   layerArrays(input->GetCellData(), piece.Layer.MoreCellData, received.Cells, [&](vtkAbstractArray* array, const char* name) {
+    const std::vector<vtkAbstractArray*> sources = sourcesNamed(received, false, name);
     vtkIdType c = 0;
-    for (const auto& grid : received.Grids)
+    for (std::size_t g = 0; g < received.Grids.size(); ++g)
     {
-      for (vtkIdType g = 0; g < grid->GetNumberOfCells(); ++g, ++c)
-        setTuple(array, c, grid->GetCellData(), name, g);
+      for (vtkIdType k = 0; k < received.Grids[g]->GetNumberOfCells(); ++k, ++c)
+        setTuple(array, c, sources[g], k);
     }
   });
 }
@@ -528,27 +544,35 @@ GhostedPiece BuildGhostedPiece(vtkPointSet* input, vtkMultiProcessController* co
     vtkTimerLogScope packing("GPUMesh: pack ghost cells");
     const Cells cells(input);
     std::vector<std::uint8_t> shared(static_cast<std::size_t>(inputPoints), 0);
-    std::unordered_multimap<vtkIdType, std::size_t> sharedWith;
+    std::unordered_map<vtkIdType, std::vector<std::size_t>> sharedWith; // the interface only
     for (std::size_t n = 0; n < count; ++n)
     {
       for (vtkIdType p : interface.Shared[n])
       {
         shared[p] = 1;
-        sharedWith.emplace(p, n);
+        sharedWith[p].push_back(n);
       }
     }
+    // A cell's points through its own cell array (vtkPolyData::GetCellPoints would first
+    // build the polydata's cell map: a pass over every cell).
+    vtkNew<vtkIdList> scratch;
+    const auto pointsOf = [&](vtkIdType c, vtkIdType& size, const vtkIdType*& ids) {
+      const Section& section = cells.SectionOf(c);
+      section.Cells->GetCellAtId(c - section.FirstCell, size, ids, scratch);
+    };
     std::vector<std::vector<vtkIdType>> cellsFor(count);
     std::vector<std::uint8_t> target(count);
-    vtkNew<vtkIdList> ids;
     for (vtkIdType c : cellsTouching(cells, shared))
     {
       std::fill(target.begin(), target.end(), 0);
-      input->GetCellPoints(c, ids);
-      for (vtkIdType k = 0; k < ids->GetNumberOfIds(); ++k)
+      vtkIdType size;
+      const vtkIdType* ids;
+      pointsOf(c, size, ids);
+      for (vtkIdType k = 0; k < size; ++k)
       {
-        const auto range = sharedWith.equal_range(ids->GetId(k));
-        for (auto it = range.first; it != range.second; ++it)
-          target[it->second] = 1;
+        if (shared[ids[k]])
+          for (std::size_t n : sharedWith[ids[k]])
+            target[n] = 1;
       }
       for (std::size_t n = 0; n < count; ++n)
       {
@@ -556,14 +580,17 @@ GhostedPiece BuildGhostedPiece(vtkPointSet* input, vtkMultiProcessController* co
           cellsFor[n].push_back(c);
       }
     }
+    std::vector<vtkIdType> localOf; // made by the first message
     for (std::size_t n = 0; n < count; ++n)
     {
       if (!cellsFor[n].empty())
-        sent[n] = packCells(input, cells, cellsFor[n], interface.GlobalIds);
+        sent[n] = packCells(input, cells, cellsFor[n], interface.GlobalIds, localOf);
       for (vtkIdType c : cellsFor[n])
       {
-        input->GetCellPoints(c, ids);
-        piece.SentPoints.insert(piece.SentPoints.end(), ids->begin(), ids->end());
+        vtkIdType size;
+        const vtkIdType* ids;
+        pointsOf(c, size, ids);
+        piece.SentPoints.insert(piece.SentPoints.end(), ids, ids + size);
       }
     }
     std::sort(piece.SentPoints.begin(), piece.SentPoints.end());
