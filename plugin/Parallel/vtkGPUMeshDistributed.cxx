@@ -38,6 +38,23 @@ namespace vtkGPUMeshDistributed
 
 namespace
 {
+// Every process's host name, in rank order (collective).
+std::vector<std::string> hostNames(vtkMultiProcessController* controller)
+{
+  constexpr int nameLength = 256;
+  std::vector<char> mine(nameLength, '\0');
+  gethostname(mine.data(), nameLength - 1);
+  const int processes = controller->GetNumberOfProcesses();
+  std::vector<char> all(static_cast<std::size_t>(nameLength) * processes, '\0');
+  controller->AllGather(mine.data(), all.data(), nameLength);
+  std::vector<std::string> names;
+  for (int p = 0; p < processes; ++p)
+  {
+    names.emplace_back(all.data() + static_cast<std::size_t>(p) * nameLength);
+  }
+  return names;
+}
+
 int nodeLocalRank(vtkMultiProcessController* controller)
 {
   const int fromLauncher = gpumesh::localRankFromEnvironment();
@@ -45,18 +62,7 @@ int nodeLocalRank(vtkMultiProcessController* controller)
   {
     return fromLauncher >= 0 ? fromLauncher : 0;
   }
-  constexpr int nameLength = 256;
-  std::vector<char> mine(nameLength, '\0');
-  gethostname(mine.data(), nameLength - 1);
-  const int processes = controller->GetNumberOfProcesses();
-  std::vector<char> all(static_cast<std::size_t>(nameLength) * processes, '\0');
-  controller->AllGather(mine.data(), all.data(), nameLength);
-  std::vector<std::string> hostNames;
-  for (int p = 0; p < processes; ++p)
-  {
-    hostNames.emplace_back(all.data() + static_cast<std::size_t>(p) * nameLength);
-  }
-  return gpumesh::localRankFromHostNames(hostNames, controller->GetLocalProcessId());
+  return gpumesh::localRankFromHostNames(hostNames(controller), controller->GetLocalProcessId());
 }
 
 } // namespace
@@ -80,18 +86,9 @@ int NodeProcessCount(vtkMultiProcessController* controller)
       return found = std::atoi(value);
     }
   }
-  constexpr int nameLength = 256;
-  std::vector<char> mine(nameLength, '\0');
-  gethostname(mine.data(), nameLength - 1);
-  const int processes = controller->GetNumberOfProcesses();
-  std::vector<char> all(static_cast<std::size_t>(nameLength) * processes, '\0');
-  controller->AllGather(mine.data(), all.data(), nameLength);
-  int count = 0;
-  for (int p = 0; p < processes; ++p)
-  {
-    count += std::string(all.data() + static_cast<std::size_t>(p) * nameLength) == mine.data();
-  }
-  return found = std::max(1, count);
+  const std::vector<std::string> names = hostNames(controller);
+  const std::string& mine = names[static_cast<std::size_t>(controller->GetLocalProcessId())];
+  return found = std::max(1, static_cast<int>(std::count(names.begin(), names.end(), mine)));
 }
 
 vtkMultiProcessController* GetController()

@@ -238,6 +238,29 @@ void setTuple(vtkAbstractArray* array, vtkIdType to, vtkAbstractArray* source, v
   }
 }
 
+// The received cells from cell `cell` and point id `at` on: offsets, point ids in the piece's
+// numbering, types. Ends with the offset after the last cell.
+template <typename Index>
+void writeReceivedCells(const Received& received, vtkIdType cell, vtkIdType at, Index* offsets, Index* ids,
+  unsigned char* types)
+{
+  for (std::size_t g = 0; g < received.Grids.size(); ++g)
+  {
+    vtkUnstructuredGrid* grid = received.Grids[g];
+    const std::vector<vtkIdType>& pieceOf = received.PieceOfPoint[g];
+    vtkNew<vtkIdList> cellIds;
+    for (vtkIdType c = 0; c < grid->GetNumberOfCells(); ++c, ++cell)
+    {
+      grid->GetCellPoints(c, cellIds);
+      offsets[cell] = static_cast<Index>(at);
+      for (vtkIdType k = 0; k < cellIds->GetNumberOfIds(); ++k)
+        ids[at++] = static_cast<Index>(pieceOf[cellIds->GetId(k)]);
+      types[cell] = static_cast<unsigned char>(grid->GetCellType(c));
+    }
+  }
+  offsets[cell] = static_cast<Index>(at);
+}
+
 // The piece: the input's points and owned cells, then the received cells and their points.
 void assemble(vtkPointSet* input, const Cells& cells, const Received& received, GhostedPiece& piece)
 {
@@ -327,23 +350,7 @@ void assemble(vtkPointSet* input, const Cells& cells, const Received& received, 
         });
       }
     });
-    vtkIdType cell = owned;
-    vtkIdType at = ownedIds;
-    for (std::size_t g = 0; g < received.Grids.size(); ++g)
-    {
-      vtkUnstructuredGrid* grid = received.Grids[g];
-      const std::vector<vtkIdType>& pieceOf = received.PieceOfPoint[g];
-      vtkNew<vtkIdList> ids;
-      for (vtkIdType c = 0; c < grid->GetNumberOfCells(); ++c, ++cell)
-      {
-        grid->GetCellPoints(c, ids);
-        offsetsOut[cell] = static_cast<Index>(at);
-        for (vtkIdType k = 0; k < ids->GetNumberOfIds(); ++k)
-          idsOut[at++] = static_cast<Index>(pieceOf[ids->GetId(k)]);
-        typeOut[cell] = static_cast<unsigned char>(grid->GetCellType(c));
-      }
-    }
-    offsetsOut[total] = static_cast<Index>(at);
+    writeReceivedCells(received, owned, ownedIds, offsetsOut, idsOut, typeOut);
   };
   if (narrow)
   {
@@ -474,22 +481,7 @@ void addLayer(vtkPointSet* input, const Received& received, GhostedPiece& piece)
   offsets->SetNumberOfTuples(received.Cells + 1);
   connectivity->SetNumberOfTuples(received.Connectivity);
   types->SetNumberOfTuples(received.Cells);
-  vtkIdType cell = 0, at = 0;
-  for (std::size_t g = 0; g < received.Grids.size(); ++g)
-  {
-    vtkUnstructuredGrid* grid = received.Grids[g];
-    const std::vector<vtkIdType>& pieceOf = received.PieceOfPoint[g];
-    vtkNew<vtkIdList> ids;
-    for (vtkIdType c = 0; c < grid->GetNumberOfCells(); ++c, ++cell)
-    {
-      grid->GetCellPoints(c, ids);
-      offsets->SetValue(cell, at);
-      for (vtkIdType k = 0; k < ids->GetNumberOfIds(); ++k)
-        connectivity->SetValue(at++, pieceOf[ids->GetId(k)]);
-      types->SetValue(cell, static_cast<unsigned char>(grid->GetCellType(c)));
-    }
-  }
-  offsets->SetValue(received.Cells, at);
+  writeReceivedCells(received, 0, 0, offsets->GetPointer(0), connectivity->GetPointer(0), types->GetPointer(0));
   piece.Layer.MoreCells = vtkSmartPointer<vtkCellArray>::New();
   piece.Layer.MoreCells->SetData(offsets, connectivity);
   piece.Layer.MoreTypes = types;
