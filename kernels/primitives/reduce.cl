@@ -1,5 +1,6 @@
-// Statistics of a REAL array in one pass: minimum, maximum, sum (an unevaluated pair hi + lo,
-// so rounding errors are carried, not lost), the L2 norm as a scaled sum of squares (as BLAS
+// Statistics of a REAL array in one pass: minimum, maximum, sum and sum of absolute values (the
+// L1 norm), each an unevaluated pair hi + lo (so rounding errors are carried, not lost), the
+// count of non-zero values (the L0 "norm"), the L2 norm as a scaled sum of squares (as BLAS
 // nrm2 keeps it: scale * sqrt(ssq), so no square leaves the range of the type), and the count
 // of values that are not NaN. NaN values are skipped.
 //
@@ -66,8 +67,10 @@ typedef struct
 {
   ACC4 lo, hi;
   ACC4 sum_hi, sum_lo;
+  ACC4 abs_hi, abs_lo;
   ACC4 scale, ssq;
   ulong n;
+  ulong nonzero;
 } Accumulator;
 
 inline void accumulate(Accumulator* a, REAL4 value)
@@ -83,9 +86,12 @@ inline void accumulate(Accumulator* a, REAL4 value)
   a->hi = fmax(a->hi, x);
   const ACC4 y = select(x, zero, nan);
   add_compensated(&a->sum_hi, &a->sum_lo, y);
+  const ACC4 m = fabs(y);
+  add_compensated(&a->abs_hi, &a->abs_lo, m); // no cancellation: only the rounding is carried
+  const MASK4 nz = m != zero; // NaN became 0 above, so it is not counted
+  a->nonzero += (ulong)(-(int)(nz.x + nz.y + nz.z + nz.w));
   // nrm2's update: a larger |y| becomes the scale and the old sum is rescaled to it; a smaller
   // one adds its square relative to the scale (nothing for 0, where scale may still be 0).
-  const ACC4 m = fabs(y);
   const MASK4 up = m > a->scale;
   const ACC4 r_up = a->scale / m; // taken only where m > scale >= 0
   // Taken only where 0 < m <= scale; 1 where m == scale, so that a second infinity adds 1, not
@@ -111,19 +117,22 @@ inline REAL4 load_vector(__global const REAL* values, ulong v, ulong vectors, ul
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void reduce_statistics(__global const REAL* values, const ulong count,
   __global ACC2* partial_min_max, __global ACC2* partial_sums, __global ACC2* partial_norms,
-  __global ulong* partial_counts)
+  __global ulong* partial_counts, __global ACC2* partial_abs_sums, __global ulong* partial_nonzeros)
 {
   __local ACC local_min[WG];
   __local ACC local_max[WG];
   __local ACC2 local_sums[WG];  // (sum hi, sum lo)
   __local ACC2 local_norms[WG]; // (scale, ssq)
   __local ulong local_counts[WG];
+  __local ACC2 local_abs_sums[WG]; // (sum hi, sum lo) of |x|
+  __local ulong local_nonzeros[WG];
 
   Accumulator a;
   a.lo = (ACC4)(INFINITY);
   a.hi = (ACC4)(-INFINITY);
-  a.sum_hi = a.sum_lo = a.scale = a.ssq = (ACC4)(0);
+  a.sum_hi = a.sum_lo = a.abs_hi = a.abs_lo = a.scale = a.ssq = (ACC4)(0);
   a.n = 0;
+  a.nonzero = 0;
   const ulong items = get_global_size(0);
 #if CONTIGUOUS
   // CPU devices: each work-item walks its own contiguous chunk (cache lines stay local).
@@ -156,6 +165,10 @@ void reduce_statistics(__global const REAL* values, const ulong count,
   local_norms[lid] = merge_norm(merge_norm((ACC2)(a.scale.x, a.ssq.x), (ACC2)(a.scale.y, a.ssq.y)),
     merge_norm((ACC2)(a.scale.z, a.ssq.z), (ACC2)(a.scale.w, a.ssq.w)));
   local_counts[lid] = a.n;
+  local_abs_sums[lid] = merge_compensated(
+    merge_compensated((ACC2)(a.abs_hi.x, a.abs_lo.x), (ACC2)(a.abs_hi.y, a.abs_lo.y)),
+    merge_compensated((ACC2)(a.abs_hi.z, a.abs_lo.z), (ACC2)(a.abs_hi.w, a.abs_lo.w)));
+  local_nonzeros[lid] = a.nonzero;
   barrier(CLK_LOCAL_MEM_FENCE);
   for (size_t stride = WG / 2; stride > 0; stride >>= 1)
   {
@@ -166,6 +179,8 @@ void reduce_statistics(__global const REAL* values, const ulong count,
       local_sums[lid] = merge_compensated(local_sums[lid], local_sums[lid + stride]);
       local_norms[lid] = merge_norm(local_norms[lid], local_norms[lid + stride]);
       local_counts[lid] += local_counts[lid + stride];
+      local_abs_sums[lid] = merge_compensated(local_abs_sums[lid], local_abs_sums[lid + stride]);
+      local_nonzeros[lid] += local_nonzeros[lid + stride];
     }
     barrier(CLK_LOCAL_MEM_FENCE);
   }
@@ -176,5 +191,7 @@ void reduce_statistics(__global const REAL* values, const ulong count,
     partial_sums[group] = local_sums[0];
     partial_norms[group] = local_norms[0];
     partial_counts[group] = local_counts[0];
+    partial_abs_sums[group] = local_abs_sums[0];
+    partial_nonzeros[group] = local_nonzeros[0];
   }
 }

@@ -168,6 +168,9 @@ void vtkGPUCellReduction::ExecuteOnDevice(
   vtkGPUMeshRunReport::SetFieldValue(fieldData, "Mean", statistics.mean());
   vtkGPUMeshRunReport::SetFieldValue(fieldData, "L2", statistics.l2Norm());
   vtkGPUMeshRunReport::SetFieldCount(fieldData, "Count", statistics.count);
+  vtkGPUMeshRunReport::SetFieldCount(fieldData, "L0", statistics.nonZeros);
+  vtkGPUMeshRunReport::SetFieldValue(fieldData, "L1", statistics.l1Norm());
+  vtkGPUMeshRunReport::SetFieldValue(fieldData, "Linf", statistics.lInfNorm());
   vtkNew<vtkStringArray> what;
   what->SetName("Quantity");
   what->InsertNextValue(quantity.description);

@@ -1,6 +1,6 @@
 /**
  * @class   vtkGPUCellReduction
- * @brief   per-cell size or array values reduced to Min, Max, Sum, Mean and L2 on the GPU
+ * @brief   per-cell size or array values reduced to Min, Max, Sum, Mean, L0, L1, L2, Linf on the GPU
  *
  * Computes one quantity per cell on the OpenCL device and reduces it there:
  * - Size (default): each cell by its own dimension: the length of lines and polylines, the
@@ -23,12 +23,13 @@
  * "Size", "Area", "Volume", "Length", or "<array>_Magnitude" for a vector array (a scalar
  * array is itself the quantity, so nothing is added); field data `Min`, `Max`, `Sum`,
  * `Mean`, `L2` (double; Min, Max and Mean are NaN when Count is 0), `Count` (the number of
- * cells reduced), `Quantity` (what was reduced) and the device report of vtkGPUMeshFilter.
+ * cells reduced), `L0` (the number of those that are not 0), `L1` (the sum of magnitudes) and
+ * `Linf` (the largest magnitude; L0, L1, L2 and Linf are 0 when Count is 0), `Quantity` (what was reduced) and the device report of vtkGPUMeshFilter.
  *
  * Under MPI (a global controller with several processes) the statistics are those of all
  * processes, identical on each: every process reduces the cells it owns (ghost cells are left
  * out, as vtkPCellSizeFilter does) and the results are gathered and merged in rank order
- * (gpumesh::Statistics::merge, the scaled L2 included). Double points that run in Single
+ * (gpumesh::Statistics::merge, the scaled L2, L0, L1 and Linf included). Double points that run in Single
  * precision are shifted by the centre of the global bounds, as a serial run shifts them.
  */
 #ifndef vtkGPUCellReduction_h

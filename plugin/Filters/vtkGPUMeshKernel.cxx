@@ -40,8 +40,29 @@ namespace
 {
 const char* const domainNames[] = { "Points", "Cells" };
 static_assert(std::size(domainNames) == vtkGPUMeshKernel::CELLS + 1, "a name per Domain");
-const char* const reductionNames[] = { "None", "Min", "Max", "Sum", "L2" };
-static_assert(std::size(reductionNames) == vtkGPUMeshKernel::L2 + 1, "a name per Reduction");
+const char* const reductionNames[] = { "None", "Min", "Max", "Sum", "L2", "L0", "L1", "Linf" };
+static_assert(std::size(reductionNames) == vtkGPUMeshKernel::LINF + 1, "a name per Reduction");
+
+double reducedValue(int reduction, const gpumesh::Statistics& statistics)
+{
+  switch (reduction)
+  {
+    case vtkGPUMeshKernel::MIN:
+      return statistics.minimum;
+    case vtkGPUMeshKernel::MAX:
+      return statistics.maximum;
+    case vtkGPUMeshKernel::SUM:
+      return statistics.sum;
+    case vtkGPUMeshKernel::L0:
+      return statistics.l0Norm();
+    case vtkGPUMeshKernel::L1:
+      return statistics.l1Norm();
+    case vtkGPUMeshKernel::LINF:
+      return statistics.lInfNorm();
+    default:
+      return statistics.l2Norm();
+  }
+}
 
 std::string arrayNames(vtkFieldData* data)
 {
@@ -469,10 +490,7 @@ void vtkGPUMeshKernel::FinishOutput(gpumesh::DeviceRun& run, vtkPointSet* output
       });
       statistics = vtkGPUMeshDistributed::AllReduceStatistics(controller, statistics);
     }
-    const double value = this->Reduction == MIN ? statistics.minimum
-      : this->Reduction == MAX                  ? statistics.maximum
-      : this->Reduction == SUM                  ? statistics.sum
-                                                : statistics.l2Norm();
+    const double value = reducedValue(this->Reduction, statistics);
     vtkGPUMeshRunReport::SetFieldValue(
       field, std::string(this->ResultArrayName) + "_" + GetReductionName(this->Reduction), value);
   }

@@ -29,8 +29,8 @@
  * ResultArrayName "Points" (Domain Points, 3 components) replaces the output's coordinates.
  * A result named like a chosen array of the domain's entity, or "Points", is fed back: with
  * Iterations above 1 each iteration reads the previous iterate wherever the kernel reads that
- * array (Jacobi-style, double buffered), e.g. a user-written smoothing. Reduction reduces the
- * result (by magnitude beyond 1 component; NaN left out) into the field data array
+ * array (Jacobi-style, double buffered), e.g. a user-written smoothing. Reduction (Min, Max, Sum, L2,
+ * L0, L1 or Linf) reduces the result (by magnitude beyond 1 component; NaN left out) into the field data array
  * `<ResultArrayName>_<Reduction>`. The field data also holds `GeneratedSource` (the program
  * that ran, also the GeneratedSource property), `KernelCompiled` (1 when this execution
  * compiled the program, 0 when it came from the cache) and `KernelCompileTimeMs`.
@@ -82,7 +82,10 @@ public:
     MIN = 1,
     MAX = 2,
     SUM = 3,
-    L2 = 4
+    L2 = 4,
+    L0 = 5,  ///< the number of values neither 0 nor NaN
+    L1 = 6,  ///< the sum of magnitudes
+    LINF = 7 ///< the largest magnitude
   };
   static const char* GetDomainName(int domain);
   static const char* GetReductionName(int reduction);

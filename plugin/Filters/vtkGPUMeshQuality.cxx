@@ -7,13 +7,18 @@
 #include "vtkDoubleArray.h"
 #include "vtkFieldData.h"
 #include "vtkFloatArray.h"
+#include "vtkIdList.h"
+#include "vtkIdTypeArray.h"
 #include "vtkNew.h"
 #include "vtkObjectFactory.h"
+#include "vtkPointData.h"
 #include "vtkPointSet.h"
 #include "vtkType.h"
 
 #include "vtkGPUMeshAdapter.h"
 #include "vtkGPUMeshDistributed.h"
+#include "vtkGPUMeshOwnedValues.h"
+#include "vtkGPUMeshPiece.h"
 
 #include "gpumesh/algorithms/MeshQuality.h"
 #include "gpumesh/primitives/IndexedCopy.h"
@@ -25,6 +30,7 @@
 #include <cmath>
 #include <memory>
 #include <string>
+#include <vector>
 
 vtkStandardNewMacro(vtkGPUMeshQuality);
 
@@ -43,6 +49,69 @@ struct MeasuredKind
 };
 
 constexpr int kindCount = gpumesh::cellKindCount;
+
+const char* const pointQualityNames[] = { "None", "Minimum", "Maximum", "Mean" };
+static_assert(std::size(pointQualityNames) == vtkGPUMeshQuality::POINT_QUALITY_MEAN + 1, "a name per PointQuality");
+const char* const badCellSideNames[] = { "None", "Below", "Above" };
+static_assert(std::size(badCellSideNames) == vtkGPUMeshQuality::BAD_CELLS_ABOVE + 1, "a name per BadCellSide");
+
+// `bins` equal bins over [first, last] placed as numpy.histogram places them: edges as
+// numpy.linspace gives them, a value's bin from its scaled offset then corrected against the
+// edges, the last bin closed; a range of one value is widened by 0.5 on each side.
+class UniformBins
+{
+public:
+  UniformBins(int bins, double first, double last)
+    : Count(bins)
+  {
+    if (first == last)
+    {
+      first -= 0.5;
+      last += 0.5;
+    }
+    this->First = first;
+    this->Norm = bins / (last - first);
+    const double step = (last - first) / bins;
+    this->Edges.resize(static_cast<std::size_t>(bins) + 1);
+    for (int i = 0; i < bins; ++i)
+    {
+      const double offset = i * step; // two roundings, as numpy's y * step then y += start
+      this->Edges[i] = offset + first;
+    }
+    this->Edges[bins] = last;
+  }
+
+  /// The bin of x, or -1 outside [first, last] or NaN.
+  int BinOf(double x) const
+  {
+    if (!(x >= this->Edges.front() && x <= this->Edges.back()))
+    {
+      return -1;
+    }
+    const double scaled = (x - this->First) * this->Norm;
+    int i = static_cast<int>(scaled);
+    i = std::min(std::max(i, 0), this->Count);
+    if (i == this->Count)
+    {
+      --i;
+    }
+    if (x < this->Edges[i])
+    {
+      --i;
+    }
+    else if (i != this->Count - 1 && x >= this->Edges[i + 1])
+    {
+      ++i;
+    }
+    return i;
+  }
+
+private:
+  int Count;
+  double First = 0.0;
+  double Norm = 0.0;
+  std::vector<double> Edges;
+};
 
 // The measured kind a VTK cell type counts as (pixels and voxels: quads and hexahedra), or -1.
 int measuredKindOf(int vtkCellType)
@@ -232,12 +301,10 @@ gpumesh::RealBuffer measureCells(gpumesh::DeviceRun& run, const gpumesh::DeviceM
 }
 
 // The statistics of the quality of the owned cells of each kind.
+// `owned`: the quality, NaN in ghost cells.
 PerKind<gpumesh::Statistics> ownedStatistics(gpumesh::DeviceRun& run, const gpumesh::DeviceMesh& mesh,
-  const PerKind<const MeasuredKind*>& kinds, const gpumesh::RealBuffer& quality, const std::vector<std::int32_t>& ghosts)
+  const PerKind<const MeasuredKind*>& kinds, const gpumesh::RealBuffer& owned)
 {
-  const gpumesh::RealBuffer masked =
-    ghosts.empty() ? gpumesh::RealBuffer() : ownedValues(run, quality, static_cast<std::size_t>(mesh.cellCount()), ghosts);
-  const gpumesh::RealBuffer& owned = ghosts.empty() ? quality : masked;
   PerKind<gpumesh::Statistics> statistics{};
   for (const gpumesh::DeviceCellGroup& group : mesh.groups())
   {
@@ -263,9 +330,75 @@ vtkSmartPointer<vtkDataArray> qualityArray(gpumesh::DeviceRun& run, const gpumes
   return empty;
 }
 
+// The owned values of one group on the host (ghosts NaN), in group order.
+std::vector<double> hostGroupValues(
+  gpumesh::DeviceRun& run, const gpumesh::DeviceCellGroup& group, const gpumesh::RealBuffer& owned)
+{
+  std::vector<double> values(group.count);
+  if (group.count > 0)
+  {
+    run.download(gpumesh::groupValues(run, group, owned), values.data(), group.count, "group quality");
+  }
+  return values;
+}
+
+// An array of `tuples` NaN values, of the run's type.
+vtkSmartPointer<vtkDataArray> nanArray(gpumesh::DeviceRun& run, vtkIdType tuples, const char* name)
+{
+  vtkSmartPointer<vtkDataArray> array = vtkSmartPointer<vtkDataArray>::Take(run.precision() == gpumesh::Precision::Double
+      ? static_cast<vtkDataArray*>(vtkDoubleArray::New())
+      : static_cast<vtkDataArray*>(vtkFloatArray::New()));
+  array->SetName(name);
+  array->SetNumberOfTuples(tuples);
+  array->Fill(NAN);
+  return array;
+}
+
+// The PointQuality array of `mesh`'s first `points` points from the cells' `quality`.
+vtkSmartPointer<vtkDataArray> pointQualityArray(gpumesh::DeviceRun& run, const gpumesh::DeviceMesh* mesh,
+  const gpumesh::RealBuffer& quality, int reduction, vtkIdType points)
+{
+  if (!mesh || points == 0)
+  {
+    return nanArray(run, points, "PointQuality");
+  }
+  const gpumesh::RealBuffer values =
+    gpumesh::pointValuesOfCells(run, *mesh, quality, static_cast<gpumesh::PointReduction>(reduction));
+  return vtkGPUMeshAdapter::DownloadArray(run, values, points, 1, "PointQuality");
+}
+// NaN at the points of `piece` that none of its owned cells uses (only the input's ghost cells
+// do): their balls may be cut here, and their owners compute them.
+void maskPointsOfNoOwnedCell(const vtkGPUMeshPiece& piece, vtkDataArray* values)
+{
+  const vtkIdType points = values->GetNumberOfTuples();
+  std::vector<unsigned char> used(static_cast<std::size_t>(points), 0);
+  const vtkIdType owned = std::min(piece.GetNumberOfResultCells(), piece.Data->GetNumberOfCells());
+  vtkNew<vtkIdList> ids;
+  for (vtkIdType c = 0; c < owned; ++c)
+  {
+    piece.Data->GetCellPoints(c, ids);
+    for (vtkIdType k = 0; k < ids->GetNumberOfIds(); ++k)
+    {
+      if (ids->GetId(k) < points)
+      {
+        used[ids->GetId(k)] = 1;
+      }
+    }
+  }
+  for (vtkIdType p = 0; p < points; ++p)
+  {
+    if (!used[p])
+    {
+      values->SetComponent(p, 0, NAN);
+    }
+  }
+}
 } // namespace
 
+vtkGPUMeshQuality::~vtkGPUMeshQuality() = default;
+
 vtkGPUMeshQuality::vtkGPUMeshQuality()
+  : OwnedValues(std::make_unique<vtkGPUMeshOwnedValues>())
 {
   // Exact comparison with vtkMeshQuality, which computes in double, whatever the points' type.
   this->Precision = PRECISION_DOUBLE;
@@ -282,6 +415,16 @@ void vtkGPUMeshQuality::ExecuteOnDevice(
     { CellKind::Wedge, "WedgeQualityMeasure", "Mesh Wedge Quality", this->WedgeQualityMeasure },
     { CellKind::Hexahedron, "HexQualityMeasure", "Mesh Hexahedron Quality", this->HexQualityMeasure } };
   const PerKind<const MeasuredKind*> kinds = byKind(chosen);
+  RequireChoice("PointQuality", this->PointQuality, pointQualityNames);
+  RequireChoice("BadCellSide", this->BadCellSide, badCellSideNames);
+  if (this->Bins < 0)
+  {
+    throw gpumesh::Error("Bins " + std::to_string(this->Bins) + " is negative: give 0 (no histogram) or more");
+  }
+  if (this->Bins > (1 << 24))
+  {
+    throw gpumesh::Error("Bins " + std::to_string(this->Bins) + " is more than the 16777216 a histogram may have");
+  }
   const bool relative = std::any_of(std::begin(chosen), std::end(chosen),
     [](const MeasuredKind& k) { return gpumesh::qualityMeasureNeedsAverageSize(k.measure); });
 
@@ -324,13 +467,18 @@ void vtkGPUMeshQuality::ExecuteOnDevice(
   this->UpdateProgress(0.3);
 
   gpumesh::RealBuffer quality;
+  gpumesh::RealBuffer masked; // quality with ghost cells NaN (empty without ghosts)
   PerKind<gpumesh::Statistics> statistics{};
   vtkGPUMeshDistributed::AllSucceed(controller, [&] {
     if (cells > 0)
     {
       quality = measureCells(run, *mesh, kinds, averageSizes(sizes));
       this->UpdateProgress(0.6);
-      statistics = ownedStatistics(run, *mesh, kinds, quality, ghosts);
+      if (!ghosts.empty())
+      {
+        masked = ownedValues(run, quality, cells, ghosts);
+      }
+      statistics = ownedStatistics(run, *mesh, kinds, ghosts.empty() ? quality : masked);
     }
   });
   // Every process reports the statistics of the whole mesh.
@@ -339,6 +487,88 @@ void vtkGPUMeshQuality::ExecuteOnDevice(
   {
     const int kind = static_cast<int>(k.kind);
     statistics[kind] = vtkGPUMeshDistributed::AllReduceStatistics(controller, statistics[kind]);
+  }
+  this->UpdateProgress(0.7);
+
+  // Histograms and the bad cell count from the owned cells' values on the host, over the whole
+  // mesh's ranges; summed over the processes.
+  const int bins = this->Bins;
+  std::vector<long long> histograms(static_cast<std::size_t>(kindCount) * bins, 0);
+  long long badCells = 0;
+  if (bins > 0 || this->BadCellSide != BAD_CELLS_NONE)
+  {
+    vtkGPUMeshDistributed::AllSucceed(controller, [&] {
+      if (cells == 0)
+      {
+        return;
+      }
+      for (const gpumesh::DeviceCellGroup& group : mesh->groups())
+      {
+        const int kind = static_cast<int>(group.kind);
+        if (!kinds[kind])
+        {
+          continue;
+        }
+        const std::vector<double> values = hostGroupValues(run, group, ghosts.empty() ? quality : masked);
+        if (bins > 0 && statistics[kind].count > 0 && std::isfinite(statistics[kind].minimum) &&
+          std::isfinite(statistics[kind].maximum))
+        {
+          const UniformBins placed(bins, statistics[kind].minimum, statistics[kind].maximum);
+          long long* counts = histograms.data() + static_cast<std::size_t>(kind) * bins;
+          for (double q : values)
+          {
+            const int b = placed.BinOf(q);
+            if (b >= 0)
+            {
+              ++counts[b];
+            }
+          }
+        }
+        const double threshold = this->BadCellThreshold;
+        if (this->BadCellSide == BAD_CELLS_BELOW)
+        {
+          badCells += std::count_if(values.begin(), values.end(), [&](double q) { return q < threshold; });
+        }
+        else if (this->BadCellSide == BAD_CELLS_ABOVE)
+        {
+          badCells += std::count_if(values.begin(), values.end(), [&](double q) { return q > threshold; });
+        }
+      }
+    });
+    if (bins > 0)
+    {
+      vtkGPUMeshDistributed::AllReduce(controller, histograms.data(), kindCount * bins, vtkCommunicator::SUM_OP);
+    }
+    vtkGPUMeshDistributed::AllReduce(controller, &badCells, 1, vtkCommunicator::SUM_OP);
+  }
+
+  if (this->PointQuality != POINT_QUALITY_NONE)
+  {
+    // Serial: the input's mesh and quality. MPI: the ghosted piece, measured with the whole
+    // mesh's average sizes, so every owned point sees all its cells (collective).
+    const PerKind<double> averages = averageSizes(sizes);
+    this->OwnedValues->Compute(input, output, controller,
+      [&](const vtkGPUMeshPiece& piece, const std::array<double, 3>* pieceOrigin, vtkPointSet* result) {
+        if (!pieceOrigin)
+        {
+          result->GetPointData()->AddArray(
+            pointQualityArray(run, mesh.get(), quality, this->PointQuality, piece.GetNumberOfResultPoints()));
+          return;
+        }
+        if (piece.GetNumberOfCells() == 0)
+        {
+          result->GetPointData()->AddArray(nanArray(run, piece.GetNumberOfResultPoints(), "PointQuality"));
+          return;
+        }
+        auto pieceDescription = vtkGPUMeshAdapter::DescribeMesh(piece, run.precision());
+        pieceDescription.view.points.origin = *pieceOrigin;
+        const gpumesh::DeviceMesh pieceMesh(run, pieceDescription.view, 2);
+        const gpumesh::RealBuffer pieceQuality = measureCells(run, pieceMesh, kinds, averages);
+        vtkSmartPointer<vtkDataArray> values = pointQualityArray(
+          run, &pieceMesh, pieceQuality, this->PointQuality, piece.GetNumberOfResultPoints());
+        maskPointsOfNoOwnedCell(piece, values);
+        result->GetPointData()->AddArray(values);
+      });
   }
   this->UpdateProgress(0.8);
 
@@ -352,6 +582,25 @@ void vtkGPUMeshQuality::ExecuteOnDevice(
     field->SetNumberOfComponents(5);
     field->InsertNextTuple(tuple.data());
     output->GetFieldData()->AddArray(field);
+    if (bins > 0)
+    {
+      vtkNew<vtkIdTypeArray> histogram;
+      histogram->SetName((std::string(k.fieldName) + " Histogram").c_str());
+      histogram->SetNumberOfTuples(bins);
+      const long long* counts = histograms.data() + static_cast<std::size_t>(k.kind) * bins;
+      for (int b = 0; b < bins; ++b)
+      {
+        histogram->SetValue(b, static_cast<vtkIdType>(counts[b]));
+      }
+      output->GetFieldData()->AddArray(histogram);
+    }
+  }
+  if (this->BadCellSide != BAD_CELLS_NONE)
+  {
+    vtkNew<vtkIdTypeArray> bad;
+    bad->SetName("BadCellCount");
+    bad->InsertNextValue(static_cast<vtkIdType>(badCells));
+    output->GetFieldData()->AddArray(bad);
   }
 }
 
@@ -364,4 +613,8 @@ void vtkGPUMeshQuality::PrintSelf(ostream& os, vtkIndent indent)
   os << indent << "PyramidQualityMeasure: " << gpumesh::qualityMeasureName(this->PyramidQualityMeasure) << "\n";
   os << indent << "WedgeQualityMeasure: " << gpumesh::qualityMeasureName(this->WedgeQualityMeasure) << "\n";
   os << indent << "HexQualityMeasure: " << gpumesh::qualityMeasureName(this->HexQualityMeasure) << "\n";
+  os << indent << "PointQuality: " << ChoiceName(pointQualityNames, this->PointQuality) << "\n";
+  os << indent << "Bins: " << this->Bins << "\n";
+  os << indent << "BadCellSide: " << ChoiceName(badCellSideNames, this->BadCellSide) << "\n";
+  os << indent << "BadCellThreshold: " << this->BadCellThreshold << "\n";
 }

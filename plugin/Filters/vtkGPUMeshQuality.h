@@ -28,12 +28,34 @@
  * of the whole mesh, ghost cells (DUPLICATECELL) left out, and the average sizes that Relative
  * Size Squared and Shape and Size compare with are those of the whole mesh: the result equals a
  * serial run's.
+ *
+ * Beyond vtkMeshQuality (each off by default):
+ * - PointQuality (NONE, MINIMUM, MAXIMUM, MEAN): the point array `PointQuality`, the minimum,
+ *   maximum or mean of the Quality of the cells around each point (GMlib's ball quality),
+ *   cells without a measure left out, NaN at a point without a measured cell. Which end is the
+ *   worse depends on the measure (Radius Ratio, Edge Ratio, Aspect Frobenius, Condition: 1 is
+ *   best, larger is worse, so MAXIMUM is the worst; Scaled Jacobian, Shape, Minimum Angle,
+ *   Relative Size Squared: larger is better, so MINIMUM is the worst), hence the explicit
+ *   choice. Under MPI each process computes it on its ghosted piece (vtkGPUMeshOwnedValues):
+ *   every owned point sees all its cells and gets the serial value (the mean is a compensated
+ *   sum, independent of the order of the cells); points only ghost cells use get NaN.
+ * - Bins > 0: per measured kind the field data array `Mesh Triangle Quality Histogram`, ...
+ *   (Bins tuples: the number of cells of the kind in each bin), the bins spanning the kind's
+ *   [minimum, maximum] as numpy.histogram places them (equal widths, the last bin closed, a
+ *   range of one value widened by 0.5 on each side); NaN qualities are not counted.
+ * - BadCellSide (NONE, BELOW, ABOVE): the field data `BadCellCount`, the number of measured
+ *   cells (all kinds) whose Quality is strictly below, or strictly above, BadCellThreshold.
+ * Under MPI the histograms and BadCellCount are those of the whole mesh, ghost cells left out.
  */
 #ifndef vtkGPUMeshQuality_h
 #define vtkGPUMeshQuality_h
 
 #include "GPUMeshFiltersModule.h" // for export macro
 #include "vtkGPUMeshFilter.h"
+
+#include <memory> // for std::unique_ptr
+
+class vtkGPUMeshOwnedValues;
 
 class GPUMESHFILTERS_EXPORT vtkGPUMeshQuality : public vtkGPUMeshFilter
 {
@@ -62,9 +84,43 @@ public:
   vtkGetMacro(HexQualityMeasure, int);
   ///@}
 
+  enum PointQualities
+  {
+    POINT_QUALITY_NONE = 0,
+    POINT_QUALITY_MINIMUM = 1,
+    POINT_QUALITY_MAXIMUM = 2,
+    POINT_QUALITY_MEAN = 3
+  };
+  enum BadCellSides
+  {
+    BAD_CELLS_NONE = 0,
+    BAD_CELLS_BELOW = 1,
+    BAD_CELLS_ABOVE = 2
+  };
+
+  ///@{
+  /// The point array `PointQuality` from the cells around each point (NONE by default).
+  vtkSetMacro(PointQuality, int);
+  vtkGetMacro(PointQuality, int);
+  ///@}
+
+  ///@{
+  /// Histogram bins of each kind's quality into the field data (0, the default: none).
+  vtkSetMacro(Bins, int);
+  vtkGetMacro(Bins, int);
+  ///@}
+
+  ///@{
+  /// BadCellCount: cells whose quality is below or above BadCellThreshold (NONE by default).
+  vtkSetMacro(BadCellSide, int);
+  vtkGetMacro(BadCellSide, int);
+  vtkSetMacro(BadCellThreshold, double);
+  vtkGetMacro(BadCellThreshold, double);
+  ///@}
+
 protected:
   vtkGPUMeshQuality();
-  ~vtkGPUMeshQuality() override = default;
+  ~vtkGPUMeshQuality() override;
 
   void ExecuteOnDevice(vtkInformationVector** inputVector, vtkPointSet* input, vtkPointSet* output,
     gpumesh::DeviceRun& run) override;
@@ -75,8 +131,15 @@ protected:
   int PyramidQualityMeasure = 13;
   int WedgeQualityMeasure = 0;
   int HexQualityMeasure = 5;
+  int PointQuality = POINT_QUALITY_NONE;
+  int Bins = 0;
+  int BadCellSide = BAD_CELLS_NONE;
+  double BadCellThreshold = 0.0;
 
 private:
+  /// Under MPI: the ghosted piece PointQuality is computed on (kept between executions).
+  std::unique_ptr<vtkGPUMeshOwnedValues> OwnedValues;
+
   vtkGPUMeshQuality(const vtkGPUMeshQuality&) = delete;
   void operator=(const vtkGPUMeshQuality&) = delete;
 };

@@ -153,9 +153,11 @@ gpumesh::Statistics AllReduceStatistics(
   {
     return piece;
   }
-  constexpr int fields = 6;
+  constexpr int fields = 8;
+  // Counts travel as doubles: exact up to 2^53 values.
   const double mine[fields] = { static_cast<double>(piece.count), piece.minimum, piece.maximum,
-    piece.sum, piece.normScale, piece.normScaledSquares };
+    piece.sum, piece.normScale, piece.normScaledSquares, static_cast<double>(piece.nonZeros),
+    piece.absoluteSum };
   const int processes = controller->GetNumberOfProcesses();
   std::vector<double> all(static_cast<std::size_t>(fields) * processes);
   controller->AllGather(mine, all.data(), fields);
@@ -172,6 +174,8 @@ gpumesh::Statistics AllReduceStatistics(
     part.sum = values[3];
     part.normScale = values[4];
     part.normScaledSquares = values[5];
+    part.nonZeros = static_cast<std::uint64_t>(values[6]);
+    part.absoluteSum = values[7];
     total.merge(part);
   }
   return total;

@@ -20,6 +20,8 @@ struct Reference
   double sum = 0.0;
   double sumOfSquares = 0.0;
   double sumOfMagnitudes = 0.0;
+  std::uint64_t nonZeros = 0;
+  double largestMagnitude = 0.0;
 };
 
 Reference reference(const std::vector<float>& values)
@@ -37,6 +39,8 @@ Reference reference(const std::vector<float>& values)
     r.sum += v;
     r.sumOfSquares += double(v) * double(v);
     r.sumOfMagnitudes += std::abs(double(v));
+    r.nonZeros += v != 0.0f;
+    r.largestMagnitude = std::max(r.largestMagnitude, std::abs(double(v)));
   }
   return r;
 }
@@ -71,6 +75,9 @@ void expectMatches(const std::vector<float>& values, double relative, AccessPatt
   EXPECT_LE(std::abs(s.sum - r.sum), relative * std::max(r.sumOfMagnitudes, 1e-30));
   EXPECT_LE(std::abs(s.mean() - r.sum / double(r.count)), relative * r.sumOfMagnitudes / double(r.count) + 1e-30);
   EXPECT_NEAR(s.l2Norm(), std::sqrt(r.sumOfSquares), relative * std::sqrt(r.sumOfSquares) + 1e-30);
+  EXPECT_EQ(s.nonZeros, r.nonZeros);
+  EXPECT_EQ(s.lInfNorm(), r.largestMagnitude); // a magnitude of a float: exact
+  EXPECT_LE(std::abs(s.l1Norm() - r.sumOfMagnitudes), relative * std::max(r.sumOfMagnitudes, 1e-30));
 }
 } // namespace
 
@@ -99,6 +106,16 @@ TEST(Reduce, HugeAndTinyValuesInBothPrecisions)
       EXPECT_NEAR(s.l2Norm() / (value * std::sqrt(sumOfRatios)), 1.0, tolerance) << value;
       EXPECT_NEAR(s.sum / (value * 4004.0), 1.0, tolerance) << value; // 143 cycles of 1..7 = 28
       EXPECT_EQ(s.count, values.size());
+      // The same values negated half the time: L1 is the sum of magnitudes, Linf the largest.
+      std::vector<double> signed_(values);
+      for (std::size_t i = 0; i < signed_.size(); i += 2)
+        signed_[i] = -signed_[i];
+      signed_[3] = 0.0; // value * 4, not counted by L0
+      const RealBuffer signedBuffer = run.uploadReal(signed_.data(), signed_.size(), "values");
+      const Statistics t = reduceStatistics(run, signedBuffer, signed_.size());
+      EXPECT_NEAR(t.l1Norm() / (value * 4000.0), 1.0, tolerance) << value;
+      EXPECT_NEAR(t.lInfNorm() / (value * 7.0), 1.0, tolerance) << value;
+      EXPECT_EQ(t.nonZeros, signed_.size() - 1) << value;
     }
   }
 }
@@ -131,6 +148,9 @@ TEST(Reduce, EmptyArray)
   EXPECT_TRUE(std::isnan(s.mean()));
   EXPECT_EQ(s.sum, 0.0);
   EXPECT_EQ(s.l2Norm(), 0.0);
+  EXPECT_EQ(s.nonZeros, 0u);
+  EXPECT_EQ(s.l1Norm(), 0.0);
+  EXPECT_EQ(s.lInfNorm(), 0.0);
 }
 
 TEST(Reduce, TenMillionValuesSumTo1e6Relative)
@@ -158,6 +178,9 @@ TEST(Reduce, SkipsNaNAndKeepsInfinities)
   const Statistics s = reduceOnDevice(values);
   EXPECT_EQ(s.maximum, std::numeric_limits<double>::infinity());
   EXPECT_EQ(s.sum, std::numeric_limits<double>::infinity());
+  EXPECT_EQ(s.l1Norm(), std::numeric_limits<double>::infinity());
+  EXPECT_EQ(s.lInfNorm(), std::numeric_limits<double>::infinity());
+  EXPECT_EQ(s.nonZeros, s.count); // random values are never exactly 0; NaN is not counted
 }
 
 // nrm2's scaled sum must not divide infinity by infinity: with two or more infinite values
@@ -184,6 +207,8 @@ TEST(Reduce, L2OfSeveralInfinitiesIsInfinite)
         EXPECT_EQ(s.l2Norm(), inf) << at.size() << " infinities from " << at.front()
                                    << (precision == Precision::Single ? ", single" : ", double");
         EXPECT_EQ(s.count, values.size());
+        EXPECT_EQ(s.l1Norm(), inf);
+        EXPECT_EQ(s.lInfNorm(), inf);
       }
     }
   }

@@ -21,6 +21,8 @@ Statistics of(const std::vector<double>& values)
     s.maximum = s.count ? std::max(s.maximum, v) : v;
     s.sum += v;
     const double magnitude = std::fabs(v);
+    s.absoluteSum += magnitude;
+    s.nonZeros += v != 0.0;
     if (magnitude > s.normScale)
     {
       s.normScaledSquares = 1.0 + s.normScaledSquares * (s.normScale / magnitude) * (s.normScale / magnitude);
@@ -50,14 +52,17 @@ Statistics combineStatistics(const std::vector<Statistics>& parts)
 
 TEST(StatisticsCombination, PiecesGiveTheStatisticsOfTheWhole)
 {
-  const Statistics whole = of({ 3, -1, 4, 1, -5, 9, 2, 6 });
-  const Statistics combined = combineStatistics({ of({ 3, -1, 4 }), of({ 1, -5 }), of({ 9, 2, 6 }) });
+  const Statistics whole = of({ 3, -1, 4, 0, 1, -5, 9, 2, 6 });
+  const Statistics combined = combineStatistics({ of({ 3, -1, 4, 0 }), of({ 1, -5 }), of({ 9, 2, 6 }) });
   EXPECT_EQ(combined.count, whole.count);
   EXPECT_EQ(combined.minimum, -5);
   EXPECT_EQ(combined.maximum, 9);
   EXPECT_DOUBLE_EQ(combined.sum, whole.sum);
   EXPECT_DOUBLE_EQ(combined.mean(), whole.mean());
   EXPECT_DOUBLE_EQ(combined.l2Norm(), whole.l2Norm());
+  EXPECT_EQ(combined.nonZeros, 8u);
+  EXPECT_EQ(combined.l1Norm(), 31.0);
+  EXPECT_EQ(combined.lInfNorm(), 9.0);
 }
 
 TEST(StatisticsCombination, EmptyPiecesAddNothingAndPutNoNaNIntoTheResult)
@@ -79,6 +84,8 @@ TEST(StatisticsCombination, PiecesWithInfiniteValuesGiveAnInfiniteNorm)
   const Statistics total = combineStatistics({ of({ 1.0, inf }), of({ -inf, 2.0 }),
     of({ 3.0 }) });
   EXPECT_EQ(total.l2Norm(), inf);
+  EXPECT_EQ(total.l1Norm(), inf);
+  EXPECT_EQ(total.lInfNorm(), inf);
   EXPECT_EQ(total.count, 5u);
 }
 

@@ -49,6 +49,15 @@ class CellReductionTest(unittest.TestCase):
         self.assertLessEqual(abs(gt.field_value(result, "Max") - values.max()), RELATIVE * abs(values.max()))
         l2 = math.sqrt((values ** 2).sum())
         self.assertLessEqual(abs(gt.field_value(result, "L2") - l2), RELATIVE * l2)
+        self.assert_norms(result, values, RELATIVE)
+
+    def assert_norms(self, result, values, relative):
+        """L0, L1 and Linf of the field data against numpy (values without NaN)."""
+        self.assertEqual(int(gt.field_value(result, "L0")), int(np.count_nonzero(values)))
+        l1 = float(np.abs(values).sum())
+        self.assertLessEqual(abs(gt.field_value(result, "L1") - l1), relative * l1)
+        linf = float(np.abs(values).max()) if values.size else 0.0
+        self.assertLessEqual(abs(gt.field_value(result, "Linf") - linf), relative * linf)
 
     def assert_per_cell(self, actual, expected):
         np.testing.assert_array_equal(np.isnan(actual), np.isnan(expected))
@@ -109,6 +118,32 @@ class CellReductionTest(unittest.TestCase):
         self.assertEqual(gt.field_value(result, "Sum"), 0.0)
         self.assertTrue(math.isnan(gt.field_value(result, "Min")))
         self.assertTrue(math.isnan(gt.field_value(result, "Mean")))
+        for norm in ("L0", "L1", "L2", "Linf"):
+            self.assertEqual(gt.field_value(result, norm), 0.0, norm)
+
+    def test_norms_at_every_scale(self):
+        """L0, L1, L2 and Linf of arrays of 1e-30 .. 1e30 (zeros, NaN, both signs) against numpy,
+        in both precisions: no square or sum leaves the range, nothing underflows."""
+        grid = gt.read_vtu("ball_tets.vtu")
+        n = grid.GetNumberOfCells()
+        rng = np.random.default_rng(30)
+        for scale in (1e-30, 1e-10, 1.0, 1e10, 1e30):
+            values = scale * rng.uniform(-3.0, 3.0, size=n)
+            values[::11] = 0.0
+            values[5::13] = np.nan
+            for precision, relative in (("Double", 1e-13), ("Single", 1e-6)):
+                # Single rounds each value to float first: compare with numpy on those values.
+                expected = values if precision == "Double" else values.astype(np.float32).astype(np.float64)
+                mesh = grid.NewInstance()
+                mesh.ShallowCopy(grid)
+                add_cell_array(mesh, "Values", values[:, None])
+                result = reduce_on_device(mesh, Quantity="Array", InputArray=["CELLS", "Values"],
+                                          Precision=precision)
+                finite = expected[~np.isnan(expected)]
+                self.assertEqual(int(gt.field_value(result, "Count")), finite.size)
+                self.assert_norms(result, finite, relative)
+                l2 = math.sqrt(float(((finite / scale) ** 2).sum())) * scale
+                self.assertLessEqual(abs(gt.field_value(result, "L2") - l2), relative * l2, (scale, precision))
 
     def test_cell_array_with_nan(self):
         grid = gt.read_vtu("plate_with_holes.vtu")

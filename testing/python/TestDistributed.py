@@ -43,7 +43,9 @@ import gpumesh_testing as gt
 
 CELL_IDS = "CellIds"
 POINT_IDS = "PointIds"
-REDUCTION_FIELDS = ("Min", "Max", "Sum", "Mean", "L2")
+REDUCTION_FIELDS = ("Min", "Max", "Sum", "Mean", "L2", "L1", "Linf")
+# Compared exactly, as Count.
+EXACT_REDUCTION_FIELDS = ("Count", "L0")
 
 # name: (mesh, filter, properties, what to compare)
 CASES = {
@@ -132,6 +134,13 @@ CASES = {
                                     Kernel="REAL sum = 0;\nfor (int k = 0; k < neighbour_count; ++k)\n"
                                            "  sum += neighbours_CellIds(k);\nresult = (REAL2)(neighbour_count, sum);"),
                                "kernel_cells"),
+    # The norm reductions at 1e30 and 1e-30 (zeros where a cell has 3 neighbours): L0 exact.
+    "kernel_ball_l0_huge": ("ball_tets.vtu", "GPUMeshKernel",
+                            dict(Domain="Cells", ResultArrayName="Huge", Reduction="L0",
+                                 Kernel="result = 1e30 * (neighbour_count - 3);"), "kernel_cells"),
+    "kernel_ball_l1_tiny": ("ball_tets.vtu", "GPUMeshKernel",
+                            dict(Domain="Cells", ResultArrayName="Tiny", Reduction="L1",
+                                 Kernel="result = 1e-30 * (neighbour_count - 3);"), "kernel_cells"),
     "kernel_plate_relaxation": ("plate_with_holes.vtu", "GPUMeshKernel",
                                 dict(ResultArrayName="Points", ResultComponents=3,
                                      Kernel="REAL3 mean = 0;\nfor (int k = 0; k < neighbour_count; ++k)\n"
@@ -210,8 +219,9 @@ def compare_keyed(result, reference, association, ids_name, arrays, tolerance, u
 
 def compare_reduction(result_fields, reference_fields):
     problems = []
-    if int(result_fields["Count"]) != int(reference_fields["Count"]):
-        problems.append("Count %d, serial %d" % (result_fields["Count"], reference_fields["Count"]))
+    for name in EXACT_REDUCTION_FIELDS:
+        if int(result_fields[name]) != int(reference_fields[name]):
+            problems.append("%s %d, serial %d" % (name, result_fields[name], reference_fields[name]))
     for name in REDUCTION_FIELDS:
         got, want = result_fields[name], reference_fields[name]
         if not abs(got - want) <= 1e-6 * abs(want):
@@ -265,7 +275,7 @@ def compare_meshes(result, reference, exact):
 
 
 def fields(dataset):
-    return {name: gt.field_value(dataset, name) for name in REDUCTION_FIELDS + ("Count",)}
+    return {name: gt.field_value(dataset, name) for name in REDUCTION_FIELDS + EXACT_REDUCTION_FIELDS}
 
 
 def compare(case, whole, pieces, reference):

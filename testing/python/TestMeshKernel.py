@@ -201,6 +201,31 @@ class MeshKernel(unittest.TestCase):
         np.testing.assert_allclose(gt.cell_array(result, "MinAngle"), expected, rtol=0, atol=1e-9)
         self.assertAlmostEqual(gt.field_value(result, "MinAngle_Min"), float(expected.min()), places=9)
 
+    def test_norm_reductions_at_every_scale(self):
+        """Reduction L0, L1 and Linf (and L2) of a cell result against numpy at 1e-30 .. 1e30."""
+        n = len(self.cells)
+        rng = np.random.default_rng(31)
+        for scale in (1e-30, 1.0, 1e30):
+            values = scale * rng.uniform(-3.0, 3.0, size=n)
+            values[::7] = 0.0
+            values[3::17] = np.nan
+            surface = self.surface.NewInstance()
+            surface.DeepCopy(self.surface)
+            array = vtkDoubleArray()
+            array.SetName("Pressure")
+            for v in values:
+                array.InsertNextValue(v)
+            surface.GetCellData().AddArray(array)
+            finite = values[~np.isnan(values)]
+            expected = {"L0": float(np.count_nonzero(finite)), "L1": float(np.abs(finite).sum()),
+                        "Linf": float(np.abs(finite).max()),
+                        "L2": scale * math.sqrt(float(((finite / scale) ** 2).sum()))}
+            for reduction, value in expected.items():
+                result = gt.fetch(kernel(gt.producer(surface), Domain="Cells", Kernel="result = Pressure;",
+                                         ResultArrayName="R", InputArrays=["Pressure"], Reduction=reduction))
+                self.assertLessEqual(abs(gt.field_value(result, "R_" + reduction) - value), 1e-13 * value,
+                                     (scale, reduction))
+
     def test_links_have_their_true_length(self):
         """Each point's cells and edge neighbours, against a numpy count of the same links."""
         result = gt.fetch(kernel(self.source, Kernel="result = (REAL2)(cell_count, neighbour_count);",

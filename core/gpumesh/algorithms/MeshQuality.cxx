@@ -1,6 +1,8 @@
 #include "gpumesh/algorithms/MeshQuality.h"
+#include "gpumesh/topology/VertexLinks.h"
 
 #include <algorithm>
+#include <cmath>
 #include <vector>
 #include <limits>
 
@@ -152,6 +154,26 @@ RealBuffer groupValues(DeviceRun& run, const DeviceCellGroup& group, const RealB
 {
   RealBuffer result = run.allocateReal(std::max<std::size_t>(group.count, 1), "group values");
   run.call({ "mesh_quality", "group_values", cellKindOptions(group) }, group.count, "group values", CellArgs{ group }, values, result);
+  return result;
+}
+
+RealBuffer pointValuesOfCells(
+  DeviceRun& run, const DeviceMesh& mesh, const RealBuffer& cellValues, PointReduction reduction)
+{
+  const auto points = static_cast<std::size_t>(mesh.pointCount());
+  RealBuffer result = run.allocateReal(std::max<std::size_t>(points, 1), "point values");
+  if (points == 0)
+  {
+    return result;
+  }
+  if (mesh.groups().empty())
+  {
+    run.fillReal(result, NAN, "point values");
+    return result;
+  }
+  const VertexTable cells = vertexCells(run, mesh);
+  run.call({ "point_quality", "point_quality" }, points, "point values of cells", static_cast<cl_int>(points),
+    cells.entries(), cells.rowStart(), cells.degree(), cellValues, static_cast<cl_int>(reduction), result);
   return result;
 }
 

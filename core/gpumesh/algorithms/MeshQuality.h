@@ -82,4 +82,19 @@ void computeGroupQuality(DeviceRun& run, const DeviceCellGroup& group, const Rea
 /// The values of `group`'s cells in group order: result[i] = values[cell id of its cell i].
 RealBuffer groupValues(DeviceRun& run, const DeviceCellGroup& group, const RealBuffer& values);
 
+/// How a point's value comes from the values of the cells around it.
+enum class PointReduction : int
+{
+  Minimum = 1,
+  Maximum = 2,
+  Mean = 3
+};
+
+/// For every point of `mesh`: the minimum, maximum or mean of `cellValues` (indexed by cell id)
+/// over the cells of mesh's groups that use the point, NaN values left out; NaN for a point
+/// without such a value. The mean is a compensated sum over the count, independent of the
+/// order of the cells (but for ties of rounding).
+RealBuffer pointValuesOfCells(
+  DeviceRun& run, const DeviceMesh& mesh, const RealBuffer& cellValues, PointReduction reduction);
+
 } // namespace gpumesh

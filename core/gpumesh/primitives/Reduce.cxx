@@ -28,6 +28,8 @@ void Statistics::merge(const Statistics& other)
   minimum = count ? std::min(minimum, other.minimum) : other.minimum;
   maximum = count ? std::max(maximum, other.maximum) : other.maximum;
   sum += other.sum;
+  absoluteSum += other.absoluteSum;
+  nonZeros += other.nonZeros;
   if (other.normScale > normScale)
   {
     const double r = normScale / other.normScale;
@@ -82,17 +84,22 @@ Statistics reduceWith(DeviceRun& run, const RealBuffer& values, std::size_t coun
   auto sums = run.allocate<Pair>(groups, "reduction sum partials");
   auto norms = run.allocate<Pair>(groups, "reduction norm partials");
   auto counts = run.allocate<cl_ulong>(groups, "reduction count partials");
+  auto absoluteSums = run.allocate<Pair>(groups, "reduction L1 partials");
+  auto nonZeros = run.allocate<cl_ulong>(groups, "reduction L0 partials");
   const bool contiguous = isContiguous(pattern, run.info().isGPU);
   const std::string options = "-DWG=" + std::to_string(workGroupSize) +
     " -DCONTIGUOUS=" + (contiguous ? "1" : "0") + " " + accumulator;
   run.call({ "reduce", "reduce_statistics", options }, { groups * workGroupSize, workGroupSize }, "reduce",
-    values, static_cast<cl_ulong>(count), minMax, sums, norms, counts);
+    values, static_cast<cl_ulong>(count), minMax, sums, norms, counts, absoluteSums, nonZeros);
 
   const auto hostMinMax = downloadPairs(run, minMax, groups);
   const auto hostSums = downloadPairs(run, sums, groups);
   const auto hostNorms = downloadPairs(run, norms, groups);
   std::vector<cl_ulong> hostCounts(groups);
   run.download(counts, hostCounts.data(), groups, "reduction partials");
+  const auto hostAbsoluteSums = downloadPairs(run, absoluteSums, groups);
+  std::vector<cl_ulong> hostNonZeros(groups);
+  run.download(nonZeros, hostNonZeros.data(), groups, "reduction partials");
   Statistics result;
   result.minimum = result.maximum = std::numeric_limits<double>::quiet_NaN();
   for (std::size_t g = 0; g < groups; ++g)
@@ -104,6 +111,8 @@ Statistics reduceWith(DeviceRun& run, const RealBuffer& values, std::size_t coun
     partial.sum = combine(hostSums[g][0], hostSums[g][1]);
     partial.normScale = hostNorms[g][0];
     partial.normScaledSquares = hostNorms[g][1];
+    partial.absoluteSum = combine(hostAbsoluteSums[g][0], hostAbsoluteSums[g][1]);
+    partial.nonZeros = hostNonZeros[g];
     result.merge(partial);
   }
   return result;
