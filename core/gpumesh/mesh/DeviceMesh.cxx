@@ -379,6 +379,8 @@ std::uint64_t plannedImportBytes(const DeviceRun& run, const MeshView& view)
   const bool pointsInPlace = view.readInPlace && view.points.tailCount == 0 && !run.info().isGPU &&
     view.points.isDouble == (run.precision() == Precision::Double);
   std::uint64_t bytes = pointsInPlace ? 0 : 3 * static_cast<std::uint64_t>(view.points.count) * realSize(run.precision());
+  if (view.points.tailCount > 0)
+    bytes *= 2; // the two parts, uploaded before they are joined
   for (const CellSection& section : view.sections)
   {
     if (section.cellCount == 0 || section.layout == SectionLayout::LeftOut)
