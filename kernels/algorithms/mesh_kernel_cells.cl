@@ -5,6 +5,7 @@
 //                      fed-back result (`previous`), then `result_out`
 //   USES_NEIGHBOURS    whether the text uses the cells across the sides (1) or not (0)
 //   INPUT_VARIABLES    the cell's own chosen arrays as variables
+//   PARAMETER_VARIABLES   `const REAL <name> = mk_parameters[i];` per parameter
 //   RESULT_DECLARATION, RESULT_STORE   the result variable and how it is written
 // and one accessor macro per (link, array): points_<Name>(k), neighbours_<Name>(k), plus the
 // CELL_<KIND> constants `kind` compares with, and MK_CHECKED, MK_VAR_<name> for the index
@@ -20,7 +21,7 @@
 
 __kernel void mesh_kernel(STEP_ARGUMENTS, CELL_ARGS, const int kind, __global const REAL* points,
   const int point_total, const int cell_total, __global const REAL* point_arrays,
-  __global const REAL* cell_arrays, __global int* mk_error
+  __global const REAL* cell_arrays, __global int* mk_error, __global const REAL* mk_parameters
 #if USES_NEIGHBOURS
   , __global const uint* neighbour_offsets, __global const int* neighbour_ids
 #endif
@@ -37,6 +38,7 @@ __kernel void mesh_kernel(STEP_ARGUMENTS, CELL_ARGS, const int kind, __global co
   const int neighbour_count = (int)(neighbour_offsets[id + 1] - neighbour_first);
 #endif
   INPUT_VARIABLES
+  PARAMETER_VARIABLES
   RESULT_DECLARATION
   {
 //@USER_KERNEL@

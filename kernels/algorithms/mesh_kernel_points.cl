@@ -7,6 +7,7 @@
 //                      the coordinates themselves
 //   USES_CELLS, USES_NEIGHBOURS   which upward links the text uses (1) or not (0)
 //   INPUT_VARIABLES    the point's own chosen arrays as variables
+//   PARAMETER_VARIABLES   `const REAL <name> = mk_parameters[i];` per parameter
 //   RESULT_DECLARATION, RESULT_STORE   the result variable and how it is written
 //   MK_CHECKED, MK_VAR_<name>   index checks (kernels/algorithms/mesh_kernel_access.cl)
 // and one accessor macro per (link, array): cells_<Name>(k), neighbours_<Name>(k).
@@ -22,7 +23,7 @@
 
 __kernel void mesh_kernel(STEP_ARGUMENTS, __global const REAL* points, const int point_total,
   const int cell_total, __global const REAL* point_arrays, __global const REAL* cell_arrays,
-  __global int* mk_error
+  __global int* mk_error, __global const REAL* mk_parameters
 #if USES_CELLS
   , __global const int* cell_entries, __global const uint* cell_rows, __global const int* cell_degree
 #endif
@@ -45,6 +46,7 @@ __kernel void mesh_kernel(STEP_ARGUMENTS, __global const REAL* points, const int
   const int neighbour_count = neighbour_degree[id];
 #endif
   INPUT_VARIABLES
+  PARAMETER_VARIABLES
   RESULT_DECLARATION
   {
 //@USER_KERNEL@

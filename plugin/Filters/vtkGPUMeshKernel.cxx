@@ -351,12 +351,14 @@ vtkGPUMeshKernel::vtkGPUMeshKernel()
 {
   this->SetResultArrayName("Result");
   this->SetKernel("");
+  this->SetParameters("");
 }
 
 vtkGPUMeshKernel::~vtkGPUMeshKernel()
 {
   this->SetResultArrayName(nullptr);
   this->SetKernel(nullptr);
+  this->SetParameters(nullptr);
 }
 
 void vtkGPUMeshKernel::AddInputArray(const char* name)
@@ -403,6 +405,9 @@ void vtkGPUMeshKernel::CheckInput(vtkInformationVector**, vtkPointSet* input)
   {
     throw gpumesh::Error("Iterations must be 1 or more, not " + std::to_string(this->Iterations));
   }
+  // Every process parses the same text, so all of them pass the same values (or fail alike).
+  const std::vector<gpumesh::KernelParameter> parameters =
+    gpumesh::parseKernelParameters(this->Parameters ? this->Parameters : "");
   if (controller)
   {
     const bool fedBack = execution.WritesPoints ||
@@ -427,6 +432,7 @@ void vtkGPUMeshKernel::CheckInput(vtkInformationVector**, vtkPointSet* input)
     execution.Definition = makeDefinition(
       input, this->InputArrays, this->Domain, this->Kernel, this->ResultArrayName, this->ResultComponents,
       this->CheckIndices);
+    execution.Definition->parameters = parameters;
     execution.Generated = gpumesh::generateMeshKernel(*execution.Definition);
     this->GeneratedSource = execution.Generated.source;
   }
@@ -509,6 +515,7 @@ void vtkGPUMeshKernel::PrintSelf(ostream& os, vtkIndent indent)
   os << indent << "Domain: " << GetDomainName(this->Domain) << "\n";
   os << indent << "Kernel: " << (this->Kernel ? this->Kernel : "(none)") << "\n";
   os << indent << "ResultArrayName: " << (this->ResultArrayName ? this->ResultArrayName : "(none)") << "\n";
+  os << indent << "Parameters: " << (this->Parameters ? this->Parameters : "(none)") << "\n";
   os << indent << "ResultComponents: " << this->ResultComponents << "\n";
   std::string names;
   for (const auto& name : this->InputArrays)

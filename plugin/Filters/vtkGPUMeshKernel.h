@@ -26,6 +26,10 @@
  * Arrays of more than 4 components are read a component at a time: `cells_<Array>(k, c)`.
  * The result is written after the body: the body must not return.
  *
+ * Parameters ("dt=0.01;alpha=2") are named scalars the kernel reads as `const REAL` variables:
+ * only their names enter the generated program, their values are a kernel argument, so changing
+ * a value reruns the compiled program (KernelCompiled 0) and can be animated from Python.
+ *
  * ResultArrayName "Points" (Domain Points, 3 components) replaces the output's coordinates.
  * A result named like a chosen array of the domain's entity, or "Points", is fed back: with
  * Iterations above 1 each iteration reads the previous iterate wherever the kernel reads that
@@ -105,6 +109,16 @@ public:
   ///@}
 
   ///@{
+  /// Named scalars, "name=value;name=value" (';' or line breaks between entries; empty by
+  /// default), read in the Kernel as `const REAL name`. Names are C identifiers unlike the
+  /// Kernel's own names (contextual variables, input arrays, OpenCL C keywords and types, names
+  /// of the generated program), each once; values finite numbers. A bad entry is an error
+  /// naming it. A new value reuses the compiled program; a new set of names generates another.
+  vtkSetStringMacro(Parameters);
+  vtkGetStringMacro(Parameters);
+  ///@}
+
+  ///@{
   /// The array the kernel writes (default "Result"); "Points" means the coordinates.
   vtkSetStringMacro(ResultArrayName);
   vtkGetStringMacro(ResultArrayName);
@@ -165,6 +179,7 @@ protected:
   int Domain = POINTS;
   char* Kernel = nullptr;
   char* ResultArrayName = nullptr;
+  char* Parameters = nullptr;
   int ResultComponents = 1;
   std::vector<std::string> InputArrays;
   int Iterations = 1;

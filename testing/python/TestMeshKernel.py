@@ -55,7 +55,8 @@ def point_array(dataset, name):
 
 
 def kernel(source, **properties):
-    return simple.GPUMeshKernel(Input=source, Precision="Double", **properties)
+    properties.setdefault("Precision", "Double")
+    return simple.GPUMeshKernel(Input=source, **properties)
 
 
 class MeshKernel(unittest.TestCase):
@@ -288,6 +289,72 @@ class MeshKernel(unittest.TestCase):
         self.failing("ResultComponents must be 1 to 9", Kernel="result = 1;", ResultComponents=12)
         self.failing("Iterations must be 1 or more", Kernel="result = 1;", Iterations=0)
         self.failing("Domain 4 is not one of 0 (Points), 1 (Cells)", Kernel="result = 1;", Domain=4)
+
+    def test_parameters_are_variables_of_the_kernel(self):
+        """Parameters 'alpha=2.71828;beta=-0.25' are const REAL alpha and beta: the numpy result."""
+        proxy = kernel(self.source, Kernel="result = alpha * length(x) + beta; // two parameters",
+                       Parameters="alpha=2.71828; beta=-0.25")
+        result = gt.fetch(proxy)
+        np.testing.assert_allclose(point_array(result, "Result")[:, 0],
+                                   2.71828 * np.linalg.norm(self.xyz, axis=1) - 0.25, rtol=1e-12)
+        source = gt.field_value(result, "GeneratedSource")
+        self.assertIn("const REAL alpha = mk_parameters[0]; const REAL beta = mk_parameters[1];", source)
+        self.assertNotIn("2.71828", source)
+        simple.Delete(proxy)
+        # The cells' template too; a line break ends an entry like ';'.
+        cells = kernel(self.source, Domain="Cells", Kernel="result = scale * point_count + shift;",
+                       Parameters="scale=-1.5e-1\n shift = 4 ;")
+        np.testing.assert_allclose(gt.cell_array(gt.fetch(cells), "Result"),
+                                   [-0.15 * len(c) + 4 for c in self.cells], rtol=1e-12)
+        simple.Delete(cells)
+
+    def test_a_new_parameter_value_reuses_the_compiled_program(self):
+        """A new value is a new kernel argument, not a new program: KernelCompiled 0 and the new
+        values; a new set of names is a new program (compiled)."""
+        body = "result = alpha * length(x) + beta; // values change"
+        proxy = kernel(self.source, Kernel=body, Parameters="alpha=1;beta=0")
+        first = gt.fetch(proxy)
+        self.assertEqual(gt.field_value(first, "KernelCompiled"), 1)
+        norms = np.linalg.norm(self.xyz, axis=1)
+        np.testing.assert_allclose(point_array(first, "Result")[:, 0], norms, rtol=1e-12)
+        for alpha, beta in ((-3.0, 0.5), (0.125, 7.0)):
+            proxy.Parameters = "alpha=%r;beta=%r" % (alpha, beta)
+            result = gt.fetch(proxy)
+            self.assertEqual(gt.field_value(result, "KernelCompiled"), 0)
+            np.testing.assert_allclose(point_array(result, "Result")[:, 0], alpha * norms + beta, rtol=1e-12)
+        proxy.Parameters = "alpha=2;beta=1;unused=4"
+        result = gt.fetch(proxy)
+        self.assertEqual(gt.field_value(result, "KernelCompiled"), 1)
+        np.testing.assert_allclose(point_array(result, "Result")[:, 0], 2 * norms + 1, rtol=1e-12)
+        simple.Delete(proxy)
+
+    def test_bad_parameters_are_errors_naming_the_entry(self):
+        body = "result = 1;"
+        self.failing("Parameters entry 'a-b=1': 'a-b' is not a C identifier", Kernel=body, Parameters="dt=1;a-b=1")
+        self.failing("Parameters entry '2x=1': '2x' is not a C identifier", Kernel=body, Parameters="2x=1")
+        self.failing("Parameters entry 'dt=2': 'dt' is given twice", Kernel=body, Parameters="dt=1;dt=2")
+        self.failing("Parameters entry 'alpha=abc': 'abc' is not a number", Kernel=body, Parameters="alpha=abc")
+        self.failing("Parameters entry 'alpha=': '' is not a number", Kernel=body, Parameters="alpha=")
+        self.failing("Parameters entry 'alpha=1.5x': '1.5x' is not a number", Kernel=body, Parameters="alpha=1.5x")
+        self.failing("Parameters entry 'alpha=inf': 'inf' is not a finite number", Kernel=body, Parameters="alpha=inf")
+        self.failing("Parameters entry 'alpha=nan': 'nan' is not a finite number", Kernel=body, Parameters="alpha=nan")
+        self.failing("Parameters entry 'alpha' is not name=value", Kernel=body, Parameters="alpha")
+        self.failing("Parameter 'x' is a variable the Kernel already has", Kernel=body, Parameters="x=1")
+        self.failing("Parameter 'neighbour_count' is a variable the Kernel already has", Kernel=body,
+                     Parameters="neighbour_count=1")
+        self.failing("Parameter 'float' is a keyword or type of OpenCL C", Kernel=body, Parameters="float=1")
+        self.failing("Parameter 'point_at' is a name the generated program already defines or uses", Kernel=body,
+                     Parameters="point_at=1")
+        self.failing("Parameter 'CELL_QUAD' is a name the generated program already defines or uses",
+                     Domain="Cells", Kernel=body, Parameters="CELL_QUAD=1")
+        self.failing("Parameter 'cell_row' is a name the generated program already defines or uses", Kernel=body,
+                     Parameters="cell_row=1")
+        self.failing("Parameter 'mk_scale' starts with mk_ or MK_", Kernel=body, Parameters="mk_scale=1")
+        barycentres = self.barycentre_filter()
+        self.failing("Parameter 'Barycentre' is also the variable of an input array", source=barycentres,
+                     Domain="Cells", Kernel=body, InputArrays=["Barycentre"], Parameters="Barycentre=1")
+        self.failing("Parameter 'big' = 1e+300 is beyond the range of float", Kernel=body, Parameters="big=1e300",
+                     Precision="Single")
 
     def test_a_private_array_too_large_for_a_work_item_is_refused(self):
         """REAL a[10000] built, then crashed its work-group and the process (a shared pvserver)

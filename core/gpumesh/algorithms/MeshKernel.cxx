@@ -978,6 +978,15 @@ std::string resultDefines(const MeshKernelDefinition& definition, const Generate
   return defines.str();
 }
 
+// `const REAL name = mk_parameters[i];` for each parameter (the template's PARAMETER_VARIABLES).
+std::string parameterDefines(const MeshKernelDefinition& definition)
+{
+  std::string variables;
+  for (std::size_t p = 0; p < definition.parameters.size(); ++p)
+    variables += "const REAL " + definition.parameters[p].name + " = mk_parameters[" + std::to_string(p) + "]; ";
+  return "#define PARAMETER_VARIABLES " + variables + "\n";
+}
+
 // The #define lines the templates read (kernels/algorithms/mesh_kernel_*.cl say which).
 std::string writeDefines(
   const MeshKernelDefinition& definition, GeneratedMeshKernel& generated, const std::vector<ArrayPlan>& plans)
@@ -991,7 +1000,8 @@ std::string writeDefines(
     if (plan.array->entity == definition.domain)
       variables += inputVariable(plan);
   }
-  return defines + "#define INPUT_VARIABLES " + variables + "\n" + resultDefines(definition, generated);
+  return defines + "#define INPUT_VARIABLES " + variables + "\n" + parameterDefines(definition) +
+    resultDefines(definition, generated);
 }
 
 // The user's text, with the subscripts of the arrays the generator declares checked:
@@ -1016,6 +1026,114 @@ std::string checkedBody(
   }
   return checked.empty() ? definition.body : checkSubscripts(definition.body, checked, generated.insertions);
 }
+
+// Whether `name` is a C identifier: [A-Za-z_][A-Za-z0-9_]*.
+bool isIdentifier(const std::string& name)
+{
+  if (name.empty() || (name[0] >= '0' && name[0] <= '9'))
+    return false;
+  return std::all_of(name.begin(), name.end(), [](char c) { return isWordCharacter(c); });
+}
+
+std::string trimmed(const std::string& text)
+{
+  const char* blanks = " \t\r\n";
+  const std::size_t begin = text.find_first_not_of(blanks);
+  if (begin == std::string::npos)
+    return std::string();
+  return text.substr(begin, text.find_last_not_of(blanks) - begin + 1);
+}
+
+// Keywords and types of OpenCL C a parameter may not be named.
+const std::set<std::string>& openclWords()
+{
+  static const std::set<std::string> words{ "auto", "break", "case", "char", "const", "continue", "default", "do",
+    "double", "else", "enum", "extern", "float", "for", "goto", "half", "if", "inline", "int", "long", "register",
+    "restrict", "return", "short", "signed", "sizeof", "static", "struct", "switch", "typedef", "union",
+    "unsigned", "void", "volatile", "while", "bool", "true", "false", "uchar", "ushort", "uint", "ulong", "size_t",
+    "ptrdiff_t", "intptr_t", "uintptr_t", "global", "local", "constant", "private", "kernel", "read_only",
+    "write_only", "read_write", "__global", "__local", "__constant", "__private", "__kernel", "REAL", "REAL2",
+    "REAL3", "REAL4", "REAL8", "REAL16" };
+  return words;
+}
+
+// The names the program around the user's text defines or calls: every #define, and every
+// identifier followed by '(' (its functions, the OpenCL built-ins its macros use).
+std::set<std::string> programNames(const std::string& prelude)
+{
+  std::set<std::string> names;
+  const std::string code = withoutComments(prelude);
+  for (std::size_t i = 0; i < code.size();)
+  {
+    if (!isWordCharacter(code[i]))
+    {
+      ++i;
+      continue;
+    }
+    std::size_t end = i;
+    while (end < code.size() && isWordCharacter(code[end]))
+      ++end;
+    const std::string word = code.substr(i, end - i);
+    std::size_t next = end;
+    while (next < code.size() && (code[next] == ' ' || code[next] == '\t'))
+      ++next;
+    std::size_t back = i;
+    while (back > 0 && (code[back - 1] == ' ' || code[back - 1] == '\t'))
+      --back;
+    const bool defined = back >= 7 && code.compare(back - 7, 7, "#define") == 0;
+    if (defined || (next < code.size() && code[next] == '('))
+      names.insert(word);
+    i = end;
+  }
+  return names;
+}
+
+// The parameters' names checked against every name the program gives meaning to.
+void requireParameterNames(const MeshKernelDefinition& definition, const std::vector<ArrayPlan>& plans)
+{
+  std::set<std::string> seen;
+  for (const KernelParameter& parameter : definition.parameters)
+  {
+    const std::string entry = "Parameter '" + parameter.name + "'";
+    if (!isIdentifier(parameter.name))
+      throw Error(entry + " is not a C identifier (letters, digits and _, not starting with a digit)");
+    if (!seen.insert(parameter.name).second)
+      throw Error(entry + " is given twice");
+    if (!std::isfinite(parameter.value))
+      throw Error(entry + " = " + formatNumber(parameter.value) + " is not a finite number");
+    if (contextualNames().count(parameter.name))
+      throw Error(entry + " is a variable the Kernel already has: choose another name");
+    if (openclWords().count(parameter.name))
+      throw Error(entry + " is a keyword or type of OpenCL C: choose another name");
+    if (parameter.name.compare(0, 3, "mk_") == 0 || parameter.name.compare(0, 3, "MK_") == 0)
+      throw Error(entry + " starts with mk_ or MK_, which the generated program keeps for itself");
+    if (findPlan(plans, parameter.name))
+      throw Error(entry + " is also the variable of an input array: choose another name");
+  }
+}
+
+// After generation: no parameter may be a name the program defines or calls, nor any name of
+// the loop's template (its arguments and locals, which the parameters' variables sit beside).
+void requireParametersOutsideProgram(const MeshKernelDefinition& definition, const GeneratedMeshKernel& generated)
+{
+  if (definition.parameters.empty())
+    return;
+  const std::size_t user = generated.source.find("#line 1 \"Kernel\"");
+  std::set<std::string> names = programNames(generated.source.substr(0, user));
+  const std::string templateName =
+    definition.domain == MeshEntity::Points ? "mesh_kernel_points" : "mesh_kernel_cells";
+  const std::set<std::string> locals = scanText(withoutComments(kernelSource(templateName))).identifiers;
+  names.insert(locals.begin(), locals.end());
+  for (const KernelParameter& parameter : definition.parameters)
+  {
+    if (names.count(parameter.name))
+    {
+      throw Error("Parameter '" + parameter.name + "' is a name the generated program already defines or uses "
+                  "(see GeneratedSource): choose another name");
+    }
+  }
+}
+
 
 // The program: the template with the user's text at its marker, under its own line numbers.
 void spliceIntoTemplate(const MeshKernelDefinition& definition, const std::vector<ArrayPlan>& plans,
@@ -1062,6 +1180,43 @@ std::string kernelIdentifier(const std::string& arrayName)
   return identifier;
 }
 
+std::vector<KernelParameter> parseKernelParameters(const std::string& text)
+{
+  std::vector<KernelParameter> parameters;
+  std::string entries = text;
+  std::replace(entries.begin(), entries.end(), '\n', ';');
+  std::istringstream stream(entries);
+  std::string raw;
+  std::set<std::string> seen;
+  while (std::getline(stream, raw, ';'))
+  {
+    const std::string entry = trimmed(raw);
+    if (entry.empty())
+      continue;
+    const std::size_t equals = entry.find('=');
+    if (equals == std::string::npos)
+      throw Error("Parameters entry '" + entry + "' is not name=value");
+    KernelParameter parameter;
+    parameter.name = trimmed(entry.substr(0, equals));
+    const std::string value = trimmed(entry.substr(equals + 1));
+    if (!isIdentifier(parameter.name))
+    {
+      throw Error("Parameters entry '" + entry + "': '" + parameter.name +
+        "' is not a C identifier (letters, digits and _, not starting with a digit)");
+    }
+    if (!seen.insert(parameter.name).second)
+      throw Error("Parameters entry '" + entry + "': '" + parameter.name + "' is given twice");
+    char* end = nullptr;
+    parameter.value = value.empty() ? 0.0 : std::strtod(value.c_str(), &end);
+    if (value.empty() || end != value.c_str() + value.size())
+      throw Error("Parameters entry '" + entry + "': '" + value + "' is not a number");
+    if (!std::isfinite(parameter.value))
+      throw Error("Parameters entry '" + entry + "': '" + value + "' is not a finite number");
+    parameters.push_back(parameter);
+  }
+  return parameters;
+}
+
 // Every check before anything is written, in the order of the errors the header lists; then
 // the #define lines and the splice.
 GeneratedMeshKernel generateMeshKernel(const MeshKernelDefinition& definition)
@@ -1069,6 +1224,7 @@ GeneratedMeshKernel generateMeshKernel(const MeshKernelDefinition& definition)
   const std::string code = withoutComments(definition.body);
   requireKernelText(definition, code);
   std::vector<ArrayPlan> plans = planArrays(definition.inputs);
+  requireParameterNames(definition, plans);
   GeneratedMeshKernel generated;
   planFeedback(definition, generated);
   const TextUses uses = scanText(code);
@@ -1081,6 +1237,7 @@ GeneratedMeshKernel generateMeshKernel(const MeshKernelDefinition& definition)
   packArrays(plans, generated);
   generated.checkedNames = { std::string() };
   spliceIntoTemplate(definition, plans, writeDefines(definition, generated, plans), generated);
+  requireParametersOutsideProgram(definition, generated);
   return generated;
 }
 
@@ -1105,6 +1262,7 @@ struct MeshKernel::Internals
   RealBuffer pointArrays;
   RealBuffer cellArrays;
   DeviceBuffer<cl_int> errors; // the first index out of range (mesh_kernel_access.cl)
+  RealBuffer parameters; // the parameters' values, in the definition's order (one 0 when none)
   std::vector<BoundKernel> launches; // one per point loop, or per cell group
   std::vector<std::size_t> sizes;
   std::size_t sliceSize = defaultSliceSize;
@@ -1271,6 +1429,20 @@ void MeshKernel::Internals::allocatePackedArrays(DeviceRun& run)
   pointArrays = run.allocateReal(pointComponents * tuples(MeshEntity::Points), "GPU Mesh Kernel point arrays");
   cellArrays = run.allocateReal(cellComponents * tuples(MeshEntity::Cells), "GPU Mesh Kernel cell arrays");
   errors = run.allocate<cl_int>(6, "GPU Mesh Kernel index checks");
+  std::vector<double> values;
+  for (const KernelParameter& parameter : definition.parameters)
+  {
+    if (run.precision() == Precision::Single &&
+      std::abs(parameter.value) > static_cast<double>(std::numeric_limits<float>::max()))
+    {
+      throw Error("Parameter '" + parameter.name + "' = " + formatNumber(parameter.value) +
+        " is beyond the range of float (Precision Single): use Precision Double or a smaller value");
+    }
+    values.push_back(parameter.value);
+  }
+  if (values.empty())
+    values.push_back(0.0); // no buffer may be empty
+  parameters = run.uploadReal(values.data(), values.size(), "GPU Mesh Kernel parameters");
 }
 
 // The loop over points, with the links the text uses: the cells around each point, the points
@@ -1288,7 +1460,7 @@ void MeshKernel::Internals::bindPointLoop(DeviceRun& run, const cl::Program& pro
   const auto cellTotal = static_cast<cl_int>(tuples(MeshEntity::Cells));
   const auto bind = [&](const auto&... links) {
     return run.bind(program, "mesh_kernel", stepArguments(), mesh.points(), pointTotal, cellTotal, pointArrays,
-      cellArrays, errors, links...);
+      cellArrays, errors, parameters, links...);
   };
   const VertexTable* around = cellsAround ? &*cellsAround : nullptr;
   const VertexTable* joined = neighbourPoints ? &*neighbourPoints : nullptr;
@@ -1323,10 +1495,11 @@ void MeshKernel::Internals::bindCellLoops(DeviceRun& run, const std::vector<cl::
     const auto kind = static_cast<cl_int>(group.kind);
     if (neighbourCells)
       launches.push_back(run.bind(program, "mesh_kernel", stepArguments(), CellArgs{ group }, kind, mesh.points(),
-        pointTotal, cellTotal, pointArrays, cellArrays, errors, neighbourCells->offsets, neighbourCells->ids));
+        pointTotal, cellTotal, pointArrays, cellArrays, errors, parameters, neighbourCells->offsets,
+        neighbourCells->ids));
     else
       launches.push_back(run.bind(program, "mesh_kernel", stepArguments(), CellArgs{ group }, kind, mesh.points(),
-        pointTotal, cellTotal, pointArrays, cellArrays, errors));
+        pointTotal, cellTotal, pointArrays, cellArrays, errors, parameters));
     sizes.push_back(group.count);
   }
 }

@@ -33,6 +33,22 @@ struct KernelArray
   int components = 1;
 };
 
+/// A named scalar the kernel reads as a `const REAL` variable of that name. Only the names enter
+/// the generated program; the values travel in one REAL buffer argument, so a new value reuses
+/// the compiled program.
+struct KernelParameter
+{
+  std::string name;
+  double value = 0.0;
+};
+
+/// Parses "name=value;name=value" (';' or a line break between entries; blanks around names,
+/// values and entries ignored, empty entries skipped). Throws gpumesh::Error naming the entry
+/// for: an entry without '=', a name that is not a C identifier, a name given twice, a value
+/// that is not a number or not finite. Whether a name clashes with the kernel's own names is
+/// checked by generateMeshKernel.
+std::vector<KernelParameter> parseKernelParameters(const std::string& text);
+
 /// What the user writes and chooses.
 struct MeshKernelDefinition
 {
@@ -53,6 +69,9 @@ struct MeshKernelDefinition
   /// index out of range is clamped and the first one is reported after the launch, instead
   /// of reading or writing outside the buffers (which can crash the process).
   bool checkIndices = true;
+  /// Named scalars (parseKernelParameters), `const REAL <name>` in the text. Changing a value
+  /// keeps the generated program (and so its compiled binary); changing the names changes it.
+  std::vector<KernelParameter> parameters;
 };
 
 /// An array the user's text declares in private memory (one per work-item).
@@ -113,7 +132,10 @@ std::string kernelIdentifier(const std::string& arrayName);
 /// or of other components, or like the coordinates outside the Points domain or without 3
 /// components (type mismatches); a variable of a link the domain does not have (cell_count in
 /// the Cells domain, point_id in the Points domain, ...); an accessor (cells_X, points_X,
-/// neighbours_X) of an array not chosen or of the wrong entity.
+/// neighbours_X) of an array not chosen or of the wrong entity; a parameter whose name is not
+/// a C identifier, is given twice, is a contextual variable, an input array's identifier, a
+/// keyword or type of OpenCL C, a name the generated program defines or calls, or starts with
+/// mk_ / MK_ (the generator's own), or whose value is not finite.
 GeneratedMeshKernel generateMeshKernel(const MeshKernelDefinition& definition);
 
 /// Called between slices of work-items (MeshKernel::sliceSize) and after each iteration:
