@@ -141,6 +141,12 @@ CASES = {
     "kernel_ball_l1_tiny": ("ball_tets.vtu", "GPUMeshKernel",
                             dict(Domain="Cells", ResultArrayName="Tiny", Reduction="L1",
                                  Kernel="result = 1e-30 * (neighbour_count - 3);"), "kernel_cells"),
+    # Named parameters reach every process's kernel alike.
+    "kernel_ball_parameters": ("ball_tets.vtu", "GPUMeshKernel",
+                               dict(Domain="Cells", InputArrays=[CELL_IDS], ResultArrayName="Scaled",
+                                    Parameters="scale=2.5;shift=-1", Reduction="Sum",
+                                    Kernel="result = scale * neighbour_count + shift;"),
+                               "kernel_cells"),
     "kernel_plate_relaxation": ("plate_with_holes.vtu", "GPUMeshKernel",
                                 dict(ResultArrayName="Points", ResultComponents=3,
                                      Kernel="REAL3 mean = 0;\nfor (int k = 0; k < neighbour_count; ++k)\n"
