@@ -191,7 +191,7 @@ void smoothDistributed(gpumesh::DeviceRun& run, vtkPointSet* input,
   vtkMultiProcessController* controller, vtkGPUVertexSmoothing* progress, vtkPointSet* output,
   std::uint64_t& bytesExchanged)
 {
-  const std::array<double, 3> origin = vtkGPUMeshDistributed::GlobalBoundsCentre(input, controller);
+  const std::array<double, 3> origin = vtkGPUMeshDistributed::GlobalBoundsCentre(piece.InputBox, controller);
   const std::uint64_t bytesBefore = halo.BytesExchanged();
   if (normalizeCoordinates)
   {

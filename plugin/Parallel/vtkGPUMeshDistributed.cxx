@@ -234,9 +234,13 @@ void AllReduce(vtkMultiProcessController* controller, long long* values, int cou
 
 std::array<double, 3> GlobalBoundsCentre(vtkPointSet* piece, vtkMultiProcessController* controller)
 {
+  return GlobalBoundsCentre(vtkGPUMeshNeighbors::BoxOf(piece), controller);
+}
+
+std::array<double, 3> GlobalBoundsCentre(const std::array<double, 6>& box, vtkMultiProcessController* controller)
+{
   // Lower corner and negated upper corner, so one MIN reduction gives both (an empty piece's
   // box is +inf and -inf: it changes nothing).
-  const vtkGPUMeshNeighbors::Box box = vtkGPUMeshNeighbors::BoxOf(piece);
   double corners[6];
   for (int c = 0; c < 3; ++c)
   {

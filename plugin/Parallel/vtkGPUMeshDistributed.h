@@ -74,6 +74,8 @@ void AllReduce(vtkMultiProcessController* controller, long long* values, int cou
 /// The centre of the bounds of the points of all pieces (of this piece in serial): the origin
 /// a serial run computes relative to, so that every cell is computed as in serial.
 std::array<double, 3> GlobalBoundsCentre(vtkPointSet* piece, vtkMultiProcessController* controller);
+/// The same from the piece's box already found (vtkGPUMeshNeighbors::BoxOf): no pass over it.
+std::array<double, 3> GlobalBoundsCentre(const std::array<double, 6>& pieceBox, vtkMultiProcessController* controller);
 
 /// The input's array (`count` entries) of a result computed on a ghosted piece: entry e takes
 /// the tuple of piece entry source[e], or `missing` in every component where source[e] is -1

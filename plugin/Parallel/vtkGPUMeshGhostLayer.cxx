@@ -651,6 +651,7 @@ GhostedPiece BuildGhostedPiece(vtkPointSet* input, vtkMultiProcessController* co
     piece.InputGlobalIds = std::move(interface.GlobalIds); // moved, not copied: as large as the piece
     piece.AddedGlobalIds = std::move(received.AddedPointIds);
     piece.InputPoints = inputPoints;
+    piece.InputBox = interface.Neighbors.OwnBox();
   });
   return piece;
 }

@@ -13,6 +13,7 @@
 
 #include "gpumesh/runtime/HostMemory.h"
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -54,6 +55,8 @@ struct GhostedPiece
   /// The input points of the cells this process sent to others as their ghosts, ascending: with
   /// the points of its own ghost cells, the only points another process can need from it.
   std::vector<vtkIdType> SentPoints;
+  /// The box of the input's points (vtkGPUMeshNeighbors::BoxOf), found while building.
+  std::array<double, 6> InputBox{};
   /// Bytes this process sent and received to build the piece.
   std::uint64_t BytesExchanged = 0;
 

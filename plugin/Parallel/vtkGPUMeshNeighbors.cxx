@@ -135,6 +135,7 @@ bool vtkGPUMeshNeighbors::Contains(const Box& box, const double point[3])
 
 vtkGPUMeshNeighbors::vtkGPUMeshNeighbors(vtkMultiProcessController* controller, const Box& mine)
   : Controller(controller)
+  , Own(mine)
 {
   if (!controller)
   {

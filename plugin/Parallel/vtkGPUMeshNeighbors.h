@@ -36,6 +36,8 @@ public:
   /// lies in both boxes, so it is shared with a neighbour only. An empty box meets none.
   vtkGPUMeshNeighbors(vtkMultiProcessController* controller, const Box& mine);
 
+  /// This process's box, as given.
+  const Box& OwnBox() const { return this->Own; }
   /// The neighbouring processes, ascending.
   const std::vector<int>& Ranks() const { return this->NeighborRanks; }
   /// The box of neighbour `n` (an index into Ranks()).
@@ -77,6 +79,7 @@ private:
   vtkMultiProcessController* Controller = nullptr;
   std::vector<int> NeighborRanks;
   std::vector<Box> NeighborBoxes;
+  Box Own = EmptyBox();
   std::uint64_t Bytes = 0;
 };
 

@@ -49,7 +49,7 @@ void vtkGPUMeshOwnedValues::Compute(
   }
   const vtkGPUMeshDistributed::GhostedPiece& piece = this->Cache.Get(input, controller, output->GetFieldData());
   vtkTimerLog::MarkStartEvent("GPUMesh: global bounds");
-  const std::array<double, 3> origin = vtkGPUMeshDistributed::GlobalBoundsCentre(input, controller);
+  const std::array<double, 3> origin = vtkGPUMeshDistributed::GlobalBoundsCentre(piece.InputBox, controller);
   vtkTimerLog::MarkEndEvent("GPUMesh: global bounds");
   vtkGPUMeshDistributed::AllSucceed(controller, [&] {
     vtkSmartPointer<vtkPointSet> result = vtk::TakeSmartPointer(piece.Mesh->NewInstance());

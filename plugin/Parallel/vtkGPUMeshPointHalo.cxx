@@ -35,8 +35,9 @@ vtkGPUMeshPointHalo::vtkGPUMeshPointHalo(
   const int rank = controller->GetLocalProcessId();
   const vtkGPUMeshPiece mesh = piece.View();
   const vtkIdType points = mesh.GetNumberOfPoints();
-  vtkGPUMeshNeighbors::Box box = vtkGPUMeshNeighbors::BoxOf(mesh.Data);
-  for (vtkIdType p = mesh.Data->GetNumberOfPoints(); p < points; ++p)
+  // The input's box, found while the piece was built, grown by the points other processes sent.
+  vtkGPUMeshNeighbors::Box box = piece.InputBox;
+  for (vtkIdType p = piece.InputPoints; p < points; ++p)
   {
     double xyz[3];
     mesh.GetPoint(p, xyz);
