@@ -17,6 +17,10 @@
 //   mesh-kernel         one Laplacian step written by the user (GPU Mesh Kernel, Points): as
 //                       vertex-smoothing
 //
+// Each line also holds "closed_form": what the generated mesh fixes whatever the partition
+// (closedForm below: the total area of the output's cells, and counts where they are fixed),
+// with "ok", so a run too large for one process (a billion triangles) is still checked.
+//
 // With --tetrahedra instead of --triangles, the mesh is a box of jittered cubes of six
 // tetrahedra each (as MeshGenerators.h's tetrahedronBox), split by layers of cubes, as a
 // vtkUnstructuredGrid; cell-reduction then sums volumes (refinement takes triangles only).
@@ -56,6 +60,8 @@
 #include "vtkPointData.h"
 #include "vtkPoints.h"
 #include "vtkPolyData.h"
+#include "vtkSMPThreadLocal.h"
+#include "vtkSMPTools.h"
 #include "vtkSmartPointer.h"
 #include "vtkStringArray.h"
 #include "vtkTimerLog.h"
@@ -72,6 +78,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace
@@ -141,11 +148,39 @@ struct PieceArrays
   void allocateCells(long long cellCount, int verticesPerCell)
   {
     offsets->SetNumberOfTuples(cellCount + 1);
-    for (long long c = 0; c <= cellCount; ++c)
-      offsets->SetValue(c, verticesPerCell * c);
+    vtkIdType* first = offsets->GetPointer(0);
+    vtkSMPTools::For(0, cellCount + 1, [&](vtkIdType begin, vtkIdType end) {
+      for (vtkIdType c = begin; c < end; ++c)
+        first[c] = verticesPerCell * c;
+    });
     connectivity->SetNumberOfTuples(verticesPerCell * cellCount);
     marks->SetName("Mark");
     marks->SetNumberOfTuples(cellCount);
+  }
+
+  /// Sets `rows` rows of `perRow` points on all threads: point(row, i, xyz) writes the i-th
+  /// point of a row and returns its global id.
+  template <typename Point>
+  void fillPoints(long long rows, long long perRow, Point point)
+  {
+    vtkIdType* ids = globalIds->GetPointer(0);
+    const auto fill = [&](auto* out) {
+      vtkSMPTools::For(0, rows, [&](long long first, long long last) {
+        for (long long row = first; row < last; ++row)
+          for (long long i = 0; i < perRow; ++i)
+          {
+            const long long local = row * perRow + i;
+            double x[3];
+            ids[local] = point(row, i, x);
+            for (int k = 0; k < 3; ++k)
+              out[3 * local + k] = static_cast<std::remove_pointer_t<decltype(out)>>(x[k]);
+          }
+      });
+    };
+    if (auto* d = vtkDoubleArray::SafeDownCast(xyz))
+      fill(d->GetPointer(0));
+    else
+      fill(vtkFloatArray::SafeDownCast(xyz)->GetPointer(0));
   }
 
   /// Sets the points, global ids and marks on `mesh`; returns the cells for it to take.
@@ -174,40 +209,38 @@ Piece generatePiece(long long triangles, int rank, int processes, bool doublePoi
   piece.ownedPoints = (rank == processes - 1 ? pointRows : pointRows - 1) * (n + 1);
 
   PieceArrays arrays(pointCount, doublePoints);
-  vtkDataArray* xyz = arrays.xyz;
-  vtkIdTypeArray* globalIds = arrays.globalIds;
-  for (long long j = piece.firstRow, local = 0; j <= piece.lastRow; ++j)
-    for (long long i = 0; i <= n; ++i, ++local)
-    {
-      const long long id = j * (n + 1) + i;
-      const bool inside = i > 0 && j > 0 && i < n && j < n;
-      const std::uint64_t bits = mix(static_cast<std::uint64_t>(id));
-      const double dx = inside ? 0.5 * unitInterval(bits) - 0.25 : 0.0;
-      const double dy = inside ? 0.5 * unitInterval(mix(bits)) - 0.25 : 0.0;
-      xyz->SetTuple3(local, double(i) + dx, double(j) + dy, 0.0);
-      globalIds->SetValue(local, id);
-    }
+  arrays.fillPoints(pointRows, n + 1, [&](long long row, long long i, double xyz[3]) {
+    const long long j = piece.firstRow + row;
+    const long long id = j * (n + 1) + i;
+    const bool inside = i > 0 && j > 0 && i < n && j < n;
+    const std::uint64_t bits = mix(static_cast<std::uint64_t>(id));
+    xyz[0] = double(i) + (inside ? 0.5 * unitInterval(bits) - 0.25 : 0.0);
+    xyz[1] = double(j) + (inside ? 0.5 * unitInterval(mix(bits)) - 0.25 : 0.0);
+    xyz[2] = 0.0;
+    return id;
+  });
 
   const long long cellCount = 2 * n * (piece.lastRow - piece.firstRow);
   arrays.allocateCells(cellCount, 3);
-  vtkFloatArray* marks = arrays.marks;
+  float* marks = arrays.marks->GetPointer(0);
+  vtkIdType* connectivity = arrays.connectivity->GetPointer(0);
   const auto local = [&](long long i, long long j) { return (j - piece.firstRow) * (n + 1) + i; };
-  vtkIdType* out = arrays.connectivity->GetPointer(0);
-  long long c = 0;
-  for (long long j = piece.firstRow; j < piece.lastRow; ++j)
-    for (long long i = 0; i < n; ++i)
-    {
-      const vtkIdType a = local(i, j), b = local(i + 1, j), cc = local(i + 1, j + 1), d = local(i, j + 1);
-      const vtkIdType corners[6] = { a, b, cc, a, cc, d };
-      const vtkIdType other[6] = { a, b, d, b, cc, d };
-      std::memcpy(out, (i + j) % 2 == 0 ? corners : other, sizeof corners);
-      out += 6;
-      for (int t = 0; t < 2; ++t, ++c)
+  vtkSMPTools::For(piece.firstRow, piece.lastRow, [&](long long firstRow, long long lastRow) {
+    for (long long j = firstRow; j < lastRow; ++j)
+      for (long long i = 0; i < n; ++i)
       {
-        const long long globalCell = 2 * (j * n + i) + t;
-        marks->SetValue(c, mix(static_cast<std::uint64_t>(globalCell) ^ 0x5bd1e995ull) % 1000 == 0 ? 1.0f : 0.0f);
+        const long long square = (j - piece.firstRow) * n + i;
+        const vtkIdType a = local(i, j), b = local(i + 1, j), cc = local(i + 1, j + 1), d = local(i, j + 1);
+        const vtkIdType corners[6] = { a, b, cc, a, cc, d };
+        const vtkIdType other[6] = { a, b, d, b, cc, d };
+        std::memcpy(connectivity + 6 * square, (i + j) % 2 == 0 ? corners : other, sizeof corners);
+        for (int t = 0; t < 2; ++t)
+        {
+          const long long globalCell = 2 * (j * n + i) + t;
+          marks[2 * square + t] = mix(static_cast<std::uint64_t>(globalCell) ^ 0x5bd1e995ull) % 1000 == 0 ? 1.0f : 0.0f;
+        }
       }
-    }
+  });
   auto polydata = vtkSmartPointer<vtkPolyData>::New();
   polydata->SetPolys(arrays.attach(polydata));
   piece.mesh = polydata;
@@ -229,29 +262,29 @@ Piece generateTetrahedronPiece(long long tetrahedra, int rank, int processes, bo
   piece.ownedPoints = (rank == processes - 1 ? pointLayers : pointLayers - 1) * layerPoints;
 
   PieceArrays arrays(pointCount, doublePoints);
-  vtkDataArray* xyz = arrays.xyz;
-  vtkIdTypeArray* globalIds = arrays.globalIds;
-  vtkIdType local = 0;
-  for (long long k = piece.firstRow; k <= piece.lastRow; ++k)
-    for (long long j = 0; j <= n; ++j)
-      for (long long i = 0; i <= n; ++i, ++local)
-      {
-        const long long id = (k * (n + 1) + j) * (n + 1) + i;
-        const bool inside = i > 0 && j > 0 && k > 0 && i < n && j < n && k < n;
-        const std::uint64_t a = mix(static_cast<std::uint64_t>(id)), b = mix(a), c = mix(b);
-        const auto jitter = [inside](std::uint64_t bits) { return inside ? 0.4 * unitInterval(bits) - 0.2 : 0.0; };
-        xyz->SetTuple3(local, double(i) + jitter(a), double(j) + jitter(b), double(k) + jitter(c));
-        globalIds->SetValue(local, id);
-      }
+  arrays.fillPoints(pointLayers * (n + 1), n + 1, [&](long long row, long long i, double xyz[3]) {
+    const long long k = piece.firstRow + row / (n + 1), j = row % (n + 1);
+    const long long id = (k * (n + 1) + j) * (n + 1) + i;
+    const bool inside = i > 0 && j > 0 && k > 0 && i < n && j < n && k < n;
+    const std::uint64_t a = mix(static_cast<std::uint64_t>(id)), b = mix(a), c = mix(b);
+    const auto jitter = [inside](std::uint64_t bits) { return inside ? 0.4 * unitInterval(bits) - 0.2 : 0.0; };
+    xyz[0] = double(i) + jitter(a);
+    xyz[1] = double(j) + jitter(b);
+    xyz[2] = double(k) + jitter(c);
+    return id;
+  });
 
   const long long cellCount = 6 * n * n * (piece.lastRow - piece.firstRow);
   arrays.allocateCells(cellCount, 4);
   arrays.marks->FillValue(0.0f); // unused by the tetrahedron filters; kept for a uniform input
   const auto id = [&](long long i, long long j, long long k) { return ((k - piece.firstRow) * (n + 1) + j) * (n + 1) + i; };
   const int paths[6][2] = { { 1, 2 }, { 2, 3 }, { 3, 7 }, { 7, 4 }, { 4, 5 }, { 5, 1 } };
-  vtkIdType* out = arrays.connectivity->GetPointer(0);
-  for (long long k = piece.firstRow; k < piece.lastRow; ++k)
-    for (long long j = 0; j < n; ++j)
+  vtkIdType* connectivity = arrays.connectivity->GetPointer(0);
+  vtkSMPTools::For(piece.firstRow * n, piece.lastRow * n, [&](long long firstRow, long long lastRow) {
+    for (long long row = firstRow; row < lastRow; ++row) // a row of cubes: layer k, row j
+    {
+      const long long k = row / n, j = row % n;
+      vtkIdType* out = connectivity + 24 * n * (row - piece.firstRow * n);
       for (long long i = 0; i < n; ++i)
       {
         const vtkIdType v[8] = { id(i, j, k), id(i + 1, j, k), id(i + 1, j + 1, k), id(i, j + 1, k),
@@ -264,6 +297,8 @@ Piece generateTetrahedronPiece(long long tetrahedra, int rank, int processes, bo
           *out++ = v[6];
         }
       }
+    }
+  });
   auto grid = vtkSmartPointer<vtkUnstructuredGrid>::New();
   grid->SetCells(VTK_TETRA, arrays.attach(grid));
   piece.mesh = grid;
@@ -389,6 +424,94 @@ void pieceChecksum(const Options& options, const Piece& piece, vtkPointSet* outp
   }
 }
 
+/// The sum over the cells of `output` of their signed areas in the xy plane (triangles: the grid's
+/// are counterclockwise) or absolute volumes (tetrahedra: the generator's alternate in
+/// orientation), in double on all threads.
+double measureSum(vtkPointSet* output, bool tetrahedra)
+{
+  vtkCellArray* cells = nullptr;
+  if (auto* poly = vtkPolyData::SafeDownCast(output))
+    cells = poly->GetPolys();
+  else if (auto* grid = vtkUnstructuredGrid::SafeDownCast(output))
+    cells = grid->GetCells();
+  if (!cells || !output->GetPoints())
+    return 0.0;
+  vtkSmartPointer<vtkDataArray> xyz = output->GetPoints()->GetData();
+  vtkSMPThreadLocal<double> partial(0.0);
+  const auto sum = [&](const auto* offsets, const auto* ids) {
+    vtkSMPTools::For(0, cells->GetNumberOfCells(), [&](vtkIdType first, vtkIdType last) {
+      double& local = partial.Local();
+      double p[4][3];
+      for (vtkIdType c = first; c < last; ++c)
+      {
+        const auto begin = offsets[c];
+        for (int k = 0; k < (tetrahedra ? 4 : 3); ++k)
+          xyz->GetTuple(static_cast<vtkIdType>(ids[begin + k]), p[k]);
+        double e[3][3];
+        for (int k = 0; k < 3; ++k)
+          for (int d = 0; d < 3; ++d)
+            e[k][d] = p[k + 1 < (tetrahedra ? 4 : 3) ? k + 1 : 0][d] - p[0][d];
+        if (tetrahedra)
+          local += std::abs(e[0][0] * (e[1][1] * e[2][2] - e[1][2] * e[2][1]) -
+                     e[0][1] * (e[1][0] * e[2][2] - e[1][2] * e[2][0]) +
+                     e[0][2] * (e[1][0] * e[2][1] - e[1][1] * e[2][0])) / 6.0;
+        else
+          local += 0.5 * (e[0][0] * e[1][1] - e[0][1] * e[1][0]);
+      }
+    });
+  };
+  if (cells->IsStorage64Bit())
+    sum(cells->GetOffsetsArray64()->GetPointer(0), cells->GetConnectivityArray64()->GetPointer(0));
+  else
+    sum(cells->GetOffsetsArray32()->GetPointer(0), cells->GetConnectivityArray32()->GetPointer(0));
+  double total = 0.0;
+  for (double value : partial)
+    total += value;
+  return total;
+}
+
+/// What the generated mesh fixes whatever the partition, checked on the whole output without a
+/// serial run (which a billion cells could not have): the grid is n x n squares (n^3 cubes)
+/// with the outer points unjittered, so its cells' total area (volume) is n^2 (n^3) after any
+/// interior motion and any refinement that keeps it a tiling; Cell Reduction's count and sum
+/// are then 2n^2 (6n^3) and that total; smoothing (Boundary Fixed) and refinement keep the
+/// total. A JSON object, or "null" for filters without one (Neighbor Distance, and Mesh Kernel
+/// whose Laplacian step moves the boundary).
+std::string closedForm(const Options& options, const Piece& piece, vtkPointSet* output,
+  vtkMultiProcessController* controller, long long totalCount, double totalSum)
+{
+  const double n = static_cast<double>(piece.n);
+  const double measure = options.tetrahedra ? n * n * n : n * n;
+  double expectedCount = -1.0, count = -1.0, expectedSum = measure, sum = 0.0;
+  if (options.filter == "cell-reduction")
+  {
+    expectedCount = options.tetrahedra ? 6.0 * n * n * n : 2.0 * n * n;
+    count = static_cast<double>(totalCount);
+    sum = totalSum;
+  }
+  else if (options.filter == "vertex-smoothing" || options.filter.rfind("refinement", 0) == 0)
+  {
+    if (options.filter == "vertex-smoothing")
+    {
+      expectedCount = options.tetrahedra ? (n + 1) * (n + 1) * (n + 1) : (n + 1) * (n + 1);
+      count = static_cast<double>(totalCount);
+    }
+    const double mine = measureSum(output, options.tetrahedra);
+    controller->AllReduce(&mine, &sum, 1, vtkCommunicator::SUM_OP);
+  }
+  else
+  {
+    return "null";
+  }
+  const bool ok = count == expectedCount && std::abs(sum - expectedSum) <= 1e-6 * expectedSum;
+  std::ostringstream json;
+  json << std::setprecision(15) << "{\"count\": " << (count < 0 ? std::string("null") : std::to_string(static_cast<long long>(count)))
+       << ", \"expected_count\": " << (expectedCount < 0 ? std::string("null") : std::to_string(static_cast<long long>(expectedCount)))
+       << ", \"measure\": " << sum << ", \"expected_measure\": " << expectedSum << ", \"ok\": "
+       << (ok ? "true" : "false") << "}";
+  return json.str();
+}
+
 std::string jsonString(const std::string& text)
 {
   std::string out = "\"";
@@ -496,6 +619,7 @@ int run(const Options& options, vtkMultiProcessController* controller)
     pieceChecksum(options, piece, output, rank, count, sum);
     controller->AllReduce(&count, &totalCount, 1, vtkCommunicator::SUM_OP);
     controller->AllReduce(&sum, &totalSum, 1, vtkCommunicator::SUM_OP);
+    const std::string closed = closedForm(options, piece, output, controller, totalCount, totalSum);
 
     // Per process: wall, kernel, host, halo bytes, bytes up, bytes down, ghosted piece reused,
     // its build time and bytes.
@@ -541,7 +665,7 @@ int run(const Options& options, vtkMultiProcessController* controller)
            << ", \"generate_ms_rank0\": " << generateMs << ", \"checksum_count\": " << totalCount
            << ", \"checksum_sum\": " << totalSum << ", \"reexecute\": " << (options.reexecute ? "true" : "false")
            << ", \"ghosted_piece_reused_processes\": " << sums[6] << ", \"ghost_build_ms_max\": " << maxima[7]
-           << ", \"ghost_bytes_max\": " << maxima[8] << ", \"devices\": [";
+           << ", \"ghost_bytes_max\": " << maxima[8] << ", \"closed_form\": " << closed << ", \"devices\": [";
       for (int p = 0; p < processes; ++p)
         line << (p ? ", " : "") << jsonString(std::string(devices.data() + p * sizeof device));
       line << "]";
