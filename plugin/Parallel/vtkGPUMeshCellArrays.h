@@ -51,12 +51,11 @@ inline std::string OutsideMessage(vtkCellArray* cells, vtkIdType firstCell, vtkI
 }
 
 /// The cells c of `cells` (numbered from `firstCell`) for which take(c) holds and a point is
-/// flagged in `points`, ascending: searched on all threads in fixed blocks. Every point id is
+/// flagged (non-zero) in `points`, ascending: searched on all threads in fixed blocks. Every point id is
 /// read, so each is checked too: one outside `points` is a gpumesh::Error naming the first
 /// such cell (OutsideMessage), thrown after the search.
-template <typename Take>
-std::vector<vtkIdType> CellsTouching(
-  vtkCellArray* cells, vtkIdType firstCell, const std::vector<std::uint8_t>& points, Take take)
+template <typename Flags, typename Take>
+std::vector<vtkIdType> CellsTouching(vtkCellArray* cells, vtkIdType firstCell, const Flags& points, Take take)
 {
   constexpr vtkIdType block = 1 << 16;
   const vtkIdType count = cells->GetNumberOfCells();
@@ -81,7 +80,7 @@ std::vector<vtkIdType> CellsTouching(
               touches = false;
               break;
             }
-            touches = touches || points[id];
+            touches = touches || points[id] != 0;
           }
           if (touches && take(firstCell + c))
             perBlock[b].push_back(firstCell + c);

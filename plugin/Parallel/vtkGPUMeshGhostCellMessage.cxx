@@ -15,6 +15,7 @@
 
 #include "gpumesh/runtime/Error.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -148,19 +149,21 @@ vtkNew<vtkIdList> idList(const std::vector<vtkIdType>& ids)
 } // namespace
 
 std::vector<char> Write(vtkPointSet* input, const Cells& cells, const std::vector<vtkIdType>& cellIds,
-  const long long* globalIds, std::vector<vtkIdType>& localOf)
+  const long long* globalIds)
 {
-  // The cells' points, numbered in order of first use.
-  if (localOf.empty())
-  {
-    localOf.resize(static_cast<std::size_t>(input->GetNumberOfPoints()));
-    vtkSMPTools::Fill(localOf.begin(), localOf.end(), vtkIdType(-1));
-  }
+  // The cells' points, numbered in order of first use. Found among the sorted distinct ids (no
+  // per-point table over the whole piece: what the message holds sets the cost).
+  std::vector<vtkIdType> distinct(cells.Ids);
+  vtkSMPTools::Sort(distinct.begin(), distinct.end());
+  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+  std::vector<vtkIdType> localOfDistinct(distinct.size(), -1);
   std::vector<vtkIdType> sourcePoints;
+  sourcePoints.reserve(distinct.size());
   std::vector<std::int64_t> connectivity(cells.Ids.size());
   for (std::size_t k = 0; k < cells.Ids.size(); ++k)
   {
-    vtkIdType& local = localOf[static_cast<std::size_t>(cells.Ids[k])];
+    const auto at = std::lower_bound(distinct.begin(), distinct.end(), cells.Ids[k]) - distinct.begin();
+    vtkIdType& local = localOfDistinct[static_cast<std::size_t>(at)];
     if (local < 0)
     {
       local = static_cast<vtkIdType>(sourcePoints.size());
@@ -168,8 +171,6 @@ std::vector<char> Write(vtkPointSet* input, const Cells& cells, const std::vecto
     }
     connectivity[k] = local;
   }
-  for (vtkIdType p : sourcePoints)
-    localOf[static_cast<std::size_t>(p)] = -1;
   Writer out;
   const std::int64_t cellCount = static_cast<std::int64_t>(cells.Types.size());
   out.Put(cellCount);

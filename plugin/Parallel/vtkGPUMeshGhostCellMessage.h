@@ -28,10 +28,9 @@ struct Cells
 };
 
 /// The message of `cells` of `input`, whose input cell ids are `cellIds` (for the cell
-/// arrays); `globalIds`: per input point, its global id. `localOf`: -1 per input point (or
-/// empty: it is made so), and so again on return, reused from one message to the next.
+/// arrays); `globalIds`: per input point, its global id.
 std::vector<char> Write(vtkPointSet* input, const Cells& cells, const std::vector<vtkIdType>& cellIds,
-  const long long* globalIds, std::vector<vtkIdType>& localOf);
+  const long long* globalIds);
 
 /// The grid a message holds (empty for an empty message), its global point ids in
 /// GlobalIdArray. A malformed message is a gpumesh::Error naming process `from`.

@@ -31,6 +31,7 @@
 #include <cstring>
 #include <functional>
 #include <limits>
+#include <map>
 #include <unordered_map>
 
 namespace vtkGPUMeshDistributed
@@ -131,8 +132,9 @@ struct Cells
   }
 };
 
-// The owned cells of the input that use a point flagged in `shared`, ascending.
-std::vector<vtkIdType> cellsTouching(const Cells& cells, const std::vector<std::uint8_t>& shared)
+// The owned cells of the input that use a point flagged (non-zero) in `shared`, ascending.
+template <typename Flags>
+std::vector<vtkIdType> cellsTouching(const Cells& cells, const Flags& shared)
 {
   std::vector<vtkIdType> found;
   for (const Section& section : cells.Sections)
@@ -147,7 +149,7 @@ std::vector<vtkIdType> cellsTouching(const Cells& cells, const std::vector<std::
 // `cellIds` of the input with their points, point and cell arrays and the points' global ids,
 // as the message a neighbour reads (vtkGPUMeshGhostCellMessage).
 std::vector<char> packCells(vtkPointSet* input, const Cells& cells, const std::vector<vtkIdType>& cellIds,
-  const gpumesh::HostVector<long long>& globalIds, std::vector<vtkIdType>& localOf)
+  const gpumesh::HostVector<long long>& globalIds)
 {
   vtkGPUMeshGhostCellMessage::Cells sent;
   sent.Types.reserve(cellIds.size());
@@ -162,7 +164,7 @@ std::vector<char> packCells(vtkPointSet* input, const Cells& cells, const std::v
     sent.Offsets.push_back(static_cast<vtkIdType>(sent.Ids.size()));
     sent.Types.push_back(static_cast<unsigned char>(cells.TypeOf(section, cell, size)));
   }
-  return vtkGPUMeshGhostCellMessage::Write(input, sent, cellIds, globalIds.data(), localOf);
+  return vtkGPUMeshGhostCellMessage::Write(input, sent, cellIds, globalIds.data());
 }
 
 // Where each ghost cell and each added point of the piece comes from.
@@ -535,15 +537,28 @@ GhostedPiece BuildGhostedPiece(vtkPointSet* input, vtkMultiProcessController* co
   AllSucceed(controller, [&] {
     vtkTimerLogScope packing("GPUMesh: pack ghost cells");
     const Cells cells(input);
-    std::vector<std::uint8_t> shared(static_cast<std::size_t>(inputPoints), 0);
-    std::unordered_map<vtkIdType, std::vector<std::size_t>> sharedWith; // the interface only
+    // The neighbours of each shared point, as one of the few distinct sets that occur: a dense
+    // per-point index (0: not shared), read for every point of every cell on the interface.
+    std::unordered_map<vtkIdType, std::vector<std::size_t>> neighboursOf; // the interface only
     for (std::size_t n = 0; n < count; ++n)
     {
       for (vtkIdType p : interface.Shared[n])
+        neighboursOf[p].push_back(n);
+    }
+    std::vector<std::vector<std::size_t>> sets;
+    std::map<std::vector<std::size_t>, std::uint16_t> setIndex;
+    gpumesh::HostVector<std::uint16_t> setOf(static_cast<std::size_t>(inputPoints)); // zeroed on all threads
+    vtkSMPTools::Fill(setOf.begin(), setOf.end(), std::uint16_t(0));
+    for (const auto& [p, set] : neighboursOf)
+    {
+      const auto inserted = setIndex.emplace(set, static_cast<std::uint16_t>(sets.size() + 1));
+      if (inserted.second)
       {
-        shared[p] = 1;
-        sharedWith[p].push_back(n);
+        if (sets.size() + 1 > std::numeric_limits<std::uint16_t>::max())
+          throw gpumesh::Error("Too many distinct sets of neighbouring processes share points with this piece");
+        sets.push_back(set);
       }
+      setOf[static_cast<std::size_t>(p)] = inserted.first->second;
     }
     // A cell's points through its own cell array (vtkPolyData::GetCellPoints would first
     // build the polydata's cell map: a pass over every cell).
@@ -554,7 +569,8 @@ GhostedPiece BuildGhostedPiece(vtkPointSet* input, vtkMultiProcessController* co
     };
     std::vector<std::vector<vtkIdType>> cellsFor(count);
     std::vector<std::uint8_t> target(count);
-    for (vtkIdType c : cellsTouching(cells, shared))
+    piece.InterfaceCells = cellsTouching(cells, setOf);
+    for (vtkIdType c : piece.InterfaceCells)
     {
       std::fill(target.begin(), target.end(), 0);
       vtkIdType size;
@@ -562,8 +578,8 @@ GhostedPiece BuildGhostedPiece(vtkPointSet* input, vtkMultiProcessController* co
       pointsOf(c, size, ids);
       for (vtkIdType k = 0; k < size; ++k)
       {
-        if (shared[ids[k]])
-          for (std::size_t n : sharedWith[ids[k]])
+        if (const std::uint16_t set = setOf[static_cast<std::size_t>(ids[k])])
+          for (std::size_t n : sets[set - 1])
             target[n] = 1;
       }
       for (std::size_t n = 0; n < count; ++n)
@@ -572,11 +588,10 @@ GhostedPiece BuildGhostedPiece(vtkPointSet* input, vtkMultiProcessController* co
           cellsFor[n].push_back(c);
       }
     }
-    std::vector<vtkIdType> localOf; // made by the first message
     for (std::size_t n = 0; n < count; ++n)
     {
       if (!cellsFor[n].empty())
-        sent[n] = packCells(input, cells, cellsFor[n], interface.GlobalIds, localOf);
+        sent[n] = packCells(input, cells, cellsFor[n], interface.GlobalIds);
       for (vtkIdType c : cellsFor[n])
       {
         vtkIdType size;
@@ -585,7 +600,7 @@ GhostedPiece BuildGhostedPiece(vtkPointSet* input, vtkMultiProcessController* co
         piece.SentPoints.insert(piece.SentPoints.end(), ids, ids + size);
       }
     }
-    std::sort(piece.SentPoints.begin(), piece.SentPoints.end());
+    vtkSMPTools::Sort(piece.SentPoints.begin(), piece.SentPoints.end());
     piece.SentPoints.erase(std::unique(piece.SentPoints.begin(), piece.SentPoints.end()), piece.SentPoints.end());
   });
   vtkTimerLog::MarkStartEvent("GPUMesh: exchange ghost cells");
@@ -599,7 +614,15 @@ GhostedPiece BuildGhostedPiece(vtkPointSet* input, vtkMultiProcessController* co
     Received received;
     // Points of received cells: the shared ones are this piece's, the others are added once
     // (ghost cells of two processes may share a point this one lacks).
+    std::vector<vtkSmartPointer<vtkUnstructuredGrid>> grids(count);
+    std::size_t expected = 0; // ids the map below will hold at most: reserved, never rehashed
+    for (std::size_t n = 0; n < count; ++n)
+    {
+      grids[n] = vtkGPUMeshGhostCellMessage::Read(bytes[n], neighbors.Ranks()[n]);
+      expected += interface.Shared[n].size() + static_cast<std::size_t>(grids[n]->GetNumberOfPoints());
+    }
     std::unordered_map<long long, vtkIdType> pieceOfId;
+    pieceOfId.reserve(expected);
     for (std::size_t n = 0; n < count; ++n)
     {
       for (vtkIdType p : interface.Shared[n])
@@ -607,7 +630,7 @@ GhostedPiece BuildGhostedPiece(vtkPointSet* input, vtkMultiProcessController* co
     }
     for (std::size_t n = 0; n < count; ++n)
     {
-      vtkSmartPointer<vtkUnstructuredGrid> grid = vtkGPUMeshGhostCellMessage::Read(bytes[n], neighbors.Ranks()[n]);
+      vtkSmartPointer<vtkUnstructuredGrid> grid = std::move(grids[n]);
       auto* ids = vtkTypeInt64Array::SafeDownCast(grid->GetPointData()->GetArray(globalIdArray));
       std::vector<vtkIdType> pieceOf(static_cast<std::size_t>(grid->GetNumberOfPoints()));
       for (vtkIdType p = 0; p < grid->GetNumberOfPoints(); ++p)

@@ -55,6 +55,9 @@ struct GhostedPiece
   /// The input points of the cells this process sent to others as their ghosts, ascending: with
   /// the points of its own ghost cells, the only points another process can need from it.
   std::vector<vtkIdType> SentPoints;
+  /// The owned cells of the input that use a point shared with another process, ascending:
+  /// every owned cell that can touch a ghost cell (a ghost cell's points here are shared ones).
+  std::vector<vtkIdType> InterfaceCells;
   /// The box of the input's points (vtkGPUMeshNeighbors::BoxOf), found while building.
   std::array<double, 6> InputBox{};
   /// Bytes this process sent and received to build the piece.

@@ -99,20 +99,37 @@ vtkGPUMeshPointHalo::vtkGPUMeshPointHalo(
             onInterface[ids[k]] = 1;
       });
     }
+    const auto count = [&](vtkCellArray* cells, vtkIdType first, vtkIdType c) {
+      vtkGPUMeshCellArrays::WithStorage(cells, [&](const auto* offsets, const auto* ids) {
+        for (auto k = offsets[c]; k < offsets[c + 1]; ++k)
+          if (onInterface[ids[k]])
+          {
+            Uses& u = uses[ids[k]];
+            ++u.All;
+            u.Owned += first + c < piece.OwnedCells;
+          }
+      });
+    };
+    // The owned cells around the interface are among those that touch a shared point, found
+    // while the piece was built, when they are the input's cells in order: no pass over the
+    // piece's cells then. A copied piece without some input cells searches them all.
+    const bool ownedCellsKnown = piece.OwnedInputCell.empty();
+    std::size_t array = 0;
+    for (vtkIdType c : ownedCellsKnown ? piece.InterfaceCells : std::vector<vtkIdType>())
+    {
+      while (!arrays[array].first || c >= arrays[array].second + arrays[array].first->GetNumberOfCells())
+        ++array;
+      count(arrays[array].first, arrays[array].second, c - arrays[array].second);
+    }
     for (const auto& [cells, first] : arrays)
     {
-      if (!cells)
+      if (!cells || (ownedCellsKnown && first + cells->GetNumberOfCells() <= piece.OwnedCells))
         continue;
-      vtkGPUMeshCellArrays::WithStorage(cells, [&, first = first, cells = cells](const auto* offsets, const auto* ids) {
-        for (vtkIdType c : vtkGPUMeshCellArrays::CellsTouching(cells, 0, onInterface, [](vtkIdType) { return true; }))
-          for (auto k = offsets[c]; k < offsets[c + 1]; ++k)
-            if (onInterface[ids[k]])
-            {
-              Uses& u = uses[ids[k]];
-              ++u.All;
-              u.Owned += first + c < piece.OwnedCells;
-            }
+      const auto touching = vtkGPUMeshCellArrays::CellsTouching(cells, 0, onInterface, [&, first = first](vtkIdType c) {
+        return !ownedCellsKnown || first + c >= piece.OwnedCells;
       });
+      for (vtkIdType c : touching)
+        count(cells, first, c);
     }
     for (const auto& entry : uses)
       interfacePoints.push_back(entry.first);
