@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <string>
 
 namespace vtkGPUMeshGhostCellMessage
@@ -149,28 +150,32 @@ vtkNew<vtkIdList> idList(const std::vector<vtkIdType>& ids)
 } // namespace
 
 std::vector<char> Write(vtkPointSet* input, const Cells& cells, const std::vector<vtkIdType>& cellIds,
-  const long long* globalIds)
+  const long long* globalIds, gpumesh::HostVector<std::int32_t>& localOf)
 {
-  // The cells' points, numbered in order of first use. Found among the sorted distinct ids (no
-  // per-point table over the whole piece: what the message holds sets the cost).
-  std::vector<vtkIdType> distinct(cells.Ids);
-  vtkSMPTools::Sort(distinct.begin(), distinct.end());
-  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
-  std::vector<vtkIdType> localOfDistinct(distinct.size(), -1);
+  // The cells' points, numbered in order of first use through a table over the piece's points:
+  // made once per piece, uninitialised and filled on all threads (a zeroing pass on one thread
+  // cost more than the messages), 32-bit (a message's points fit).
+  if (localOf.empty())
+  {
+    localOf.resize(static_cast<std::size_t>(input->GetNumberOfPoints()));
+    vtkSMPTools::Fill(localOf.begin(), localOf.end(), std::int32_t(-1));
+  }
   std::vector<vtkIdType> sourcePoints;
-  sourcePoints.reserve(distinct.size());
   std::vector<std::int64_t> connectivity(cells.Ids.size());
   for (std::size_t k = 0; k < cells.Ids.size(); ++k)
   {
-    const auto at = std::lower_bound(distinct.begin(), distinct.end(), cells.Ids[k]) - distinct.begin();
-    vtkIdType& local = localOfDistinct[static_cast<std::size_t>(at)];
+    std::int32_t& local = localOf[static_cast<std::size_t>(cells.Ids[k])];
     if (local < 0)
     {
-      local = static_cast<vtkIdType>(sourcePoints.size());
+      if (sourcePoints.size() >= static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()))
+        throw gpumesh::Error("Too many points in the ghost cells sent to one process");
+      local = static_cast<std::int32_t>(sourcePoints.size());
       sourcePoints.push_back(cells.Ids[k]);
     }
     connectivity[k] = local;
   }
+  for (vtkIdType p : sourcePoints)
+    localOf[static_cast<std::size_t>(p)] = -1;
   Writer out;
   const std::int64_t cellCount = static_cast<std::int64_t>(cells.Types.size());
   out.Put(cellCount);

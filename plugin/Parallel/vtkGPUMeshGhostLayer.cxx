@@ -149,7 +149,7 @@ std::vector<vtkIdType> cellsTouching(const Cells& cells, const Flags& shared)
 // `cellIds` of the input with their points, point and cell arrays and the points' global ids,
 // as the message a neighbour reads (vtkGPUMeshGhostCellMessage).
 std::vector<char> packCells(vtkPointSet* input, const Cells& cells, const std::vector<vtkIdType>& cellIds,
-  const gpumesh::HostVector<long long>& globalIds)
+  const gpumesh::HostVector<long long>& globalIds, gpumesh::HostVector<std::int32_t>& localOf)
 {
   vtkGPUMeshGhostCellMessage::Cells sent;
   sent.Types.reserve(cellIds.size());
@@ -164,7 +164,7 @@ std::vector<char> packCells(vtkPointSet* input, const Cells& cells, const std::v
     sent.Offsets.push_back(static_cast<vtkIdType>(sent.Ids.size()));
     sent.Types.push_back(static_cast<unsigned char>(cells.TypeOf(section, cell, size)));
   }
-  return vtkGPUMeshGhostCellMessage::Write(input, sent, cellIds, globalIds.data());
+  return vtkGPUMeshGhostCellMessage::Write(input, sent, cellIds, globalIds.data(), localOf);
 }
 
 // Where each ghost cell and each added point of the piece comes from.
@@ -250,15 +250,17 @@ void writeReceivedCells(const Received& received, vtkIdType cell, vtkIdType at, 
   {
     vtkUnstructuredGrid* grid = received.Grids[g];
     const std::vector<vtkIdType>& pieceOf = received.PieceOfPoint[g];
-    vtkNew<vtkIdList> cellIds;
-    for (vtkIdType c = 0; c < grid->GetNumberOfCells(); ++c, ++cell)
-    {
-      grid->GetCellPoints(c, cellIds);
-      offsets[cell] = static_cast<Index>(at);
-      for (vtkIdType k = 0; k < cellIds->GetNumberOfIds(); ++k)
-        ids[at++] = static_cast<Index>(pieceOf[cellIds->GetId(k)]);
-      types[cell] = static_cast<unsigned char>(grid->GetCellType(c));
-    }
+    const unsigned char* gridTypes = grid->GetCellTypesArray()->GetPointer(0);
+    // Straight from the received cell array (its ids were checked when the message was read).
+    vtkGPUMeshCellArrays::WithStorage(grid->GetCells(), [&](const auto* gridOffsets, const auto* gridIds) {
+      for (vtkIdType c = 0; c < grid->GetNumberOfCells(); ++c, ++cell)
+      {
+        offsets[cell] = static_cast<Index>(at);
+        for (auto k = gridOffsets[c]; k < gridOffsets[c + 1]; ++k)
+          ids[at++] = static_cast<Index>(pieceOf[static_cast<std::size_t>(gridIds[k])]);
+        types[cell] = gridTypes[c];
+      }
+    });
   }
   offsets[cell] = static_cast<Index>(at);
 }
@@ -588,10 +590,11 @@ GhostedPiece BuildGhostedPiece(vtkPointSet* input, vtkMultiProcessController* co
           cellsFor[n].push_back(c);
       }
     }
+    gpumesh::HostVector<std::int32_t> localOf; // made by the first message
     for (std::size_t n = 0; n < count; ++n)
     {
       if (!cellsFor[n].empty())
-        sent[n] = packCells(input, cells, cellsFor[n], interface.GlobalIds);
+        sent[n] = packCells(input, cells, cellsFor[n], interface.GlobalIds, localOf);
       for (vtkIdType c : cellsFor[n])
       {
         vtkIdType size;

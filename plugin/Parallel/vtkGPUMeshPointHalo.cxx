@@ -9,11 +9,13 @@
 #include "vtkPoints.h"
 #include "vtkPolyData.h"
 #include "vtkUnstructuredGrid.h"
+#include "vtkSMPTools.h"
 
 #include "gpumesh/primitives/IndexedCopy.h"
 #include "gpumesh/runtime/Error.h"
 
 #include <algorithm>
+#include <limits>
 #include <unordered_map>
 
 namespace
@@ -65,8 +67,12 @@ vtkGPUMeshPointHalo::vtkGPUMeshPointHalo(
   {
     long long Owned = 0, All = 0;
   };
-  std::unordered_map<vtkIdType, Uses> uses;
-  std::vector<vtkIdType> interfacePoints;
+  // Per piece point: 0 off the interface, else 1 + its slot in the per-interface-point vectors
+  // below (a dense table filled on all threads: the interface's points are read once per use).
+  gpumesh::HostVector<std::int32_t> slotOf;
+  std::vector<Uses> uses; // per slot
+  std::vector<vtkIdType> interfacePoints; // per slot, then sorted
+  const auto slot = [&](vtkIdType p) { return static_cast<std::size_t>(slotOf[static_cast<std::size_t>(p)] - 1); };
   // The piece's cells as arrays of cells, each with the id of its first cell.
   std::vector<std::pair<vtkCellArray*, vtkIdType>> arrays;
   if (auto* grid = vtkUnstructuredGrid::SafeDownCast(mesh.Data))
@@ -88,7 +94,8 @@ vtkGPUMeshPointHalo::vtkGPUMeshPointHalo(
   }
   if (piece.OwnedCells < mesh.GetNumberOfCells())
   {
-    std::vector<std::uint8_t> onInterface(static_cast<std::size_t>(points), 0);
+    slotOf.resize(static_cast<std::size_t>(points));
+    vtkSMPTools::Fill(slotOf.begin(), slotOf.end(), std::int32_t(0));
     for (const auto& [cells, first] : arrays)
     {
       if (!cells || first + cells->GetNumberOfCells() <= piece.OwnedCells)
@@ -96,15 +103,22 @@ vtkGPUMeshPointHalo::vtkGPUMeshPointHalo(
       vtkGPUMeshCellArrays::WithStorage(cells, [&, first = first, cells = cells](const auto* offsets, const auto* ids) {
         for (vtkIdType c = std::max<vtkIdType>(0, piece.OwnedCells - first); c < cells->GetNumberOfCells(); ++c)
           for (auto k = offsets[c]; k < offsets[c + 1]; ++k)
-            onInterface[ids[k]] = 1;
+            if (slotOf[ids[k]] == 0)
+            {
+              interfacePoints.push_back(static_cast<vtkIdType>(ids[k]));
+              slotOf[ids[k]] = static_cast<std::int32_t>(interfacePoints.size());
+            }
       });
     }
+    if (interfacePoints.size() >= static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()))
+      throw gpumesh::Error("The interface of this piece has too many points");
+    uses.resize(interfacePoints.size());
     const auto count = [&](vtkCellArray* cells, vtkIdType first, vtkIdType c) {
       vtkGPUMeshCellArrays::WithStorage(cells, [&](const auto* offsets, const auto* ids) {
         for (auto k = offsets[c]; k < offsets[c + 1]; ++k)
-          if (onInterface[ids[k]])
+          if (slotOf[ids[k]] != 0)
           {
-            Uses& u = uses[ids[k]];
+            Uses& u = uses[slot(static_cast<vtkIdType>(ids[k]))];
             ++u.All;
             u.Owned += first + c < piece.OwnedCells;
           }
@@ -125,14 +139,12 @@ vtkGPUMeshPointHalo::vtkGPUMeshPointHalo(
     {
       if (!cells || (ownedCellsKnown && first + cells->GetNumberOfCells() <= piece.OwnedCells))
         continue;
-      const auto touching = vtkGPUMeshCellArrays::CellsTouching(cells, 0, onInterface, [&, first = first](vtkIdType c) {
+      const auto touching = vtkGPUMeshCellArrays::CellsTouching(cells, 0, slotOf, [&, first = first](vtkIdType c) {
         return !ownedCellsKnown || first + c >= piece.OwnedCells;
       });
       for (vtkIdType c : touching)
         count(cells, first, c);
     }
-    for (const auto& entry : uses)
-      interfacePoints.push_back(entry.first);
     std::sort(interfacePoints.begin(), interfacePoints.end());
   }
 
@@ -143,41 +155,42 @@ vtkGPUMeshPointHalo::vtkGPUMeshPointHalo(
   std::vector<std::vector<InterfaceRecord>> records(count);
   for (vtkIdType p : interfacePoints)
   {
-    const Uses& u = uses[p];
+    const Uses& u = uses[slot(p)];
     if (u.Owned > 0)
       for (std::size_t n : boxesHolding(p))
         records[n].push_back({ piece.GlobalPointId(p), u.Owned, u.All });
   }
   const auto heard = this->Neighbors.ExchangeValues(records);
   std::unordered_map<long long, vtkIdType> interfaceOfId;
+  interfaceOfId.reserve(interfacePoints.size());
   for (vtkIdType p : interfacePoints)
     interfaceOfId.emplace(piece.GlobalPointId(p), p);
-  std::unordered_map<vtkIdType, long long> cellsAround;
+  std::vector<long long> cellsAround(interfacePoints.size()); // per slot
   for (vtkIdType p : interfacePoints)
-    cellsAround[p] = uses[p].Owned;
+    cellsAround[slot(p)] = uses[slot(p)].Owned;
   for (const auto& fromNeighbor : heard)
     for (const InterfaceRecord& record : fromNeighbor)
     {
       const auto found = interfaceOfId.find(record.Id);
       if (found != interfaceOfId.end())
-        cellsAround[found->second] += record.OwnedUses;
+        cellsAround[slot(found->second)] += record.OwnedUses;
     }
-  std::unordered_map<vtkIdType, int> ownerOf; // interface points: the owner's rank, or -1
+  std::vector<int> ownerOf(interfacePoints.size()); // per slot: the owner's rank, or -1
   for (vtkIdType p : interfacePoints)
-    ownerOf[p] = uses[p].Owned > 0 && uses[p].All == cellsAround[p] ? rank : -1;
+    ownerOf[slot(p)] = uses[slot(p)].Owned > 0 && uses[slot(p)].All == cellsAround[slot(p)] ? rank : -1;
   for (std::size_t n = 0; n < count; ++n)
     for (const InterfaceRecord& record : heard[n])
     {
       const auto found = interfaceOfId.find(record.Id);
-      if (found == interfaceOfId.end() || record.AllUses != cellsAround[found->second])
+      if (found == interfaceOfId.end() || record.AllUses != cellsAround[slot(found->second)])
         continue;
-      int& owner = ownerOf[found->second];
+      int& owner = ownerOf[slot(found->second)];
       if (owner < 0 || this->Neighbors.Ranks()[n] < owner)
         owner = this->Neighbors.Ranks()[n];
     }
   for (vtkIdType p : interfacePoints)
   {
-    if (ownerOf[p] < 0 && uses[p].Owned > 0 && this->Missing.empty())
+    if (ownerOf[slot(p)] < 0 && uses[slot(p)].Owned > 0 && this->Missing.empty())
     {
       this->Missing = "No process holds every cell around the point with global id " +
         std::to_string(piece.GlobalPointId(p)) + " (the ghost layer is incomplete there)";
@@ -185,8 +198,7 @@ vtkGPUMeshPointHalo::vtkGPUMeshPointHalo(
   }
   // A point off the interface is used by owned cells only: this process owns it.
   const auto owns = [&](vtkIdType p) {
-    const auto found = ownerOf.find(p);
-    return found == ownerOf.end() || found->second == rank;
+    return slotOf.empty() || slotOf[static_cast<std::size_t>(p)] == 0 || ownerOf[slot(p)] == rank;
   };
 
   // Round 2: each process asks its neighbours for the interface points it does not own; those
