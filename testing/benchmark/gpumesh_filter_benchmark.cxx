@@ -903,6 +903,11 @@ int benchmark(const Options& options)
     }
     line.number("step_kernel_ms", stepMs / filter.steps);
   }
+  // The programs the timed run built or loaded (with --warmup none, a first use's builds).
+  line.number("program_build_ms", filter.gpu ? fieldNumber(output, "ProgramBuildTimeMs") : std::nan(""));
+  line.number("programs_built", filter.gpu ? fieldNumber(output, "ProgramsBuilt") : std::nan(""));
+  line.number(
+    "programs_from_binary_cache", filter.gpu ? fieldNumber(output, "ProgramsFromBinaryCache") : std::nan(""));
   line.number("upload_ms", filter.gpu ? fieldNumber(output, "UploadTimeMs") : std::nan(""));
   line.number("download_ms", filter.gpu ? fieldNumber(output, "DownloadTimeMs") : std::nan(""));
   line.number("bytes_uploaded", filter.gpu ? fieldNumber(output, "BytesUploaded") : std::nan(""));
