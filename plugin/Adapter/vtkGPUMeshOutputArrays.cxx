@@ -179,6 +179,11 @@ vtkSmartPointer<vtkAbstractArray> NewOutputLike(vtkAbstractArray* like, vtkIdTyp
   return array;
 }
 
+namespace
+{
+// Tuples [start, start + count) of `to` become the tuples `ids[0..count)` of `from` (same kind
+// and components), for arrays GatherArrays cannot copy as bytes: typed and parallel for data
+// arrays of another layout, VTK's tuple copy for the others (strings, variants, bits).
 void GatherTuples(vtkAbstractArray* to, vtkIdType start, vtkAbstractArray* from, const vtkIdType* ids, vtkIdType count)
 {
   if (count <= 0)
@@ -193,18 +198,121 @@ void GatherTuples(vtkAbstractArray* to, vtkIdType start, vtkAbstractArray* from,
   to->InsertTuplesStartingAt(start, list, from);
   list->Release(); // the ids stay the caller's
 }
+} // namespace
 
-void CopyParentCellData(vtkCellData* in, vtkCellData* out, vtkIdTypeArray* parentIds, vtkIdType sameAsInput)
+namespace
+{
+// Tuples of this many bytes are copied with a size the compiler knows (one or two moves).
+template <std::size_t Bytes, typename Id>
+void gatherFixed(char* to, const char* from, const Id* ids, vtkIdType count)
+{
+  for (vtkIdType i = 0; i < count; ++i)
+    std::memcpy(to + i * Bytes, from + static_cast<std::size_t>(ids[i]) * Bytes, Bytes);
+}
+
+template <typename Id>
+void gatherBytes(char* to, const char* from, std::size_t bytes, const Id* ids, vtkIdType count)
+{
+  switch (bytes)
+  {
+    case 1: return gatherFixed<1>(to, from, ids, count);
+    case 2: return gatherFixed<2>(to, from, ids, count);
+    case 4: return gatherFixed<4>(to, from, ids, count);
+    case 8: return gatherFixed<8>(to, from, ids, count);
+    case 12: return gatherFixed<12>(to, from, ids, count);
+    case 16: return gatherFixed<16>(to, from, ids, count);
+    case 24: return gatherFixed<24>(to, from, ids, count);
+    case 32: return gatherFixed<32>(to, from, ids, count);
+    default:
+      for (vtkIdType i = 0; i < count; ++i)
+        std::memcpy(to + i * bytes, from + static_cast<std::size_t>(ids[i]) * bytes, bytes);
+  }
+}
+
+// Tuples per block of a thread's range: a block's ids (and the tuples they fetch) stay in cache
+// while every array takes its part.
+constexpr vtkIdType gatherBlock = 4096;
+} // namespace
+
+template <typename Id>
+void GatherArrays(const std::vector<vtkAbstractArray*>& to, const std::vector<vtkAbstractArray*>& from,
+  vtkIdType count, vtkIdType sameAsInput, const Id* ids, vtkIdType* sources)
+{
+  struct Plain
+  {
+    char* to;
+    const char* from;
+    std::size_t bytes; // per tuple
+  };
+  std::vector<Plain> plain;
+  std::vector<std::size_t> others;
+  for (std::size_t a = 0; a < to.size(); ++a)
+  {
+    if (plainValues(to[a]) && plainValues(from[a]) && to[a]->GetDataType() == from[a]->GetDataType() &&
+      to[a]->GetNumberOfComponents() == from[a]->GetNumberOfComponents())
+    {
+      plain.push_back({ static_cast<char*>(to[a]->GetVoidPointer(0)), static_cast<const char*>(from[a]->GetVoidPointer(0)),
+        static_cast<std::size_t>(from[a]->GetNumberOfComponents()) * static_cast<std::size_t>(from[a]->GetDataTypeSize()) });
+    }
+    else
+    {
+      others.push_back(a);
+    }
+  }
+  sameAsInput = std::min(sameAsInput, count);
+  vtkSMPTools::For(0, count, gatherBlock, [&](vtkIdType first, vtkIdType last) {
+    for (vtkIdType begin = first; begin < last; begin += gatherBlock)
+    {
+      const vtkIdType end = std::min(last, begin + gatherBlock);
+      const vtkIdType copied = std::max(begin, std::min(end, sameAsInput)); // [begin, copied) as is
+      if (sources)
+      {
+        for (vtkIdType i = begin; i < copied; ++i)
+          sources[i] = i;
+        for (vtkIdType i = copied; i < end; ++i)
+          sources[i] = static_cast<vtkIdType>(ids[i - sameAsInput]);
+      }
+      for (const Plain& array : plain)
+      {
+        if (copied > begin)
+          std::memcpy(array.to + begin * array.bytes, array.from + begin * array.bytes,
+            static_cast<std::size_t>(copied - begin) * array.bytes);
+        if (end > copied)
+          gatherBytes(array.to + copied * array.bytes, array.from, array.bytes, ids + (copied - sameAsInput), end - copied);
+      }
+    }
+  });
+  if (others.empty())
+    return;
+  // VTK's tuple copy through 64-bit ids.
+  std::vector<vtkIdType> wide(ids, ids + (count - sameAsInput));
+  for (const std::size_t a : others)
+  {
+    CopyTuples(to[a], from[a], sameAsInput);
+    GatherTuples(to[a], sameAsInput, from[a], wide.data(), count - sameAsInput);
+  }
+}
+
+template void GatherArrays<vtkTypeInt32>(const std::vector<vtkAbstractArray*>&, const std::vector<vtkAbstractArray*>&,
+  vtkIdType, vtkIdType, const vtkTypeInt32*, vtkIdType*);
+template void GatherArrays<vtkIdType>(const std::vector<vtkAbstractArray*>&, const std::vector<vtkAbstractArray*>&,
+  vtkIdType, vtkIdType, const vtkIdType*, vtkIdType*);
+
+void CopyParentCellData(vtkCellData* in, vtkCellData* out, vtkIdTypeArray* parentIds, vtkIdType sameAsInput,
+  const vtkTypeInt32* parents)
 {
   const vtkIdType count = parentIds->GetNumberOfTuples();
+  std::vector<vtkSmartPointer<vtkAbstractArray>> arrays;
+  std::vector<vtkAbstractArray*> to, from;
   for (int i = 0; i < in->GetNumberOfArrays(); ++i)
   {
-    vtkAbstractArray* source = in->GetAbstractArray(i);
-    vtkSmartPointer<vtkAbstractArray> array = NewOutputLike(source, count);
-    CopyTuples(array, source, sameAsInput);
-    GatherTuples(array, sameAsInput, source, parentIds->GetPointer(sameAsInput), count - sameAsInput);
-    out->AddArray(array);
+    from.push_back(in->GetAbstractArray(i));
+    arrays.push_back(NewOutputLike(from.back(), count));
+    to.push_back(arrays.back());
   }
+  GatherArrays(to, from, count, sameAsInput, parents, parentIds->GetPointer(0));
+  for (const auto& array : arrays)
+    out->AddArray(array);
   PassActiveAttributes(in, out);
 }
 

@@ -71,16 +71,24 @@ void CopyTuples(vtkAbstractArray* to, vtkAbstractArray* from, vtkIdType tuples);
 /// DeepCopy would give it besides the values: name, component names and information.
 vtkSmartPointer<vtkAbstractArray> NewOutputLike(vtkAbstractArray* like, vtkIdType tuples);
 
-/// Tuples [start, start + count) of `to` become the tuples `ids[0..count)` of `from` (same kind
-/// and components): a typed parallel gather for data arrays, VTK's tuple copy for the others
-/// (strings, variants, bits).
-void GatherTuples(vtkAbstractArray* to, vtkIdType start, vtkAbstractArray* from, const vtkIdType* ids, vtkIdType count);
+/// Tuples [0, count) of each array of `to` become tuples of the array of `from` at the same
+/// index (same kind and components): tuple i is tuple i for i < sameAsInput, else tuple
+/// `ids[i - sameAsInput]`. All arrays in one pass over the ids, at memcpy speed: blocks of
+/// tuples on all threads (the first write of fresh pages in parallel too), each block through
+/// every array while its ids are in cache, each tuple copied as its bytes (no virtual calls, no
+/// dispatch on the value type). `sources` (when given, of `count` values) receives each tuple's
+/// source. Arrays not of VTK's standard layout (strings, bits, ...) go through VTK's tuple copy.
+template <typename Id>
+void GatherArrays(const std::vector<vtkAbstractArray*>& to, const std::vector<vtkAbstractArray*>& from,
+  vtkIdType count, vtkIdType sameAsInput, const Id* ids, vtkIdType* sources = nullptr);
 
-/// The cell data of refined cells, from their parents: `parentIds` holds each output cell's input
-/// cell; the first `sameAsInput` output cells are the input's own (their tuples one parallel
-/// copy), the others gathered from their parents. Every array of `in` is added to `out`, large
-/// ones in fresh arrays as above, with `in`'s active attributes.
-void CopyParentCellData(vtkCellData* in, vtkCellData* out, vtkIdTypeArray* parentIds, vtkIdType sameAsInput);
+/// The cell data of refined cells, from their parents: the first `sameAsInput` output cells are
+/// the input's own, cell c after them the child of input cell `parents[c - sameAsInput]`.
+/// `parentIds` (of `count` tuples) receives every output cell's input cell; every array of `in`
+/// is added to `out`, in fresh arrays as above, all gathered in one pass (GatherArrays), with
+/// `in`'s active attributes.
+void CopyParentCellData(vtkCellData* in, vtkCellData* out, vtkIdTypeArray* parentIds, vtkIdType sameAsInput,
+  const vtkTypeInt32* parents);
 
 /// Makes the arrays active in `in` (scalars, vectors, ...) active in `out` by name.
 void PassActiveAttributes(vtkDataSetAttributes* in, vtkDataSetAttributes* out);

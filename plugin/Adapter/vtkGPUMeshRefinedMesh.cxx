@@ -13,6 +13,7 @@
 #include "vtkPoints.h"
 #include "vtkPolyData.h"
 #include "vtkSMPTools.h"
+#include "vtkTimerLog.h"
 #include "vtkTypeInt32Array.h"
 #include "vtkUnstructuredGrid.h"
 
@@ -215,9 +216,7 @@ void BuildCells(gpumesh::DeviceRun& run, vtkPointSet* input, vtkPointSet* output
   const bool identity = refined.keptParent.empty();
 
   // Parents first: the appended cells' parents are the kept cells that changed.
-  auto parentIds = New<vtkIdTypeArray>(count);
-  parentIds->SetName("ParentCellId");
-  vtkIdType* parentId = parentIds->GetPointer(0);
+  vtkTimerLog::MarkStartEvent("GPUMesh: parent ids");
   const vtkIdType downloadedFrom = identity ? kept : 0;
   auto downloaded = New<vtkTypeInt32Array>(count - downloadedFrom);
   if (!identity)
@@ -225,10 +224,19 @@ void BuildCells(gpumesh::DeviceRun& run, vtkPointSet* input, vtkPointSet* output
   run.download(refined.appendedParent, downloaded->GetPointer(kept - downloadedFrom),
     static_cast<std::size_t>(appended), "parents");
   const vtkTypeInt32* fromDevice = downloaded->GetPointer(0);
-  vtkSMPTools::For(0, count, [&](vtkIdType begin, vtkIdType end) {
-    for (vtkIdType c = begin; c < end; ++c)
-      parentId[c] = c < downloadedFrom ? c : fromDevice[c - downloadedFrom];
-  });
+  vtkTimerLog::MarkEndEvent("GPUMesh: parent ids");
+
+  // Cell data, with `ParentCellId`: after a first pass the kept cells are their own parents, so
+  // their values are a contiguous copy; the others are gathered from their parents, every array
+  // in the same pass over the parents.
+  {
+    vtkTimerLogScope scope("GPUMesh: cell data");
+    auto parentIds = New<vtkIdTypeArray>(count);
+    parentIds->SetName("ParentCellId");
+    vtkGPUMeshOutputArrays::CopyParentCellData(
+      input->GetCellData(), output->GetCellData(), parentIds, downloadedFrom, fromDevice);
+    output->GetCellData()->AddArray(parentIds);
+  }
 
   // The cells straight into a 32-bit vtkCellArray. With the input's triangles narrowed while
   // the device refined, only the kept triangles that changed (the parents of the appended ones,
@@ -269,11 +277,6 @@ void BuildCells(gpumesh::DeviceRun& run, vtkPointSet* input, vtkPointSet* output
   else
     vtkUnstructuredGrid::SafeDownCast(output)->SetCells(
       refined.kind == gpumesh::CellKind::Tetra ? VTK_TETRA : VTK_TRIANGLE, cells);
-
-  // Cell data: after a first pass the kept cells are their own parents, so their values are one
-  // contiguous (parallel) copy; only the appended children (few, for a few marks) are gathered.
-  vtkGPUMeshOutputArrays::CopyParentCellData(input->GetCellData(), output->GetCellData(), parentIds, downloadedFrom);
-  output->GetCellData()->AddArray(parentIds);
 }
 
 } // namespace vtkGPUMeshRefinedMesh

@@ -180,26 +180,26 @@ struct Received
 };
 
 // New arrays like those of `input` (name, components, information), of `total` tuples: the
-// first `owned` copied from the input's first ones, or gathered from `sources` when given, on
-// all threads into fresh huge pages (vtkGPUMeshOutputArrays); the others from fillAdded.
+// first `owned` copied from the input's first ones, or gathered from `sources` when given, all
+// arrays in one pass on all threads into fresh huge pages (vtkGPUMeshOutputArrays::GatherArrays);
+// the others from fillAdded.
 void addArrays(vtkDataSetAttributes* input, vtkDataSetAttributes* out, vtkIdType total,
   const std::vector<vtkIdType>* sources, vtkIdType owned,
   const std::function<void(vtkAbstractArray* array, const char* name)>& fillAdded)
 {
+  std::vector<vtkSmartPointer<vtkAbstractArray>> arrays;
+  std::vector<vtkAbstractArray*> to, from;
   for (int a = 0; a < input->GetNumberOfArrays(); ++a)
   {
-    vtkAbstractArray* source = input->GetAbstractArray(a);
-    vtkSmartPointer<vtkAbstractArray> array = vtkGPUMeshOutputArrays::NewOutputLike(source, total);
-    if (!sources)
-    {
-      vtkGPUMeshOutputArrays::CopyTuples(array, source, owned);
-    }
-    else
-    {
-      vtkGPUMeshOutputArrays::GatherTuples(array, 0, source, sources->data(), owned);
-    }
-    fillAdded(array, source->GetName());
-    out->AddArray(array);
+    from.push_back(input->GetAbstractArray(a));
+    arrays.push_back(vtkGPUMeshOutputArrays::NewOutputLike(from.back(), total));
+    to.push_back(arrays.back());
+  }
+  vtkGPUMeshOutputArrays::GatherArrays(to, from, owned, sources ? 0 : owned, sources ? sources->data() : nullptr);
+  for (std::size_t a = 0; a < arrays.size(); ++a)
+  {
+    fillAdded(arrays[a], from[a]->GetName());
+    out->AddArray(arrays[a]);
   }
   vtkGPUMeshOutputArrays::PassActiveAttributes(input, out);
 }

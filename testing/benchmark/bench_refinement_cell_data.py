@@ -9,12 +9,14 @@ on all of them alike. Prints the median [min, max] of wall and host milliseconds
 minus the kernels' device time, the filter's HostTimeMs) per case:
 
     python3 testing/benchmark/bench_refinement_cell_data.py [--triangles 2000000] [--runs 5]
-        [--backends Sequential,STDThread] [--out DIR] [--pvpython pvpython]
+        [--backends Sequential,STDThread] [--out DIR] [--pvpython pvpython] [--phases]
 
 --backends: the vtkSMPTools back-ends to run under (VTK_SMP_BACKEND_IN_USE; a Debian pvpython
 runs Sequential unless told otherwise). --out DIR writes every run's record to DIR/runs.jsonl
 and the table to DIR/summary.md (DIR is created; choose one outside the checkout). The plugin
 is found as the examples find it (GPUMESH_PLUGIN, then this checkout's build tree).
+--phases adds the median time of each phase the filter marks in vtkTimerLog ("GPUMesh: ...",
+nested phases inside their parents) to the summary, and every run's phases to its record.
 
 One run (what the driver starts; prints one JSON record):
 
@@ -80,6 +82,24 @@ def add_cell_arrays(mesh):
         mesh.GetCellData().AddArray(array)
 
 
+def phase_times():
+    """The phases vtkTimerLog recorded since its last reset, in ms (a phase entered more than
+    once: the sum)."""
+    from vtkmodules.vtkCommonSystem import vtkTimerLog, vtkTimerLogEntry
+    total, open_ = {}, []
+    for e in range(vtkTimerLog.GetNumberOfEvents()):
+        name, at = vtkTimerLog.GetEventString(e), vtkTimerLog.GetEventWallTime(e)
+        if vtkTimerLog.GetEventType(e) == vtkTimerLogEntry.START:
+            open_.append((name, at))
+        elif vtkTimerLog.GetEventType(e) == vtkTimerLogEntry.END:
+            for i in range(len(open_) - 1, -1, -1):
+                if open_[i][0] == name:
+                    total[name] = total.get(name, 0.0) + 1000.0 * (at - open_[i][1])
+                    del open_[i]
+                    break
+    return total
+
+
 def run_once(triangles, arrays):
     from paraview import simple
     from vtkmodules.vtkCommonCore import vtkSMPTools
@@ -110,10 +130,15 @@ def run_once(triangles, arrays):
     del proxy, warmup, copy
 
     _, refine = refinement()
+    from vtkmodules.vtkCommonSystem import vtkTimerLog
+    vtkTimerLog.SetMaxEntries(10000)
+    vtkTimerLog.LoggingOn()
+    vtkTimerLog.ResetLog()
     start = time.perf_counter()
     refine.SetInputData(mesh)
     refine.Update()
     wall_ms = 1000.0 * (time.perf_counter() - start)
+    vtkTimerLog.LoggingOff()
     output = refine.GetOutput()
     fields = output.GetFieldData()
     if output.GetNumberOfCells() <= mesh.GetNumberOfCells():
@@ -124,7 +149,7 @@ def run_once(triangles, arrays):
         "output_cell_arrays": output.GetCellData().GetNumberOfArrays(),
         "wall_ms": wall_ms, "host_ms": fields.GetArray("HostTimeMs").GetValue(0),
         "kernel_ms": fields.GetArray("KernelTimeMs").GetValue(0),
-        "device": fields.GetAbstractArray("Device").GetValue(0)}))
+        "device": fields.GetAbstractArray("Device").GetValue(0), "phases": phase_times()}))
 
 
 def summary(values):
@@ -169,6 +194,14 @@ def drive(options):
             backend, arrays, summary([r["wall_ms"] for r in mine]), summary([r["host_ms"] for r in mine]),
             ratio, len(mine)))
     first = records[0]
+    if options.phases:
+        names = sorted({name for r in records for name in r.get("phases", {}) if name.startswith("GPUMesh: ")})
+        table += ["", "| Backend | Cell arrays | " + " | ".join(names) + " |",
+                  "| --- | --- |" + " ---: |" * len(names)]
+        for backend, arrays in cases:
+            mine = [r for r in records if r["requested_backend"] == backend and r["arrays"] == arrays]
+            table.append("| %s | %s | " % (backend, arrays) + " | ".join(
+                "%.1f" % statistics.median(r["phases"].get(name, 0.0) for r in mine) for name in names) + " |")
     heading = "RefineAll, %d triangles in, %d out, on %s" % (first["triangles"], first["output_cells"], first["device"])
     print("\n" + heading + "\n\n" + "\n".join(table))
     if options.out:
@@ -186,6 +219,7 @@ def main():
     parser.add_argument("--backends", default="Sequential,STDThread")
     parser.add_argument("--out", help="folder for runs.jsonl and summary.md")
     parser.add_argument("--pvpython", default="pvpython")
+    parser.add_argument("--phases", action="store_true", help="median time of each vtkTimerLog phase")
     options = parser.parse_args()
     if options.command == "run":
         run_once(options.triangles, options.arrays)

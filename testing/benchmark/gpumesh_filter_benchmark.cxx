@@ -6,7 +6,7 @@
 //
 //   gpumesh-filter-benchmark --filter NAME --mesh NAME --cells N [--device SPEC]
 //       [--warmup full|small|none] [--marked-fraction F] [--fan-degree D]
-//       [--point-type float|double] [--id-type 32|64] [--mesh-cache DIR]
+//       [--point-type float|double] [--id-type 32|64] [--mesh-cache DIR] [--cell-arrays none|three]
 //   gpumesh-filter-benchmark --list        (filters and meshes)
 //   gpumesh-filter-benchmark --devices     (OpenCL devices, as the Device property names them)
 //
@@ -36,6 +36,7 @@
 #include "vtkFieldData.h"
 #include "vtkFloatArray.h"
 #include "vtkIdTypeArray.h"
+#include "vtkIntArray.h"
 #include "vtkNew.h"
 #include "vtkPointData.h"
 #include "vtkPoints.h"
@@ -50,6 +51,7 @@
 #include "vtkWindowedSincPolyDataFilter.h"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -91,6 +93,7 @@ struct Options
   std::string pointType = "double";
   int idBits = 64;
   std::string meshCache; // a folder: generated meshes are kept there for later processes
+  std::string cellArrays = "none"; // "three": an int, a float and a 3-component double cell array
 };
 
 // ---- Meshes --------------------------------------------------------------------------------
@@ -293,6 +296,31 @@ vtkSmartPointer<vtkFloatArray> markArray(vtkIdType cells, double fraction)
   return marks;
 }
 
+// The cell arrays real data carries, for --cell-arrays three: an int, a float and a 3-component
+// double, different in every cell (what a filter that creates cells must give its children).
+std::vector<vtkSmartPointer<vtkDataArray>> carriedCellArrays(vtkIdType cells)
+{
+  auto region = vtkSmartPointer<vtkIntArray>::New();
+  auto quality = vtkSmartPointer<vtkFloatArray>::New();
+  auto direction = vtkSmartPointer<vtkDoubleArray>::New();
+  region->SetName("Region");
+  quality->SetName("Quality");
+  direction->SetName("Direction");
+  direction->SetNumberOfComponents(3);
+  region->SetNumberOfTuples(cells);
+  quality->SetNumberOfTuples(cells);
+  direction->SetNumberOfTuples(cells);
+  vtkSMPTools::For(0, cells, [&](vtkIdType begin, vtkIdType end) {
+    for (vtkIdType c = begin; c < end; ++c)
+    {
+      region->SetValue(c, static_cast<int>(c % 97));
+      quality->SetValue(c, 0.5f * static_cast<float>(c));
+      direction->SetTypedTuple(c, std::array<double, 3>{ double(c), -double(c), 2.0 * double(c) }.data());
+    }
+  });
+  return { region, quality, direction };
+}
+
 // ---- Filters -------------------------------------------------------------------------------
 
 struct FilterCase
@@ -479,6 +507,12 @@ std::uint64_t bytesRead(vtkPointSet* input, const FilterCase& filter)
     bytes += bytesOf(array);
   for (const auto& name : filter.arraysRead)
     bytes += bytesOf(input->GetCellData()->GetArray(name.c_str()));
+  // A refinement reads every cell array it carries to the children.
+  if (filter.name.rfind("gpu-refinement", 0) == 0)
+  {
+    for (const char* name : { "Region", "Quality", "Direction" })
+      bytes += bytesOf(input->GetCellData()->GetArray(name));
+  }
   return bytes;
 }
 
@@ -660,12 +694,14 @@ const char* usage =
   "usage: gpumesh-filter-benchmark --filter NAME --mesh NAME --cells N [--device SPEC]\n"
   "         [--warmup full|small|none] [--marked-fraction F] [--fan-degree D]\n"
   "         [--point-type float|double] [--id-type 32|64] [--mesh-cache DIR]\n"
+  "         [--cell-arrays none|three]\n"
   "       gpumesh-filter-benchmark --list | --devices\n"
   "--warmup: full (default) runs the filter once on an identical input first (its wall time is\n"
   "reported as warmup_wall_ms: a first run in a process), small on a mesh of the same kind with\n"
   "min(N, 100000) cells (compiles the kernels, but buffers sized for the input are then first\n"
   "made in the timed run), none not at all.\n"
-  "--mesh-cache: keep generated meshes in DIR (an existing folder) and read them back there.\n";
+  "--mesh-cache: keep generated meshes in DIR (an existing folder) and read them back there.\n"
+  "--cell-arrays three: the input carries an int, a float and a 3-component double cell array.\n";
 
 template <typename Number>
 Number numberOf(const std::string& option, const std::string& value, Number (*convert)(const std::string&, std::size_t*, int))
@@ -727,6 +763,8 @@ Options parse(int argc, char* argv[])
       options.idBits = numberOf<int>(argument, value, std::stoi);
     else if (argument == "--mesh-cache")
       options.meshCache = value;
+    else if (argument == "--cell-arrays")
+      options.cellArrays = value;
     else
       throw std::invalid_argument("unknown option " + argument + "\n" + usage);
   }
@@ -736,6 +774,8 @@ Options parse(int argc, char* argv[])
     throw std::invalid_argument("--warmup must be small, full or none, not '" + options.warmup + "'");
   if (options.pointType != "float" && options.pointType != "double")
     throw std::invalid_argument("--point-type must be float or double, not '" + options.pointType + "'");
+  if (options.cellArrays != "none" && options.cellArrays != "three")
+    throw std::invalid_argument("--cell-arrays must be none or three, not '" + options.cellArrays + "'");
   if (options.idBits != 32 && options.idBits != 64)
     throw std::invalid_argument("--id-type must be 32 or 64");
   if (!(options.markedFraction > 0.0 && options.markedFraction <= 1.0))
@@ -752,6 +792,11 @@ vtkSmartPointer<vtkPointSet> benchmarkInput(const Options& options, const Filter
   {
     if (name == "Mark")
       input->GetCellData()->AddArray(markArray(input->GetNumberOfCells(), options.markedFraction));
+  }
+  if (options.cellArrays == "three")
+  {
+    for (const auto& array : carriedCellArrays(input->GetNumberOfCells()))
+      input->GetCellData()->AddArray(array);
   }
   return input;
 }
@@ -825,6 +870,7 @@ int benchmark(const Options& options)
   line.count("output_cells", static_cast<std::uint64_t>(output->GetNumberOfCells()));
   line.text("point_type", options.pointType);
   line.count("id_bits", static_cast<std::uint64_t>(options.idBits));
+  line.text("cell_arrays", options.cellArrays);
   if (filter.name == "gpu-refinement-marked")
     line.number("marked_fraction", options.markedFraction);
   if (kind.fan)
@@ -857,6 +903,11 @@ int benchmark(const Options& options)
     }
     line.number("step_kernel_ms", stepMs / filter.steps);
   }
+  // The programs the timed run built or loaded (with --warmup none, a first use's builds).
+  line.number("program_build_ms", filter.gpu ? fieldNumber(output, "ProgramBuildTimeMs") : std::nan(""));
+  line.number("programs_built", filter.gpu ? fieldNumber(output, "ProgramsBuilt") : std::nan(""));
+  line.number(
+    "programs_from_binary_cache", filter.gpu ? fieldNumber(output, "ProgramsFromBinaryCache") : std::nan(""));
   line.number("upload_ms", filter.gpu ? fieldNumber(output, "UploadTimeMs") : std::nan(""));
   line.number("download_ms", filter.gpu ? fieldNumber(output, "DownloadTimeMs") : std::nan(""));
   line.number("bytes_uploaded", filter.gpu ? fieldNumber(output, "BytesUploaded") : std::nan(""));

@@ -8,7 +8,7 @@
 #       [--triangles N] [--tetrahedra N] [--filters a,b,...] [--meshes a,b,...]
 #       [--cases filter@mesh,...] [--warmup full|small|none] [--vtk-warmup none|small|full]
 #       [--fan-degree D] [--mesh-cache DIR] [--timeout SECONDS] [--append] [--dry-run]
-#       [--marked-fractions F,F,...] [--point-type float|double]
+#       [--marked-fractions F,F,...] [--point-type float|double] [--cell-arrays none|three]
 #
 # Everything is written under --out (required; choose a folder outside the checkout).
 # Here (PoCL):       run_filter_benchmarks.sh --binary build/bin/gpumesh-filter-benchmark --out /tmp/gpumesh-bench/cpu --device cpu
@@ -23,6 +23,8 @@
 # --marked-fractions (default 0.001): gpu-refinement-marked runs once per fraction of marked cells.
 # --point-type (default double): the generated points' type; the filters' Precision is Auto, so
 # float points run Single kernels and double points Double kernels.
+# --cell-arrays three (default none): every input carries an int, a float and a 3-component
+# double cell array (what a refinement gives each child from its parent).
 #
 # --warmup applies to GPUMesh's filters (default full: an identical input first, so kernel
 # compilation and buffers sized for the input stay out of the timed run); VTK's own compile
@@ -35,7 +37,7 @@ set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 binary="" out="" runs=5 device=auto triangles=2000000 tetrahedra=1000000
-point_type=double marked_fractions=0.001 filters="" meshes="" cases="" warmup=full vtk_warmup=none fan_degree=16384 timeout_s=900 dry_run=0 append=0 mesh_cache=""
+point_type=double marked_fractions=0.001 filters="" meshes="" cases="" warmup=full vtk_warmup=none fan_degree=16384 timeout_s=900 dry_run=0 append=0 mesh_cache="" cell_arrays=none
 
 usage() { sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | grep '^#' | sed 's/^# \{0,1\}//'; exit "${1:-2}"; }
 while [[ $# -gt 0 ]]; do
@@ -55,6 +57,7 @@ while [[ $# -gt 0 ]]; do
     --point-type) point_type=$2 ;;
     --marked-fractions) marked_fractions=$2 ;;
     --mesh-cache) mesh_cache=$2 ;;
+    --cell-arrays) cell_arrays=$2 ;;
     --timeout) timeout_s=$2 ;;
     --dry-run) dry_run=1; shift; continue ;;
     --append) append=1; shift; continue ;;
@@ -118,7 +121,8 @@ for c in "${selected[@]}"; do
   [[ $filter != gpu-refinement-marked ]] || IFS=, read -r -a fractions <<< "$marked_fractions"
   for fraction in "${fractions[@]}"; do
     command=("$binary" --filter "$filter" --mesh "$mesh" --cells "$cells" --device "$device"
-      --warmup "$filter_warmup" --fan-degree "$fan_degree" --point-type "$point_type")
+      --warmup "$filter_warmup" --fan-degree "$fan_degree" --point-type "$point_type"
+      --cell-arrays "$cell_arrays")
     tag=""
     [[ $filter != gpu-refinement-marked ]] || { command+=(--marked-fraction "$fraction"); tag="_$fraction"; }
     [[ -z $mesh_cache ]] || command+=(--mesh-cache "$mesh_cache")

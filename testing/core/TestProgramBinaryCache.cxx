@@ -156,6 +156,33 @@ TEST_F(ProgramBinaryCacheTest, BinaryTheDriverRejectsIsBuiltFromSource)
   EXPECT_EQ(counts.fromBinaryCache, 0u);
 }
 
+TEST_F(ProgramBinaryCacheTest, EntryOfAnotherKeyIsBuiltFromSourceAndReplaced)
+{
+  // A whole, valid file of another program (other options) where this key's file goes: the key
+  // it holds does not match, so it is a miss, the program is built from source and its own
+  // binary replaces the file.
+  auto context = freshContext(Folder.string());
+  ProgramCounts first;
+  context->program("reduce", "-DWG=64", &first);
+  ASSERT_EQ(first.built, 1u);
+  const std::string source = programSource("reduce");
+  const ProgramBinaryCache& cache = context->binaryCache();
+  const std::string stored = ProgramBinaryCache::key(context->deviceIdentity(), "-cl-std=CL1.2 -DWG=64", source);
+  const std::string wanted = ProgramBinaryCache::key(context->deviceIdentity(), "-cl-std=CL1.2 -DWG=32", source);
+  ASSERT_FALSE(cache.load(stored).empty());
+  fs::copy_file(cache.path(stored), cache.path(wanted), fs::copy_options::overwrite_existing);
+  EXPECT_TRUE(cache.load(wanted).empty());
+
+  ProgramCounts counts;
+  freshContext(Folder.string())->program("reduce", "-DWG=32", &counts);
+  EXPECT_EQ(counts.built, 1u);
+  EXPECT_EQ(counts.fromBinaryCache, 0u);
+  ProgramCounts again;
+  freshContext(Folder.string())->program("reduce", "-DWG=32", &again);
+  EXPECT_EQ(again.fromBinaryCache, 1u);
+  EXPECT_EQ(again.built, 0u);
+}
+
 TEST_F(ProgramBinaryCacheTest, UnwritableFolderBuildsFromSource)
 {
   // A folder below a plain file cannot be created, even by root.

@@ -5,7 +5,8 @@ centroid); every new point has VTK's interpolation half-way between the ends of 
 splits (vtkAbstractArray::InterpolateTuple at t = 0.5 on the input's arrays: integers rounded,
 strings included). Triangles and tetrahedra; RefineAll, a few marks and two passes (cells of a
 later pass gathered from the input, points of a later pass interpolated from new points); both
-vtkSMPTools back-ends a pvpython may run."""
+vtkSMPTools back-ends a pvpython may run. A larger mesh carries cell arrays of every tuple size
+the gather copies as bytes (1 to 32 bytes and an odd 10) through several blocks and threads."""
 import unittest
 
 import numpy as np
@@ -201,6 +202,29 @@ class RefinementDataTest(unittest.TestCase):
         self.check(points, cells, VTK_TRIANGLE, RefineAll=1)
         self.check(points, cells, VTK_TRIANGLE, RefineAll=1, Passes=2)
         self.check(points, cells, VTK_TRIANGLE, MarkArray=["CELLS", "Region"], MarkThreshold=6250.0)
+
+    def test_tuples_of_every_size_through_several_blocks(self):
+        points, cells = triangle_grid(60)  # 7200 triangles, about 16000 after RefineAll: 4 blocks
+        mesh = make_mesh(points, cells, VTK_TRIANGLE, polydata=True)
+        ids = np.arange(len(cells))
+        kinds = {"Byte": (ids % 251).astype(np.uint8), "Short": (ids - 5000).astype(np.int16),
+                 "Wide": (ids * 3_000_000_007).astype(np.int64),
+                 "Flags": np.stack([(ids + k) % 65521 for k in range(5)], axis=1).astype(np.uint16),
+                 "Colour": np.stack([ids * 0.5 + k for k in range(4)], axis=1).astype(np.float32),
+                 "Frame": np.stack([ids * 0.25 - k for k in range(4)], axis=1).astype(np.float64)}
+        for name, numbers in kinds.items():
+            array = ns.numpy_to_vtk(numbers, deep=1)
+            array.SetName(name)
+            mesh.GetCellData().AddArray(array)
+        for backend in ("Sequential", "STDThread"):
+            with self.subTest(backend=backend):
+                refined = self.refine(mesh, backend, RefineAll=1)
+                parent = parents_by_containment(mesh, refined)
+                np.testing.assert_array_equal(gt.cell_array(refined, "ParentCellId"), parent)
+                for name, numbers in kinds.items():
+                    result = ns.vtk_to_numpy(refined.GetCellData().GetArray(name))
+                    self.assertEqual(result.dtype, numbers.dtype, name)
+                    np.testing.assert_array_equal(result, numbers[parent], name)
 
     def test_tetrahedra(self):
         points, cells = tetrahedron_grid(5)
