@@ -20,6 +20,7 @@
 #include "MeshGenerators.h"
 
 #include "vtkGPUCellReduction.h"
+#include "vtkGPUExtractSurface.h"
 #include "vtkGPULongestEdgeRefinement.h"
 #include "vtkGPUNeighborDistance.h"
 #include "vtkGPUMeshKernel.h"
@@ -32,6 +33,7 @@
 #include "vtkCellType.h"
 #include "vtkCommand.h"
 #include "vtkDataArray.h"
+#include "vtkDataSetSurfaceFilter.h"
 #include "vtkDoubleArray.h"
 #include "vtkFieldData.h"
 #include "vtkFloatArray.h"
@@ -381,6 +383,18 @@ const std::vector<FilterCase>& filterCases()
         vtkNew<vtkGPULongestEdgeRefinement> filter;
         filter->SetDevice(options.device.c_str());
         filter->RefineAllOn();
+        return filter.GetPointer();
+      } },
+    { "gpu-extract-surface", "vtkGPUExtractSurface, defaults (the boundary faces of tetrahedra; triangles pass as they are)",
+      true, false, false, {},
+      [](const Options& options, bool) -> vtkSmartPointer<vtkAlgorithm> {
+        vtkNew<vtkGPUExtractSurface> filter;
+        filter->SetDevice(options.device.c_str());
+        return filter.GetPointer();
+      } },
+    { "vtk-dataset-surface", "vtkDataSetSurfaceFilter (ParaView's Extract Surface), defaults", false, false, false, {},
+      [](const Options&, bool) -> vtkSmartPointer<vtkAlgorithm> {
+        vtkNew<vtkDataSetSurfaceFilter> filter;
         return filter.GetPointer();
       } },
     { "vtk-cell-size", "vtkCellSizeFilter (ParaView's Cell Size), area (volume for tetrahedra) and its sum",

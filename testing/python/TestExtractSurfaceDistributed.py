@@ -9,13 +9,16 @@ once: faces on the cuts between processes are inner. Cells are compared by the i
 (the PointIds array carried as point data) in their orientation and the input cell they come
 from (CellIds), and every output point must have its input point's coordinates."""
 import argparse
+import os
 import sys
+import tempfile
 
 import numpy as np
 from paraview import servermanager
 from paraview import simple
 from vtkmodules.numpy_interface import dataset_adapter as dsa
 from vtkmodules.vtkFiltersCore import vtkAppendFilter
+from vtkmodules.vtkIOXML import vtkXMLUnstructuredGridReader, vtkXMLUnstructuredGridWriter
 
 import gpumesh_testing as gt
 from extraction_reference import ids_of, surface_cells, vtk_surface
@@ -26,10 +29,11 @@ MESHES = ["ball_tets.vtu", "hex_block.vtu", "shell_tets.vtu", "plate_with_holes.
           "ball_tets+surface"]
 
 
-def mesh_of(name):
-    """A sample mesh, or ball_tets with its own surface triangles appended (2D and 3D mixed)."""
+def mesh_file(name, folder):
+    """A sample mesh's file, or one written in `folder` of ball_tets with its own surface
+    triangles appended (2D and 3D mixed)."""
     if name != "ball_tets+surface":
-        return gt.read_vtu(name)
+        return gt.data_path(name)
     ball = gt.read_vtu("ball_tets.vtu")
     surface = vtk_surface(ball)
     surface.GetPointData().Initialize()
@@ -38,16 +42,29 @@ def mesh_of(name):
     append.MergePointsOn()
     append.AddInputData(ball)
     append.AddInputData(surface)
-    append.Update()
-    return append.GetOutput()
+    writer = vtkXMLUnstructuredGridWriter()
+    writer.SetInputConnection(append.GetOutputPort())
+    path = os.path.join(folder, "ball_tets_and_surface.vtu")
+    writer.SetFileName(path)
+    writer.Write()
+    return path
 
 
-def run_case(name, ranks, layout):
-    mesh = mesh_of(name)
+def read(path):
+    reader = vtkXMLUnstructuredGridReader()
+    reader.SetFileName(path)
+    reader.Update()
+    return reader.GetOutput()
+
+
+def run_case(name, ranks, layout, folder):
+    # Every process reads the file (a source fed from process 0 alone would not be distributed).
+    path = mesh_file(name, folder)
+    mesh = read(path)
     expected = surface_cells(vtk_surface(mesh))
     xyz = np.asarray(dsa.WrapDataObject(mesh).Points)
 
-    source = gt.producer(mesh)
+    source = simple.XMLUnstructuredGridReader(FileName=[path])
     numbered = simple.GenerateIds(Input=source, PointIdsArrayName="PointIds", CellIdsArrayName="CellIds")
     pieces = simple.RedistributeDataSet(Input=numbered, NumberOfPartitions=ranks - 1 if layout == "one-empty" else 0)
     last = simple.GhostCellsGenerator(Input=pieces) if layout == "ghost-cells" else pieces
@@ -87,7 +104,8 @@ def main():
     parser.add_argument("--layout", default="redistribute", choices=["redistribute", "ghost-cells", "one-empty"])
     layout = parser.parse_args().layout
     ranks = servermanager.ActiveConnection.GetNumberOfDataPartitions()
-    failures = sum(not run_case(name, ranks, layout) for name in MESHES)
+    with tempfile.TemporaryDirectory() as folder:
+        failures = sum(not run_case(name, ranks, layout, folder) for name in MESHES)
     if failures:
         sys.exit("%d of %d meshes differ from serial" % (failures, len(MESHES)))
 
