@@ -12,7 +12,7 @@
 #include "vtkGPUMeshDistributed.h"
 #include "vtkGPUMeshGhostedPieceCache.h"
 #include "vtkGPUMeshPiece.h"
-#include "vtkGPUMeshSurface.h"
+#include "vtkGPUMeshExtractedPolyData.h"
 
 #include "gpumesh/algorithms/SurfaceExtraction.h"
 
@@ -79,7 +79,7 @@ void vtkGPUExtractSurface::ExecuteOnDevice(
   // The base class started the output as a copy of the input: the surface replaces it.
   output->Initialize();
   vtkPolyData* surface = vtkPolyData::SafeDownCast(output);
-  vtkGPUMeshSurface::Options options;
+  vtkGPUMeshExtractedPolyData::Options options;
   options.PassCellIds = this->PassThroughCellIds;
   options.PassPointIds = this->PassThroughPointIds;
   vtkMultiProcessController* controller = vtkGPUMeshDistributed::GetController();
@@ -93,7 +93,7 @@ void vtkGPUExtractSurface::ExecuteOnDevice(
       throw gpumesh::Error("GPU Extract Surface was aborted after matching the faces");
     }
     vtkTimerLogScope scope("GPUMesh: surface output");
-    vtkGPUMeshSurface::Build(input, input, cells, {}, faces, options, surface);
+    vtkGPUMeshExtractedPolyData::Build(input, input, cells, {}, faces, options, surface);
     return;
   }
   // Under MPI: the faces of the owned cells matched against the ghost layer too, so that a face
@@ -105,7 +105,7 @@ void vtkGPUExtractSurface::ExecuteOnDevice(
     const gpumesh::BoundaryFaces faces = boundaryFaces(run, piece.View(), &origin, piece.OwnedCells);
     this->UpdateProgress(0.6);
     vtkTimerLogScope scope("GPUMesh: surface output");
-    vtkGPUMeshSurface::Build(input, piece.Mesh, piece.OwnedCells, piece.OwnedInputCell, faces, options, surface);
+    vtkGPUMeshExtractedPolyData::Build(input, piece.Mesh, piece.OwnedCells, piece.OwnedInputCell, faces, options, surface);
   });
 }
 

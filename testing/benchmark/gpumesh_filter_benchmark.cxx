@@ -20,6 +20,7 @@
 #include "MeshGenerators.h"
 
 #include "vtkGPUCellReduction.h"
+#include "vtkGPUExtractEdges.h"
 #include "vtkGPUExtractSurface.h"
 #include "vtkGPULongestEdgeRefinement.h"
 #include "vtkGPUNeighborDistance.h"
@@ -35,6 +36,7 @@
 #include "vtkDataArray.h"
 #include "vtkDataSetSurfaceFilter.h"
 #include "vtkDoubleArray.h"
+#include "vtkExtractEdges.h"
 #include "vtkFieldData.h"
 #include "vtkFloatArray.h"
 #include "vtkIdTypeArray.h"
@@ -395,6 +397,17 @@ const std::vector<FilterCase>& filterCases()
     { "vtk-dataset-surface", "vtkDataSetSurfaceFilter (ParaView's Extract Surface), defaults", false, false, false, {},
       [](const Options&, bool) -> vtkSmartPointer<vtkAlgorithm> {
         vtkNew<vtkDataSetSurfaceFilter> filter;
+        return filter.GetPointer();
+      } },
+    { "gpu-extract-edges", "vtkGPUExtractEdges, defaults (every edge once)", true, false, false, {},
+      [](const Options& options, bool) -> vtkSmartPointer<vtkAlgorithm> {
+        vtkNew<vtkGPUExtractEdges> filter;
+        filter->SetDevice(options.device.c_str());
+        return filter.GetPointer();
+      } },
+    { "vtk-extract-edges", "vtkExtractEdges (ParaView's Extract Edges), defaults", false, false, false, {},
+      [](const Options&, bool) -> vtkSmartPointer<vtkAlgorithm> {
+        vtkNew<vtkExtractEdges> filter;
         return filter.GetPointer();
       } },
     { "vtk-cell-size", "vtkCellSizeFilter (ParaView's Cell Size), area (volume for tetrahedra) and its sum",

@@ -7,50 +7,17 @@ import unittest
 import numpy as np
 from paraview import simple
 from vtkmodules.numpy_interface import dataset_adapter as dsa
-from vtkmodules.vtkCommonCore import vtkDoubleArray, vtkIdList, vtkIntArray, vtkPoints
 from vtkmodules.vtkCommonDataModel import (
     VTK_HEXAHEDRON, VTK_LINE, VTK_PIXEL, VTK_POLY_LINE, VTK_POLY_VERTEX, VTK_POLYGON, VTK_POLYHEDRON,
     VTK_PYRAMID, VTK_QUAD, VTK_QUADRATIC_TETRA, VTK_TETRA, VTK_TRIANGLE, VTK_TRIANGLE_STRIP, VTK_VERTEX,
     VTK_VOXEL, VTK_WEDGE, vtkPolyData, vtkUnstructuredGrid)
 
 import gpumesh_testing as gt
-from extraction_reference import ids_of, surface_cells, vtk_surface
+from extraction_reference import CUBE, grid_of, ids_of, surface_cells, vtk_surface, with_arrays
 
 gt.load_plugin()
 
 MESHES = ["ball_tets.vtu", "hex_block.vtu", "shell_tets.vtu", "plate_with_holes.vtu", "sphere_surface.vtu"]
-
-
-def grid_of(points, cells):
-    grid = vtkUnstructuredGrid()
-    xyz = vtkPoints()
-    xyz.SetDataTypeToDouble()
-    for p in points:
-        xyz.InsertNextPoint(p)
-    grid.SetPoints(xyz)
-    for cell_type, ids in cells:
-        id_list = vtkIdList()
-        for i in ids:
-            id_list.InsertNextId(i)
-        grid.InsertNextCell(cell_type, id_list)
-    return grid
-
-
-def with_arrays(dataset):
-    """`dataset` with a point array and a two-component cell array whose values name their ids."""
-    point_values = vtkDoubleArray()
-    point_values.SetName("PointValue")
-    for p in range(dataset.GetNumberOfPoints()):
-        point_values.InsertNextValue(1.5 * p + 0.25)
-    dataset.GetPointData().AddArray(point_values)
-    dataset.GetPointData().SetActiveScalars("PointValue")
-    cell_values = vtkIntArray()
-    cell_values.SetName("CellValue")
-    cell_values.SetNumberOfComponents(2)
-    for c in range(dataset.GetNumberOfCells()):
-        cell_values.InsertNextTuple2(3 * c + 1, -c)
-    dataset.GetCellData().AddArray(cell_values)
-    return dataset
 
 
 def gpu_surface(dataset, **properties):
@@ -61,11 +28,6 @@ def gpu_surface(dataset, **properties):
     simple.Delete(surface)
     simple.Delete(source)
     return output, errors.text
-
-
-# The cube's corners, then points for the cells around it.
-CUBE = [(0, 0, 0), (1, 0, 0), (1, 1, 0), (0, 1, 0), (0, 0, 1), (1, 0, 1), (1, 1, 1), (0, 1, 1),
-        (0.5, 0.5, 1.8), (2, 0, 0), (2, 0, 1), (2, 1, 0), (-1, 0, 0), (-1, 1, 0), (0.5, -1, 0)]
 
 
 def mixed_grid():

@@ -1,7 +1,11 @@
-"""What GPU Extract Surface's output is compared by: its cells as sets of input point ids, with
-the input cell each comes from, against vtkDataSetSurfaceFilter (ParaView's Extract Surface)."""
+"""What the extraction filters' outputs are compared by: cells as sets of input point ids, with
+the input cell each comes from, against vtkDataSetSurfaceFilter (ParaView's Extract Surface);
+and the hand-made meshes of their tests."""
 import numpy as np
 from vtkmodules.numpy_interface import dataset_adapter as dsa
+from vtkmodules.vtkCommonCore import vtkDoubleArray, vtkIdList, vtkIntArray, vtkPoints
+from vtkmodules.vtkCommonDataModel import vtkUnstructuredGrid
+from vtkmodules.vtkFiltersCore import vtkExtractEdges, vtkFeatureEdges
 from vtkmodules.vtkFiltersGeometry import vtkDataSetSurfaceFilter
 
 
@@ -49,3 +53,74 @@ def vtk_surface(dataset):
     surface.PassThroughPointIdsOn()
     surface.Update()
     return surface.GetOutput()
+
+
+# The cube's corners, then points for the cells around it.
+CUBE = [(0, 0, 0), (1, 0, 0), (1, 1, 0), (0, 1, 0), (0, 0, 1), (1, 0, 1), (1, 1, 1), (0, 1, 1),
+        (0.5, 0.5, 1.8), (2, 0, 0), (2, 0, 1), (2, 1, 0), (-1, 0, 0), (-1, 1, 0), (0.5, -1, 0)]
+
+
+def grid_of(points, cells):
+    grid = vtkUnstructuredGrid()
+    xyz = vtkPoints()
+    xyz.SetDataTypeToDouble()
+    for p in points:
+        xyz.InsertNextPoint(p)
+    grid.SetPoints(xyz)
+    for cell_type, ids in cells:
+        id_list = vtkIdList()
+        for i in ids:
+            id_list.InsertNextId(i)
+        grid.InsertNextCell(cell_type, id_list)
+    return grid
+
+
+def with_arrays(dataset):
+    """`dataset` with a point array and a two-component cell array whose values name their ids."""
+    point_values = vtkDoubleArray()
+    point_values.SetName("PointValue")
+    for p in range(dataset.GetNumberOfPoints()):
+        point_values.InsertNextValue(1.5 * p + 0.25)
+    dataset.GetPointData().AddArray(point_values)
+    dataset.GetPointData().SetActiveScalars("PointValue")
+    cell_values = vtkIntArray()
+    cell_values.SetName("CellValue")
+    cell_values.SetNumberOfComponents(2)
+    for c in range(dataset.GetNumberOfCells()):
+        cell_values.InsertNextTuple2(3 * c + 1, -c)
+    dataset.GetCellData().AddArray(cell_values)
+    return dataset
+
+
+def line_ends(polydata, point_ids=None):
+    """Each line's ends (through `point_ids`, else the output's own ids), smaller first."""
+    lines = polydata.GetLines()
+    offsets = np.asarray(dsa.vtkDataArrayToVTKArray(lines.GetOffsetsArray()), dtype=np.int64)
+    ids = np.asarray(dsa.vtkDataArrayToVTKArray(lines.GetConnectivityArray()), dtype=np.int64)
+    if len(offsets) > 1 and not np.all(np.diff(offsets) == 2):
+        raise AssertionError("a line of more than two points")
+    if point_ids is not None:
+        ids = point_ids[ids]
+    pairs = ids.reshape(-1, 2)
+    return [tuple(sorted(map(int, pair))) for pair in pairs]
+
+
+def vtk_edges(dataset):
+    edges = vtkExtractEdges()
+    edges.SetInputData(dataset)
+    edges.UseAllPointsOn()  # input point ids kept
+    edges.Update()
+    return edges.GetOutput()
+
+
+def vtk_feature_edges(polydata, boundary, feature, angle):
+    edges = vtkFeatureEdges()
+    edges.SetInputData(polydata)
+    edges.SetBoundaryEdges(boundary)
+    edges.SetFeatureEdges(feature)
+    edges.SetNonManifoldEdges(0)
+    edges.SetManifoldEdges(0)
+    edges.SetFeatureAngle(angle)
+    edges.ColoringOff()
+    edges.Update()
+    return edges.GetOutput()

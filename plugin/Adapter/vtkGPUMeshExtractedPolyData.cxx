@@ -1,4 +1,4 @@
-#include "vtkGPUMeshSurface.h"
+#include "vtkGPUMeshExtractedPolyData.h"
 
 #include "vtkGPUMeshAdapter.h"
 #include "vtkGPUMeshOutputArrays.h"
@@ -164,9 +164,10 @@ void gather(vtkDataSetAttributes* in, vtkDataSetAttributes* out, const std::vect
   }
   vtkGPUMeshOutputArrays::PassActiveAttributes(in, out);
 }
+void Assemble(vtkPointSet* input, LowerCells& out, const vtkGPUMeshExtractedPolyData::Options& options, vtkPolyData* output);
 } // namespace
 
-namespace vtkGPUMeshSurface
+namespace vtkGPUMeshExtractedPolyData
 {
 
 void Build(vtkPointSet* input, vtkPointSet* mesh, vtkIdType cells, const std::vector<vtkIdType>& inputCell,
@@ -187,6 +188,34 @@ void Build(vtkPointSet* input, vtkPointSet* mesh, vtkIdType cells, const std::ve
     polys.Add(ids, v.s[3] < 0 ? 3 : 4, inputCell.empty() ? c : inputCell[c]);
   }
 
+  Assemble(input, out, options, output);
+}
+
+void BuildEdges(vtkPointSet* input, const std::vector<vtkIdType>& inputCell, const gpumesh::ExtractedEdges& edges,
+  const Options& options, vtkPolyData* output)
+{
+  LowerCells out;
+  OutputCells& lines = out.lines;
+  const std::size_t count = edges.cells.size();
+  lines.connectivity.reserve(2 * count);
+  lines.offsets.reserve(count + 1);
+  lines.source.reserve(count);
+  for (std::size_t e = 0; e < count; ++e)
+  {
+    const vtkIdType ids[2] = { edges.ends[e].s[0], edges.ends[e].s[1] };
+    const vtkIdType c = edges.cells[e];
+    lines.Add(ids, 2, inputCell.empty() ? c : inputCell[c]);
+  }
+  Assemble(input, out, options, output);
+}
+
+} // namespace vtkGPUMeshExtractedPolyData
+
+namespace
+{
+// The output of `out` (input point ids), its points those it uses, in input order.
+void Assemble(vtkPointSet* input, LowerCells& out, const vtkGPUMeshExtractedPolyData::Options& options, vtkPolyData* output)
+{
   // The points used, in input order.
   const vtkIdType inputPoints = input->GetNumberOfPoints();
   std::vector<vtkIdType> newId(static_cast<std::size_t>(inputPoints), 0);
@@ -196,7 +225,7 @@ void Build(vtkPointSet* input, vtkPointSet* mesh, vtkIdType cells, const std::ve
     {
       if (p < 0 || p >= inputPoints)
       {
-        throw gpumesh::Error("A surface cell refers to point " + std::to_string(p) + ", which the input (" +
+        throw gpumesh::Error("An output cell refers to point " + std::to_string(p) + ", which the input (" +
           std::to_string(inputPoints) + " points) does not have");
       }
       newId[p] = 1;
@@ -238,4 +267,4 @@ void Build(vtkPointSet* input, vtkPointSet* mesh, vtkIdType cells, const std::ve
     output->GetCellData()->AddArray(idArray(sources, "vtkOriginalCellIds"));
 }
 
-} // namespace vtkGPUMeshSurface
+} // namespace

@@ -1,8 +1,10 @@
-// The surface of a mesh as vtkPolyData, from the boundary faces the core found (private to the
-// module): what GPU Extract Surface outputs, in serial and under MPI alike.
-#ifndef vtkGPUMeshSurface_h
-#define vtkGPUMeshSurface_h
+// The vtkPolyData outputs of the extraction filters (private to the module): the surface of a
+// mesh from the boundary faces the core found (GPU Extract Surface), its edges as lines (GPU
+// Extract Edges), in serial and under MPI alike.
+#ifndef vtkGPUMeshExtractedPolyData_h
+#define vtkGPUMeshExtractedPolyData_h
 
+#include "gpumesh/algorithms/EdgeExtraction.h"
 #include "gpumesh/algorithms/SurfaceExtraction.h"
 
 #include "vtkType.h"
@@ -12,7 +14,7 @@
 class vtkPointSet;
 class vtkPolyData;
 
-namespace vtkGPUMeshSurface
+namespace vtkGPUMeshExtractedPolyData
 {
 
 struct Options
@@ -35,6 +37,14 @@ struct Options
 void Build(vtkPointSet* input, vtkPointSet* mesh, vtkIdType cells, const std::vector<vtkIdType>& inputCell,
   const gpumesh::BoundaryFaces& faces, const Options& options, vtkPolyData* output);
 
-} // namespace vtkGPUMeshSurface
+/**
+ * Fills `output` with `edges` as lines (ends in the mesh's point numbering, whose first points
+ * are the input's), each with the cell data of its first cell (`inputCell` maps mesh cells to
+ * input cells as for Build); the points and ids as for Build.
+ */
+void BuildEdges(vtkPointSet* input, const std::vector<vtkIdType>& inputCell, const gpumesh::ExtractedEdges& edges,
+  const Options& options, vtkPolyData* output);
+
+} // namespace vtkGPUMeshExtractedPolyData
 
 #endif
