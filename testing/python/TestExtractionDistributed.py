@@ -30,28 +30,32 @@ MESHES = ["ball_tets.vtu", "hex_block.vtu", "shell_tets.vtu", "plate_with_holes.
 # (filter, mesh, properties): GPUExtractSurface on every mesh, then GPUExtractEdges.
 CASES = [("GPUExtractSurface", mesh, {}) for mesh in MESHES] + \
     [("GPUExtractEdges", mesh, {}) for mesh in MESHES] + \
-    [("GPUExtractEdges", mesh, {"Selection": selection, "FeatureAngle": 5.0})
-     for mesh in ("plate_with_holes.vtu", "sphere_surface.vtu")
-     for selection in ("Boundary Edges", "Feature Edges", "Boundary and Feature Edges")]
+    [("GPUExtractEdges", mesh, {"Selection": selection, "FeatureAngle": angle}) for mesh, selection, angle in (
+        ("plate_with_holes.vtu", "Boundary Edges", 30.0),
+        ("plate_with_holes.vtu", "Boundary and Feature Edges", 30.0),
+        ("sphere_surface.vtu", "Feature Edges", 2.0),
+        ("sphere_surface.vtu", "Boundary and Feature Edges", 2.0),
+        ("hex_block surface", "Feature Edges", 30.0))]
 SELECTIONS = {"Boundary Edges": (1, 0), "Feature Edges": (0, 1), "Boundary and Feature Edges": (1, 1)}
 
 
 def mesh_file(name, folder):
-    """A sample mesh's file, or one written in `folder` of ball_tets with its own surface
-    triangles appended (2D and 3D mixed)."""
-    if name != "ball_tets+surface":
+    """A sample mesh's file, or one written in `folder`: ball_tets with its own surface triangles
+    appended (2D and 3D mixed), or hex_block's surface quadrilaterals (folded at its 12 edges)."""
+    if name not in ("ball_tets+surface", "hex_block surface"):
         return gt.data_path(name)
-    ball = gt.read_vtu("ball_tets.vtu")
-    surface = vtk_surface(ball)
+    volume = gt.read_vtu("ball_tets.vtu" if name == "ball_tets+surface" else "hex_block.vtu")
+    surface = vtk_surface(volume)
     surface.GetPointData().Initialize()
     surface.GetCellData().Initialize()
     append = vtkAppendFilter()
     append.MergePointsOn()
-    append.AddInputData(ball)
+    if name == "ball_tets+surface":
+        append.AddInputData(volume)
     append.AddInputData(surface)
     writer = vtkXMLUnstructuredGridWriter()
     writer.SetInputConnection(append.GetOutputPort())
-    path = os.path.join(folder, "ball_tets_and_surface.vtu")
+    path = os.path.join(folder, name.replace(" ", "_").replace("+", "_and_") + ".vtu")
     writer.SetFileName(path)
     writer.Write()
     return path
