@@ -2,6 +2,7 @@
 // feature edges of its 2D cells.
 #pragma once
 #include "gpumesh/mesh/DeviceMesh.h"
+#include "gpumesh/runtime/HostMemory.h"
 
 #include <cstdint>
 #include <vector>
@@ -27,9 +28,9 @@ enum class EdgeSelection
 struct ExtractedEdges
 {
   /// Per edge: the lowest mesh cell id among the cells that use it.
-  std::vector<cl_int> cells;
+  HostVector<cl_int> cells;
   /// Per edge: its end points, smaller id first.
-  std::vector<cl_int2> ends;
+  HostVector<cl_int2> ends;
 };
 
 /// Which process outputs an edge a distributed mesh's pieces share: the one of lowest `owner`

@@ -1,6 +1,7 @@
 // The boundary faces of a mesh's volume cells: the faces one cell uses.
 #pragma once
 #include "gpumesh/mesh/DeviceMesh.h"
+#include "gpumesh/runtime/HostMemory.h"
 
 #include <cstdint>
 #include <vector>
@@ -18,9 +19,9 @@ namespace gpumesh
 struct BoundaryFaces
 {
   /// Per face: the mesh cell id of its cell (cellIds of its group).
-  std::vector<cl_int> cells;
+  HostVector<cl_int> cells;
   /// Per face: its vertex ids, -1 in the fourth for a triangle.
-  std::vector<cl_int4> vertices;
+  HostVector<cl_int4> vertices;
 };
 
 /// The boundary faces of the cells of `mesh` below `cellLimit` (all cells when negative): the
