@@ -657,6 +657,7 @@ GhostedPiece BuildGhostedPiece(vtkPointSet* input, vtkMultiProcessController* co
         received.Connectivity += grid->GetCells()->GetNumberOfConnectivityIds();
         received.PieceOfPoint.push_back(std::move(pieceOf));
         received.Grids.push_back(grid);
+        piece.GhostCellOwners.emplace_back(neighbors.Ranks()[n], grid->GetNumberOfCells());
       }
     }
     if (received.Grids.empty() && !cells.Ghosts)

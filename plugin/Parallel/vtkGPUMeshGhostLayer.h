@@ -15,6 +15,7 @@
 
 #include <array>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 class vtkMultiProcessController;
@@ -52,6 +53,9 @@ struct GhostedPiece
   {
     return p < this->InputPoints ? this->InputGlobalIds[p] : this->AddedGlobalIds[p - this->InputPoints];
   }
+  /// Where the ghost cells came from, in piece order after the owned cells: (the process that
+  /// owns them, how many) per run of cells received from one process.
+  std::vector<std::pair<int, vtkIdType>> GhostCellOwners;
   /// The input points of the cells this process sent to others as their ghosts, ascending: with
   /// the points of its own ghost cells, the only points another process can need from it.
   std::vector<vtkIdType> SentPoints;

@@ -20,6 +20,8 @@
 #include "MeshGenerators.h"
 
 #include "vtkGPUCellReduction.h"
+#include "vtkGPUExtractEdges.h"
+#include "vtkGPUExtractSurface.h"
 #include "vtkGPULongestEdgeRefinement.h"
 #include "vtkGPUNeighborDistance.h"
 #include "vtkGPUMeshKernel.h"
@@ -32,7 +34,9 @@
 #include "vtkCellType.h"
 #include "vtkCommand.h"
 #include "vtkDataArray.h"
+#include "vtkDataSetSurfaceFilter.h"
 #include "vtkDoubleArray.h"
+#include "vtkExtractEdges.h"
 #include "vtkFieldData.h"
 #include "vtkFloatArray.h"
 #include "vtkIdTypeArray.h"
@@ -409,6 +413,29 @@ const std::vector<FilterCase>& filterCases()
         vtkNew<vtkGPULongestEdgeRefinement> filter;
         filter->SetDevice(options.device.c_str());
         filter->RefineAllOn();
+        return filter.GetPointer();
+      } },
+    { "gpu-extract-surface", "vtkGPUExtractSurface, defaults (the boundary faces of tetrahedra; triangles pass as they are)",
+      true, false, false, {},
+      [](const Options& options, bool) -> vtkSmartPointer<vtkAlgorithm> {
+        vtkNew<vtkGPUExtractSurface> filter;
+        filter->SetDevice(options.device.c_str());
+        return filter.GetPointer();
+      } },
+    { "vtk-dataset-surface", "vtkDataSetSurfaceFilter (ParaView's Extract Surface), defaults", false, false, false, {},
+      [](const Options&, bool) -> vtkSmartPointer<vtkAlgorithm> {
+        vtkNew<vtkDataSetSurfaceFilter> filter;
+        return filter.GetPointer();
+      } },
+    { "gpu-extract-edges", "vtkGPUExtractEdges, defaults (every edge once)", true, false, false, {},
+      [](const Options& options, bool) -> vtkSmartPointer<vtkAlgorithm> {
+        vtkNew<vtkGPUExtractEdges> filter;
+        filter->SetDevice(options.device.c_str());
+        return filter.GetPointer();
+      } },
+    { "vtk-extract-edges", "vtkExtractEdges (ParaView's Extract Edges), defaults", false, false, false, {},
+      [](const Options&, bool) -> vtkSmartPointer<vtkAlgorithm> {
+        vtkNew<vtkExtractEdges> filter;
         return filter.GetPointer();
       } },
     { "vtk-cell-size", "vtkCellSizeFilter (ParaView's Cell Size), area (volume for tetrahedra) and its sum",

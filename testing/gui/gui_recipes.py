@@ -162,6 +162,40 @@ def check_mesh_quality(output, source):
     return "Radius Ratio %.3f..%.3f, as vtkMeshQuality" % (got.min(), got.max())
 
 
+def check_extract_surface(output, source):
+    from vtkmodules.vtkFiltersGeometry import vtkDataSetSurfaceFilter
+    surface = vtkDataSetSurfaceFilter()
+    surface.SetInputData(source)
+    surface.PassThroughPointIdsOn()
+    surface.Update()
+    expected = surface.GetOutput()
+
+    def faces(polydata, ids):
+        return sorted(tuple(sorted(int(ids[polydata.GetCell(c).GetPointId(k)]) for k in range(3)))
+                      for c in range(polydata.GetNumberOfCells()))
+    got = faces(output, points_array(output, "vtkOriginalPointIds"))
+    assert got == faces(expected, points_array(expected, "vtkOriginalPointIds")), "faces differ from Extract Surface"
+    assert np.all(cells(output, "vtkOriginalCellIds") < source.GetNumberOfCells())
+    return "%d boundary triangles, as Extract Surface" % len(got)
+
+
+def check_extract_edges(output, source):
+    from vtkmodules.vtkFiltersCore import vtkFeatureEdges
+    from vtkmodules.vtkFiltersGeometry import vtkDataSetSurfaceFilter
+    surface = vtkDataSetSurfaceFilter()
+    surface.SetInputData(source)
+    surface.Update()
+    edges = vtkFeatureEdges()
+    edges.SetInputData(surface.GetOutput())
+    edges.FeatureEdgesOff()
+    edges.NonManifoldEdgesOff()
+    edges.Update()
+    expected = edges.GetOutput().GetNumberOfCells()
+    assert output.GetNumberOfCells() == expected, "%d boundary edges, Feature Edges %d" % (
+        output.GetNumberOfCells(), expected)
+    return "%d boundary edges, as Feature Edges" % expected
+
+
 RECIPES = {
     "GPUCellReduction": Recipe(
         mesh="ball_tets.vtu", properties={"Quantity": "Volume"}, color=("CELLS", "Volume"),
@@ -172,6 +206,14 @@ RECIPES = {
     "GPUNeighborDistance": Recipe(
         mesh="hex_block.vtu", properties={"ComputeCentroids": 1}, color=("CELLS", "MeanNeighborDistance"),
         output_array=("CELLS", "MeanNeighborDistance"), check=check_neighbor_distance, view_3d=True),
+    "GPUExtractSurface": Recipe(
+        mesh="ball_tets.vtu", properties={"PassThroughCellIds": 1, "PassThroughPointIds": 1},
+        color=("CELLS", "vtkOriginalCellIds"), output_array=("CELLS", "vtkOriginalCellIds"),
+        check=check_extract_surface, view_3d=True, default_output_array=("POINTS", "Normals")),
+    "GPUExtractEdges": Recipe(
+        mesh="plate_with_holes.vtu", properties={"Selection": "Boundary Edges", "PassThroughPointIds": 1},
+        color=("POINTS", "vtkOriginalPointIds"), output_array=("POINTS", "vtkOriginalPointIds"),
+        check=check_extract_edges, zoom=1.3, default_output_array=("POINTS", "Normals")),
     "GPULongestEdgeRefinement": Recipe(
         mesh="plate_with_holes.vtu", upstream="GPUCellReduction",
         properties={"MarkArray": ["CELLS", "Size"], "MarkThreshold": largest_tenth, "Passes": 2},

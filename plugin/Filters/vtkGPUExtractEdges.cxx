@@ -1,0 +1,139 @@
+#include "vtkGPUExtractEdges.h"
+
+#include "vtkDataObject.h"
+#include "vtkInformation.h"
+#include "vtkInformationVector.h"
+#include "vtkMultiProcessController.h"
+#include "vtkObjectFactory.h"
+#include "vtkPointSet.h"
+#include "vtkPolyData.h"
+#include "vtkTimerLog.h"
+
+#include "vtkGPUMeshAdapter.h"
+#include "vtkGPUMeshDistributed.h"
+#include "vtkGPUMeshExtractedPolyData.h"
+#include "vtkGPUMeshGhostedPieceCache.h"
+#include "vtkGPUMeshPiece.h"
+
+#include "gpumesh/algorithms/EdgeExtraction.h"
+
+#include <array>
+#include <iterator>
+
+vtkStandardNewMacro(vtkGPUExtractEdges);
+
+namespace
+{
+const char* const selectionNames[] = { "All Edges", "Boundary Edges", "Feature Edges", "Boundary and Feature Edges" };
+static_assert(std::size(selectionNames) == vtkGPUExtractEdges::BOUNDARY_AND_FEATURE + 1, "a name per Selection");
+
+// The selected edges of `piece`'s 2D and 3D cells (those `owners` gives this process, if any).
+gpumesh::ExtractedEdges selectedEdges(gpumesh::DeviceRun& run, const vtkGPUMeshPiece& piece,
+  const std::array<double, 3>* origin, gpumesh::EdgeSelection selection, double angle,
+  const gpumesh::EdgeOwners* owners)
+{
+  if (piece.GetNumberOfCells() == 0)
+  {
+    return {};
+  }
+  auto description = vtkGPUMeshAdapter::DescribeMesh(piece, run.precision());
+  if (origin)
+  {
+    description.view.points.origin = *origin;
+  }
+  vtkTimerLog::MarkStartEvent("GPUMesh: upload mesh");
+  // Lines and polylines have no edges here, as in vtkExtractEdges.
+  const gpumesh::DeviceMesh mesh(run, description.view, 2);
+  vtkTimerLog::MarkEndEvent("GPUMesh: upload mesh");
+  vtkTimerLogScope scope("GPUMesh: edges");
+  return gpumesh::extractEdges(run, mesh, selection, angle, owners);
+}
+} // namespace
+
+vtkGPUExtractEdges::vtkGPUExtractEdges()
+  : GhostedPiece(std::make_unique<vtkGPUMeshGhostedPieceCache>())
+{
+}
+
+vtkGPUExtractEdges::~vtkGPUExtractEdges() = default;
+
+const char* vtkGPUExtractEdges::GetSelectionName(int selection)
+{
+  return ChoiceName(selectionNames, selection);
+}
+
+vtkIdType vtkGPUExtractEdges::GetGhostedPieceBuildCount()
+{
+  return this->GhostedPiece->GetBuildCount();
+}
+
+int vtkGPUExtractEdges::FillOutputPortInformation(int, vtkInformation* info)
+{
+  info->Set(vtkDataObject::DATA_TYPE_NAME(), "vtkPolyData");
+  return 1;
+}
+
+int vtkGPUExtractEdges::RequestDataObject(vtkInformation*, vtkInformationVector**, vtkInformationVector* outputVector)
+{
+  vtkInformation* info = outputVector->GetInformationObject(0);
+  if (!vtkPolyData::SafeDownCast(info->Get(vtkDataObject::DATA_OBJECT())))
+  {
+    vtkNew<vtkPolyData> output;
+    info->Set(vtkDataObject::DATA_OBJECT(), output);
+  }
+  return 1;
+}
+
+void vtkGPUExtractEdges::ExecuteOnDevice(
+  vtkInformationVector**, vtkPointSet* input, vtkPointSet* output, gpumesh::DeviceRun& run)
+{
+  // The base class started the output as a copy of the input: the edges replace it.
+  output->Initialize();
+  vtkPolyData* edges = vtkPolyData::SafeDownCast(output);
+  vtkGPUMeshExtractedPolyData::Options options;
+  options.PassCellIds = this->PassThroughCellIds;
+  options.PassPointIds = this->PassThroughPointIds;
+  vtkMultiProcessController* controller = vtkGPUMeshDistributed::GetController();
+  const auto selection = static_cast<gpumesh::EdgeSelection>(this->Selection);
+  vtkGPUMeshDistributed::AllSucceed(controller, [&] { RequireChoice("Selection", this->Selection, selectionNames); });
+  if (!controller)
+  {
+    const gpumesh::ExtractedEdges found =
+      selectedEdges(run, vtkGPUMeshPiece::Of(input), nullptr, selection, this->FeatureAngle, nullptr);
+    this->UpdateProgress(0.6);
+    if (this->GetAbortExecute())
+    {
+      throw gpumesh::Error("GPU Extract Edges was aborted after matching the edges");
+    }
+    vtkTimerLogScope scope("GPUMesh: edges output");
+    vtkGPUMeshExtractedPolyData::BuildEdges(input, {}, found, options, edges);
+    return;
+  }
+  // Under MPI: the edges of the ghosted piece, each output by the lowest-ranked process owning a
+  // cell that uses it (collective).
+  const vtkGPUMeshDistributed::GhostedPiece& piece = this->GhostedPiece->Get(input, controller, output->GetFieldData());
+  const std::array<double, 3> origin = vtkGPUMeshDistributed::GlobalBoundsCentre(piece.InputBox, controller);
+  this->UpdateProgress(0.2);
+  vtkGPUMeshDistributed::AllSucceed(controller, [&] {
+    gpumesh::EdgeOwners owners;
+    owners.self = controller->GetLocalProcessId();
+    owners.owner.assign(static_cast<std::size_t>(piece.OwnedCells), owners.self);
+    for (const auto& [rank, count] : piece.GhostCellOwners)
+      owners.owner.insert(owners.owner.end(), static_cast<std::size_t>(count), rank);
+    const gpumesh::ExtractedEdges found =
+      selectedEdges(run, piece.View(), &origin, selection, this->FeatureAngle, &owners);
+    this->UpdateProgress(0.6);
+    vtkTimerLogScope scope("GPUMesh: edges output");
+    vtkGPUMeshExtractedPolyData::BuildEdges(input, piece.OwnedInputCell, found, options, edges);
+  });
+}
+
+void vtkGPUExtractEdges::PrintSelf(ostream& os, vtkIndent indent)
+{
+  this->Superclass::PrintSelf(os, indent);
+  os << indent << "Selection: " << GetSelectionName(this->Selection) << "\n";
+  os << indent << "FeatureAngle: " << this->FeatureAngle << "\n";
+  os << indent << "PassThroughCellIds: " << this->PassThroughCellIds << "\n";
+  os << indent << "PassThroughPointIds: " << this->PassThroughPointIds << "\n";
+  os << indent << "GhostedPieceBuildCount: " << this->GhostedPiece->GetBuildCount() << "\n";
+}
