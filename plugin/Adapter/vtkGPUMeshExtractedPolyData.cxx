@@ -160,13 +160,17 @@ vtkSmartPointer<vtkCellArray> outputCellArray(OutputCells& cells, const Ids& new
 void gather(vtkDataSetAttributes* in, vtkDataSetAttributes* out, const Ids& ids)
 {
   const auto count = static_cast<vtkIdType>(ids.size());
+  std::vector<vtkSmartPointer<vtkAbstractArray>> arrays;
+  std::vector<vtkAbstractArray*> to, from;
   for (int a = 0; a < in->GetNumberOfArrays(); ++a)
   {
-    vtkAbstractArray* source = in->GetAbstractArray(a);
-    vtkSmartPointer<vtkAbstractArray> array = vtkGPUMeshOutputArrays::NewOutputLike(source, count);
-    vtkGPUMeshOutputArrays::GatherTuples(array, 0, source, ids.data(), count);
-    out->AddArray(array);
+    from.push_back(in->GetAbstractArray(a));
+    arrays.push_back(vtkGPUMeshOutputArrays::NewOutputLike(from.back(), count));
+    to.push_back(arrays.back());
   }
+  vtkGPUMeshOutputArrays::GatherArrays(to, from, count, 0, ids.data()); // all arrays in one pass
+  for (const auto& array : arrays)
+    out->AddArray(array);
   vtkGPUMeshOutputArrays::PassActiveAttributes(in, out);
 }
 void Assemble(vtkPointSet* input, LowerCells& out, const vtkGPUMeshExtractedPolyData::Options& options, vtkPolyData* output);
@@ -253,7 +257,7 @@ void Assemble(vtkPointSet* input, LowerCells& out, const vtkGPUMeshExtractedPoly
   {
     vtkDataArray* xyz = input->GetPoints()->GetData();
     vtkSmartPointer<vtkAbstractArray> data = vtkGPUMeshOutputArrays::NewOutputLike(xyz, pointCount);
-    vtkGPUMeshOutputArrays::GatherTuples(data, 0, xyz, usedPoints.data(), pointCount);
+    vtkGPUMeshOutputArrays::GatherArrays({ data.Get() }, { xyz }, pointCount, 0, usedPoints.data());
     points->SetData(vtkDataArray::SafeDownCast(data));
   }
   output->SetPoints(points);
