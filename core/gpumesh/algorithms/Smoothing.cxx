@@ -44,7 +44,7 @@ struct CellSources
 // per step on an H200, where a whole step over 30M triangles takes 0.42 ms.
 void addRelaxLaunch(DeviceRun& run, const DeviceMesh& mesh, const VertexTable& table,
   const DeviceBuffer<cl_int>& roles, VertexRole role, const CellSources* cellSources, RealBuffer& offsets,
-  std::vector<Launch>& out)
+  std::vector<Launch>& out, const DeviceBuffer<cl_int>* weights = nullptr)
 {
   const auto vertices = static_cast<std::size_t>(mesh.pointCount());
   const auto count = static_cast<cl_int>(vertices);
@@ -82,6 +82,11 @@ void addRelaxLaunch(DeviceRun& run, const DeviceMesh& mesh, const VertexTable& t
       },
       state);
   };
+  if (weights)
+  {
+    bindRows("-DWEIGHTED=1", std::tie(*weights), std::tie(*weights));
+    return;
+  }
   if (!cellSources)
   {
     bindRows("", std::tuple<>(), std::tuple<>());
@@ -396,8 +401,16 @@ void VertexSmoother::assignRoles(DeviceRun& run, const DeviceMesh& mesh, const s
   {
     sides.emplace(run, mesh, EntityType::Sides);
     const cl_int boundaryRole = Options.boundary == SmoothingBoundary::Fixed ? Pinned : OnBoundary;
+    // Non-manifold vertices: fixed; with nonManifoldSmoothing, weighted umbrellas on surfaces
+    // (bindNonManifold), interior vertices otherwise.
+    const bool weighted = !hasVolumeCells(mesh) && Options.method != SmoothingMethod::Barycentric;
+    const cl_int nonManifoldRole = !Options.nonManifoldSmoothing ? Pinned : weighted ? OnNonManifold : Interior;
+    DeviceBuffer<cl_int> flags = run.allocate<cl_int>(points, "vertex roles: side flags");
+    run.fill(flags, cl_int(0), "vertex roles: side flags");
     run.call({ "smoothing", "mark_sides" }, sides->slotCount(), "vertex roles", sides->slotRun(), sides->slotEntity(),
-      sides->entityVertices(), static_cast<cl_int>(sides->slotCount()), boundaryRole, Roles);
+      sides->entityVertices(), static_cast<cl_int>(sides->slotCount()), flags);
+    run.call({ "smoothing", "roles_from_sides" }, points, "vertex roles", flags, static_cast<cl_int>(points),
+      boundaryRole, nonManifoldRole, Roles);
     // On a surface whose boundary edges are constraint edges (markFeatures below), every
     // boundary vertex moves along them or not at all: no table of boundary neighbours.
     const bool constrainedOutline = !hasVolumeCells(mesh) &&
@@ -466,7 +479,8 @@ void VertexSmoother::markFeatures(DeviceRun& run, const DeviceMesh& mesh, const 
   run.call({ "smoothing_features", "feature_pairs" }, slots, "feature edges", edges.slotRun(), edges.sortedSlots(),
     edges.slotCell(), edges.slotEntity(), edges.entityVertices(), static_cast<cl_int>(slots), surface.points(),
     centroids.anchors, centroids.offsets, run.real(std::cos(Options.featureAngle * degrees)),
-    cl_int(Options.featureEdgeSmoothing ? 1 : 0), cl_int(boundaryEdges ? 1 : 0), pairs);
+    cl_int(Options.featureEdgeSmoothing ? 1 : 0), cl_int(boundaryEdges ? 1 : 0),
+    cl_int(Options.nonManifoldSmoothing ? 0 : 1), pairs);
   const auto points = static_cast<std::size_t>(mesh.pointCount());
   FeatureLinks.emplace(run, points, pairs, 2 * slots, Options.layout);
   if (Renumbered)
@@ -509,6 +523,10 @@ void VertexSmoother::bindSteps(DeviceRun& run, const DeviceMesh& mesh)
     {
       Links->sortRowsBy(run, Renumbered->order.order());
     }
+    if (Options.nonManifoldSmoothing && Options.boundary != SmoothingBoundary::Free && !hasVolumeCells(mesh))
+    {
+      bindNonManifold(run, edges);
+    }
   }
   const auto points = static_cast<std::size_t>(mesh.pointCount());
   SourceOffsets = run.allocateReal(4 * points, "source offsets");
@@ -523,6 +541,34 @@ void VertexSmoother::bindSteps(DeviceRun& run, const DeviceMesh& mesh)
   {
     addRelaxLaunch(run, mesh, *FeatureLinks, Roles, OnFeature, nullptr, SourceOffsets, Kernels->relax);
   }
+  if (NonManifoldLinks)
+  {
+    addRelaxLaunch(
+      run, mesh, *NonManifoldLinks, Roles, OnNonManifold, nullptr, SourceOffsets, Kernels->relax, &NonManifoldWeights);
+  }
+}
+
+// The weighted rows of the non-manifold vertices of a surface (SmoothingOptions::
+// nonManifoldSmoothing; kernels/algorithms/smoothing_non_manifold.cl): every neighbour once, with
+// the faces of the edge to it as its weight.
+void VertexSmoother::bindNonManifold(DeviceRun& run, const CellEntities& edges)
+{
+  const std::size_t slots = edges.slotCount();
+  const auto points = static_cast<std::size_t>(Mesh.pointCount());
+  DeviceBuffer<cl_int2> pairs = run.allocate<cl_int2>(std::max<std::size_t>(2 * slots, 1), "non-manifold links");
+  run.call({ "smoothing_non_manifold", "non_manifold_pairs" }, slots, "non-manifold links", edges.slotEntity(),
+    edges.entityVertices(), static_cast<cl_int>(slots), Roles, pairs);
+  NonManifoldLinks.emplace(run, points, pairs, 2 * slots, Options.layout);
+  if (Renumbered)
+  {
+    NonManifoldLinks->sortRowsBy(run, Renumbered->order.order());
+  }
+  const std::size_t entries = std::max<std::size_t>(NonManifoldLinks->entries().size(), 1);
+  NonManifoldWeights = run.allocate<cl_int>(entries, "non-manifold weights");
+  run.fill(NonManifoldWeights, cl_int(0), "non-manifold weights");
+  run.call({ "smoothing_non_manifold", "non_manifold_weights" }, slots, "non-manifold links", edges.slotRun(),
+    edges.sortedSlots(), edges.slotEntity(), edges.entityVertices(), static_cast<cl_int>(slots), Roles,
+    NonManifoldLinks->entries(), NonManifoldLinks->rowStart(), NonManifoldLinks->degree(), NonManifoldWeights);
 }
 
 // Where barycentric smoothing finds the cells' states at each step: the group, when one
