@@ -16,9 +16,13 @@ inline REAL v_length_squared(REAL3 v)
   return v.x * v.x + v.y * v.y + v.z * v.z;
 }
 
+// sqrt(v . v) as Verdict computes it wherever v . v is a normal number; where the squares
+// underflow or overflow (a cell of 1e-10 in float: its area vector's squares are 1e-54),
+// OpenCL's length, which scales v first, so that no length silently becomes 0 or infinity.
 inline REAL v_length(REAL3 v)
 {
-  return sqrt(v.x * v.x + v.y * v.y + v.z * v.z);
+  const REAL squared = v.x * v.x + v.y * v.y + v.z * v.z;
+  return isnormal(squared) ? sqrt(squared) : length(v);
 }
 
 inline REAL3 v_cross(REAL3 a, REAL3 b)

@@ -412,7 +412,7 @@ void vtkGPUVertexSmoothing::ExecuteOnDevice(
       " of " + std::to_string(options.iterations) + " iterations; the output is empty");
   }
   reportGuard(output->GetFieldData(), options, smoother.shortenedMoves(), smoother.guardRounds());
-  const gpumesh::VertexSmoother::Result moved = smoother.movedPoints(run, smoothed);
+  const gpumesh::VertexSmoother::Result moved = smoother.finalMovedPoints(run, smoothed);
   this->UpdateProgress(0.9);
   setSmoothedPoints(run, mesh, moved, coordinates, output);
 }

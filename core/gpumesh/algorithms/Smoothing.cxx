@@ -361,8 +361,12 @@ VertexSmoother::VertexSmoother(DeviceRun& run, const DeviceMesh& inputMesh, cons
     renumberForLocality(run, inputMesh);
   }
   const DeviceMesh& mesh = Renumbered ? *Renumbered->mesh : inputMesh;
-  assignRoles(run, mesh, pinned);
-  bindSteps(run, mesh);
+  // A surface's sides are its edges: matched once here, they serve the roles, the features
+  // and the neighbour links (before, the edges were matched a second time for the links).
+  std::optional<CellEntities> sides;
+  assignRoles(run, mesh, pinned, sides);
+  bindSteps(run, mesh, sides && !hasVolumeCells(mesh) ? &*sides : nullptr);
+  sides.reset();
   if (Options.preventInversion)
   {
     bindGuard(run, mesh);
@@ -391,12 +395,12 @@ void VertexSmoother::renumberForLocality(DeviceRun& run, const DeviceMesh& input
 }
 
 // Roles: interior unless a boundary or non-manifold side, or the caller, says otherwise.
-void VertexSmoother::assignRoles(DeviceRun& run, const DeviceMesh& mesh, const std::vector<std::uint8_t>& pinned)
+void VertexSmoother::assignRoles(
+  DeviceRun& run, const DeviceMesh& mesh, const std::vector<std::uint8_t>& pinned, std::optional<CellEntities>& sides)
 {
   const auto points = static_cast<std::size_t>(mesh.pointCount());
   Roles = run.allocate<cl_int>(points, "vertex roles");
   run.fill(Roles, cl_int(Interior), "vertex roles");
-  std::optional<CellEntities> sides;
   if (Options.boundary != SmoothingBoundary::Free)
   {
     sides.emplace(run, mesh, EntityType::Sides);
@@ -494,7 +498,7 @@ void VertexSmoother::markFeatures(DeviceRun& run, const DeviceMesh& mesh, const 
 
 // The links of the method (cells or neighbours of each vertex), the fixed part of every step,
 // and the kernels a step launches.
-void VertexSmoother::bindSteps(DeviceRun& run, const DeviceMesh& mesh)
+void VertexSmoother::bindSteps(DeviceRun& run, const DeviceMesh& mesh, const CellEntities* surfaceSides)
 {
   const bool barycentric = Options.method == SmoothingMethod::Barycentric;
   std::optional<Centroids> inputBarycentres;
@@ -517,7 +521,8 @@ void VertexSmoother::bindSteps(DeviceRun& run, const DeviceMesh& mesh)
   }
   else
   {
-    const CellEntities edges(run, mesh, EntityType::Edges);
+    std::optional<CellEntities> ownEdges;
+    const CellEntities& edges = surfaceSides ? *surfaceSides : ownEdges.emplace(run, mesh, EntityType::Edges);
     Links.emplace(vertexNeighbors(run, mesh, edges, Options.layout));
     if (Renumbered)
     {
@@ -844,13 +849,31 @@ VertexSmoother::Result VertexSmoother::movedPoints(DeviceRun& run, const RealBuf
   return result;
 }
 
+VertexSmoother::Result VertexSmoother::finalMovedPoints(DeviceRun& run, const RealBuffer& displacement)
+{
+  run.finish(); // buffers let go of while kernels still use them would be freed only later
+  for (RealBuffer* state : { &Ping, &Pong, &Older, &Sum, &MeshOrderState, &SourceOffsets, &Barycentres })
+  {
+    if (state != &displacement)
+      state->release();
+  }
+  Links.reset();
+  BoundaryLinks.reset();
+  FeatureLinks.reset();
+  NonManifoldLinks.reset();
+  NonManifoldWeights.release();
+  Guarded.reset();
+  Kernels.reset(); // bound launches hold their buffers
+  return movedPoints(run, displacement);
+}
+
 std::vector<double> smoothVertices(DeviceRun& run, const MeshView& view, const SmoothingOptions& options,
   const std::vector<std::uint8_t>& pinned, const SmoothingStepObserver& observer)
 {
   options.validate();
   const DeviceMesh mesh(run, view, 2);
   VertexSmoother smoother(run, mesh, options, pinned);
-  const VertexSmoother::Result moved = smoother.movedPoints(run, smoother.smooth(run, observer));
+  const VertexSmoother::Result moved = smoother.finalMovedPoints(run, smoother.smooth(run, observer));
   // Input + displacement, added in double: points that do not move come back bit for bit.
   std::vector<double> points(3 * static_cast<std::size_t>(mesh.pointCount()));
   run.download(moved.displacement, points.data(), points.size(), "displacement");

@@ -219,6 +219,11 @@ public:
     RealBuffer displacement;
   };
   Result movedPoints(DeviceRun& run, const RealBuffer& displacement) const;
+  /// movedPoints for the last time: first waits for the device and lets go of every table and
+  /// state but `displacement`, so that the result takes memory the smoothing touched already
+  /// (on a CPU device fresh memory costs a page fault per page) instead of new memory. The
+  /// smoother may not smooth again.
+  Result finalMovedPoints(DeviceRun& run, const RealBuffer& displacement);
 
   /// With preventInversion: the moves the guard shortened (or zeroed) in the last smooth(), one per
   /// point and step, of the points counted (SmoothingCollectives::owned); the rounds it took
@@ -250,9 +255,11 @@ private:
   struct Renumbering;
   bool renumberingPays(DeviceRun& run, const DeviceMesh& mesh) const;
   void renumberForLocality(DeviceRun& run, const DeviceMesh& inputMesh);
-  void assignRoles(DeviceRun& run, const DeviceMesh& mesh, const std::vector<std::uint8_t>& pinned);
+  void assignRoles(DeviceRun& run, const DeviceMesh& mesh, const std::vector<std::uint8_t>& pinned,
+    std::optional<CellEntities>& sides);
   void markFeatures(DeviceRun& run, const DeviceMesh& mesh, const CellEntities* meshSides);
-  void bindSteps(DeviceRun& run, const DeviceMesh& mesh);
+  /// surfaceSides: the sides of a mesh of 2D cells (its edges), when already matched.
+  void bindSteps(DeviceRun& run, const DeviceMesh& mesh, const CellEntities* surfaceSides);
   void bindNonManifold(DeviceRun& run, const CellEntities& edges);
   const DeviceCellGroup* bindBarycentres(DeviceRun& run, const DeviceMesh& mesh);
   void bindGuard(DeviceRun& run, const DeviceMesh& mesh);
