@@ -241,7 +241,8 @@ __kernel void moved_points(__global const REAL* points, __global const REAL4* di
 }
 
 // One work-item per side slot: the vertices of a side of one cell (boundary) get flag 1, of a
-// side of more than two cells (non-manifold) flag 2 (atomic_or: any order gives the same flags).
+// side of more than two cells (non-manifold) flag 2 (atomic_or into `flags`, zeroed before:
+// any order gives the same flags).
 __kernel void mark_sides(__global const int2* slot_run, __global const int* slot_entity,
   __global const uint4* entity_vertices, const int slots, __global int* flags)
 {
@@ -261,17 +262,18 @@ __kernel void mark_sides(__global const int2* slot_run, __global const int* slot
     atomic_or(&flags[v.w], flag);
 }
 
-// Per vertex, its role from its sides' flags: boundary_role on the boundary, non_manifold_role
-// on non-manifold sides (PINNED unless NonManifoldSmoothing), PINNED on both (as
-// vtkWindowedSincPolyDataFilter fixes a point with boundary and non-manifold edges).
-__kernel void roles_from_sides(__global const int* flags, const int vertices, const int boundary_role,
-  const int non_manifold_role, __global int* roles)
+// Per vertex, in place, its role from its sides' flags (mark_sides wrote them in `roles`):
+// INTERIOR without any, boundary_role on the boundary, non_manifold_role on non-manifold sides
+// (PINNED unless NonManifoldSmoothing), PINNED on both (as vtkWindowedSincPolyDataFilter fixes
+// a point with boundary and non-manifold edges).
+__kernel void roles_from_sides(const int vertices, const int boundary_role, const int non_manifold_role,
+  __global int* roles)
 {
   const int v = get_global_id(0);
-  if (v >= vertices || flags[v] == 0)
+  if (v >= vertices)
     return;
-  const int f = flags[v];
-  roles[v] = f == 1 ? boundary_role : f == 2 ? non_manifold_role : PINNED;
+  const int f = roles[v];
+  roles[v] = f == 0 ? INTERIOR : f == 1 ? boundary_role : f == 2 ? non_manifold_role : PINNED;
 }
 
 __kernel void pin_vertices(__global const uchar* pinned, const int vertices, __global int* roles)

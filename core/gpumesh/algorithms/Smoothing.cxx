@@ -400,8 +400,11 @@ void VertexSmoother::assignRoles(
 {
   const auto points = static_cast<std::size_t>(mesh.pointCount());
   Roles = run.allocate<cl_int>(points, "vertex roles");
-  run.fill(Roles, cl_int(Interior), "vertex roles");
-  if (Options.boundary != SmoothingBoundary::Free)
+  if (Options.boundary == SmoothingBoundary::Free)
+  {
+    run.fill(Roles, cl_int(Interior), "vertex roles");
+  }
+  else
   {
     sides.emplace(run, mesh, EntityType::Sides);
     const cl_int boundaryRole = Options.boundary == SmoothingBoundary::Fixed ? Pinned : OnBoundary;
@@ -409,12 +412,12 @@ void VertexSmoother::assignRoles(
     // (bindNonManifold), interior vertices otherwise.
     const bool weighted = !hasVolumeCells(mesh) && Options.method != SmoothingMethod::Barycentric;
     const cl_int nonManifoldRole = !Options.nonManifoldSmoothing ? Pinned : weighted ? OnNonManifold : Interior;
-    DeviceBuffer<cl_int> flags = run.allocate<cl_int>(points, "vertex roles: side flags");
-    run.fill(flags, cl_int(0), "vertex roles: side flags");
+    // The sides' flags are written into Roles, then turned into roles in place.
+    run.fill(Roles, cl_int(0), "vertex roles");
     run.call({ "smoothing", "mark_sides" }, sides->slotCount(), "vertex roles", sides->slotRun(), sides->slotEntity(),
-      sides->entityVertices(), static_cast<cl_int>(sides->slotCount()), flags);
-    run.call({ "smoothing", "roles_from_sides" }, points, "vertex roles", flags, static_cast<cl_int>(points),
-      boundaryRole, nonManifoldRole, Roles);
+      sides->entityVertices(), static_cast<cl_int>(sides->slotCount()), Roles);
+    run.call({ "smoothing", "roles_from_sides" }, points, "vertex roles", static_cast<cl_int>(points), boundaryRole,
+      nonManifoldRole, Roles);
     // On a surface whose boundary edges are constraint edges (markFeatures below), every
     // boundary vertex moves along them or not at all: no table of boundary neighbours.
     const bool constrainedOutline = !hasVolumeCells(mesh) &&
