@@ -406,7 +406,10 @@ void VertexSmoother::assignRoles(
   }
   else
   {
-    sides.emplace(run, mesh, EntityType::Sides);
+    // No slot's cell nor neighbour is read but by the dihedral test of feature edges: without
+    // it they are not made (less fresh memory, whose first touch costs on CPU devices).
+    sides.emplace(run, mesh, EntityType::Sides, AccessPattern::Auto,
+      Options.featureEdgeSmoothing ? SlotNeighbors::Kept : SlotNeighbors::LeftOut);
     const cl_int boundaryRole = Options.boundary == SmoothingBoundary::Fixed ? Pinned : OnBoundary;
     // Non-manifold vertices: fixed; with nonManifoldSmoothing, weighted umbrellas on surfaces
     // (bindNonManifold), interior vertices otherwise.
@@ -483,8 +486,12 @@ void VertexSmoother::markFeatures(DeviceRun& run, const DeviceMesh& mesh, const 
   DeviceBuffer<cl_int2> pairs = run.allocate<cl_int2>(std::max<std::size_t>(2 * slots, 1), "feature edges");
   constexpr double degrees = 3.14159265358979323846 / 180.0;
   const bool boundaryEdges = !volume && Options.boundary == SmoothingBoundary::Smooth;
+  // Without the dihedral test no slot's cell is read (and the sides may have none).
+  std::optional<DeviceBuffer<cl_int>> noSlotCells;
+  const DeviceBuffer<cl_int>& slotCells =
+    edges.slotCell().size() ? edges.slotCell() : noSlotCells.emplace(run.allocate<cl_int>(1, "no slot cells"));
   run.call({ "smoothing_features", "feature_pairs" }, slots, "feature edges", edges.slotRun(), edges.sortedSlots(),
-    edges.slotCell(), edges.slotEntity(), edges.entityVertices(), static_cast<cl_int>(slots), surface.points(),
+    slotCells, edges.slotEntity(), edges.entityVertices(), static_cast<cl_int>(slots), surface.points(),
     centroids.anchors, centroids.offsets, run.real(std::cos(Options.featureAngle * degrees)),
     cl_int(Options.featureEdgeSmoothing ? 1 : 0), cl_int(boundaryEdges ? 1 : 0),
     cl_int(Options.nonManifoldSmoothing ? 0 : 1), pairs);
