@@ -24,7 +24,6 @@
 #define ON_FEATURE 3
 #define INTERIOR 2
 #define ON_NON_MANIFOLD 4
-#define NO_PAIR ((int2)(-1, -1))
 
 // The corners of side f of a cell (its row of the local side table; entity_vertex in
 // kernels/runtime/common.cl): 3 or 4.
@@ -98,18 +97,20 @@ inline REAL3 centroid_from(__global const REAL* points, __global const int* anch
   return (point_at(points, anchors[c]) - x) + offsets[c].xyz;
 }
 
-// One work-item per side slot of the surface (its edges): the first slot of each edge's run
-// writes pairs[2 s], pairs[2 s + 1]: both directions of a constraint edge, else NO_PAIR.
+// One work-item per side slot of the surface (its edges); the first slot of each edge's run
+// counts a constraint edge in `found` and, with `write`, puts both of its directions at the
+// next two places of `pairs` (a VertexTable sorts its rows: their order does not matter).
+// Counted first, the pairs take the memory of the constraint edges alone (none on most
+// closed surfaces), not two places per slot.
 __kernel void feature_pairs(__global const int2* slot_run, __global const int* sorted_slots,
   __global const int* slot_cell, __global const int* slot_entity, __global const uint4* entity_vertices,
   const int slots, __global const REAL* points, __global const int* anchors, __global const REAL4* offsets,
   const REAL cos_feature, const int features, const int boundary_edges, const int non_manifold_edges,
-  __global int2* pairs)
+  const int write, __global int* found, __global int2* pairs)
 {
   const int s = get_global_id(0);
   if (s >= slots)
     return;
-  pairs[2 * s] = pairs[2 * s + 1] = NO_PAIR;
   const int2 run = slot_run[s];
   if (sorted_slots[run.x] != s)
     return;
@@ -131,8 +132,12 @@ __kernel void feature_pairs(__global const int2* slot_run, __global const int* s
   }
   if (constraint)
   {
-    pairs[2 * s] = (int2)(a, b);
-    pairs[2 * s + 1] = (int2)(b, a);
+    const int at = atomic_inc(found);
+    if (write)
+    {
+      pairs[2 * at] = (int2)(a, b);
+      pairs[2 * at + 1] = (int2)(b, a);
+    }
   }
 }
 

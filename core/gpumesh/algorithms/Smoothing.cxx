@@ -483,20 +483,35 @@ void VertexSmoother::markFeatures(DeviceRun& run, const DeviceMesh& mesh, const 
     ? computeCentroids(run, surface)
     : Centroids{ run.allocate<cl_int>(1, "no centroids"), run.allocateReal(4, "no centroids") };
   const std::size_t slots = edges.slotCount();
-  DeviceBuffer<cl_int2> pairs = run.allocate<cl_int2>(std::max<std::size_t>(2 * slots, 1), "feature edges");
   constexpr double degrees = 3.14159265358979323846 / 180.0;
   const bool boundaryEdges = !volume && Options.boundary == SmoothingBoundary::Smooth;
   // Without the dihedral test no slot's cell is read (and the sides may have none).
   std::optional<DeviceBuffer<cl_int>> noSlotCells;
   const DeviceBuffer<cl_int>& slotCells =
     edges.slotCell().size() ? edges.slotCell() : noSlotCells.emplace(run.allocate<cl_int>(1, "no slot cells"));
-  run.call({ "smoothing_features", "feature_pairs" }, slots, "feature edges", edges.slotRun(), edges.sortedSlots(),
-    slotCells, edges.slotEntity(), edges.entityVertices(), static_cast<cl_int>(slots), surface.points(),
-    centroids.anchors, centroids.offsets, run.real(std::cos(Options.featureAngle * degrees)),
-    cl_int(Options.featureEdgeSmoothing ? 1 : 0), cl_int(boundaryEdges ? 1 : 0),
-    cl_int(Options.nonManifoldSmoothing ? 0 : 1), pairs);
+  DeviceBuffer<cl_int> found = run.allocate<cl_int>(1, "feature edges");
+  // Counted, then written: the pairs take the constraint edges' memory alone.
+  const auto findPairs = [&](bool write, DeviceBuffer<cl_int2>& pairs) {
+    run.fill(found, cl_int(0), "feature edges");
+    run.call({ "smoothing_features", "feature_pairs" }, slots, "feature edges", edges.slotRun(), edges.sortedSlots(),
+      slotCells, edges.slotEntity(), edges.entityVertices(), static_cast<cl_int>(slots), surface.points(),
+      centroids.anchors, centroids.offsets, run.real(std::cos(Options.featureAngle * degrees)),
+      cl_int(Options.featureEdgeSmoothing ? 1 : 0), cl_int(boundaryEdges ? 1 : 0),
+      cl_int(Options.nonManifoldSmoothing ? 0 : 1), cl_int(write ? 1 : 0), found, pairs);
+    cl_int count = 0;
+    run.download(found, &count, 1, "feature edges");
+    return static_cast<std::size_t>(count);
+  };
+  DeviceBuffer<cl_int2> pairs = run.allocate<cl_int2>(1, "feature edges");
+  const std::size_t constraintEdges = findPairs(false, pairs);
+  if (constraintEdges == 0)
+  {
+    return; // no constraint edge: every role stays
+  }
+  pairs = run.allocate<cl_int2>(2 * constraintEdges, "feature edges");
+  findPairs(true, pairs);
   const auto points = static_cast<std::size_t>(mesh.pointCount());
-  FeatureLinks.emplace(run, points, pairs, 2 * slots, Options.layout);
+  FeatureLinks.emplace(run, points, pairs, 2 * constraintEdges, Options.layout);
   if (Renumbered)
   {
     FeatureLinks->sortRowsBy(run, Renumbered->order.order());
