@@ -6,7 +6,7 @@
 // nearby points are exact, so a small cell far from the mesh centre keeps its accuracy. A cell
 // whose measure (its extent to the power 1, 2 or 3) leaves REAL's normal range would come out
 // as 0 or infinity: its id goes to out_of_range (the smallest such id) instead.
-#include "cell_geometry.cl"
+#include "geometry.cl" // the formulas: the device toolkit's, as user kernels call them
 
 // The largest coordinate difference of the cell's points from its local origin.
 inline REAL extent_of(REAL3 d, REAL e)
@@ -26,8 +26,9 @@ inline void store(__global REAL* measure, __global int* out_of_range, int cell, 
   measure[cell] = value;
 }
 
-// Area of a polygon as the length of its vector area: exact for planar polygons, convex or
-// not; for a non-planar one, the area of its projection on the plane that maximises it.
+// Area of a polygon as the length of its vector area (about its centre, from its first point):
+// exact for planar polygons, convex or not; for a non-planar one, the area of its projection on
+// the plane that maximises it. Quads use quad_area (geometry.cl), the same quantity.
 inline REAL polygon_area(__global const REAL* points, __global const int* ids, int n, REAL* extent)
 {
   const REAL3 origin = point_at(points, ids[0]);
@@ -45,10 +46,10 @@ inline REAL polygon_area(__global const REAL* points, __global const int* ids, i
   {
     const REAL3 a = point_at(points, ids[k]) - origin - centre;
     const REAL3 b = point_at(points, ids[(k + 1) % n]) - origin - centre;
-    vector_area += cross(a, b);
+    vector_area += v_cross(a, b);
   }
   *extent = e;
-  return (REAL)0.5 * length(vector_area);
+  return (REAL)0.5 * v_length(vector_area);
 }
 
 // Every measure kernel takes the same arguments; v is cell i's vertex ids, n their number.
@@ -64,8 +65,8 @@ inline REAL polygon_area(__global const REAL* points, __global const int* ids, i
 __kernel void line_length(MEASURE_ARGS)
 {
   MEASURED_CELL;
-  const REAL3 d = point_at(points, v[1]) - point_at(points, v[0]);
-  store(measure, out_of_range, cell_ids[i], length(d), extent_of(d, 0), 1);
+  const REAL3 a = point_at(points, v[0]), b = point_at(points, v[1]);
+  store(measure, out_of_range, cell_ids[i], edge_length(a, b), extent_of(b - a, 0), 1);
 }
 
 __kernel void polyline_length(MEASURE_ARGS)
@@ -74,9 +75,9 @@ __kernel void polyline_length(MEASURE_ARGS)
   REAL total = 0, e = 0;
   for (int k = 0; k + 1 < n; ++k)
   {
-    const REAL3 d = point_at(points, v[k + 1]) - point_at(points, v[k]);
-    total += length(d);
-    e = extent_of(d, e);
+    const REAL3 a = point_at(points, v[k]), b = point_at(points, v[k + 1]);
+    total += edge_length(a, b);
+    e = extent_of(b - a, e);
   }
   store(measure, out_of_range, cell_ids[i], total, e, 1);
 }
@@ -84,9 +85,8 @@ __kernel void polyline_length(MEASURE_ARGS)
 __kernel void triangle_area_kernel(MEASURE_ARGS)
 {
   MEASURED_CELL;
-  const REAL3 a = point_at(points, v[0]);
-  const REAL3 ab = point_at(points, v[1]) - a, ac = point_at(points, v[2]) - a;
-  store(measure, out_of_range, cell_ids[i], triangle_area(ab, ac), extent_of(ac, extent_of(ab, 0)), 2);
+  const REAL3 a = point_at(points, v[0]), b = point_at(points, v[1]), c = point_at(points, v[2]);
+  store(measure, out_of_range, cell_ids[i], triangle_area(a, b, c), extent_of(c - a, extent_of(b - a, 0)), 2);
 }
 
 __kernel void triangle_strip_area(MEASURE_ARGS)
@@ -95,16 +95,26 @@ __kernel void triangle_strip_area(MEASURE_ARGS)
   REAL total = 0, e = 0;
   for (int k = 0; k + 2 < n; ++k)
   {
-    const REAL3 a = point_at(points, v[k]);
-    const REAL3 ab = point_at(points, v[k + 1]) - a;
-    const REAL3 ac = point_at(points, v[k + 2]) - a;
-    total += triangle_area(ab, ac);
-    e = extent_of(ac, extent_of(ab, e));
+    const REAL3 a = point_at(points, v[k]), b = point_at(points, v[k + 1]), c = point_at(points, v[k + 2]);
+    total += triangle_area(a, b, c);
+    e = extent_of(c - a, extent_of(b - a, e));
   }
   store(measure, out_of_range, cell_ids[i], total, e, 2);
 }
 
-// Quads and polygons alike.
+__kernel void quad_area_kernel(MEASURE_ARGS)
+{
+  MEASURED_CELL;
+  REAL3 p[4];
+  REAL e = 0;
+  for (int k = 0; k < 4; ++k)
+  {
+    p[k] = point_at(points, v[k]);
+    e = extent_of(p[k] - p[0], e);
+  }
+  store(measure, out_of_range, cell_ids[i], quad_area(p[0], p[1], p[2], p[3]), e, 2);
+}
+
 __kernel void polygon_area_kernel(MEASURE_ARGS)
 {
   MEASURED_CELL;
@@ -116,25 +126,25 @@ __kernel void polygon_area_kernel(MEASURE_ARGS)
 __kernel void tetra_volume_kernel(MEASURE_ARGS)
 {
   MEASURED_CELL;
-  const REAL3 a = point_at(points, v[0]);
-  const REAL3 ab = point_at(points, v[1]) - a, ac = point_at(points, v[2]) - a, ad = point_at(points, v[3]) - a;
-  store(measure, out_of_range, cell_ids[i], tetra_volume(ab, ac, ad),
-    extent_of(ad, extent_of(ac, extent_of(ab, 0))), 3);
+  const REAL3 a = point_at(points, v[0]), b = point_at(points, v[1]);
+  const REAL3 c = point_at(points, v[2]), d = point_at(points, v[3]);
+  store(measure, out_of_range, cell_ids[i], tet_volume(a, b, c, d),
+    extent_of(d - a, extent_of(c - a, extent_of(b - a, 0))), 3);
 }
 
-// corner[k] names which cell vertex is corner k of the (possibly degenerate) hexahedron.
+// corner[k] names which cell vertex is corner k of the (possibly degenerate) hexahedron:
+// hex_volume on those corners is wedge_volume and pyramid_volume (geometry.cl).
 inline void volume_as_hexahedron(__global const REAL* points, __global const int* v,
   const int corner[8], int cell, __global REAL* measure, __global int* out_of_range)
 {
-  const REAL3 origin = point_at(points, v[0]);
   REAL3 p[8];
   REAL e = 0;
   for (int k = 0; k < 8; ++k)
   {
-    p[k] = point_at(points, v[corner[k]]) - origin;
-    e = extent_of(p[k], e);
+    p[k] = point_at(points, v[corner[k]]);
+    e = extent_of(p[k] - p[0], e);
   }
-  store(measure, out_of_range, cell, hexahedron_volume(p), e, 3);
+  store(measure, out_of_range, cell, hex_volume(p), e, 3);
 }
 
 __kernel void hexahedron_volume_kernel(MEASURE_ARGS)
@@ -144,15 +154,14 @@ __kernel void hexahedron_volume_kernel(MEASURE_ARGS)
   volume_as_hexahedron(points, v, corner, cell_ids[i], measure, out_of_range);
 }
 
-__kernel void wedge_volume(MEASURE_ARGS)
+__kernel void wedge_volume_kernel(MEASURE_ARGS)
 {
   MEASURED_CELL;
   const int corner[8] = WEDGE_CORNERS;
   volume_as_hexahedron(points, v, corner, cell_ids[i], measure, out_of_range);
 }
 
-// The cone over the bilinear base.
-__kernel void pyramid_volume(MEASURE_ARGS)
+__kernel void pyramid_volume_kernel(MEASURE_ARGS)
 {
   MEASURED_CELL;
   const int corner[8] = PYRAMID_CORNERS;

@@ -1,45 +1,15 @@
 // What the quality functions of every cell kind share (included by quality_<kind>.cl): Verdict's
-// sentinels and the vector operations of its VerdictVector, written so that each quality function
-// reads like the Verdict function it reproduces (VTK 9.2's ThirdParty/verdict, the one ParaView
-// 5.11's Mesh Quality calls). Lengths are sqrt(dot(v, v)) as VerdictVector::length computes them.
+// sentinels and clamps, written so that each quality function reads like the Verdict function it
+// reproduces (VTK 9.2's ThirdParty/verdict, the one ParaView 5.11's Mesh Quality calls). Its
+// vector operations (VerdictVector's, term by term) and formulas are geometry.cl's.
 
-// No fused multiply-adds: Verdict, as Debian's VTK is built (x86-64 without FMA), rounds every
-// product and sum, and its sentinels and clamps compare such values.
-#pragma OPENCL FP_CONTRACT OFF
+#include "geometry.cl"
 
-// Verdict clamps its results to [-VERDICT_DBL_MAX, VERDICT_DBL_MAX] and treats magnitudes below
-// VERDICT_DBL_MIN as zero (verdict.h). Both fit a float too.
 #define VERDICT_DBL_MIN ((REAL)1.0E-30)
 #define VERDICT_DBL_MAX ((REAL)1.0E+30)
 #define VERDICT_PI ((REAL)3.1415926535897932384626)
 
-inline REAL v_length_squared(REAL3 v)
-{
-  return v.x * v.x + v.y * v.y + v.z * v.z;
-}
-
-inline REAL v_length(REAL3 v)
-{
-  return sqrt(v.x * v.x + v.y * v.y + v.z * v.z);
-}
-
-// VerdictVector's operator* (cross product) and operator% (dot product), term by term.
-inline REAL3 v_cross(REAL3 a, REAL3 b)
-{
-  return (REAL3)(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x);
-}
-
-inline REAL v_dot(REAL3 a, REAL3 b)
-{
-  return a.x * b.x + a.y * b.y + a.z * b.z;
-}
-
-// VerdictVector::normalize: unchanged when of length 0.
-inline REAL3 v_normalized(REAL3 v)
-{
-  const REAL mag = v_length(v);
-  return mag != (REAL)0 ? v / mag : v;
-}
+// v_length, v_cross, v_dot, v_normalized: geometry.cl.
 
 // VerdictVector::interior_angle, in degrees: acos of the cosine, pushed back into [-1, 1] when
 // round-off took it out by less than 1e-4 (0 for a zero vector or a cosine further out).

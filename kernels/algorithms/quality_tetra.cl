@@ -11,8 +11,7 @@
 // right-hand normal).
 inline REAL quality_tet_volume(REAL3 p0, REAL3 p1, REAL3 p2, REAL3 p3)
 {
-  const REAL3 side2 = p1 - p0, side0 = p2 - p0, side3 = p3 - p0;
-  return v_dot(side3, v_cross(side2, side0)) / 6;
+  return tet_volume(p0, p1, p2, p3);
 }
 
 // Hmax / Hmin. VERDICT_DBL_MAX when an edge has length 0.
@@ -390,7 +389,7 @@ inline REAL quality_tet_normalized_inradius(REAL3 p0, REAL3 p1, REAL3 p2, REAL3 
   // calculate_tet4_outer_radius
   const REAL aC = v_length(p1 - p0), bC = v_length(p2 - p0), cC = v_length(p3 - p0);
   const REAL AC = v_length(p3 - p2), BC = v_length(p3 - p1), CC = v_length(p2 - p1);
-  const REAL VP = v_dot(v_cross(p1 - p0, p2 - p0), p3 - p0) / 6;
+  const REAL VP = tet_volume(p0, p1, p2, p3);
   const REAL outer_radius = sqrt((aC * AC + bC * BC + cC * CC) * (aC * AC + bC * BC - cC * CC) *
                               (aC * AC - bC * BC + cC * CC) * (-aC * AC + bC * BC + cC * CC)) /
     24 / VP;
@@ -403,10 +402,10 @@ inline REAL quality_tet_normalized_inradius(REAL3 p0, REAL3 p1, REAL3 p2, REAL3 
 // tetrahedron; 0 when the volume is below VERDICT_DBL_MIN in magnitude.
 inline REAL quality_tet_mean_ratio(REAL3 p0, REAL3 p1, REAL3 p2, REAL3 p3)
 {
-  const REAL3 side0 = p1 - p0, side2 = p0 - p2, side3 = p3 - p0;
-  const REAL volume = v_dot(side3, v_cross(side2, side0)) / 6;
+  const REAL volume = tet_volume(p0, p1, p2, p3); // Verdict's (p0 - p2) x (p1 - p0): the same bits
   if (fabs(volume) < VERDICT_DBL_MIN)
     return 0;
+  const REAL3 side0 = p1 - p0, side2 = p0 - p2, side3 = p3 - p0;
   const REAL3 side1 = p2 - p1, side4 = p3 - p1, side5 = p3 - p2;
   const REAL sign = volume < 0 ? -1 : 1;
   return sign * 12 * pow(3 * fabs(volume), (REAL)2 / 3) /

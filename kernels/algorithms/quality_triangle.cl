@@ -86,7 +86,7 @@ inline REAL quality_tri_aspect_frobenius(REAL3 p0, REAL3 p1, REAL3 p2)
 
 inline REAL quality_tri_area(REAL3 p0, REAL3 p1, REAL3 p2)
 {
-  return verdict_clamp((REAL)0.5 * v_length(v_cross(p1 - p0, p2 - p0)));
+  return verdict_clamp(triangle_area(p0, p1, p2));
 }
 
 // The smallest angle, in degrees (opposite the shortest edge). 0 when an edge has length 0.

@@ -25,7 +25,7 @@
 #define CELL_SOURCES 0
 #endif
 
-// Vertex roles; a smaller role wins where several sides disagree (atomic_min).
+// Vertex roles (VertexRole in core/gpumesh/algorithms/Smoothing.h).
 #define PINNED 0
 #define ON_BOUNDARY 1
 #define INTERIOR 2
@@ -83,6 +83,18 @@ inline REAL3 source_state(__global const REAL4* in, int s)
 }
 #endif
 
+// WEIGHTED (the rows of non-manifold vertices with NonManifoldSmoothing, as vtkWindowedSinc-
+// PolyDataFilter weights them): entry e of the table counts weights[e] times (the faces of the
+// edge to that neighbour). Unweighted, every entry counts once: w is the constant 1, and the
+// sums are those of the plain mean, bit for bit.
+#if WEIGHTED
+#define WEIGHT_ARGUMENTS , __global const int *weights
+#define ENTRY_WEIGHT(e) ((REAL)weights[(e)])
+#else
+#define WEIGHT_ARGUMENTS
+#define ENTRY_WEIGHT(e) ((REAL)1)
+#endif
+
 #define ROW_TABLE                                                                              \
   __global const int *entries, __global const uint *row_start, __global const int *degree,     \
     const int vertices, const int long_row
@@ -92,7 +104,7 @@ inline REAL3 source_state(__global const REAL4* in, int s)
 
 // Once per vertex of `role`: the mean over its row of (source position - x0_v).
 __kernel void source_offsets(__global const REAL* points, ROW_TABLE, __global const int* roles,
-  const int role, __global REAL4* fixed_part ANCHOR_ARGUMENTS)
+  const int role, __global REAL4* fixed_part ANCHOR_ARGUMENTS WEIGHT_ARGUMENTS)
 {
   const int v = get_global_id(0);
   if (!ORDINARY_ROW(v))
@@ -101,14 +113,19 @@ __kernel void source_offsets(__global const REAL* points, ROW_TABLE, __global co
   const int n = degree[v];
   const REAL3 x0 = point_at(points, v);
   REAL3 sum = (REAL3)(0);
+  REAL total = 0;
   for (int k = 0; k < n; ++k)
-    sum += source_position_from(points, row[k], x0 ANCHORS);
-  fixed_part[v] = (REAL4)(sum / (REAL)n, 0);
+  {
+    const REAL w = ENTRY_WEIGHT(row_start[v] + k);
+    sum += w * source_position_from(points, row[k], x0 ANCHORS);
+    total += w;
+  }
+  fixed_part[v] = (REAL4)(sum / total, 0);
 }
 
 // Per step: in, out, factor; the rest is bound once. A vertex without sources keeps its state.
 __kernel void relax(__global const REAL4* in, __global REAL4* out, const REAL factor, ROW_TABLE,
-  __global const int* roles, const int role, __global const REAL4* fixed_part STATE_ARGUMENTS)
+  __global const int* roles, const int role, __global const REAL4* fixed_part STATE_ARGUMENTS WEIGHT_ARGUMENTS)
 {
   const int v = get_global_id(0);
   if (!ORDINARY_ROW(v))
@@ -116,10 +133,15 @@ __kernel void relax(__global const REAL4* in, __global REAL4* out, const REAL fa
   __global const int* row = entries + row_start[v];
   const int n = degree[v];
   REAL3 sum = (REAL3)(0);
+  REAL total = 0;
   for (int k = 0; k < n; ++k)
-    sum += source_state(in, row[k] STATE);
+  {
+    const REAL w = ENTRY_WEIGHT(row_start[v] + k);
+    sum += w * source_state(in, row[k] STATE);
+    total += w;
+  }
   const REAL3 d = in[v].xyz;
-  out[v] = (REAL4)(d + factor * (fixed_part[v].xyz + (sum / (REAL)n - d)), 0);
+  out[v] = (REAL4)(d + factor * (fixed_part[v].xyz + (sum / total - d)), 0);
 }
 
 // Long rows: one work-group per row of long_rows (the table's), of any power-of-two size with
@@ -130,10 +152,11 @@ __kernel void relax(__global const REAL4* in, __global REAL4* out, const REAL fa
   __global const int *entries, __global const uint *row_start, __global const int *degree,     \
     __global const int *long_rows
 
-inline REAL3 work_group_sum(REAL3 own, __local REAL4* partial)
+// The work-group's sum of its work-items' `own` (the row's sum in xyz, its total weight in w).
+inline REAL4 work_group_sum(REAL4 own, __local REAL4* partial)
 {
   const int l = get_local_id(0);
-  partial[l] = (REAL4)(own, 0);
+  partial[l] = own;
   barrier(CLK_LOCAL_MEM_FENCE);
   for (int width = get_local_size(0) / 2; width > 0; width /= 2)
   {
@@ -141,11 +164,11 @@ inline REAL3 work_group_sum(REAL3 own, __local REAL4* partial)
       partial[l] += partial[l + width];
     barrier(CLK_LOCAL_MEM_FENCE);
   }
-  return partial[0].xyz;
+  return partial[0];
 }
 
 __kernel void source_offsets_long(__global const REAL* points, LONG_ROW_TABLE, __global const int* roles,
-  const int role, __global REAL4* fixed_part, __local REAL4* partial ANCHOR_ARGUMENTS)
+  const int role, __global REAL4* fixed_part, __local REAL4* partial ANCHOR_ARGUMENTS WEIGHT_ARGUMENTS)
 {
   const int v = long_rows[get_group_id(0)];
   if (roles[v] != role) // the whole work-group leaves, before any barrier
@@ -153,31 +176,37 @@ __kernel void source_offsets_long(__global const REAL* points, LONG_ROW_TABLE, _
   __global const int* row = entries + row_start[v];
   const int n = degree[v];
   const REAL3 x0 = point_at(points, v);
-  REAL3 sum = (REAL3)(0);
+  REAL4 sum = (REAL4)(0);
   for (int k = get_local_id(0); k < n; k += get_local_size(0))
-    sum += source_position_from(points, row[k], x0 ANCHORS);
+  {
+    const REAL w = ENTRY_WEIGHT(row_start[v] + k);
+    sum += (REAL4)(w * source_position_from(points, row[k], x0 ANCHORS), w);
+  }
   sum = work_group_sum(sum, partial);
   if (get_local_id(0) == 0)
-    fixed_part[v] = (REAL4)(sum / (REAL)n, 0);
+    fixed_part[v] = (REAL4)(sum.xyz / sum.w, 0);
 }
 
 __kernel void relax_long(__global const REAL4* in, __global REAL4* out, const REAL factor, LONG_ROW_TABLE,
   __global const int* roles, const int role, __global const REAL4* fixed_part,
-  __local REAL4* partial STATE_ARGUMENTS)
+  __local REAL4* partial STATE_ARGUMENTS WEIGHT_ARGUMENTS)
 {
   const int v = long_rows[get_group_id(0)];
   if (roles[v] != role)
     return;
   __global const int* row = entries + row_start[v];
   const int n = degree[v];
-  REAL3 sum = (REAL3)(0);
+  REAL4 sum = (REAL4)(0);
   for (int k = get_local_id(0); k < n; k += get_local_size(0))
-    sum += source_state(in, row[k] STATE);
+  {
+    const REAL w = ENTRY_WEIGHT(row_start[v] + k);
+    sum += (REAL4)(w * source_state(in, row[k] STATE), w);
+  }
   sum = work_group_sum(sum, partial);
   if (get_local_id(0) == 0)
   {
     const REAL3 d = in[v].xyz;
-    out[v] = (REAL4)(d + factor * (fixed_part[v].xyz + (sum / (REAL)n - d)), 0);
+    out[v] = (REAL4)(d + factor * (fixed_part[v].xyz + (sum.xyz / sum.w - d)), 0);
   }
 }
 
@@ -211,11 +240,11 @@ __kernel void moved_points(__global const REAL* points, __global const REAL4* di
   vstore3(x - x0, v, moved_by);
 }
 
-// One work-item per side slot: a side of one cell (boundary) gives its vertices
-// `boundary_role`, a side of more than two cells (non-manifold) pins them.
+// One work-item per side slot: the vertices of a side of one cell (boundary) get flag 1, of a
+// side of more than two cells (non-manifold) flag 2 (atomic_or into `flags`, zeroed before:
+// any order gives the same flags).
 __kernel void mark_sides(__global const int2* slot_run, __global const int* slot_entity,
-  __global const uint4* entity_vertices, const int slots, const int boundary_role,
-  __global int* roles)
+  __global const uint4* entity_vertices, const int slots, __global int* flags)
 {
   const int s = get_global_id(0);
   if (s >= slots)
@@ -223,14 +252,28 @@ __kernel void mark_sides(__global const int2* slot_run, __global const int* slot
   const int cells = slot_run[s].y;
   if (cells == 2)
     return;
-  const int role = cells == 1 ? boundary_role : PINNED;
+  const int flag = cells == 1 ? 1 : 2;
   const uint4 v = entity_vertices[slot_entity[s]];
-  atomic_min(&roles[v.x], role);
-  atomic_min(&roles[v.y], role);
+  atomic_or(&flags[v.x], flag);
+  atomic_or(&flags[v.y], flag);
   if (v.z != NONE_ID)
-    atomic_min(&roles[v.z], role);
+    atomic_or(&flags[v.z], flag);
   if (v.w != NONE_ID)
-    atomic_min(&roles[v.w], role);
+    atomic_or(&flags[v.w], flag);
+}
+
+// Per vertex, in place, its role from its sides' flags (mark_sides wrote them in `roles`):
+// INTERIOR without any, boundary_role on the boundary, non_manifold_role on non-manifold sides
+// (PINNED unless NonManifoldSmoothing), PINNED on both (as vtkWindowedSincPolyDataFilter fixes
+// a point with boundary and non-manifold edges).
+__kernel void roles_from_sides(const int vertices, const int boundary_role, const int non_manifold_role,
+  __global int* roles)
+{
+  const int v = get_global_id(0);
+  if (v >= vertices)
+    return;
+  const int f = roles[v];
+  roles[v] = f == 0 ? INTERIOR : f == 1 ? boundary_role : f == 2 ? non_manifold_role : PINNED;
 }
 
 __kernel void pin_vertices(__global const uchar* pinned, const int vertices, __global int* roles)

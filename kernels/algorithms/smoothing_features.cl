@@ -5,21 +5,25 @@
 //    (boundary_face_counts and boundary_faces extract them as a mesh of triangles and quads);
 //  - an edge of the surface is a constraint edge when it is a feature (shared by two faces whose
 //    normals make an angle of FeatureAngle or more: VTK's dot(n1, n2) <= cos(FeatureAngle)),
-//    non-manifold (more than two faces), or, with `boundary_edges`, a boundary edge of the
-//    surface (one face); feature_pairs writes both directions of each (without `features`,
-//    only non-manifold and boundary edges count: WindowedSinc's boundary rule);
+//    non-manifold (more than two faces; not with NonManifoldSmoothing, `non_manifold_edges` 0),
+//    or, with `boundary_edges`, a boundary edge of the surface (one face); feature_pairs writes
+//    both directions of each (without `features`, only non-manifold and boundary edges count:
+//    WindowedSinc's boundary rule);
 //  - classify_features: a vertex free to move with constraint edges moves along them only
 //    (ON_FEATURE: the umbrella step over its two constraint neighbours) when it has exactly
 //    two and the chain turns by at most EdgeAngle there (VTK: dot(l1, l2) >= cos(EdgeAngle),
 //    l1 and l2 the unit edges in along the chain); otherwise (an end, a corner where features
-//    meet, a sharp turn) it does not move.
+//    meet, a sharp turn) it does not move; nor does a non-manifold vertex left free by
+//    NonManifoldSmoothing (ON_NON_MANIFOLD) that has constraint edges (VTK fixes a point with
+//    feature and non-manifold edges).
 // The dihedral test needs no consistent orientation: with w1, w2 the directions from the edge
 // into its two faces (each face's centroid minus the edge, perpendicular to the edge), the
 // angle between consistently oriented normals is pi minus the angle between w1 and w2, so the
 // edge is a feature when dot(w1, w2) >= -cos(FeatureAngle) |w1| |w2|.
 #define PINNED 0
 #define ON_FEATURE 3
-#define NO_PAIR ((int2)(-1, -1))
+#define INTERIOR 2
+#define ON_NON_MANIFOLD 4
 
 // The corners of side f of a cell (its row of the local side table; entity_vertex in
 // kernels/runtime/common.cl): 3 or 4.
@@ -93,17 +97,20 @@ inline REAL3 centroid_from(__global const REAL* points, __global const int* anch
   return (point_at(points, anchors[c]) - x) + offsets[c].xyz;
 }
 
-// One work-item per side slot of the surface (its edges): the first slot of each edge's run
-// writes pairs[2 s], pairs[2 s + 1]: both directions of a constraint edge, else NO_PAIR.
+// One work-item per side slot of the surface (its edges); the first slot of each edge's run
+// counts a constraint edge in `found` and, with `write`, puts both of its directions at the
+// next two places of `pairs` (a VertexTable sorts its rows: their order does not matter).
+// Counted first, the pairs take the memory of the constraint edges alone (none on most
+// closed surfaces), not two places per slot.
 __kernel void feature_pairs(__global const int2* slot_run, __global const int* sorted_slots,
   __global const int* slot_cell, __global const int* slot_entity, __global const uint4* entity_vertices,
   const int slots, __global const REAL* points, __global const int* anchors, __global const REAL4* offsets,
-  const REAL cos_feature, const int features, const int boundary_edges, __global int2* pairs)
+  const REAL cos_feature, const int features, const int boundary_edges, const int non_manifold_edges,
+  const int write, __global int* found, __global int2* pairs)
 {
   const int s = get_global_id(0);
   if (s >= slots)
     return;
-  pairs[2 * s] = pairs[2 * s + 1] = NO_PAIR;
   const int2 run = slot_run[s];
   if (sorted_slots[run.x] != s)
     return;
@@ -111,7 +118,7 @@ __kernel void feature_pairs(__global const int2* slot_run, __global const int* s
   const int a = (int)ends.x, b = (int)ends.y;
   if (a == b)
     return;
-  int constraint = run.y > 2 || (run.y == 1 && boundary_edges);
+  int constraint = (run.y > 2 && non_manifold_edges) || (run.y == 1 && boundary_edges);
   if (run.y == 2 && features)
   {
     const REAL3 xa = point_at(points, a);
@@ -125,8 +132,12 @@ __kernel void feature_pairs(__global const int2* slot_run, __global const int* s
   }
   if (constraint)
   {
-    pairs[2 * s] = (int2)(a, b);
-    pairs[2 * s + 1] = (int2)(b, a);
+    const int at = atomic_inc(found);
+    if (write)
+    {
+      pairs[2 * at] = (int2)(a, b);
+      pairs[2 * at + 1] = (int2)(b, a);
+    }
   }
 }
 
@@ -138,7 +149,7 @@ __kernel void classify_features(__global const REAL* points, __global const int*
   const int v = get_global_id(0);
   if (v >= vertices || roles[v] == PINNED || degree[v] == 0)
     return;
-  if (degree[v] != 2)
+  if (degree[v] != 2 || roles[v] == ON_NON_MANIFOLD)
   {
     roles[v] = PINNED;
     return;

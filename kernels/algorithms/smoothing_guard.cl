@@ -16,7 +16,7 @@
 // points still moves holds (its positions are those of `in`), so every round that finds a
 // failing cell takes a halving from some moving point, and the rounds end.
 // Build options: GUARD_SHAPE (below), PER_CELL (cellKindOptions) and MAX_HALVINGS.
-#include "cell_geometry.cl"
+#include "geometry.cl" // tet_volume, hex_volume and the corners of wedges and pyramids
 
 #define GUARD_POLYGON 0
 #define GUARD_TETRA 1
@@ -77,17 +77,18 @@ __kernel void guard_check(__global const REAL4* in, __global const REAL4* out, C
   {
     const REAL3 b = relative(points, v, k, b0, in[v[k]].xyz);
     const REAL3 a = relative(points, v, k, a0, guarded(in, out, v[k]));
-    before += cross(bPrevious, b);
-    after += cross(aPrevious, a);
+    before += v_cross(bPrevious, b);
+    after += v_cross(aPrevious, a);
     bPrevious = b;
     aPrevious = a;
   }
-  holds = dot(after, before) >= fraction * dot(before, before);
+  holds = v_dot(after, before) >= fraction * v_dot(before, before);
 #else
 #if GUARD_SHAPE == GUARD_TETRA
-  const REAL before = tetra_volume(relative(points, v, 1, b0, in[v[1]].xyz),
+  const REAL3 o = (REAL3)(0); // positions relative to the first point's
+  const REAL before = tet_volume(o, relative(points, v, 1, b0, in[v[1]].xyz),
     relative(points, v, 2, b0, in[v[2]].xyz), relative(points, v, 3, b0, in[v[3]].xyz));
-  const REAL after = tetra_volume(relative(points, v, 1, a0, guarded(in, out, v[1])),
+  const REAL after = tet_volume(o, relative(points, v, 1, a0, guarded(in, out, v[1])),
     relative(points, v, 2, a0, guarded(in, out, v[2])), relative(points, v, 3, a0, guarded(in, out, v[3])));
 #else
 #if GUARD_SHAPE == GUARD_HEXAHEDRON
@@ -103,8 +104,8 @@ __kernel void guard_check(__global const REAL4* in, __global const REAL4* out, C
     pb[k] = relative(points, v, corner[k], b0, in[v[corner[k]]].xyz);
     pa[k] = relative(points, v, corner[k], a0, guarded(in, out, v[corner[k]]));
   }
-  const REAL before = hexahedron_volume(pb);
-  const REAL after = hexahedron_volume(pa);
+  const REAL before = hex_volume(pb);
+  const REAL after = hex_volume(pa);
 #endif
   // Relative to the cell's own orientation before the step; a cell flat before holds.
   holds = before > 0 ? after >= fraction * before : before < 0 ? after <= fraction * before : 1;

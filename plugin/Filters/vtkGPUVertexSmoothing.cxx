@@ -341,6 +341,7 @@ void vtkGPUVertexSmoothing::ExecuteOnDevice(
   options.featureEdgeSmoothing = this->FeatureEdgeSmoothing != 0;
   options.featureAngle = this->FeatureAngle;
   options.edgeAngle = this->EdgeAngle;
+  options.nonManifoldSmoothing = this->NonManifoldSmoothing != 0;
   options.validate();
   const std::string fixedName = this->FixedPointsArray ? this->FixedPointsArray : "";
   vtkPoints* points = input->GetPoints();
@@ -411,7 +412,7 @@ void vtkGPUVertexSmoothing::ExecuteOnDevice(
       " of " + std::to_string(options.iterations) + " iterations; the output is empty");
   }
   reportGuard(output->GetFieldData(), options, smoother.shortenedMoves(), smoother.guardRounds());
-  const gpumesh::VertexSmoother::Result moved = smoother.movedPoints(run, smoothed);
+  const gpumesh::VertexSmoother::Result moved = smoother.finalMovedPoints(run, smoothed);
   this->UpdateProgress(0.9);
   setSmoothedPoints(run, mesh, moved, coordinates, output);
 }
@@ -428,6 +429,7 @@ void vtkGPUVertexSmoothing::PrintSelf(ostream& os, vtkIndent indent)
   os << indent << "FeatureEdgeSmoothing: " << this->FeatureEdgeSmoothing << "\n";
   os << indent << "FeatureAngle: " << this->FeatureAngle << "\n";
   os << indent << "EdgeAngle: " << this->EdgeAngle << "\n";
+  os << indent << "NonManifoldSmoothing: " << this->NonManifoldSmoothing << "\n";
   os << indent << "PreventInversion: " << GetPreventInversionName(this->PreventInversion) << "\n";
   os << indent << "MinimumVolumeFraction: " << this->MinimumVolumeFraction << "\n";
   os << indent << "FixedPointsArray: " << (this->FixedPointsArray ? this->FixedPointsArray : "(none)") << "\n";

@@ -159,7 +159,8 @@ public:
   /// the surface: the 2D cells of a surface mesh, the boundary faces of a volume mesh. An edge
   /// of the surface whose two faces' normals make an angle of FeatureAngle degrees or more
   /// (default 45) is a feature; non-manifold edges, and with Boundary SMOOTH the boundary edges
-  /// of a surface mesh, count as such. A point with such edges moves only along them (the
+  /// of a surface mesh, count as such (non-manifold edges only without NonManifoldSmoothing).
+  /// A point with such edges moves only along them (the
   /// Laplacian step over its two neighbours along them) when it has exactly two and they turn
   /// by at most EdgeAngle degrees (default 15); otherwise (corners where features meet, ends,
   /// sharper turns) it does not move. Angles outside [0, 180] are an error.
@@ -170,6 +171,18 @@ public:
   vtkGetMacro(FeatureAngle, double);
   vtkSetMacro(EdgeAngle, double);
   vtkGetMacro(EdgeAngle, double);
+  ///@}
+
+  ///@{
+  /// vtkWindowedSincPolyDataFilter's NonManifoldSmoothing (default off), for every Method,
+  /// unless Boundary is FREE (every point moves). Off: points of non-manifold sides (used by
+  /// more than two cells) do not move. On, as that filter (VTK 9.2, WeightNonManifoldEdges on):
+  /// such a point with no boundary side and no feature edge moves like an interior point,
+  /// each neighbour counted once per face of the edge to it on surfaces (all methods but
+  /// BARYCENTRIC); one that also has a boundary side or feature edges does not move.
+  vtkSetMacro(NonManifoldSmoothing, vtkTypeBool);
+  vtkGetMacro(NonManifoldSmoothing, vtkTypeBool);
+  vtkBooleanMacro(NonManifoldSmoothing, vtkTypeBool);
   ///@}
 
   ///@{
@@ -223,6 +236,7 @@ protected:
   int Boundary = FIXED;
   char* FixedPointsArray = nullptr;
   vtkTypeBool FeatureEdgeSmoothing = 0;
+  vtkTypeBool NonManifoldSmoothing = 0;
   double FeatureAngle = 45.0;
   double EdgeAngle = 15.0;
   int PreventInversion = PREVENT_INVERSION_AUTOMATIC;

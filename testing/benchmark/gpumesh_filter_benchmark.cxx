@@ -25,6 +25,7 @@
 #include "vtkGPULongestEdgeRefinement.h"
 #include "vtkGPUNeighborDistance.h"
 #include "vtkGPUMeshKernel.h"
+#include "vtkGPUMeshQuality.h"
 #include "vtkGPUVertexSmoothing.h"
 
 #include "vtkCallbackCommand.h"
@@ -41,6 +42,7 @@
 #include "vtkFloatArray.h"
 #include "vtkIdTypeArray.h"
 #include "vtkIntArray.h"
+#include "vtkMeshQuality.h"
 #include "vtkNew.h"
 #include "vtkPointData.h"
 #include "vtkPoints.h"
@@ -358,6 +360,17 @@ const std::vector<FilterCase>& filterCases()
         filter->SetQuantity(tetrahedra ? vtkGPUCellReduction::VOLUME : vtkGPUCellReduction::AREA);
         return filter.GetPointer();
       } },
+    // Mesh Quality's measures by number (vtkMeshQuality::QualityMeasureTypes): the radius ratio
+    // of triangles and tetrahedra (2), one of Verdict's costlier ones (inradius and circumradius).
+    { "gpu-mesh-quality", "vtkGPUMeshQuality, Radius Ratio of triangles and tetrahedra, with its statistics", true,
+      false, false, {},
+      [](const Options& options, bool) -> vtkSmartPointer<vtkAlgorithm> {
+        vtkNew<vtkGPUMeshQuality> filter;
+        filter->SetDevice(options.device.c_str());
+        filter->SetTriangleQualityMeasure(2);
+        filter->SetTetQualityMeasure(2);
+        return filter.GetPointer();
+      } },
     { "gpu-neighbor-distance", "vtkGPUNeighborDistance, defaults", true, false, false, {},
       [](const Options& options, bool) -> vtkSmartPointer<vtkAlgorithm> {
         vtkNew<vtkGPUNeighborDistance> filter;
@@ -447,6 +460,14 @@ const std::vector<FilterCase>& filterCases()
         filter->SetComputeArea(!tetrahedra);
         filter->SetComputeVolume(tetrahedra);
         filter->SetComputeSum(true);
+        return filter.GetPointer();
+      } },
+    { "vtk-mesh-quality", "vtkMeshQuality (ParaView's Mesh Quality), Radius Ratio of triangles and tetrahedra",
+      false, false, false, {},
+      [](const Options&, bool) -> vtkSmartPointer<vtkAlgorithm> {
+        vtkNew<vtkMeshQuality> filter;
+        filter->SetTriangleQualityMeasureToRadiusRatio();
+        filter->SetTetQualityMeasureToRadiusRatio();
         return filter.GetPointer();
       } },
     { "vtk-smooth", "vtkSmoothPolyDataFilter (ParaView's Smooth), 10 iterations, relaxation 0.5", false, true,

@@ -90,6 +90,14 @@ CASES = {
     "smoothing_ball_windowed_sinc": ("ball_tets.vtu", "GPUVertexSmoothing",
                                      dict(Method="WindowedSinc", Boundary="Fixed", Iterations=10, PassBand=0.2,
                                           NormalizeCoordinates=1), "points"),
+    # NonManifoldSmoothing: sheets meeting along a line; the weighted rows of the non-manifold
+    # points must see every face around them, the ghost layer's too.
+    "smoothing_sheets_windowed_sinc_non_manifold": ("nonmanifold_sheets.vtu", "GPUVertexSmoothing",
+                                                    dict(Method="WindowedSinc", Boundary="Smooth", Iterations=15,
+                                                         NonManifoldSmoothing=1), "points"),
+    "smoothing_sheets_laplacian_non_manifold": ("nonmanifold_sheets.vtu", "GPUVertexSmoothing",
+                                                dict(Method="Laplacian", Boundary="Fixed", Iterations=10,
+                                                     NonManifoldSmoothing=1), "points"),
     "refinement_plate_marked": ("plate_with_holes.vtu", "GPULongestEdgeRefinement",
                                 dict(MarkArray=["CELLS", "Size"], MarkThreshold=0.0015), "mesh"),
     "refinement_sphere_all": ("sphere_surface.vtu", "GPULongestEdgeRefinement", dict(RefineAll=1), "mesh"),

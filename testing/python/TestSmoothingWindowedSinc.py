@@ -1,14 +1,16 @@
 """GPU Vertex Smoothing with Method='WindowedSinc' against vtkWindowedSincPolyDataFilter on
 surfaces (gmsh's sphere and plate with holes, a cube, an L-shaped part and a cylinder from VTK's
-sources), with default, pass-band, NormalizeCoordinates, boundary and feature options, in
+sources, two real CAD parts' STL files), with default, pass-band, NormalizeCoordinates, boundary and feature options, in
 Double (to 1e-12 of the mesh size) and in Single precision (to 1e-6); on a tetrahedral ball
 against the same recurrence in numpy; and its errors."""
+import os
 import unittest
 
 import numpy as np
 from paraview import simple
 from vtkmodules.util.numpy_support import vtk_to_numpy
 from vtkmodules.vtkFiltersCore import vtkWindowedSincPolyDataFilter
+from vtkmodules.vtkIOGeometry import vtkSTLReader
 
 import gpumesh_testing as gt
 import TestSmoothingFeatures as features
@@ -42,6 +44,15 @@ def windowed_sinc(dataset, precision, iterations=20, pass_band=0.1, feature=Fals
                                       EdgeAngle=edge_angle, Boundary="Smooth" if boundary else "Fixed",
                                       NormalizeCoordinates=normalize, Precision=precision)
     return gt.fetch(proxy)
+
+
+def stl(name):
+    """A real CAD part's STL tessellation (data/stl/, from trimesh's test models, MIT), its
+    coincident points merged by the reader."""
+    reader = vtkSTLReader()
+    reader.SetFileName(gt.data_path(os.path.join("stl", name)))
+    reader.Update()
+    return features.with_points(reader.GetOutput(), points_of(reader.GetOutput()))  # double points
 
 
 def shifted(dataset, offset):
@@ -89,6 +100,11 @@ class WindowedSincTest(unittest.TestCase):
         ("cube without", features.cube, {}),
         ("L part with features, normalized", features.l_part, dict(feature=True, normalize=True)),
         ("cylinder with features", features.cylinder, dict(feature=True, feature_angle=30.0, edge_angle=5.0)),
+        # Real STL tessellations of CAD parts (slivers, fans, a few cracks and non-manifold edges).
+        ("featuretype.STL", lambda: stl("featuretype.STL"), {}),
+        ("featuretype.STL with features", lambda: stl("featuretype.STL"), dict(feature=True, feature_angle=30.0)),
+        ("idler_riser.STL, normalized", lambda: stl("idler_riser.STL"), dict(normalize=True)),
+        ("idler_riser.STL with features", lambda: stl("idler_riser.STL"), dict(feature=True)),
     ]
 
     def test_matches_vtk_windowed_sinc(self):

@@ -21,6 +21,7 @@ const char* kernelFor(CellKind kind)
     case CellKind::TriangleStrip:
       return "triangle_strip_area";
     case CellKind::Quad:
+      return "quad_area_kernel";
     case CellKind::Polygon:
       return "polygon_area_kernel";
     case CellKind::Tetra:
@@ -28,9 +29,9 @@ const char* kernelFor(CellKind kind)
     case CellKind::Hexahedron:
       return "hexahedron_volume_kernel";
     case CellKind::Wedge:
-      return "wedge_volume";
+      return "wedge_volume_kernel";
     case CellKind::Pyramid:
-      return "pyramid_volume";
+      return "pyramid_volume_kernel";
     default:
       return nullptr;
   }

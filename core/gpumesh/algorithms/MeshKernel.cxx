@@ -1135,6 +1135,50 @@ void requireParametersOutsideProgram(const MeshKernelDefinition& definition, con
 }
 
 
+// The names kernels/algorithms/mesh_toolkit.cl (the device toolkit) defines beyond
+// kernels/runtime/common.cl: its functions ("inline <type> <name>(") and macros.
+std::set<std::string> definedNames(const std::string& source)
+{
+  std::set<std::string> names;
+  std::istringstream lines(withoutComments(source));
+  for (std::string line; std::getline(lines, line);)
+  {
+    const std::size_t start = line.find_first_not_of(" \t");
+    if (start == std::string::npos)
+      continue;
+    std::size_t end = std::string::npos;
+    if (line.compare(start, 7, "inline ") == 0)
+    {
+      end = line.find('(', start);
+    }
+    else if (line.compare(start, 8, "#define ") == 0)
+    {
+      end = line.find_first_not_of(" \t", start + 8);
+      while (end < line.size() && isWordCharacter(line[end]))
+        ++end;
+    }
+    if (end == std::string::npos)
+      continue;
+    std::size_t first = end;
+    while (first > start && isWordCharacter(line[first - 1]))
+      --first;
+    if (first < end)
+      names.insert(line.substr(first, end - first));
+  }
+  return names;
+}
+
+const std::set<std::string>& toolkitNames()
+{
+  static const std::set<std::string> names = [] {
+    std::set<std::string> toolkit = definedNames(programSource("mesh_toolkit"));
+    for (const std::string& name : definedNames(kernelSource("common")))
+      toolkit.erase(name);
+    return toolkit;
+  }();
+  return names;
+}
+
 // The program: the template with the user's text at its marker, under its own line numbers.
 void spliceIntoTemplate(const MeshKernelDefinition& definition, const std::vector<ArrayPlan>& plans,
   const std::string& defines, GeneratedMeshKernel& generated)
@@ -1146,8 +1190,9 @@ void spliceIntoTemplate(const MeshKernelDefinition& definition, const std::vecto
   {
     throw Error("kernels/mesh_kernel_*.cl lacks the marker " + std::string(userMarker));
   }
-  const std::string before = kernelSource("common") + "\n" + defines + kernelSource("mesh_kernel_access") + "\n" +
-    templateText.substr(0, marker);
+  // The toolkit only when the text calls it: every other kernel compiles as fast as before.
+  const std::string prelude = generated.usesToolkit ? programSource("mesh_toolkit") : kernelSource("common") + "\n";
+  const std::string before = prelude + defines + kernelSource("mesh_kernel_access") + "\n" + templateText.substr(0, marker);
   const std::string after = templateText.substr(marker + std::string(userMarker).size());
   const std::string user = checkedBody(definition, plans, generated) +
     (definition.body.empty() || definition.body.back() != '\n' ? "\n" : "");
@@ -1233,6 +1278,9 @@ GeneratedMeshKernel generateMeshKernel(const MeshKernelDefinition& definition)
   generated.usesCells =
     definition.domain == MeshEntity::Points && uses.usesLink("cell_count", "cell_id", "cells");
   generated.usesNeighbours = uses.usesLink("neighbour_count", "neighbour_id", "neighbours");
+  const std::set<std::string>& toolkit = toolkitNames();
+  generated.usesToolkit = std::any_of(
+    uses.identifiers.begin(), uses.identifiers.end(), [&](const std::string& name) { return toolkit.count(name) > 0; });
   generated.privateArrays = declaredPrivateArrays(code);
   packArrays(plans, generated);
   generated.checkedNames = { std::string() };

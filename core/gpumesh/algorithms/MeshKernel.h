@@ -101,8 +101,8 @@ struct GeneratedMeshKernel
     Coordinates, ///< the result replaces the coordinates between iterations
     Input        ///< the result replaces inputs[feedbackInput] between iterations
   };
-  /// The whole program: kernels/runtime/common.cl, the generated #define lines, kernels/
-  /// mesh_kernel_access.cl, the template with the user's text after `#line 1 "Kernel"`.
+  /// The whole program: kernels/runtime/common.cl (with the device toolkit when usesToolkit),
+  /// the generated #define lines, kernels/mesh_kernel_access.cl, the template with the user's text after `#line 1 "Kernel"`.
   std::string source;
   /// Where the user's text lies in `source`: its first line (1-based) and its line count, for
   /// compilers that report physical lines (NVIDIA's ignores #line).
@@ -110,6 +110,9 @@ struct GeneratedMeshKernel
   int userLineCount = 0;
   bool usesCells = false;      ///< Points domain: the cells around each point
   bool usesNeighbours = false; ///< the points joined by an edge / the cells across the sides
+  /// The text calls the device toolkit (kernels/algorithms/mesh_toolkit.cl: geometry and quality
+  /// functions), which then comes before the generated lines.
+  bool usesToolkit = false;
   Feedback feedback = Feedback::None;
   std::size_t feedbackInput = 0;
   /// The private arrays the text declares whose size the generator could evaluate (integer

@@ -44,7 +44,7 @@ struct CellSources
 // per step on an H200, where a whole step over 30M triangles takes 0.42 ms.
 void addRelaxLaunch(DeviceRun& run, const DeviceMesh& mesh, const VertexTable& table,
   const DeviceBuffer<cl_int>& roles, VertexRole role, const CellSources* cellSources, RealBuffer& offsets,
-  std::vector<Launch>& out)
+  std::vector<Launch>& out, const DeviceBuffer<cl_int>* weights = nullptr)
 {
   const auto vertices = static_cast<std::size_t>(mesh.pointCount());
   const auto count = static_cast<cl_int>(vertices);
@@ -82,6 +82,11 @@ void addRelaxLaunch(DeviceRun& run, const DeviceMesh& mesh, const VertexTable& t
       },
       state);
   };
+  if (weights)
+  {
+    bindRows("-DWEIGHTED=1", std::tie(*weights), std::tie(*weights));
+    return;
+  }
   if (!cellSources)
   {
     bindRows("", std::tuple<>(), std::tuple<>());
@@ -356,8 +361,12 @@ VertexSmoother::VertexSmoother(DeviceRun& run, const DeviceMesh& inputMesh, cons
     renumberForLocality(run, inputMesh);
   }
   const DeviceMesh& mesh = Renumbered ? *Renumbered->mesh : inputMesh;
-  assignRoles(run, mesh, pinned);
-  bindSteps(run, mesh);
+  // A surface's sides are its edges: matched once here, they serve the roles, the features
+  // and the neighbour links (before, the edges were matched a second time for the links).
+  std::optional<CellEntities> sides;
+  assignRoles(run, mesh, pinned, sides);
+  bindSteps(run, mesh, sides && !hasVolumeCells(mesh) ? &*sides : nullptr);
+  sides.reset();
   if (Options.preventInversion)
   {
     bindGuard(run, mesh);
@@ -386,18 +395,32 @@ void VertexSmoother::renumberForLocality(DeviceRun& run, const DeviceMesh& input
 }
 
 // Roles: interior unless a boundary or non-manifold side, or the caller, says otherwise.
-void VertexSmoother::assignRoles(DeviceRun& run, const DeviceMesh& mesh, const std::vector<std::uint8_t>& pinned)
+void VertexSmoother::assignRoles(
+  DeviceRun& run, const DeviceMesh& mesh, const std::vector<std::uint8_t>& pinned, std::optional<CellEntities>& sides)
 {
   const auto points = static_cast<std::size_t>(mesh.pointCount());
   Roles = run.allocate<cl_int>(points, "vertex roles");
-  run.fill(Roles, cl_int(Interior), "vertex roles");
-  std::optional<CellEntities> sides;
-  if (Options.boundary != SmoothingBoundary::Free)
+  if (Options.boundary == SmoothingBoundary::Free)
   {
-    sides.emplace(run, mesh, EntityType::Sides);
+    run.fill(Roles, cl_int(Interior), "vertex roles");
+  }
+  else
+  {
+    // No slot's cell nor neighbour is read but by the dihedral test of feature edges: without
+    // it they are not made (less fresh memory, whose first touch costs on CPU devices).
+    sides.emplace(run, mesh, EntityType::Sides, AccessPattern::Auto,
+      Options.featureEdgeSmoothing ? SlotNeighbors::Kept : SlotNeighbors::LeftOut);
     const cl_int boundaryRole = Options.boundary == SmoothingBoundary::Fixed ? Pinned : OnBoundary;
+    // Non-manifold vertices: fixed; with nonManifoldSmoothing, weighted umbrellas on surfaces
+    // (bindNonManifold), interior vertices otherwise.
+    const bool weighted = !hasVolumeCells(mesh) && Options.method != SmoothingMethod::Barycentric;
+    const cl_int nonManifoldRole = !Options.nonManifoldSmoothing ? Pinned : weighted ? OnNonManifold : Interior;
+    // The sides' flags are written into Roles, then turned into roles in place.
+    run.fill(Roles, cl_int(0), "vertex roles");
     run.call({ "smoothing", "mark_sides" }, sides->slotCount(), "vertex roles", sides->slotRun(), sides->slotEntity(),
-      sides->entityVertices(), static_cast<cl_int>(sides->slotCount()), boundaryRole, Roles);
+      sides->entityVertices(), static_cast<cl_int>(sides->slotCount()), Roles);
+    run.call({ "smoothing", "roles_from_sides" }, points, "vertex roles", static_cast<cl_int>(points), boundaryRole,
+      nonManifoldRole, Roles);
     // On a surface whose boundary edges are constraint edges (markFeatures below), every
     // boundary vertex moves along them or not at all: no table of boundary neighbours.
     const bool constrainedOutline = !hasVolumeCells(mesh) &&
@@ -460,15 +483,35 @@ void VertexSmoother::markFeatures(DeviceRun& run, const DeviceMesh& mesh, const 
     ? computeCentroids(run, surface)
     : Centroids{ run.allocate<cl_int>(1, "no centroids"), run.allocateReal(4, "no centroids") };
   const std::size_t slots = edges.slotCount();
-  DeviceBuffer<cl_int2> pairs = run.allocate<cl_int2>(std::max<std::size_t>(2 * slots, 1), "feature edges");
   constexpr double degrees = 3.14159265358979323846 / 180.0;
   const bool boundaryEdges = !volume && Options.boundary == SmoothingBoundary::Smooth;
-  run.call({ "smoothing_features", "feature_pairs" }, slots, "feature edges", edges.slotRun(), edges.sortedSlots(),
-    edges.slotCell(), edges.slotEntity(), edges.entityVertices(), static_cast<cl_int>(slots), surface.points(),
-    centroids.anchors, centroids.offsets, run.real(std::cos(Options.featureAngle * degrees)),
-    cl_int(Options.featureEdgeSmoothing ? 1 : 0), cl_int(boundaryEdges ? 1 : 0), pairs);
+  // Without the dihedral test no slot's cell is read (and the sides may have none).
+  std::optional<DeviceBuffer<cl_int>> noSlotCells;
+  const DeviceBuffer<cl_int>& slotCells =
+    edges.slotCell().size() ? edges.slotCell() : noSlotCells.emplace(run.allocate<cl_int>(1, "no slot cells"));
+  DeviceBuffer<cl_int> found = run.allocate<cl_int>(1, "feature edges");
+  // Counted, then written: the pairs take the constraint edges' memory alone.
+  const auto findPairs = [&](bool write, DeviceBuffer<cl_int2>& pairs) {
+    run.fill(found, cl_int(0), "feature edges");
+    run.call({ "smoothing_features", "feature_pairs" }, slots, "feature edges", edges.slotRun(), edges.sortedSlots(),
+      slotCells, edges.slotEntity(), edges.entityVertices(), static_cast<cl_int>(slots), surface.points(),
+      centroids.anchors, centroids.offsets, run.real(std::cos(Options.featureAngle * degrees)),
+      cl_int(Options.featureEdgeSmoothing ? 1 : 0), cl_int(boundaryEdges ? 1 : 0),
+      cl_int(Options.nonManifoldSmoothing ? 0 : 1), cl_int(write ? 1 : 0), found, pairs);
+    cl_int count = 0;
+    run.download(found, &count, 1, "feature edges");
+    return static_cast<std::size_t>(count);
+  };
+  DeviceBuffer<cl_int2> pairs = run.allocate<cl_int2>(1, "feature edges");
+  const std::size_t constraintEdges = findPairs(false, pairs);
+  if (constraintEdges == 0)
+  {
+    return; // no constraint edge: every role stays
+  }
+  pairs = run.allocate<cl_int2>(2 * constraintEdges, "feature edges");
+  findPairs(true, pairs);
   const auto points = static_cast<std::size_t>(mesh.pointCount());
-  FeatureLinks.emplace(run, points, pairs, 2 * slots, Options.layout);
+  FeatureLinks.emplace(run, points, pairs, 2 * constraintEdges, Options.layout);
   if (Renumbered)
   {
     FeatureLinks->sortRowsBy(run, Renumbered->order.order());
@@ -480,7 +523,7 @@ void VertexSmoother::markFeatures(DeviceRun& run, const DeviceMesh& mesh, const 
 
 // The links of the method (cells or neighbours of each vertex), the fixed part of every step,
 // and the kernels a step launches.
-void VertexSmoother::bindSteps(DeviceRun& run, const DeviceMesh& mesh)
+void VertexSmoother::bindSteps(DeviceRun& run, const DeviceMesh& mesh, const CellEntities* surfaceSides)
 {
   const bool barycentric = Options.method == SmoothingMethod::Barycentric;
   std::optional<Centroids> inputBarycentres;
@@ -503,11 +546,16 @@ void VertexSmoother::bindSteps(DeviceRun& run, const DeviceMesh& mesh)
   }
   else
   {
-    const CellEntities edges(run, mesh, EntityType::Edges);
+    std::optional<CellEntities> ownEdges;
+    const CellEntities& edges = surfaceSides ? *surfaceSides : ownEdges.emplace(run, mesh, EntityType::Edges);
     Links.emplace(vertexNeighbors(run, mesh, edges, Options.layout));
     if (Renumbered)
     {
       Links->sortRowsBy(run, Renumbered->order.order());
+    }
+    if (Options.nonManifoldSmoothing && Options.boundary != SmoothingBoundary::Free && !hasVolumeCells(mesh))
+    {
+      bindNonManifold(run, edges);
     }
   }
   const auto points = static_cast<std::size_t>(mesh.pointCount());
@@ -523,6 +571,34 @@ void VertexSmoother::bindSteps(DeviceRun& run, const DeviceMesh& mesh)
   {
     addRelaxLaunch(run, mesh, *FeatureLinks, Roles, OnFeature, nullptr, SourceOffsets, Kernels->relax);
   }
+  if (NonManifoldLinks)
+  {
+    addRelaxLaunch(
+      run, mesh, *NonManifoldLinks, Roles, OnNonManifold, nullptr, SourceOffsets, Kernels->relax, &NonManifoldWeights);
+  }
+}
+
+// The weighted rows of the non-manifold vertices of a surface (SmoothingOptions::
+// nonManifoldSmoothing; kernels/algorithms/smoothing_non_manifold.cl): every neighbour once, with
+// the faces of the edge to it as its weight.
+void VertexSmoother::bindNonManifold(DeviceRun& run, const CellEntities& edges)
+{
+  const std::size_t slots = edges.slotCount();
+  const auto points = static_cast<std::size_t>(Mesh.pointCount());
+  DeviceBuffer<cl_int2> pairs = run.allocate<cl_int2>(std::max<std::size_t>(2 * slots, 1), "non-manifold links");
+  run.call({ "smoothing_non_manifold", "non_manifold_pairs" }, slots, "non-manifold links", edges.slotEntity(),
+    edges.entityVertices(), static_cast<cl_int>(slots), Roles, pairs);
+  NonManifoldLinks.emplace(run, points, pairs, 2 * slots, Options.layout);
+  if (Renumbered)
+  {
+    NonManifoldLinks->sortRowsBy(run, Renumbered->order.order());
+  }
+  const std::size_t entries = std::max<std::size_t>(NonManifoldLinks->entries().size(), 1);
+  NonManifoldWeights = run.allocate<cl_int>(entries, "non-manifold weights");
+  run.fill(NonManifoldWeights, cl_int(0), "non-manifold weights");
+  run.call({ "smoothing_non_manifold", "non_manifold_weights" }, slots, "non-manifold links", edges.slotRun(),
+    edges.sortedSlots(), edges.slotEntity(), edges.entityVertices(), static_cast<cl_int>(slots), Roles,
+    NonManifoldLinks->entries(), NonManifoldLinks->rowStart(), NonManifoldLinks->degree(), NonManifoldWeights);
 }
 
 // Where barycentric smoothing finds the cells' states at each step: the group, when one
@@ -798,13 +874,31 @@ VertexSmoother::Result VertexSmoother::movedPoints(DeviceRun& run, const RealBuf
   return result;
 }
 
+VertexSmoother::Result VertexSmoother::finalMovedPoints(DeviceRun& run, const RealBuffer& displacement)
+{
+  run.finish(); // buffers let go of while kernels still use them would be freed only later
+  for (RealBuffer* state : { &Ping, &Pong, &Older, &Sum, &MeshOrderState, &SourceOffsets, &Barycentres })
+  {
+    if (state != &displacement)
+      state->release();
+  }
+  Links.reset();
+  BoundaryLinks.reset();
+  FeatureLinks.reset();
+  NonManifoldLinks.reset();
+  NonManifoldWeights.release();
+  Guarded.reset();
+  Kernels.reset(); // bound launches hold their buffers
+  return movedPoints(run, displacement);
+}
+
 std::vector<double> smoothVertices(DeviceRun& run, const MeshView& view, const SmoothingOptions& options,
   const std::vector<std::uint8_t>& pinned, const SmoothingStepObserver& observer)
 {
   options.validate();
   const DeviceMesh mesh(run, view, 2);
   VertexSmoother smoother(run, mesh, options, pinned);
-  const VertexSmoother::Result moved = smoother.movedPoints(run, smoother.smooth(run, observer));
+  const VertexSmoother::Result moved = smoother.finalMovedPoints(run, smoother.smooth(run, observer));
   // Input + displacement, added in double: points that do not move come back bit for bit.
   std::vector<double> points(3 * static_cast<std::size_t>(mesh.pointCount()));
   run.download(moved.displacement, points.data(), points.size(), "displacement");

@@ -103,6 +103,14 @@ struct SmoothingOptions
   bool featureEdgeSmoothing = false;
   double featureAngle = 45.0;
   double edgeAngle = 15.0;
+  /// What vertices of non-manifold sides (used by more than two cells) do, unless
+  /// SmoothingBoundary::Free moves every vertex anyway. Off: they do not move. On, as
+  /// vtkWindowedSincPolyDataFilter's NonManifoldSmoothing (VTK 9.2, WeightNonManifoldEdges on):
+  /// a non-manifold vertex with no boundary side and no feature edge moves like an interior
+  /// one, and on a surface mesh (no 3D cells) with the umbrella methods (all but Barycentric)
+  /// each neighbour counts once per face of the edge to it; one that also has a boundary side,
+  /// or feature edges, does not move.
+  bool nonManifoldSmoothing = false;
 
   /// Throws gpumesh::Error naming the offending value: negative iterations, a relaxation
   /// factor outside (0, 1] (above 1 the steps overshoot and diverge), and for Taubin
@@ -156,7 +164,10 @@ enum VertexRole : cl_int
   OnBoundary = 1,
   Interior = 2,
   /// Moves along its constraint edges (SmoothingOptions::featureEdgeSmoothing).
-  OnFeature = 3
+  OnFeature = 3,
+  /// A non-manifold vertex of a surface moving with its neighbours weighted by their edges'
+  /// faces (SmoothingOptions::nonManifoldSmoothing).
+  OnNonManifold = 4
 };
 
 /// The links a method needs, built once on the device, and the ping-pong buffers. `mesh`
@@ -208,6 +219,11 @@ public:
     RealBuffer displacement;
   };
   Result movedPoints(DeviceRun& run, const RealBuffer& displacement) const;
+  /// movedPoints for the last time: first waits for the device and lets go of every table and
+  /// state but `displacement`, so that the result takes memory the smoothing touched already
+  /// (on a CPU device fresh memory costs a page fault per page) instead of new memory. The
+  /// smoother may not smooth again.
+  Result finalMovedPoints(DeviceRun& run, const RealBuffer& displacement);
 
   /// With preventInversion: the moves the guard shortened (or zeroed) in the last smooth(), one per
   /// point and step, of the points counted (SmoothingCollectives::owned); the rounds it took
@@ -230,15 +246,21 @@ public:
   /// Constraint neighbours (feature, non-manifold and followed boundary edges); only with
   /// featureEdgeSmoothing.
   const VertexTable* featureLinks() const { return FeatureLinks ? &*FeatureLinks : nullptr; }
+  /// Neighbours of the OnNonManifold vertices, and each entry's weight; only with
+  /// nonManifoldSmoothing on a surface.
+  const VertexTable* nonManifoldLinks() const { return NonManifoldLinks ? &*NonManifoldLinks : nullptr; }
 
 private:
   struct Launches;
   struct Renumbering;
   bool renumberingPays(DeviceRun& run, const DeviceMesh& mesh) const;
   void renumberForLocality(DeviceRun& run, const DeviceMesh& inputMesh);
-  void assignRoles(DeviceRun& run, const DeviceMesh& mesh, const std::vector<std::uint8_t>& pinned);
+  void assignRoles(DeviceRun& run, const DeviceMesh& mesh, const std::vector<std::uint8_t>& pinned,
+    std::optional<CellEntities>& sides);
   void markFeatures(DeviceRun& run, const DeviceMesh& mesh, const CellEntities* meshSides);
-  void bindSteps(DeviceRun& run, const DeviceMesh& mesh);
+  /// surfaceSides: the sides of a mesh of 2D cells (its edges), when already matched.
+  void bindSteps(DeviceRun& run, const DeviceMesh& mesh, const CellEntities* surfaceSides);
+  void bindNonManifold(DeviceRun& run, const CellEntities& edges);
   const DeviceCellGroup* bindBarycentres(DeviceRun& run, const DeviceMesh& mesh);
   void bindGuard(DeviceRun& run, const DeviceMesh& mesh);
   void step(DeviceRun& run, const RealBuffer& in, RealBuffer& out, double factor);
@@ -253,6 +275,8 @@ private:
   std::optional<VertexTable> Links;
   std::optional<VertexTable> BoundaryLinks;
   std::optional<VertexTable> FeatureLinks;
+  std::optional<VertexTable> NonManifoldLinks;
+  DeviceBuffer<cl_int> NonManifoldWeights;
   RealBuffer Barycentres;
   /// Per vertex, the part of every step fixed by the input positions (kernels/algorithms/smoothing.cl).
   RealBuffer SourceOffsets;

@@ -1,5 +1,6 @@
 #include "gpumesh/topology/VertexLinks.h"
 
+#include <algorithm>
 #include <limits>
 
 namespace gpumesh
@@ -23,7 +24,10 @@ std::size_t checkedPairs(std::uint64_t pairs, const char* what)
 VertexTable vertexNeighbors(DeviceRun& run, const DeviceMesh& mesh, const CellEntities& edges,
   const VertexTableLayout& layout)
 {
-  if (edges.type() != EntityType::Edges)
+  // The sides of a mesh of 2D cells are its edges (the same tables, the same entities).
+  const bool surface = std::all_of(mesh.groups().begin(), mesh.groups().end(),
+    [](const DeviceCellGroup& group) { return cellDimension(group.kind) == 2; });
+  if (edges.type() != EntityType::Edges && !surface)
   {
     throw Error("vertex neighbours need the cells' edges, not their sides");
   }
