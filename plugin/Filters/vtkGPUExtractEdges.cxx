@@ -12,7 +12,7 @@
 #include "vtkGPUMeshAdapter.h"
 #include "vtkGPUMeshDistributed.h"
 #include "vtkGPUMeshExtractedPolyData.h"
-#include "vtkGPUMeshGhostedPieceCache.h"
+#include "vtkGPUMeshGhostLayer.h"
 #include "vtkGPUMeshPiece.h"
 
 #include "gpumesh/algorithms/EdgeExtraction.h"
@@ -50,10 +50,7 @@ gpumesh::ExtractedEdges selectedEdges(gpumesh::DeviceRun& run, const vtkGPUMeshP
 }
 } // namespace
 
-vtkGPUExtractEdges::vtkGPUExtractEdges()
-  : GhostedPiece(std::make_unique<vtkGPUMeshGhostedPieceCache>())
-{
-}
+vtkGPUExtractEdges::vtkGPUExtractEdges() = default;
 
 vtkGPUExtractEdges::~vtkGPUExtractEdges() = default;
 
@@ -62,37 +59,13 @@ const char* vtkGPUExtractEdges::GetSelectionName(int selection)
   return ChoiceName(selectionNames, selection);
 }
 
-vtkIdType vtkGPUExtractEdges::GetGhostedPieceBuildCount()
-{
-  return this->GhostedPiece->GetBuildCount();
-}
-
-int vtkGPUExtractEdges::FillOutputPortInformation(int, vtkInformation* info)
-{
-  info->Set(vtkDataObject::DATA_TYPE_NAME(), "vtkPolyData");
-  return 1;
-}
-
-int vtkGPUExtractEdges::RequestDataObject(vtkInformation*, vtkInformationVector**, vtkInformationVector* outputVector)
-{
-  vtkInformation* info = outputVector->GetInformationObject(0);
-  if (!vtkPolyData::SafeDownCast(info->Get(vtkDataObject::DATA_OBJECT())))
-  {
-    vtkNew<vtkPolyData> output;
-    info->Set(vtkDataObject::DATA_OBJECT(), output);
-  }
-  return 1;
-}
-
 void vtkGPUExtractEdges::ExecuteOnDevice(
   vtkInformationVector**, vtkPointSet* input, vtkPointSet* output, gpumesh::DeviceRun& run)
 {
   // The base class started the output as a copy of the input: the edges replace it.
   output->Initialize();
   vtkPolyData* edges = vtkPolyData::SafeDownCast(output);
-  vtkGPUMeshExtractedPolyData::Options options;
-  options.PassCellIds = this->PassThroughCellIds;
-  options.PassPointIds = this->PassThroughPointIds;
+  const vtkGPUMeshExtractedPolyData::Options options = this->OutputOptions();
   vtkMultiProcessController* controller = vtkGPUMeshDistributed::GetController();
   const auto selection = static_cast<gpumesh::EdgeSelection>(this->Selection);
   vtkGPUMeshDistributed::AllSucceed(controller, [&] { RequireChoice("Selection", this->Selection, selectionNames); });
@@ -111,7 +84,7 @@ void vtkGPUExtractEdges::ExecuteOnDevice(
   }
   // Under MPI: the edges of the ghosted piece, each output by the lowest-ranked process owning a
   // cell that uses it (collective).
-  const vtkGPUMeshDistributed::GhostedPiece& piece = this->GhostedPiece->Get(input, controller, output->GetFieldData());
+  const vtkGPUMeshDistributed::GhostedPiece& piece = this->GhostedPieceOf(input, controller, output->GetFieldData());
   const std::array<double, 3> origin = vtkGPUMeshDistributed::GlobalBoundsCentre(piece.InputBox, controller);
   this->UpdateProgress(0.2);
   vtkGPUMeshDistributed::AllSucceed(controller, [&] {
@@ -133,7 +106,4 @@ void vtkGPUExtractEdges::PrintSelf(ostream& os, vtkIndent indent)
   this->Superclass::PrintSelf(os, indent);
   os << indent << "Selection: " << GetSelectionName(this->Selection) << "\n";
   os << indent << "FeatureAngle: " << this->FeatureAngle << "\n";
-  os << indent << "PassThroughCellIds: " << this->PassThroughCellIds << "\n";
-  os << indent << "PassThroughPointIds: " << this->PassThroughPointIds << "\n";
-  os << indent << "GhostedPieceBuildCount: " << this->GhostedPiece->GetBuildCount() << "\n";
 }

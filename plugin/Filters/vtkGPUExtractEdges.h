@@ -30,17 +30,14 @@
 #define vtkGPUExtractEdges_h
 
 #include "GPUMeshFiltersModule.h" // for export macro
-#include "vtkGPUMeshFilter.h"
+#include "vtkGPUMeshExtractionFilter.h"
 
-#include <memory> // for std::unique_ptr
 
-class vtkGPUMeshGhostedPieceCache;
-
-class GPUMESHFILTERS_EXPORT vtkGPUExtractEdges : public vtkGPUMeshFilter
+class GPUMESHFILTERS_EXPORT vtkGPUExtractEdges : public vtkGPUMeshExtractionFilter
 {
 public:
   static vtkGPUExtractEdges* New();
-  vtkTypeMacro(vtkGPUExtractEdges, vtkGPUMeshFilter);
+  vtkTypeMacro(vtkGPUExtractEdges, vtkGPUMeshExtractionFilter);
   void PrintSelf(ostream& os, vtkIndent indent) override;
 
   enum SelectionType
@@ -66,42 +63,17 @@ public:
   vtkGetMacro(FeatureAngle, double);
   ///@}
 
-  ///@{
-  /// Add the cell array `vtkOriginalCellIds`: the input cell whose cell data each line carries.
-  vtkSetMacro(PassThroughCellIds, bool);
-  vtkGetMacro(PassThroughCellIds, bool);
-  vtkBooleanMacro(PassThroughCellIds, bool);
-  ///@}
-
-  ///@{
-  /// Add the point array `vtkOriginalPointIds`: the input point each output point is.
-  vtkSetMacro(PassThroughPointIds, bool);
-  vtkGetMacro(PassThroughPointIds, bool);
-  vtkBooleanMacro(PassThroughPointIds, bool);
-  ///@}
-
-  /// Under MPI: how many times this filter has built its ghosted piece (0 in serial runs).
-  vtkIdType GetGhostedPieceBuildCount();
-
 protected:
   vtkGPUExtractEdges();
   ~vtkGPUExtractEdges() override;
-
-  /// The output is a vtkPolyData whatever the input.
-  int FillOutputPortInformation(int port, vtkInformation* info) override;
-  int RequestDataObject(vtkInformation*, vtkInformationVector**, vtkInformationVector*) override;
 
   void ExecuteOnDevice(vtkInformationVector** inputVector, vtkPointSet* input, vtkPointSet* output,
     gpumesh::DeviceRun& run) override;
 
   int Selection = ALL;
   double FeatureAngle = 30.0;
-  bool PassThroughCellIds = false;
-  bool PassThroughPointIds = false;
 
 private:
-  std::unique_ptr<vtkGPUMeshGhostedPieceCache> GhostedPiece;
-
   vtkGPUExtractEdges(const vtkGPUExtractEdges&) = delete;
   void operator=(const vtkGPUExtractEdges&) = delete;
 };

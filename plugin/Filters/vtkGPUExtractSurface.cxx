@@ -10,9 +10,9 @@
 
 #include "vtkGPUMeshAdapter.h"
 #include "vtkGPUMeshDistributed.h"
-#include "vtkGPUMeshGhostedPieceCache.h"
 #include "vtkGPUMeshPiece.h"
 #include "vtkGPUMeshExtractedPolyData.h"
+#include "vtkGPUMeshGhostLayer.h"
 
 #include "gpumesh/algorithms/SurfaceExtraction.h"
 
@@ -44,34 +44,9 @@ gpumesh::BoundaryFaces boundaryFaces(
 }
 } // namespace
 
-vtkGPUExtractSurface::vtkGPUExtractSurface()
-  : GhostedPiece(std::make_unique<vtkGPUMeshGhostedPieceCache>())
-{
-}
+vtkGPUExtractSurface::vtkGPUExtractSurface() = default;
 
 vtkGPUExtractSurface::~vtkGPUExtractSurface() = default;
-
-vtkIdType vtkGPUExtractSurface::GetGhostedPieceBuildCount()
-{
-  return this->GhostedPiece->GetBuildCount();
-}
-
-int vtkGPUExtractSurface::FillOutputPortInformation(int, vtkInformation* info)
-{
-  info->Set(vtkDataObject::DATA_TYPE_NAME(), "vtkPolyData");
-  return 1;
-}
-
-int vtkGPUExtractSurface::RequestDataObject(vtkInformation*, vtkInformationVector**, vtkInformationVector* outputVector)
-{
-  vtkInformation* info = outputVector->GetInformationObject(0);
-  if (!vtkPolyData::SafeDownCast(info->Get(vtkDataObject::DATA_OBJECT())))
-  {
-    vtkNew<vtkPolyData> output;
-    info->Set(vtkDataObject::DATA_OBJECT(), output);
-  }
-  return 1;
-}
 
 void vtkGPUExtractSurface::ExecuteOnDevice(
   vtkInformationVector**, vtkPointSet* input, vtkPointSet* output, gpumesh::DeviceRun& run)
@@ -79,9 +54,7 @@ void vtkGPUExtractSurface::ExecuteOnDevice(
   // The base class started the output as a copy of the input: the surface replaces it.
   output->Initialize();
   vtkPolyData* surface = vtkPolyData::SafeDownCast(output);
-  vtkGPUMeshExtractedPolyData::Options options;
-  options.PassCellIds = this->PassThroughCellIds;
-  options.PassPointIds = this->PassThroughPointIds;
+  const vtkGPUMeshExtractedPolyData::Options options = this->OutputOptions();
   vtkMultiProcessController* controller = vtkGPUMeshDistributed::GetController();
   if (!controller)
   {
@@ -98,7 +71,7 @@ void vtkGPUExtractSurface::ExecuteOnDevice(
   }
   // Under MPI: the faces of the owned cells matched against the ghost layer too, so that a face
   // on a cut, which the neighbour's ghost cell has, is inner (collective).
-  const vtkGPUMeshDistributed::GhostedPiece& piece = this->GhostedPiece->Get(input, controller, output->GetFieldData());
+  const vtkGPUMeshDistributed::GhostedPiece& piece = this->GhostedPieceOf(input, controller, output->GetFieldData());
   const std::array<double, 3> origin = vtkGPUMeshDistributed::GlobalBoundsCentre(piece.InputBox, controller);
   this->UpdateProgress(0.2);
   vtkGPUMeshDistributed::AllSucceed(controller, [&] {
@@ -112,7 +85,4 @@ void vtkGPUExtractSurface::ExecuteOnDevice(
 void vtkGPUExtractSurface::PrintSelf(ostream& os, vtkIndent indent)
 {
   this->Superclass::PrintSelf(os, indent);
-  os << indent << "PassThroughCellIds: " << this->PassThroughCellIds << "\n";
-  os << indent << "PassThroughPointIds: " << this->PassThroughPointIds << "\n";
-  os << indent << "GhostedPieceBuildCount: " << this->GhostedPiece->GetBuildCount() << "\n";
 }

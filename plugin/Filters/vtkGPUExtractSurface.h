@@ -34,59 +34,23 @@
 #define vtkGPUExtractSurface_h
 
 #include "GPUMeshFiltersModule.h" // for export macro
-#include "vtkGPUMeshFilter.h"
+#include "vtkGPUMeshExtractionFilter.h"
 
-#include <memory> // for std::unique_ptr
-
-class vtkGPUMeshGhostedPieceCache;
-
-class GPUMESHFILTERS_EXPORT vtkGPUExtractSurface : public vtkGPUMeshFilter
+class GPUMESHFILTERS_EXPORT vtkGPUExtractSurface : public vtkGPUMeshExtractionFilter
 {
 public:
   static vtkGPUExtractSurface* New();
-  vtkTypeMacro(vtkGPUExtractSurface, vtkGPUMeshFilter);
+  vtkTypeMacro(vtkGPUExtractSurface, vtkGPUMeshExtractionFilter);
   void PrintSelf(ostream& os, vtkIndent indent) override;
-
-  ///@{
-  /**
-   * Add the cell array `vtkOriginalCellIds`: the input cell each output cell comes from (off by
-   * default).
-   */
-  vtkSetMacro(PassThroughCellIds, bool);
-  vtkGetMacro(PassThroughCellIds, bool);
-  vtkBooleanMacro(PassThroughCellIds, bool);
-  ///@}
-
-  ///@{
-  /**
-   * Add the point array `vtkOriginalPointIds`: the input point each output point is (off by
-   * default).
-   */
-  vtkSetMacro(PassThroughPointIds, bool);
-  vtkGetMacro(PassThroughPointIds, bool);
-  vtkBooleanMacro(PassThroughPointIds, bool);
-  ///@}
-
-  /// Under MPI: how many times this filter has built its ghosted piece (0 in serial runs).
-  vtkIdType GetGhostedPieceBuildCount();
 
 protected:
   vtkGPUExtractSurface();
   ~vtkGPUExtractSurface() override;
 
-  /// The output is a vtkPolyData whatever the input.
-  int FillOutputPortInformation(int port, vtkInformation* info) override;
-  int RequestDataObject(vtkInformation*, vtkInformationVector**, vtkInformationVector*) override;
-
   void ExecuteOnDevice(vtkInformationVector** inputVector, vtkPointSet* input, vtkPointSet* output,
     gpumesh::DeviceRun& run) override;
 
-  bool PassThroughCellIds = false;
-  bool PassThroughPointIds = false;
-
 private:
-  std::unique_ptr<vtkGPUMeshGhostedPieceCache> GhostedPiece;
-
   vtkGPUExtractSurface(const vtkGPUExtractSurface&) = delete;
   void operator=(const vtkGPUExtractSurface&) = delete;
 };
