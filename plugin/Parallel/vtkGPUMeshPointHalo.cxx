@@ -113,7 +113,7 @@ vtkGPUMeshPointHalo::vtkGPUMeshPointHalo(
     if (interfacePoints.size() >= static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()))
       throw gpumesh::Error("The interface of this piece has too many points");
     uses.resize(interfacePoints.size());
-    const auto count = [&](vtkCellArray* cells, vtkIdType first, vtkIdType c) {
+    const auto countUses = [&](vtkCellArray* cells, vtkIdType first, vtkIdType c) {
       vtkGPUMeshCellArrays::WithStorage(cells, [&](const auto* offsets, const auto* ids) {
         for (auto k = offsets[c]; k < offsets[c + 1]; ++k)
           if (slotOf[ids[k]] != 0)
@@ -133,7 +133,7 @@ vtkGPUMeshPointHalo::vtkGPUMeshPointHalo(
     {
       while (!arrays[array].first || c >= arrays[array].second + arrays[array].first->GetNumberOfCells())
         ++array;
-      count(arrays[array].first, arrays[array].second, c - arrays[array].second);
+      countUses(arrays[array].first, arrays[array].second, c - arrays[array].second);
     }
     for (const auto& [cells, first] : arrays)
     {
@@ -143,7 +143,7 @@ vtkGPUMeshPointHalo::vtkGPUMeshPointHalo(
         return !ownedCellsKnown || first + c >= piece.OwnedCells;
       });
       for (vtkIdType c : touching)
-        count(cells, first, c);
+        countUses(cells, first, c);
     }
     std::sort(interfacePoints.begin(), interfacePoints.end());
   }
