@@ -84,6 +84,8 @@ void AddToFieldData(
   SetFieldValue(fieldData, "ProgramBuildTimeMs", run.programMilliseconds());
   SetFieldCount(fieldData, "ProgramsBuilt", run.programCounts().built);
   SetFieldCount(fieldData, "ProgramsFromBinaryCache", run.programCounts().fromBinaryCache);
+  // Of those, the ones a kernel waited for because they were not built beforehand, together.
+  SetFieldCount(fieldData, "ProgramsBuiltOnDemand", run.programsBuiltOnDemand());
   SetFieldCount(fieldData, "BytesUploaded", run.bytesUploaded());
   SetFieldCount(fieldData, "BytesDownloaded", run.bytesDownloaded());
   SetFieldCount(fieldData, "BytesReadInPlace", run.bytesReadInPlace());

@@ -1,4 +1,5 @@
 #include "vtkGPUMeshFilter.h"
+#include "vtkGPUMeshFirstUsePrograms.h"
 
 #include "vtkDataArray.h"
 #include "vtkDataObject.h"
@@ -169,9 +170,10 @@ int vtkGPUMeshFilter::ExecuteRequest(
         precision);
     });
     // The programs this filter's last run used (in an earlier process: the cache folder knows
-    // them) are built concurrently now rather than one after the other as kernels need them.
+    // them), or on a first use those it asks for on such a device, are built concurrently now
+    // rather than one after the other as kernels need them.
     const std::string user = std::string(this->GetClassName()) + " " + gpumesh::precisionName(run->precision());
-    run->buildProgramsNeededBy(user);
+    run->buildProgramsNeededBy(user, vtkGPUMeshFirstUsePrograms::For(user, run->info()));
     vtkTimerLog::MarkEndEvent("GPUMesh: device");
     this->ExecuteOnDevice(inputVector, input, output, *run);
     run->rememberProgramsNeededBy(user);

@@ -956,6 +956,8 @@ int benchmark(const Options& options)
   line.number("programs_built", filter.gpu ? fieldNumber(output, "ProgramsBuilt") : std::nan(""));
   line.number(
     "programs_from_binary_cache", filter.gpu ? fieldNumber(output, "ProgramsFromBinaryCache") : std::nan(""));
+  line.number(
+    "programs_built_on_demand", filter.gpu ? fieldNumber(output, "ProgramsBuiltOnDemand") : std::nan(""));
   line.number("upload_ms", filter.gpu ? fieldNumber(output, "UploadTimeMs") : std::nan(""));
   line.number("download_ms", filter.gpu ? fieldNumber(output, "DownloadTimeMs") : std::nan(""));
   line.number("bytes_uploaded", filter.gpu ? fieldNumber(output, "BytesUploaded") : std::nan(""));

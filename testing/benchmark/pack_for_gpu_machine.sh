@@ -36,7 +36,7 @@ cp "$binary" "$package/bin/"
 cp "$source_dir/testing/benchmark/run_filter_benchmarks.sh" \
   "$source_dir/testing/benchmark/aggregate_filter_benchmarks.py" \
   "$source_dir/testing/benchmark/run_mpi_benchmarks.sh" "$source_dir/testing/benchmark/bench_smoothing_hub.py" \
-  "$package/bin/"
+  "$source_dir/testing/benchmark/collect_first_use_programs.py" "$package/bin/"
 
 # What the GPU machine provides itself: glibc (its parts must all come from one version),
 # the C++ runtime, the OpenCL loader. Everything else the binary loads is packed.

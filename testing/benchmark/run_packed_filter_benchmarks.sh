@@ -5,6 +5,8 @@
 # loader, and runs run_filter_benchmarks.sh.
 #
 #   bash run.sh devices                     # the OpenCL devices the filters see
+#   bash run.sh first-use --device NVIDIA   # the rows of vtkGPUMeshFirstUsePrograms.cxx for this
+#                                           # device's kind (collect_first_use_programs.py)
 #   bash run.sh [run_filter_benchmarks.sh options]   (--out defaults to $OUT/filter-benchmarks when
 #                                                     $OUT is set, else it is required;
 #                                                     --mesh-cache to $TMPDIR/gpumesh-filterbench-meshes)
@@ -60,6 +62,10 @@ if [[ ${1:-} == hub ]]; then
   { date -u; uname -srm; nvidia-smi -L 2>/dev/null || true; echo "$(nproc) cores"; } | sed 's/^/run.sh: /'
   exec python3 "$unpacked/bin/bench_smoothing_hub.py" --binary "$unpacked/bin/gpumesh-benchmark" \
     ${OUT:+--out "$OUT/smoothing-hub"} "$@"
+fi
+if [[ ${1:-} == first-use ]]; then
+  shift
+  exec python3 "$unpacked/bin/collect_first_use_programs.py" --binary "$unpacked/bin/gpumesh-filter-benchmark" "$@"
 fi
 if [[ ${1:-} == devices ]]; then
   exec "$unpacked/bin/gpumesh-filter-benchmark" --devices

@@ -184,7 +184,9 @@ void DeviceContext::rememberProgramsNeededBy(const std::string& user, std::vecto
   requests.erase(std::unique(requests.begin(), requests.end()), requests.end());
   if (programsNeededBy(user) == requests)
     return;
-  std::string text;
+  // A first line without a tab, which the reader skips: whose list it is and on what kind of
+  // device, for testing/benchmark/collect_first_use_programs.py.
+  std::string text = "# " + std::string(Info.isGPU ? "gpu" : Info.isCPU ? "cpu" : "accelerator") + " " + user + '\n';
   for (const auto& request : requests)
   {
     if (request.name.find_first_of("\t\n") == std::string::npos &&

@@ -375,11 +375,12 @@ void DeviceRun::buildPrograms(const std::vector<ProgramRequest>& programs)
   ProgramMilliseconds += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
-void DeviceRun::buildProgramsNeededBy(const std::string& user)
+void DeviceRun::buildProgramsNeededBy(const std::string& user, const std::vector<ProgramRequest>& firstUse)
 {
   try
   {
-    buildPrograms(Device->programsNeededBy(user));
+    const std::vector<ProgramRequest> remembered = Device->programsNeededBy(user);
+    buildPrograms(remembered.empty() ? firstUse : remembered);
   }
   catch (const std::exception&)
   {
@@ -398,7 +399,10 @@ cl::Kernel DeviceRun::kernel(const std::string& program, const std::string& name
   const std::string withReal = Real == Precision::Double ? options + " -DREAL_DOUBLE=1" : options;
   Requested.insert({ program, withReal });
   const auto start = std::chrono::steady_clock::now();
+  const std::uint64_t madeBefore = Programs.built + Programs.fromBinaryCache;
   cl::Program built = Device->program(program, withReal, &Programs);
+  if (Programs.built + Programs.fromBinaryCache != madeBefore)
+    ++ProgramsOnDemand;
   ProgramMilliseconds += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   cl::Kernel kernel(built, name.c_str(), &status);
   check(status, "creating kernel '" + name + "' of " + kernelPath(program));

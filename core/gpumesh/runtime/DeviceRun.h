@@ -289,9 +289,11 @@ public:
   /// programsRequested() names them.
   void buildPrograms(const std::vector<ProgramRequest>& programs);
   /// buildPrograms for what a run of `user` (e.g. a filter's class and precision) asked for
-  /// last time on this device (DeviceContext::programsNeededBy). A program of that list that
-  /// fails to build is no error here: if the run needs it, its kernel reports the error.
-  void buildProgramsNeededBy(const std::string& user);
+  /// last time on this device (DeviceContext::programsNeededBy), else, on a first use with
+  /// nothing remembered, for `firstUse` (what such a run asks for on a device of this kind).
+  /// A program of either list that fails to build is no error here: if the run needs it, its
+  /// kernel reports the error.
+  void buildProgramsNeededBy(const std::string& user, const std::vector<ProgramRequest>& firstUse = {});
   /// Remembers programsRequested() as what `user` needs, for its next run in a later process.
   void rememberProgramsNeededBy(const std::string& user);
   /// Every program of kernels/ the run's kernels asked for, with their full build options.
@@ -299,6 +301,9 @@ public:
   /// The programs this run compiled or loaded from the binary cache (those the device had
   /// already built count in neither).
   const ProgramCounts& programCounts() const { return Programs; }
+  /// Of programCounts(), the programs a kernel had to wait for, one after the other, because
+  /// buildPrograms had not built them beforehand: 0 when the list built concurrently was whole.
+  std::uint64_t programsBuiltOnDemand() const { return ProgramsOnDemand; }
   /// Wall time this run spent waiting for programs: building, loading, or another thread's build.
   double programMilliseconds() const { return ProgramMilliseconds; }
 
@@ -387,6 +392,7 @@ private:
   std::string LabelOverride;
   std::set<ProgramRequest> Requested;
   ProgramCounts Programs;
+  std::uint64_t ProgramsOnDemand = 0;
   double ProgramMilliseconds = 0.0;
 };
 
