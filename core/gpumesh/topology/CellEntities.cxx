@@ -243,7 +243,7 @@ void CellEntities::matchInBuckets(DeviceRun& run, const DeviceMesh& mesh, const 
     const auto cellCount = static_cast<std::size_t>(group->count);
     const LaunchRange range = emitGroup ? LaunchRange((cellCount + emitGroup - 1) / emitGroup * emitGroup, emitGroup)
                                         : LaunchRange(cellCount);
-    run.call({ program, "emit_entities", emitOptions + " " + cellKindOptions(*group) }, range, "emit entities",
+    run.call({ "cell_entity_emit", "emit_entities", emitOptions + " " + cellKindOptions(*group) }, range, "emit entities",
       CellArgs{ *group }, tables.back(), static_cast<cl_int>(table->size() / 4), SlotOffsets, keys, SlotCell, counts,
       windowShift);
   }
@@ -272,10 +272,10 @@ void CellEntities::matchInBuckets(DeviceRun& run, const DeviceMesh& mesh, const 
     DeviceBuffer<cl_uint> entryBucket = run.allocate<cl_uint>(components < 4 ? 1 : SlotCount, "entry buckets");
     DeviceBuffer<cl_uint>& cursors = bucketCounts;
     run.copy(bucketOffsets, cursors, points, "bucket cursors");
-    run.call({ program, "fill_buckets", entryOptions }, SlotCount, "fill buckets", keys,
+    run.call({ "cell_entity_buckets", "fill_buckets", entryOptions }, SlotCount, "fill buckets", keys,
       static_cast<cl_int>(SlotCount), cursors, entries, entryBucket);
     run.fill(largeSizes, cl_uint(0), "large bucket sizes");
-    run.call({ program, "rank_small_buckets", entryOptions }, SlotCount, "sort small buckets", entries, entryBucket,
+    run.call({ "cell_entity_buckets", "rank_small_buckets", entryOptions }, SlotCount, "sort small buckets", entries, entryBucket,
       bucketOffsets, static_cast<cl_int>(SlotCount), SortedSlots, heads, largeSizes, largeSlotCount);
   }
 
@@ -311,7 +311,7 @@ void CellEntities::matchInBuckets(DeviceRun& run, const DeviceMesh& mesh, const 
   run.call({ program, "record_entities", options }, SlotCount, "number entities", keys, SortedSlots,
     static_cast<cl_int>(SlotCount), entityOffsets, runStart, EntityVertices);
   keys.release();
-  run.call({ program, "record_runs", runOptions }, SlotCount, "record runs", SortedSlots,
+  run.call({ "cell_entity_runs", "record_runs", runOptions }, SlotCount, "record runs", SortedSlots,
     static_cast<cl_int>(SlotCount), entityOffsets, runStart, SlotCell, SlotRun, Neighbor, SlotEntity);
 }
 

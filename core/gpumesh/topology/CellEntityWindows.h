@@ -25,12 +25,12 @@ public:
 
   /// The windows of owner vertices that the keys are first grouped by, and the shift that
   /// gives a vertex's window (vertex >> shift) among `points` points: emit_entities counts
-  /// the keys of each window (KEY_WINDOWS in cell_entities.cl).
+  /// the keys of each window (KEY_WINDOWS in cell_entity_emit.cl).
   std::size_t keyWindows() const;
   cl_uint keyWindowShift(std::size_t points) const;
 
   /// The buckets' offsets (points + 1) and every small bucket ranked (rank_small_buckets in
-  /// cell_entities.cl), from the keys in slot order and the keys counted by window
+  /// cell_entity_buckets.cl), from the keys in slot order and the keys counted by window
   /// (windowCounts, keyWindows() of them) through windows and sub-windows of owner vertices.
   /// Returns each run head's key at its sorted position (the other entries are undefined),
   /// for recordRuns. largeSizes (points) gets each large
@@ -40,7 +40,7 @@ public:
     std::size_t points, DeviceBuffer<cl_uint>& bucketOffsets, DeviceBuffer<cl_int>& sortedSlots,
     DeviceBuffer<cl_uint>& heads, DeviceBuffer<cl_uint>& largeSizes, DeviceBuffer<cl_uint>& largeSlotCount);
 
-  /// record_entities and record_runs (cell_entities.cl) through windows of slots: every
+  /// record_entities and record_runs (cell_entities.cl, cell_entity_runs.cl) through windows of slots: every
   /// entity's vertices from the heads' keys (sortBuckets), and every slot's run, entity and
   /// neighbour from the sorted slots.
   void recordRuns(const DeviceBuffer<cl_int>& sortedSlots, const DeviceBuffer<cl_uint>& entityOffsets,
