@@ -172,7 +172,8 @@ int vtkGPUMeshFilter::ExecuteRequest(
     // The programs this filter's last run used (in an earlier process: the cache folder knows
     // them), or on a first use those it asks for on such a device, are built concurrently now
     // rather than one after the other as kernels need them.
-    const std::string user = std::string(this->GetClassName()) + " " + gpumesh::precisionName(run->precision());
+    const std::string user = std::string(this->GetClassName()) + " " + gpumesh::precisionName(run->precision()) +
+      " " + vtkGPUMeshFirstUsePrograms::CellKindsOf(input);
     run->buildProgramsNeededBy(user, vtkGPUMeshFirstUsePrograms::For(user, run->info()));
     vtkTimerLog::MarkEndEvent("GPUMesh: device");
     this->ExecuteOnDevice(inputVector, input, output, *run);
