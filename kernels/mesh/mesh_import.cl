@@ -1,5 +1,6 @@
 // Cells in VTK's layout (offsets + connectivity, 32- or 64-bit) classified on the device and
-// gathered into one group per kind, with 32-bit ids; points checked. See core/gpumesh/mesh/MeshView.h.
+// gathered into one group per kind, with 32-bit ids (the points are checked in point_checks.cl,
+// which needs no INDEX). See core/gpumesh/mesh/MeshView.h.
 // INDEX (build option): int or long, the type of the section's offsets and point ids.
 #ifndef INDEX
 #define INDEX int
@@ -171,15 +172,4 @@ __kernel void find_rounded_cells(__global const INDEX* offsets, __global const I
   const REAL3 far = fmax(fabs(lo), fabs(hi));
   if (fmax(size.x, fmax(size.y, size.z)) < fmax(far.x, fmax(far.y, far.z)) * (REAL)0x1p-13)
     atomic_min(first_candidate, i);
-}
-
-// The smallest point with a NaN or infinite coordinate.
-__kernel void check_points(__global const REAL* points, const int count, __global int* first_bad)
-{
-  const int i = get_global_id(0);
-  if (i >= count)
-    return;
-  const REAL3 p = point_at(points, i);
-  if (!isfinite(p.x) || !isfinite(p.y) || !isfinite(p.z))
-    atomic_min(first_bad, i);
 }

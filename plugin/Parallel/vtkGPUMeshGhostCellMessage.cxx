@@ -150,7 +150,7 @@ vtkNew<vtkIdList> idList(const std::vector<vtkIdType>& ids)
 } // namespace
 
 std::vector<char> Write(vtkPointSet* input, const Cells& cells, const std::vector<vtkIdType>& cellIds,
-  const long long* globalIds, gpumesh::HostVector<std::int32_t>& localOf)
+  const long long* globalIds, gpumesh::HostVector<std::int32_t>& localOf, std::vector<vtkIdType>* pointsHeld)
 {
   // The cells' points, numbered in order of first use through a table over the piece's points:
   // made once per piece, uninitialised and filled on all threads (a zeroing pass on one thread
@@ -195,6 +195,8 @@ std::vector<char> Write(vtkPointSet* input, const Cells& cells, const std::vecto
   putTuples(out, xyz, pointIds);
   putArrays(out, input->GetPointData(), pointIds);
   putArrays(out, input->GetCellData(), idList(cellIds));
+  if (pointsHeld)
+    *pointsHeld = std::move(sourcePoints);
   return std::move(out.Out);
 }
 

@@ -149,7 +149,8 @@ std::vector<vtkIdType> cellsTouching(const Cells& cells, const Flags& shared)
 // `cellIds` of the input with their points, point and cell arrays and the points' global ids,
 // as the message a neighbour reads (vtkGPUMeshGhostCellMessage).
 std::vector<char> packCells(vtkPointSet* input, const Cells& cells, const std::vector<vtkIdType>& cellIds,
-  const gpumesh::HostVector<long long>& globalIds, gpumesh::HostVector<std::int32_t>& localOf)
+  const gpumesh::HostVector<long long>& globalIds, gpumesh::HostVector<std::int32_t>& localOf,
+  std::vector<vtkIdType>& points)
 {
   vtkGPUMeshGhostCellMessage::Cells sent;
   sent.Types.reserve(cellIds.size());
@@ -164,7 +165,7 @@ std::vector<char> packCells(vtkPointSet* input, const Cells& cells, const std::v
     sent.Offsets.push_back(static_cast<vtkIdType>(sent.Ids.size()));
     sent.Types.push_back(static_cast<unsigned char>(cells.TypeOf(section, cell, size)));
   }
-  return vtkGPUMeshGhostCellMessage::Write(input, sent, cellIds, globalIds.data(), localOf);
+  return vtkGPUMeshGhostCellMessage::Write(input, sent, cellIds, globalIds.data(), localOf, &points);
 }
 
 // Where each ghost cell and each added point of the piece comes from.
@@ -591,17 +592,15 @@ GhostedPiece BuildGhostedPiece(vtkPointSet* input, vtkMultiProcessController* co
       }
     }
     gpumesh::HostVector<std::int32_t> localOf; // made by the first message
+    // The points sent, from each message's own list (each point once per message): a sort of
+    // a few times the cut's points, not of every cell's every point.
+    std::vector<vtkIdType> messagePoints;
     for (std::size_t n = 0; n < count; ++n)
     {
-      if (!cellsFor[n].empty())
-        sent[n] = packCells(input, cells, cellsFor[n], interface.GlobalIds, localOf);
-      for (vtkIdType c : cellsFor[n])
-      {
-        vtkIdType size;
-        const vtkIdType* ids;
-        pointsOf(c, size, ids);
-        piece.SentPoints.insert(piece.SentPoints.end(), ids, ids + size);
-      }
+      if (cellsFor[n].empty())
+        continue;
+      sent[n] = packCells(input, cells, cellsFor[n], interface.GlobalIds, localOf, messagePoints);
+      piece.SentPoints.insert(piece.SentPoints.end(), messagePoints.begin(), messagePoints.end());
     }
     vtkSMPTools::Sort(piece.SentPoints.begin(), piece.SentPoints.end());
     piece.SentPoints.erase(std::unique(piece.SentPoints.begin(), piece.SentPoints.end()), piece.SentPoints.end());

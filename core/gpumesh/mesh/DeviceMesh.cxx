@@ -500,7 +500,7 @@ void DeviceMesh::uploadPoints(DeviceRun& run, const PointsView& view, bool inPla
   }
   auto firstBad = run.allocate<cl_int>(1, "point check");
   run.fill(firstBad, noCell, "point check");
-  run.call({ "mesh_import", "check_points" }, static_cast<std::size_t>(view.count), "check points", Points,
+  run.call({ "point_checks", "check_points" }, static_cast<std::size_t>(view.count), "check points", Points,
     static_cast<cl_int>(view.count), firstBad);
   cl_int bad = noCell;
   run.download(firstBad, &bad, 1, "point check");
