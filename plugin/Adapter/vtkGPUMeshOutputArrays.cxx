@@ -88,7 +88,7 @@ void Allocate(vtkDataArray* array, vtkIdType tuples)
   const vtkIdType values = tuples * array->GetNumberOfComponents();
   const std::size_t bytes = static_cast<std::size_t>(values) * static_cast<std::size_t>(array->GetDataTypeSize());
   // Smaller arrays: 4 KiB pages cost little, VTK's own allocation serves.
-  if (!plainValues(array) || bytes < gpumesh::hostMemoryPageBytes)
+  if (!plainValues(array) || bytes < gpumesh::hostMemoryLargeBytes)
   {
     array->SetNumberOfTuples(tuples);
     return;

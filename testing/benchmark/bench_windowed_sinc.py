@@ -1,15 +1,19 @@
 """GPU Vertex Smoothing's WindowedSinc against vtkWindowedSincPolyDataFilter, fresh processes.
 
     python3 testing/benchmark/bench_windowed_sinc.py [--triangles 1000000] [--iterations 20]
-        [--runs 5] [--threads 2] [--plugin build/lib/paraview-5.11/plugins/GPUMesh/GPUMesh.so]
+        [--runs 5] [--threads 2] [--plugin [NAME=]build/lib/paraview-5.11/plugins/GPUMesh/GPUMesh.so ...]
+        [--out results.jsonl]
 
 Each run is a fresh pvpython process that builds a UV sphere of about --triangles triangles
 (vtkSphereSource, two poles of degree = its theta resolution: hubs), then times one Update():
 VTK's filter with VTK_SMP_BACKEND_IN_USE=STDThread and VTK_SMP_MAX_THREADS=--threads, or the
 plugin's GPU Vertex Smoothing (Method WindowedSinc, Boundary Smooth, default device) on a
 TrivialProducer of the same polydata, UpdatePipeline() timed: a VTK dataset in, a new one out. The plugin's
-programs come from its cache (one untimed run first fills it). Prints each run and the
-median [min, max] of each side, and their ratio.
+programs come from its cache (one untimed run first fills it). Several --plugin (builds to
+compare, NAME=PATH; each process gets the libraries beside its plugin first on its library
+path) run interleaved with VTK's, a process of each in turn, so that the machine's load falls on
+all alike. Prints each run with the 1-minute load average, the median [min, max] of each side,
+and each plugin's ratio to VTK; --out appends every run as a JSON line.
 """
 import argparse
 import json
@@ -53,12 +57,30 @@ print(json.dumps({"seconds": elapsed, "triangles": mesh.GetNumberOfCells(), "poi
 """
 
 
-def run(side, args):
-    env = dict(os.environ, GPUMESH_PLUGIN=os.path.abspath(args.plugin), VTK_SMP_BACKEND_IN_USE="STDThread",
-               VTK_SMP_MAX_THREADS=str(args.threads))
-    out = subprocess.run(["pvpython", "-c", CHILD, str(args.triangles), str(args.iterations), side], env=env,
-                         check=True, capture_output=True, text=True).stdout
+def plugin_sides(args):
+    """{name: plugin path} from --plugin NAME=PATH or PATH (named gpumesh, gpumesh2, ...)."""
+    sides = {}
+    for k, spec in enumerate(args.plugin or ["build/lib/paraview-5.11/plugins/GPUMesh/GPUMesh.so"]):
+        name, _, path = spec.rpartition("=")
+        sides[name or ("gpumesh" if k == 0 else "gpumesh%d" % (k + 1))] = os.path.abspath(path)
+    return sides
+
+
+def run(side, args, plugin=None):
+    env = dict(os.environ, VTK_SMP_BACKEND_IN_USE="STDThread", VTK_SMP_MAX_THREADS=str(args.threads))
+    if plugin:
+        # The build's own libraries before anything its RUNPATH names (another build's).
+        libraries = [os.path.dirname(plugin), os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(plugin))))]
+        env["GPUMESH_PLUGIN"] = plugin
+        env["LD_LIBRARY_PATH"] = ":".join(libraries + [p for p in [os.environ.get("LD_LIBRARY_PATH")] if p])
+    out = subprocess.run(["pvpython", "-c", CHILD, str(args.triangles), str(args.iterations), "vtk" if plugin is None else "gpumesh"],
+                         env=env, check=True, capture_output=True, text=True).stdout
     return json.loads(out.strip().splitlines()[-1])
+
+
+def load_average():
+    with open("/proc/loadavg") as f:
+        return float(f.read().split()[0])
 
 
 def main():
@@ -67,19 +89,32 @@ def main():
     parser.add_argument("--iterations", type=int, default=20)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--plugin", default="build/lib/paraview-5.11/plugins/GPUMesh/GPUMesh.so")
+    parser.add_argument("--plugin", action="append", help="[NAME=]path of a GPUMesh.so; repeat to compare builds")
+    parser.add_argument("--out", help="append every run to this JSON-lines file")
     args = parser.parse_args()
-    run("gpumesh", args)  # fills the program cache
-    times = {"vtk": [], "gpumesh": []}
+    plugins = plugin_sides(args)
+    for plugin in plugins.values():
+        run("gpumesh", args, plugin)  # fills the program cache
+    sides = dict(vtk=None, **plugins)
+    times = {side: [] for side in sides}
+    loads = []
     for r in range(args.runs):
-        for side in times:
-            result = run(side, args)
+        for side, plugin in sides.items():
+            load = load_average()
+            loads.append(load)
+            result = run(side, args, plugin)
             times[side].append(1000 * result["seconds"])
-            print("run %d %-8s %8.1f ms (%d triangles)" % (r, side, times[side][-1], result["triangles"]), flush=True)
+            print("run %d %-12s %8.1f ms (%d triangles, load %.2f)" % (r, side, times[side][-1], result["triangles"], load),
+                  flush=True)
+            if args.out:
+                with open(args.out, "a") as out:
+                    out.write(json.dumps(dict(result, side=side, plugin=plugin, run=r, load_average=load,
+                                              threads=args.threads, iterations=args.iterations)) + "\n")
     for side, values in times.items():
-        print("%-8s median %.1f ms [%.1f, %.1f]" % (side, statistics.median(values), min(values), max(values)))
-    print("ratio (VTK / GPU Vertex Smoothing, medians): %.2f"
-          % (statistics.median(times["vtk"]) / statistics.median(times["gpumesh"])))
+        print("%-12s median %.1f ms [%.1f, %.1f]" % (side, statistics.median(values), min(values), max(values)))
+    for side in plugins:
+        print("ratio (VTK / %s, medians): %.2f" % (side, statistics.median(times["vtk"]) / statistics.median(times[side])))
+    print("load average %.2f to %.2f" % (min(loads), max(loads)))
 
 
 if __name__ == "__main__":

@@ -386,6 +386,20 @@ const std::vector<FilterCase>& filterCases()
         return filter.GetPointer();
       },
       "KernelTimeMs_relax", 10 },
+    // Issue 27's case: WindowedSinc as a ParaView user applies it (PassBand 0.1; Boundary Fixed,
+    // no features, NonManifoldSmoothing off, NormalizeCoordinates off, Precision Auto: the
+    // filter's defaults), beside vtk-windowed-sinc-20 with the same options.
+    { "gpu-windowed-sinc", "vtkGPUVertexSmoothing, WindowedSinc, 20 iterations, PassBand 0.1, other properties default",
+      true, false, false, {},
+      [](const Options& options, bool) -> vtkSmartPointer<vtkAlgorithm> {
+        vtkNew<vtkGPUVertexSmoothing> filter;
+        filter->SetDevice(options.device.c_str());
+        filter->SetMethod(vtkGPUVertexSmoothing::WINDOWED_SINC);
+        filter->SetIterations(20);
+        filter->SetPassBand(0.1);
+        return filter.GetPointer();
+      },
+      "KernelTimeMs_relax", 20 },
     { "gpu-kernel-laplacian",
       "vtkGPUMeshKernel, the Laplacian step of gpu-vertex-smoothing (every point moves) written as a kernel, 10 "
       "iterations",
@@ -482,6 +496,22 @@ const std::vector<FilterCase>& filterCases()
       [](const Options&, bool) -> vtkSmartPointer<vtkAlgorithm> {
         vtkNew<vtkWindowedSincPolyDataFilter> filter;
         filter->SetNumberOfIterations(10);
+        return filter.GetPointer();
+      } },
+    // gpu-windowed-sinc's options: BoundarySmoothing off is its Boundary Fixed (VTK's default
+    // is on), FeatureEdgeSmoothing, NonManifoldSmoothing and NormalizeCoordinates off as both
+    // filters' defaults.
+    { "vtk-windowed-sinc-20",
+      "vtkWindowedSincPolyDataFilter, 20 iterations, PassBand 0.1, BoundarySmoothing off (gpu-windowed-sinc's options)",
+      false, true, false, {},
+      [](const Options&, bool) -> vtkSmartPointer<vtkAlgorithm> {
+        vtkNew<vtkWindowedSincPolyDataFilter> filter;
+        filter->SetNumberOfIterations(20);
+        filter->SetPassBand(0.1);
+        filter->BoundarySmoothingOff();
+        filter->FeatureEdgeSmoothingOff();
+        filter->NonManifoldSmoothingOff();
+        filter->NormalizeCoordinatesOff();
         return filter.GetPointer();
       } },
   };

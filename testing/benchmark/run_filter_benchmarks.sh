@@ -16,6 +16,8 @@
 # User-written Laplacian beside the built-in one (step_kernel_ms: device time per iteration):
 #   run_filter_benchmarks.sh ... --device NVIDIA --triangles 30000000 \
 #     --cases gpu-vertex-smoothing@triangles,gpu-kernel-laplacian@triangles
+# WindowedSinc, 20 iterations, beside vtkWindowedSincPolyDataFilter with the same options (issue 27):
+#   run_filter_benchmarks.sh ... --cases gpu-windowed-sinc@triangles,vtk-windowed-sinc-20@triangles
 # Tetrahedron refinement, 0.1% and 10% marked:
 #   run_filter_benchmarks.sh ... --device NVIDIA --tetrahedra 10000000 \
 #     --cases gpu-refinement-marked@tetrahedra --marked-fractions 0.001,0.1
@@ -75,7 +77,7 @@ done
 # topology-building filters on the hostile meshes (random numbering, a high-degree vertex).
 gpu_all="gpu-cell-reduction gpu-neighbor-distance gpu-vertex-smoothing gpu-refinement-marked gpu-refinement-all"
 matrix=""
-for f in $gpu_all gpu-kernel-laplacian vtk-cell-size vtk-smooth vtk-windowed-sinc; do matrix+=" $f@triangles"; done
+for f in $gpu_all gpu-kernel-laplacian gpu-windowed-sinc vtk-cell-size vtk-smooth vtk-windowed-sinc vtk-windowed-sinc-20; do matrix+=" $f@triangles"; done
 for f in $gpu_all; do matrix+=" $f@triangles-shuffled"; done
 for f in gpu-neighbor-distance gpu-vertex-smoothing gpu-refinement-marked; do matrix+=" $f@triangles-fan"; done
 for f in gpu-cell-reduction gpu-neighbor-distance gpu-vertex-smoothing gpu-refinement-marked vtk-cell-size; do matrix+=" $f@tetrahedra"; done

@@ -34,6 +34,25 @@ TEST(HostMemory, SmallBlocksAreAlignedAndLargeOnesAreWholeHugePages)
   freeHostMemory(nullptr);
 }
 
+TEST(HostMemory, FromHalfAHugePageBlocksAreHugePagesKeptForReuse)
+{
+  trimHostMemory();
+  // 2,000,000 bytes (a 32-bit value per point of 500,000 points): one huge page, kept.
+  void* below = allocateHostMemory(hostMemoryLargeBytes - 1);
+  void* perPoint = allocateHostMemory(2000000);
+  ASSERT_NE(below, nullptr);
+  ASSERT_NE(perPoint, nullptr);
+  EXPECT_EQ(address(perPoint) % (2 * MiB), 0u);
+  std::memset(perPoint, 1, 2000000);
+  freeHostMemory(below); // not kept
+  EXPECT_EQ(cachedHostMemory(), 0u);
+  freeHostMemory(perPoint);
+  EXPECT_EQ(cachedHostMemory(), 2 * MiB);
+  EXPECT_EQ(allocateHostMemory(hostMemoryLargeBytes), perPoint) << "the touched page again";
+  freeHostMemory(perPoint);
+  trimHostMemory();
+}
+
 TEST(HostMemory, FreedLargeBlocksAreReusedWholeOrInPart)
 {
   trimHostMemory();

@@ -365,7 +365,12 @@ VertexSmoother::VertexSmoother(DeviceRun& run, const DeviceMesh& inputMesh, cons
   // and the neighbour links (before, the edges were matched a second time for the links).
   std::optional<CellEntities> sides;
   assignRoles(run, mesh, pinned, sides);
-  bindSteps(run, mesh, sides && !hasVolumeCells(mesh) ? &*sides : nullptr);
+  // Past the roles and features, only a surface's umbrella links read its sides (its edges).
+  if (sides && (hasVolumeCells(mesh) || Options.method == SmoothingMethod::Barycentric))
+  {
+    sides.reset();
+  }
+  bindSteps(run, mesh, sides ? &*sides : nullptr);
   sides.reset();
   if (Options.preventInversion)
   {
@@ -523,7 +528,7 @@ void VertexSmoother::markFeatures(DeviceRun& run, const DeviceMesh& mesh, const 
 
 // The links of the method (cells or neighbours of each vertex), the fixed part of every step,
 // and the kernels a step launches.
-void VertexSmoother::bindSteps(DeviceRun& run, const DeviceMesh& mesh, const CellEntities* surfaceSides)
+void VertexSmoother::bindSteps(DeviceRun& run, const DeviceMesh& mesh, CellEntities* surfaceSides)
 {
   const bool barycentric = Options.method == SmoothingMethod::Barycentric;
   std::optional<Centroids> inputBarycentres;
@@ -547,15 +552,20 @@ void VertexSmoother::bindSteps(DeviceRun& run, const DeviceMesh& mesh, const Cel
   else
   {
     std::optional<CellEntities> ownEdges;
-    const CellEntities& edges = surfaceSides ? *surfaceSides : ownEdges.emplace(run, mesh, EntityType::Edges);
+    CellEntities& edges = surfaceSides ? *surfaceSides
+                                       : ownEdges.emplace(run, mesh, EntityType::Edges, AccessPattern::Auto,
+                                           SlotNeighbors::LeftOut);
+    if (Options.nonManifoldSmoothing && Options.boundary != SmoothingBoundary::Free && !hasVolumeCells(mesh))
+    {
+      bindNonManifold(run, edges);
+    }
+    // The neighbour table reads only the edges' vertices: the slots' memory (sorted slots,
+    // runs, entities: 48 MB for 1M triangles) serves the table instead of fresh pages.
+    edges.releaseSlots();
     Links.emplace(vertexNeighbors(run, mesh, edges, Options.layout));
     if (Renumbered)
     {
       Links->sortRowsBy(run, Renumbered->order.order());
-    }
-    if (Options.nonManifoldSmoothing && Options.boundary != SmoothingBoundary::Free && !hasVolumeCells(mesh))
-    {
-      bindNonManifold(run, edges);
     }
   }
   const auto points = static_cast<std::size_t>(mesh.pointCount());

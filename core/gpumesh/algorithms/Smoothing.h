@@ -258,8 +258,9 @@ private:
   void assignRoles(DeviceRun& run, const DeviceMesh& mesh, const std::vector<std::uint8_t>& pinned,
     std::optional<CellEntities>& sides);
   void markFeatures(DeviceRun& run, const DeviceMesh& mesh, const CellEntities* meshSides);
-  /// surfaceSides: the sides of a mesh of 2D cells (its edges), when already matched.
-  void bindSteps(DeviceRun& run, const DeviceMesh& mesh, const CellEntities* surfaceSides);
+  /// surfaceSides: the sides of a mesh of 2D cells (its edges), when already matched; their
+  /// slots are let go of (CellEntities::releaseSlots).
+  void bindSteps(DeviceRun& run, const DeviceMesh& mesh, CellEntities* surfaceSides);
   void bindNonManifold(DeviceRun& run, const CellEntities& edges);
   const DeviceCellGroup* bindBarycentres(DeviceRun& run, const DeviceMesh& mesh);
   void bindGuard(DeviceRun& run, const DeviceMesh& mesh);

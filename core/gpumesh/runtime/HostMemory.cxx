@@ -99,7 +99,7 @@ BlockCache& blocks()
 void* allocateHostMemory(std::size_t bytes)
 {
   bytes = std::max<std::size_t>(bytes, 1);
-  if (bytes < hugePage)
+  if (bytes < hostMemoryLargeBytes)
   {
     void* memory = nullptr;
     return posix_memalign(&memory, smallAlignment, bytes) == 0 ? memory : nullptr;

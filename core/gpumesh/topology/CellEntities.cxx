@@ -315,4 +315,14 @@ void CellEntities::matchInBuckets(DeviceRun& run, const DeviceMesh& mesh, const 
     static_cast<cl_int>(SlotCount), entityOffsets, runStart, SlotCell, SlotRun, Neighbor, SlotEntity);
 }
 
+void CellEntities::releaseSlots()
+{
+  SlotOffsets.release();
+  SlotCell.release();
+  SortedSlots.release();
+  SlotRun.release();
+  Neighbor.release();
+  SlotEntity.release();
+}
+
 } // namespace gpumesh

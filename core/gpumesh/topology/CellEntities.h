@@ -108,6 +108,12 @@ public:
   /// entity -> its sorted vertex ids, padded with 0xffffffff (edges use x, y).
   const DeviceBuffer<cl_uint4>& entityVertices() const { return EntityVertices; }
 
+  /// Lets go of every per-slot buffer (slotOffsets() to slotEntity() are empty after it),
+  /// keeping entityVertices() and the counts: for a caller that reads only the entities from
+  /// then on, so that the slots' memory serves what it builds next (on CPU devices, fresh
+  /// memory costs a page fault per page at its first touch).
+  void releaseSlots();
+
 private:
   // From slotOffsets on, the two ways of filling the rest (CellEntities.cxx and
   // CellEntityPartitions.cxx). `slotRows`: the slots per cell when one fixed-size kind fills the
