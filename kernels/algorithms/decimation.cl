@@ -420,6 +420,43 @@ __kernel void edge_costs(__global const int* triangles, __global const REAL* poi
   survivor[e] = (mode == 2 || (mode == 3 && all(best == pb))) ? b : a;
 }
 
+// Sortable keys of the candidates' costs (non-negative floating-point values order as their bits),
+// the largest key for the others: sorted, they give the cost below which a round's collapses
+// must lie, so that the rounds follow the global order of costs as a sequential decimation does.
+inline ulong cost_key(QREAL cost)
+{
+#if QUADRIC_DOUBLE
+  return as_ulong(cost);
+#else
+  return (ulong)as_uint(cost);
+#endif
+}
+
+__kernel void cost_keys(__global const QREAL* cost, __global const int* survivor, const int edges,
+  __global ulong* keys, __global uint* values)
+{
+  const int e = get_global_id(0);
+  if (e >= edges)
+    return;
+  keys[e] = survivor[e] >= 0 ? cost_key(cost[e]) : (ulong)ULONG_MAX;
+  values[e] = (uint)e;
+}
+
+__kernel void key_at(__global const ulong* keys, const int index, __global ulong* key)
+{
+  if (get_global_id(0) == 0)
+    key[0] = keys[index];
+}
+
+// Candidates dearer than the threshold wait for a later round.
+__kernel void limit_candidates(__global const QREAL* cost, const ulong threshold, const int edges,
+  __global int* survivor)
+{
+  const int e = get_global_id(0);
+  if (e < edges && survivor[e] >= 0 && cost_key(cost[e]) > threshold)
+    survivor[e] = -1;
+}
+
 // Per vertex: its cheapest candidate edge, by (cost, id), over the edges of its ball; -1 if none.
 __kernel void vertex_minimum(__global const int* triangles, __global const int* ball,
   __global const uint* ball_start, __global const int* ball_degree, __global const int* slot_entity,

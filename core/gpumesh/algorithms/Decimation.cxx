@@ -1,5 +1,6 @@
 #include "gpumesh/algorithms/Decimation.h"
 
+#include "gpumesh/primitives/RadixSort.h"
 #include "gpumesh/primitives/Reduce.h"
 #include "gpumesh/primitives/Scan.h"
 #include "gpumesh/topology/CellEntities.h"
@@ -197,8 +198,26 @@ DecimatedSurface decimateTriangles(DeviceRun& run, const DeviceMesh& mesh, const
           targets, survivor);
       }
 
-      // 4. The independent set of cheapest collapses.
+      // 4. The independent set of cheapest collapses, among the candidates no dearer than the
+      // cheapest (still to remove) / 2: the rounds follow the order of costs a sequential
+      // decimation takes, which keeps collapses that cost much from racing ahead of cheap ones
+      // elsewhere (2 triangles per collapse away from a boundary).
       DeviceRun::ScopedLabel selectLabel(run, "decimation selection");
+      const std::size_t cheapestCount = std::max<std::size_t>(1, (triangles - target) / 2);
+      if (cheapestCount < edgeCount)
+      {
+        DeviceBuffer<cl_ulong> keys = run.allocate<cl_ulong>(edgeCount, "cost keys");
+        DeviceBuffer<cl_uint> order = run.allocate<cl_uint>(edgeCount, "cost order");
+        run.call({ program, "cost_keys", qoptions }, edgeCount, "cost keys", cost, survivor, cint(edgeCount), keys,
+          order);
+        sortByKey(run, keys, order, edgeCount, qtype.isDouble ? 64 : 32, "edge costs");
+        DeviceBuffer<cl_ulong> key = run.allocate<cl_ulong>(1, "cost threshold");
+        run.call({ program, "key_at", qoptions }, 1, "cost threshold", keys, cint(cheapestCount - 1), key);
+        cl_ulong threshold = 0;
+        run.download(key, &threshold, 1, "cost threshold");
+        run.call({ program, "limit_candidates", qoptions }, edgeCount, "limit candidates", cost, threshold,
+          cint(edgeCount), survivor);
+      }
       run.call({ program, "vertex_minimum", qoptions }, vertices, "vertex minimum", tri, ball.entries(),
         ball.rowStart(), ball.degree(), edges.slotEntity(), cost, survivor, cint(vertices), cheapest);
       removed = run.allocate<cl_uint>(edgeCount, "removed triangles");
