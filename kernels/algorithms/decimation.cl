@@ -299,17 +299,12 @@ inline int makes_duplicate(__global const int* triangles, __global const int* ba
 //   ends and the midpoint. FREE + FREE: the optimal point when the 3x3 system is well
 //   conditioned and the point lies within an edge length of the midpoint, else the cheapest of
 //   the two ends and the midpoint.
-// Then the checks: MaximumError, the link condition (PreserveTopology), no vertex of fewer than 3
-// neighbours left inside (2 on the boundary), no duplicate triangle, no triangle folded or
-// degenerate.
+// No candidate costs more than MaximumError; edge_checks does the rest.
 __kernel void edge_costs(__global const int* triangles, __global const REAL* points,
   __global const uint4* edge_vertices, __global const int2* edge_run, __global const int* sorted_slots,
-  __global const int* ball, __global const uint* ball_start, __global const int* ball_degree,
-  __global const int* adjacent, __global const uint* adjacent_start, __global const int* adjacent_degree,
-  __global const uchar* vertex_class, __global const uchar* on_boundary, __global const QREAL* quadrics,
-  const int preserve_boundary, const int preserve_features, const REAL cos_feature, const int preserve_topology,
-  const QREAL maximum_error, const REAL cos_normal, const int edges, __global QREAL* cost,
-  __global REAL* target, __global int* survivor)
+  __global const uchar* vertex_class, __global const QREAL* quadrics, const int preserve_boundary,
+  const int preserve_features, const REAL cos_feature, const QREAL maximum_error, const int edges,
+  __global QREAL* cost, __global REAL* target, __global int* survivor)
 {
   const int e = get_global_id(0);
   if (e >= edges)
@@ -393,43 +388,58 @@ __kernel void edge_costs(__global const int* triangles, __global const REAL* poi
   }
   if (!(best_cost <= maximum_error))
     return;
-
-  const uint a_start = ball_start[a], b_start = ball_start[b];
-  const int a_count = ball_degree[a], b_count = ball_degree[b];
-  const int shared = shared_values(adjacent, adjacent_start[a], adjacent_degree[a], adjacent_start[b], adjacent_degree[b]);
-  if (preserve_topology)
-  {
-    // Link condition: the common neighbours are the opposite corners of the edge's triangles, and
-    // two boundary vertices join only along a boundary edge (the boundary's virtual vertex).
-    if (shared != run.y || (on_boundary[a] && on_boundary[b] && run.y != 1))
-      return;
-  }
-  const int merged_degree = adjacent_degree[a] + adjacent_degree[b] - shared - 2;
-  if (merged_degree < ((on_boundary[a] || on_boundary[b]) ? 2 : 3))
-    return;
-  if (makes_duplicate(triangles, ball, a_start, a_count, b_start, b_count, a, b))
-    return;
-  const REAL3 p = (REAL3)((REAL)best.x, (REAL)best.y, (REAL)best.z);
-  if (ball_folds(triangles, points, ball, a_start, a_count, a, b, p, cos_normal) ||
-    ball_folds(triangles, points, ball, b_start, b_count, a, b, p, cos_normal))
-    return;
-
   cost[e] = best_cost;
-  vstore3(p, e, target);
+  vstore3((REAL3)((REAL)best.x, (REAL)best.y, (REAL)best.z), e, target);
   // The end the target is, else the smaller id (a).
   survivor[e] = (mode == 2 || (mode == 3 && all(best == pb))) ? b : a;
 }
 
-// Sortable keys of the candidates' costs (non-negative floating-point values order as their bits),
-// the largest key for the others: sorted, they give the cost below which a round's collapses
-// must lie, so that the rounds follow the global order of costs as a sequential decimation does.
+// The checks of a candidate (those within the round's cost threshold only: they cost more than
+// the rest of the round): the link condition (PreserveTopology), no vertex of fewer than 3
+// neighbours left inside (2 on the boundary), no duplicate triangle, no triangle folded or
+// degenerate. A candidate that fails is no candidate this round.
+__kernel void edge_checks(__global const int* triangles, __global const REAL* points,
+  __global const uint4* edge_vertices, __global const int2* edge_run, __global const int* ball,
+  __global const uint* ball_start, __global const int* ball_degree, __global const int* adjacent,
+  __global const uint* adjacent_start, __global const int* adjacent_degree, __global const uchar* on_boundary,
+  __global const REAL* target, const int preserve_topology, const REAL cos_normal, const int edges,
+  __global int* survivor)
+{
+  const int e = get_global_id(0);
+  if (e >= edges || survivor[e] < 0)
+    return;
+  const int a = (int)edge_vertices[e].x, b = (int)edge_vertices[e].y;
+  const int2 run = edge_run[e];
+  const uint a_start = ball_start[a], b_start = ball_start[b];
+  const int a_count = ball_degree[a], b_count = ball_degree[b];
+  const int shared = shared_values(adjacent, adjacent_start[a], adjacent_degree[a], adjacent_start[b], adjacent_degree[b]);
+  int ok = 1;
+  if (preserve_topology)
+  {
+    // Link condition: the common neighbours are the opposite corners of the edge's triangles, and
+    // two boundary vertices join only along a boundary edge (the boundary's virtual vertex). On a
+    // manifold it also rules out duplicate triangles (bar the tetrahedron, which the degree rules
+    // out).
+    ok = shared == run.y && !(on_boundary[a] && on_boundary[b] && run.y != 1);
+  }
+  else
+    ok = !makes_duplicate(triangles, ball, a_start, a_count, b_start, b_count, a, b);
+  const int merged_degree = adjacent_degree[a] + adjacent_degree[b] - shared - 2;
+  ok = ok && merged_degree >= ((on_boundary[a] || on_boundary[b]) ? 2 : 3);
+  const REAL3 p = vload3(e, target);
+  ok = ok && !ball_folds(triangles, points, ball, a_start, a_count, a, b, p, cos_normal) &&
+    !ball_folds(triangles, points, ball, b_start, b_count, a, b, p, cos_normal);
+  if (!ok)
+    survivor[e] = -1;
+}
+
+// Sort keys of the candidates' costs: the top 16 bits of the cost as a float (sign, exponent and 7
+// bits of mantissa: non-negative floats order as their bits, here in buckets of 1/128 relative),
+// the largest key for the others. Sorted, they give the bucket below which a round's candidates
+// lie, so that the rounds follow the global order of costs as a sequential decimation does.
 inline ulong cost_key(QREAL cost)
 {
-#if QUADRIC_DOUBLE
-  return as_ulong(cost);
-#else
-  return (ulong)as_uint(cost);
-#endif
+  return (ulong)(as_uint((float)cost) >> 16);
 }
 
 __kernel void cost_keys(__global const QREAL* cost, __global const int* survivor, const int edges,
@@ -438,7 +448,7 @@ __kernel void cost_keys(__global const QREAL* cost, __global const int* survivor
   const int e = get_global_id(0);
   if (e >= edges)
     return;
-  keys[e] = survivor[e] >= 0 ? cost_key(cost[e]) : (ulong)ULONG_MAX;
+  keys[e] = survivor[e] >= 0 ? cost_key(cost[e]) : (ulong)0xffff;
   values[e] = (uint)e;
 }
 
@@ -460,7 +470,7 @@ __kernel void limit_candidates(__global const QREAL* cost, const ulong threshold
 // Per vertex: its cheapest candidate edge, by (cost, id), over the edges of its ball; -1 if none.
 __kernel void vertex_minimum(__global const int* triangles, __global const int* ball,
   __global const uint* ball_start, __global const int* ball_degree, __global const int* slot_entity,
-  __global const QREAL* cost, __global const int* survivor, const int vertices, __global int* cheapest)
+  __global const QREAL* cost, __global const uchar* candidate, const int vertices, __global int* cheapest)
 {
   const int v = get_global_id(0);
   if (v >= vertices)
@@ -474,26 +484,72 @@ __kernel void vertex_minimum(__global const int* triangles, __global const int* 
     for (int j = 0; j < 2; ++j)
     {
       const int e = slot_entity[3 * t + (k + 2 * j) % 3];
-      if (survivor[e] >= 0 && (best < 0 || cheaper(cost, e, best)))
+      if (candidate[e] && (best < 0 || cheaper(cost, e, best)))
         best = e;
     }
   }
   cheapest[v] = best;
 }
 
-// An edge collapses this round when it is the cheapest candidate at every vertex of the triangles
-// around both its ends: two such edges never share a triangle of their balls, so their checks
-// and collapses are independent. removed: the triangles its collapse removes (0 if it loses).
-__kernel void select_collapses(__global const int* triangles, __global const uint4* edge_vertices,
-  __global const int2* edge_run, __global const int* ball, __global const uint* ball_start,
-  __global const int* ball_degree, __global const QREAL* cost, __global const int* survivor,
-  __global const int* cheapest, const int edges, __global uint* removed)
+// Per vertex: the cheapest of the cheapest edges at the corners of its triangles (-1 if none).
+__kernel void ring_minimum(__global const int* triangles, __global const int* ball,
+  __global const uint* ball_start, __global const int* ball_degree, __global const QREAL* cost,
+  __global const int* cheapest, const int vertices, __global int* ring_cheapest)
+{
+  const int v = get_global_id(0);
+  if (v >= vertices)
+    return;
+  int best = -1;
+  const uint start = ball_start[v];
+  for (int i = 0; i < ball_degree[v]; ++i)
+  {
+    const int3 tri = triangle_at(triangles, ball[start + i]);
+    for (int k = 0; k < 3; ++k)
+    {
+      const int m = cheapest[corner(tri, k)];
+      if (m >= 0 && (best < 0 || cheaper(cost, m, best)))
+        best = m;
+    }
+  }
+  ring_cheapest[v] = best;
+}
+
+// The candidates of a round: the edges that passed their checks.
+__kernel void start_candidates(__global const int* survivor, const int edges, __global uchar* candidate,
+  __global uint* removed)
 {
   const int e = get_global_id(0);
   if (e >= edges)
     return;
+  candidate[e] = survivor[e] >= 0;
   removed[e] = 0;
-  if (survivor[e] < 0)
+}
+
+// An edge collapses when it is the cheapest candidate at every vertex of the triangles around both
+// its ends (ring_cheapest of both ends is the edge): two such edges never share a triangle of their
+// balls, so their checks and collapses are independent. removed: the triangles its collapse
+// removes.
+__kernel void select_collapses(__global const uint4* edge_vertices, __global const int2* edge_run,
+  __global const int* ring_cheapest, const int edges, __global uchar* candidate, __global uint* removed)
+{
+  const int e = get_global_id(0);
+  if (e >= edges || !candidate[e])
+    return;
+  if (ring_cheapest[edge_vertices[e].x] == e && ring_cheapest[edge_vertices[e].y] == e)
+  {
+    removed[e] = (uint)edge_run[e].y;
+    candidate[e] = 0;
+  }
+}
+
+// Further passes of a round add collapses away from those selected: every vertex of the triangles
+// around a selected edge's ends is taken (the same value from every writer: the race is harmless).
+__kernel void take_neighbourhoods(__global const int* triangles, __global const uint4* edge_vertices,
+  __global const int* ball, __global const uint* ball_start, __global const int* ball_degree,
+  __global const uint* removed, const int edges, __global uchar* taken)
+{
+  const int e = get_global_id(0);
+  if (e >= edges || removed[e] == 0)
     return;
   const int ends[2] = { (int)edge_vertices[e].x, (int)edge_vertices[e].y };
   for (int j = 0; j < 2; ++j)
@@ -502,15 +558,22 @@ __kernel void select_collapses(__global const int* triangles, __global const uin
     for (int i = 0; i < ball_degree[ends[j]]; ++i)
     {
       const int3 tri = triangle_at(triangles, ball[start + i]);
-      for (int k = 0; k < 3; ++k)
-      {
-        const int m = cheapest[corner(tri, k)];
-        if (m >= 0 && m != e && cheaper(cost, m, e))
-          return;
-      }
+      taken[tri.x] = 1;
+      taken[tri.y] = 1;
+      taken[tri.z] = 1;
     }
   }
-  removed[e] = (uint)edge_run[e].y;
+}
+
+// A candidate with a taken end shares a triangle with a selected collapse's neighbourhood (or its
+// triangles see a moved vertex): it waits for the next round. One whose ends are both free has no
+// vertex of its neighbourhood moved and no triangle of it touched, so its checks still hold.
+__kernel void drop_taken(__global const uint4* edge_vertices, __global const uchar* taken, const int edges,
+  __global uchar* candidate)
+{
+  const int e = get_global_id(0);
+  if (e < edges && candidate[e] && (taken[edge_vertices[e].x] || taken[edge_vertices[e].y]))
+    candidate[e] = 0;
 }
 
 // The selected collapses: the survivor moves to the target and takes the other end's quadric; the

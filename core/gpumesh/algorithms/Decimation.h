@@ -56,10 +56,12 @@ struct DecimatedSurface
 };
 
 /// Decimates `mesh`, which must hold only triangles. Each round: the topology of the current
-/// triangles (CellEntities, vertex balls and neighbours), per edge its collapse's target point,
-/// cost and checks (Decimation.cl's edge_costs), then every edge that is the cheapest (by cost,
-/// then edge id) around both its ends collapses, and the triangles are compacted; in the last
-/// round only the cheapest of those, as many as the target needs. Quadrics are accumulated in
+/// triangles (CellEntities, vertex balls and neighbours), per edge its collapse's target point
+/// and cost (kernels/algorithms/decimation.cl: edge_costs); the candidates beyond the cost of the
+/// cheapest (triangles still to remove) / 2 wait (a 16-bit radix sort of their costs gives the
+/// threshold), the others are checked (edge_checks), then every edge that is the cheapest (by
+/// cost, then edge id) around both its ends collapses, and the triangles are compacted; in the
+/// last round only the cheapest of those, as many as the target needs. Quadrics are accumulated in
 /// double where the device has fp64, else in float, carried over the rounds. Points move in the
 /// run's precision. The result depends only on the input and the device's arithmetic, never on
 /// the thread schedule.
@@ -67,8 +69,9 @@ struct DecimatedSurface
 /// Throws gpumesh::Error naming the first triangle with a repeated point or zero area, and when
 /// frozen's size is neither 0 nor the point count.
 ///
-/// Device-time labels: "decimation checks", "decimation topology", "decimation quadrics",
-/// "decimation costs", "decimation selection", "decimation collapses", "decimation compaction".
+/// Device-time labels: "decimation input checks", "decimation topology", "decimation quadrics",
+/// "decimation costs", "decimation selection", "decimation checks" (of the candidates),
+/// "decimation collapses", "decimation compaction".
 DecimatedSurface decimateTriangles(DeviceRun& run, const DeviceMesh& mesh, const DecimationOptions& options);
 
 /// The initial quadric of every point of `mesh` (triangles only), as decimateTriangles starts
