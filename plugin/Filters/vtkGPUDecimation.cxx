@@ -3,7 +3,10 @@
 #include "vtkCellArray.h"
 #include "vtkCellData.h"
 #include "vtkCellType.h"
+#include "vtkCommunicator.h"
 #include "vtkFieldData.h"
+#include "vtkDataSetAttributes.h"
+#include "vtkIdList.h"
 #include "vtkIdTypeArray.h"
 #include "vtkNew.h"
 #include "vtkObjectFactory.h"
@@ -15,6 +18,7 @@
 
 #include "vtkGPUMeshAdapter.h"
 #include "vtkGPUMeshDistributed.h"
+#include "vtkGPUMeshPieceInterface.h"
 #include "vtkGPUMeshRunReport.h"
 
 #include "gpumesh/algorithms/Decimation.h"
@@ -42,6 +46,38 @@ void RequireTriangles(vtkPointSet* input)
   }
 }
 
+// The owned triangles of a piece with ghost cells (the ghosts are another process's), on the same
+// points; `owned` lists the input cell of each.
+vtkSmartPointer<vtkPointSet> OwnedCells(vtkPointSet* input, const std::vector<std::int32_t>& ghosts,
+  std::vector<vtkIdType>& owned)
+{
+  vtkNew<vtkCellArray> cells;
+  std::size_t g = 0;
+  vtkNew<vtkIdList> ids;
+  for (vtkIdType c = 0; c < input->GetNumberOfCells(); ++c)
+  {
+    if (g < ghosts.size() && ghosts[g] == c)
+    {
+      ++g;
+      continue;
+    }
+    input->GetCellPoints(c, ids);
+    cells->InsertNextCell(ids);
+    owned.push_back(c);
+  }
+  if (vtkPolyData::SafeDownCast(input))
+  {
+    auto poly = vtkSmartPointer<vtkPolyData>::New();
+    poly->SetPoints(input->GetPoints());
+    poly->SetPolys(cells);
+    return poly;
+  }
+  auto grid = vtkSmartPointer<vtkUnstructuredGrid>::New();
+  grid->SetPoints(input->GetPoints());
+  grid->SetCells(VTK_TRIANGLE, cells);
+  return grid;
+}
+
 // Where `p` projects on the segment from `a` to `b`, as a weight of b in [0, 1].
 double EdgeWeight(const double a[3], const double b[3], const double p[3])
 {
@@ -55,14 +91,8 @@ double EdgeWeight(const double a[3], const double b[3], const double p[3])
 }
 } // namespace
 
-void vtkGPUDecimation::ExecuteOnDevice(
-  vtkInformationVector**, vtkPointSet* input, vtkPointSet* output, gpumesh::DeviceRun& run)
+void vtkGPUDecimation::CheckProperties()
 {
-  if (vtkGPUMeshDistributed::GetController())
-  {
-    throw gpumesh::Error("GPU Decimation runs on one process only: decimating each piece with its interface "
-                         "frozen is not implemented yet (apply it before distributing, or on one process)");
-  }
   if (!(this->TargetReduction >= 0.0 && this->TargetReduction < 1.0))
   {
     std::ostringstream message;
@@ -86,23 +116,68 @@ void vtkGPUDecimation::ExecuteOnDevice(
     message << "Feature Angle " << this->FeatureAngle << " is outside [0, 180] degrees";
     throw gpumesh::Error(message.str());
   }
-  RequireTriangles(input);
-  const vtkIdType trianglesIn = input->GetNumberOfCells();
+}
 
-  const vtkGPUMeshAdapter::MeshDescription description = vtkGPUMeshAdapter::DescribeMesh(input, run.precision());
-  const gpumesh::DeviceMesh mesh(run, description.view);
-  this->UpdateProgress(0.1);
-
+void vtkGPUDecimation::ExecuteOnDevice(
+  vtkInformationVector**, vtkPointSet* input, vtkPointSet* output, gpumesh::DeviceRun& run)
+{
+  vtkMultiProcessController* controller = vtkGPUMeshDistributed::GetController();
+  // Checks of this piece first: under MPI every process learns whether one failed before the
+  // collective steps.
+  vtkGPUMeshDistributed::AllSucceed(controller, [&] {
+    this->CheckProperties();
+    RequireTriangles(input);
+  });
+  // Under MPI: the piece's own triangles (ghost cells are other processes'), and its interface
+  // frozen: the points another process holds too neither move nor go, so the decimated pieces
+  // still meet along the same points and edges.
+  std::vector<vtkIdType> owned;
+  vtkSmartPointer<vtkPointSet> piece = input;
+  const std::vector<std::int32_t> ghosts = vtkGPUMeshDistributed::GhostCellIds(input);
+  if (!ghosts.empty())
+  {
+    piece = OwnedCells(input, ghosts, owned);
+  }
   gpumesh::DecimationOptions options;
+  long long counts[2] = { static_cast<long long>(piece->GetNumberOfCells()), 0 };
+  if (controller)
+  {
+    const vtkGPUMeshPieceInterface cut = vtkGPUMeshPieceInterface::Find(input, controller);
+    options.frozen.assign(static_cast<std::size_t>(input->GetNumberOfPoints()), 0);
+    for (const auto& shared : cut.Shared)
+      for (vtkIdType p : shared)
+        options.frozen[static_cast<std::size_t>(p)] = 1;
+    vtkGPUMeshDistributed::AllReduce(controller, counts, 1, vtkCommunicator::SUM_OP);
+  }
+  const vtkIdType trianglesIn = piece->GetNumberOfCells();
+  const double globalIn = controller ? static_cast<double>(counts[0]) : static_cast<double>(trianglesIn);
+  // TargetCount is the whole mesh's: each piece takes its share.
   options.targetTriangles = this->TargetCount > 0
-    ? static_cast<std::int64_t>(this->TargetCount)
+    ? static_cast<std::int64_t>(std::llround(static_cast<double>(this->TargetCount) * trianglesIn / std::max(globalIn, 1.0)))
     : static_cast<std::int64_t>(std::ceil(static_cast<double>(trianglesIn) * (1.0 - this->TargetReduction) - 1e-9));
   options.preserveBoundary = this->PreserveBoundary;
   options.preserveTopology = this->PreserveTopology;
   options.preserveFeatures = this->PreserveFeatures;
   options.featureAngle = this->FeatureAngle;
   options.maximumError = this->MaximumError;
-  const gpumesh::DecimatedSurface result = gpumesh::decimateTriangles(run, mesh, options);
+
+  gpumesh::DecimatedSurface result;
+  vtkGPUMeshDistributed::AllSucceed(controller, [&] {
+    if (trianglesIn == 0)
+    {
+      result.reachedTarget = true;
+      return;
+    }
+    const vtkGPUMeshAdapter::MeshDescription description = vtkGPUMeshAdapter::DescribeMesh(piece, run.precision());
+    const gpumesh::DeviceMesh mesh(run, description.view);
+    this->UpdateProgress(0.1);
+    result = gpumesh::decimateTriangles(run, mesh, options);
+  });
+  if (!owned.empty())
+  {
+    for (cl_int& parent : result.cellParent)
+      parent = static_cast<cl_int>(owned[static_cast<std::size_t>(parent)]);
+  }
   this->UpdateProgress(0.8);
 
   // Points: an unmerged point exactly as in the input, a merged one where the collapses put it.
@@ -133,6 +208,26 @@ void vtkGPUDecimation::ExecuteOnDevice(
       input->GetPoint(partner, b);
       outPD->InterpolateEdge(inPD, i, source, partner, EdgeWeight(a, b, p));
     }
+  }
+  // What VTK does not interpolate (id arrays, global and pedigree ids, strings): each point keeps
+  // the values of the input point it is.
+  for (int a = 0; a < inPD->GetNumberOfArrays(); ++a)
+  {
+    vtkAbstractArray* in = inPD->GetAbstractArray(a);
+    if (!in->GetName() || outPD->GetAbstractArray(in->GetName()))
+      continue;
+    vtkSmartPointer<vtkAbstractArray> values = vtk::TakeSmartPointer(in->NewInstance());
+    values->SetName(in->GetName());
+    values->SetNumberOfComponents(in->GetNumberOfComponents());
+    values->SetNumberOfTuples(pointCount);
+    for (vtkIdType i = 0; i < pointCount; ++i)
+      values->SetTuple(i, result.pointSource[i], in);
+    if (in == inPD->GetAbstractAttribute(vtkDataSetAttributes::GLOBALIDS))
+      outPD->SetAttribute(values, vtkDataSetAttributes::GLOBALIDS);
+    else if (in == inPD->GetAbstractAttribute(vtkDataSetAttributes::PEDIGREEIDS))
+      outPD->SetAttribute(values, vtkDataSetAttributes::PEDIGREEIDS);
+    else
+      outPD->AddArray(values);
   }
   if (this->PassThroughPointIds)
   {
@@ -182,21 +277,31 @@ void vtkGPUDecimation::ExecuteOnDevice(
   {
     grid->SetCells(VTK_TRIANGLE, cells);
   }
+  // The output holds no ghosts (only a piece's own triangles are decimated).
+  outPD->RemoveArray(vtkDataSetAttributes::GhostArrayName());
+  outCD->RemoveArray(vtkDataSetAttributes::GhostArrayName());
   output->GetPointData()->ShallowCopy(outPD);
   output->GetCellData()->ShallowCopy(outCD);
   vtkFieldData* field = output->GetFieldData();
   field->PassData(input->GetFieldData());
-  vtkGPUMeshRunReport::SetFieldCount(field, "TrianglesIn", static_cast<std::uint64_t>(trianglesIn));
-  vtkGPUMeshRunReport::SetFieldCount(field, "TrianglesOut", static_cast<std::uint64_t>(triangleCount));
-  vtkGPUMeshRunReport::SetFieldCount(field, "Rounds", result.rounds);
-  const double achieved = trianglesIn > 0 ? 1.0 - static_cast<double>(triangleCount) / trianglesIn : 0.0;
+  // Under MPI the whole mesh's: sums of the pieces' counts, the most rounds, the largest error.
+  long long sums[2] = { static_cast<long long>(trianglesIn), static_cast<long long>(triangleCount) };
+  long long rounds = static_cast<long long>(result.rounds);
+  double largest = result.largestError;
+  vtkGPUMeshDistributed::AllReduce(controller, sums, 2, vtkCommunicator::SUM_OP);
+  vtkGPUMeshDistributed::AllReduce(controller, &rounds, 1, vtkCommunicator::MAX_OP);
+  vtkGPUMeshDistributed::AllReduce(controller, &largest, 1, vtkCommunicator::MAX_OP);
+  vtkGPUMeshRunReport::SetFieldCount(field, "TrianglesIn", static_cast<std::uint64_t>(sums[0]));
+  vtkGPUMeshRunReport::SetFieldCount(field, "TrianglesOut", static_cast<std::uint64_t>(sums[1]));
+  vtkGPUMeshRunReport::SetFieldCount(field, "Rounds", static_cast<std::uint64_t>(rounds));
+  const double achieved = sums[0] > 0 ? 1.0 - static_cast<double>(sums[1]) / static_cast<double>(sums[0]) : 0.0;
   vtkGPUMeshRunReport::SetFieldValue(field, "AchievedReduction", achieved);
-  vtkGPUMeshRunReport::SetFieldValue(field, "LargestQuadricError", result.largestError);
+  vtkGPUMeshRunReport::SetFieldValue(field, "LargestQuadricError", largest);
   if (!result.reachedTarget)
   {
     std::ostringstream why;
-    why << "GPU Decimation stopped at " << triangleCount << " triangles (reduction " << achieved << ") short of its target of "
-        << options.targetTriangles << ": no edge may collapse any more under";
+    why << "GPU Decimation stopped at " << triangleCount << " triangles" << (controller ? " on this process" : "")
+        << " short of its target of " << options.targetTriangles << ": no edge may collapse any more under";
     if (this->PreserveBoundary)
       why << " Preserve Boundary,";
     if (this->PreserveTopology)
@@ -206,6 +311,8 @@ void vtkGPUDecimation::ExecuteOnDevice(
     if (this->MaximumError < DBL_MAX)
       why << " Maximum Error " << this->MaximumError << ",";
     why << " the checks against flipped, degenerate or duplicate triangles and the boundary's corners";
+    if (controller)
+      why << ", and the piece's interface with the other processes (frozen)";
     vtkWarningMacro(<< why.str());
   }
 }

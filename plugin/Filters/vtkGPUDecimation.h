@@ -28,8 +28,14 @@
  *
  * Errors: a cell that is not a triangle (naming the first), a triangle with a repeated point or
  * zero area, a non-finite point, TargetReduction outside [0, 1), a negative TargetCount or
- * MaximumError, and running on more than one MPI process (a distributed decimation with the
- * interface frozen is not implemented yet).
+ * MaximumError, FeatureAngle outside [0, 180].
+ *
+ * Under MPI each process decimates its own triangles (ghost cells are left out) with its
+ * interface frozen: the points that another process holds too neither move nor go, so the
+ * pieces still meet along the same points and edges, and appending them and merging points
+ * gives a conforming surface. TargetReduction applies to each piece, TargetCount to the whole
+ * mesh (each piece takes its share); the field data counts the whole mesh. Serial and
+ * parallel results differ by design (the cuts are kept).
  */
 #ifndef vtkGPUDecimation_h
 #define vtkGPUDecimation_h
@@ -125,6 +131,9 @@ protected:
   bool PassThroughCellIds = false;
 
 private:
+  /// Throws gpumesh::Error naming a property outside its range.
+  void CheckProperties();
+
   vtkGPUDecimation(const vtkGPUDecimation&) = delete;
   void operator=(const vtkGPUDecimation&) = delete;
 };
