@@ -223,18 +223,36 @@ __kernel void vertex_classes(__global const int* triangles, __global const REAL*
   on_boundary[v] = boundary > 0;
 }
 
-// Number of values the two ascending rows share.
-inline int shared_values(__global const int* entries, uint a_start, int a_count, uint b_start, int b_count)
-{
-  int i = 0, j = 0, shared = 0;
-  while (i < a_count && j < b_count)
-  {
-    const int x = entries[a_start + i], y = entries[b_start + j];
-    shared += x == y;
-    i += x <= y;
-    j += y <= x;
+// The neighbours of v, each once, from its ball: the corner after v in each triangle, and the
+// corner before v where that edge is on the boundary (the end of an open fan). `visit(x)` is a
+// statement run for each, with the neighbour in x.
+#define FOR_NEIGHBOURS(v, start, count, x, visit)                                                  \
+  for (int i_ = 0; i_ < (count); ++i_)                                                            \
+  {                                                                                                \
+    const int t_ = ball[(start) + i_];                                                             \
+    const int3 tri_ = triangle_at(triangles, t_);                                                  \
+    const int k_ = corner_of(tri_, (v));                                                           \
+    {                                                                                              \
+      const int x = corner(tri_, (k_ + 1) % 3);                                                    \
+      visit;                                                                                       \
+    }                                                                                              \
+    if (slot_run[3 * t_ + (k_ + 2) % 3].y == 1)                                                    \
+    {                                                                                              \
+      const int x = corner(tri_, (k_ + 2) % 3);                                                    \
+      visit;                                                                                       \
+    }                                                                                              \
   }
-  return shared;
+
+// Whether vertex x is a corner of a triangle of the ball [start, start + count).
+inline int in_ball(__global const int* triangles, __global const int* ball, uint start, int count, int x)
+{
+  for (int i = 0; i < count; ++i)
+  {
+    const int3 tri = triangle_at(triangles, ball[start + i]);
+    if (tri.x == x || tri.y == x || tri.z == x)
+      return 1;
+  }
+  return 0;
 }
 
 // Whether moving a and b to p turns a triangle of `v`'s ball (other than those on edge a-b) more
@@ -400,10 +418,9 @@ __kernel void edge_costs(__global const int* triangles, __global const REAL* poi
 // degenerate. A candidate that fails is no candidate this round.
 __kernel void edge_checks(__global const int* triangles, __global const REAL* points,
   __global const uint4* edge_vertices, __global const int2* edge_run, __global const int* ball,
-  __global const uint* ball_start, __global const int* ball_degree, __global const int* adjacent,
-  __global const uint* adjacent_start, __global const int* adjacent_degree, __global const uchar* on_boundary,
-  __global const REAL* target, const int preserve_topology, const REAL cos_normal, const int edges,
-  __global int* survivor)
+  __global const uint* ball_start, __global const int* ball_degree, __global const int2* slot_run,
+  __global const uchar* on_boundary, __global const REAL* target, const int preserve_topology,
+  const REAL cos_normal, const int edges, __global int* survivor)
 {
   const int e = get_global_id(0);
   if (e >= edges || survivor[e] < 0)
@@ -412,7 +429,14 @@ __kernel void edge_checks(__global const int* triangles, __global const REAL* po
   const int2 run = edge_run[e];
   const uint a_start = ball_start[a], b_start = ball_start[b];
   const int a_count = ball_degree[a], b_count = ball_degree[b];
-  const int shared = shared_values(adjacent, adjacent_start[a], adjacent_degree[a], adjacent_start[b], adjacent_degree[b]);
+  // Neighbours of a (b included), and those b shares (on a non-manifold fan a neighbour may be
+  // counted twice: the link condition then fails, which is the safe side).
+  int a_degree = 0, shared = 0, b_degree = 0;
+  FOR_NEIGHBOURS(a, a_start, a_count, x, {
+    ++a_degree;
+    shared += x != b && in_ball(triangles, ball, b_start, b_count, x);
+  })
+  FOR_NEIGHBOURS(b, b_start, b_count, x, { ++b_degree; })
   int ok = 1;
   if (preserve_topology)
   {
@@ -424,7 +448,7 @@ __kernel void edge_checks(__global const int* triangles, __global const REAL* po
   }
   else
     ok = !makes_duplicate(triangles, ball, a_start, a_count, b_start, b_count, a, b);
-  const int merged_degree = adjacent_degree[a] + adjacent_degree[b] - shared - 2;
+  const int merged_degree = a_degree + b_degree - shared - 2;
   ok = ok && merged_degree >= ((on_boundary[a] || on_boundary[b]) ? 2 : 3);
   const REAL3 p = vload3(e, target);
   ok = ok && !ball_folds(triangles, points, ball, a_start, a_count, a, b, p, cos_normal) &&
@@ -433,29 +457,23 @@ __kernel void edge_checks(__global const int* triangles, __global const REAL* po
     survivor[e] = -1;
 }
 
-// Sort keys of the candidates' costs: the top 16 bits of the cost as a float (sign, exponent and 7
-// bits of mantissa: non-negative floats order as their bits, here in buckets of 1/128 relative),
-// the largest key for the others. Sorted, they give the bucket below which a round's candidates
-// lie, so that the rounds follow the global order of costs as a sequential decimation does.
+// Buckets of the candidates' costs: the top 16 bits of the cost as a float (sign, exponent and 7
+// bits of mantissa: non-negative floats order as their bits, here in buckets of 1/128 relative).
+// Counted, they give the bucket below which a round's candidates lie, so that the rounds follow
+// the global order of costs as a sequential decimation does.
 inline ulong cost_key(QREAL cost)
 {
   return (ulong)(as_uint((float)cost) >> 16);
 }
 
-__kernel void cost_keys(__global const QREAL* cost, __global const int* survivor, const int edges,
-  __global ulong* keys, __global uint* values)
+// How many candidates fall in each key's bucket (integer atomics: the counts do not depend on
+// the order).
+__kernel void cost_histogram(__global const QREAL* cost, __global const int* survivor, const int edges,
+  __global uint* histogram)
 {
   const int e = get_global_id(0);
-  if (e >= edges)
-    return;
-  keys[e] = survivor[e] >= 0 ? cost_key(cost[e]) : (ulong)0xffff;
-  values[e] = (uint)e;
-}
-
-__kernel void key_at(__global const ulong* keys, const int index, __global ulong* key)
-{
-  if (get_global_id(0) == 0)
-    key[0] = keys[index];
+  if (e < edges && survivor[e] >= 0)
+    atomic_inc(&histogram[cost_key(cost[e])]);
 }
 
 // Candidates dearer than the threshold wait for a later round.
@@ -577,11 +595,11 @@ __kernel void drop_taken(__global const uint4* edge_vertices, __global const uch
 }
 
 // The selected collapses: the survivor moves to the target and takes the other end's quadric; the
-// other end is mapped onto it. applied_cost: the cost of each applied collapse, NaN elsewhere.
+// other end is mapped onto it, and is the survivor's partner (by its input id) for point data. applied_cost: the cost of each applied collapse, NaN elsewhere.
 __kernel void apply_collapses(__global const uint4* edge_vertices, __global const uint* removed,
   __global const int* survivor, __global const REAL* target, __global const QREAL* cost, const int edges,
-  __global REAL* points, __global QREAL* quadrics, __global int* remap, __global int* partner,
-  __global REAL* applied_cost)
+  __global const int* input_id, __global REAL* points, __global QREAL* quadrics, __global int* remap,
+  __global int* partner, __global REAL* applied_cost)
 {
   const int e = get_global_id(0);
   if (e >= edges)
@@ -597,7 +615,7 @@ __kernel void apply_collapses(__global const uint4* edge_vertices, __global cons
   for (int c = 0; c < 10; ++c)
     quadrics[10 * (size_t)s + c] += quadrics[10 * (size_t)o + c];
   remap[o] = s;
-  partner[s] = o;
+  partner[s] = input_id[o];
   applied_cost[e] = (REAL)cost[e];
 }
 
@@ -638,18 +656,24 @@ __kernel void mark_used(__global const int* triangles, const int count, __global
   used[triangles[3 * t + 2]] = 1;
 }
 
-// The used points in id order: their positions, input ids and last collapsed partners.
-__kernel void compact_points(__global const REAL* points, __global const int* partner, __global const uint* used,
-  __global const uint* places, const int vertices, __global REAL* out_points, __global int* out_source,
-  __global int* out_partner)
+// The used vertices in order, with all they carry: positions, quadrics, input ids, the input id of
+// the last vertex collapsed into each, and the frozen mask (has_frozen: whether there is one).
+__kernel void compact_vertices(__global const REAL* points, __global const QREAL* quadrics,
+  __global const int* input_id, __global const int* partner, __global const uchar* frozen, const int has_frozen,
+  __global const uint* used, __global const uint* places, const int vertices, __global REAL* out_points,
+  __global QREAL* out_quadrics, __global int* out_input_id, __global int* out_partner, __global uchar* out_frozen)
 {
   const int v = get_global_id(0);
   if (v >= vertices || !used[v])
     return;
   const uint place = places[v];
   vstore3(point_at(points, v), place, out_points);
-  out_source[place] = v;
+  for (int c = 0; c < 10; ++c)
+    out_quadrics[10 * (size_t)place + c] = quadrics[10 * (size_t)v + c];
+  out_input_id[place] = input_id[v];
   out_partner[place] = partner[v];
+  if (has_frozen)
+    out_frozen[place] = frozen[v];
 }
 
 // Triangle corners renumbered to the compacted points.

@@ -1,6 +1,5 @@
 #include "gpumesh/algorithms/Decimation.h"
 
-#include "gpumesh/primitives/RadixSort.h"
 #include "gpumesh/primitives/Reduce.h"
 #include "gpumesh/primitives/Scan.h"
 #include "gpumesh/topology/CellEntities.h"
@@ -28,19 +27,17 @@ struct QuadricType
   std::string options() const { return isDouble ? "-DQUADRIC_DOUBLE=1" : "-DQUADRIC_DOUBLE=0"; }
 };
 
-// The topology of one round's triangles: unique edges with their runs of triangles, vertex
-// balls and neighbours. Only the connectivity is read, so the mesh carries no points.
+// The topology of one round's triangles: unique edges with their runs of triangles, and vertex
+// balls (neighbours are read from the balls). Only the connectivity is read, so the mesh carries no points.
 struct RoundTopology
 {
   RoundTopology(DeviceRun& run, const DeviceMesh& mesh)
     : edges(run, mesh, EntityType::Edges, AccessPattern::Auto, SlotNeighbors::LeftOut)
     , ball(vertexCells(run, mesh))
-    , adjacent(vertexNeighbors(run, mesh, edges))
   {
   }
   CellEntities edges;
   VertexTable ball;
-  VertexTable adjacent;
 };
 
 constexpr double degrees = 3.14159265358979323846 / 180.0;
@@ -57,7 +54,7 @@ DecimatedSurface decimateTriangles(DeviceRun& run, const DeviceMesh& mesh, const
       throw Error(std::string("decimation takes triangles only, not ") + cellKindName(group.kind) + "s");
     }
   }
-  const auto vertices = static_cast<std::size_t>(mesh.pointCount());
+  auto vertices = static_cast<std::size_t>(mesh.pointCount());
   if (!options.frozen.empty() && options.frozen.size() != vertices)
   {
     throw Error("the frozen point mask has " + std::to_string(options.frozen.size()) + " values for " +
@@ -118,12 +115,43 @@ DecimatedSurface decimateTriangles(DeviceRun& run, const DeviceMesh& mesh, const
     frozen = run.upload(options.frozen.data(), options.frozen.size(), "frozen points");
   else
     frozen = run.allocate<cl_uchar>(1, "no frozen points");
+  const cl_int hasFrozen = !options.frozen.empty();
   const std::size_t vcount = std::max<std::size_t>(vertices, 1);
   DeviceBuffer<cl_uchar> quadrics = run.allocate<cl_uchar>(10 * vcount * qtype.size(), "quadrics");
   DeviceBuffer<cl_int> remap = run.allocate<cl_int>(vcount, "collapse map");
-  run.call({ "sequence", "iota" }, vertices, "collapse map", cl_int(0), cint(vertices), remap);
   DeviceBuffer<cl_int> partner = run.allocate<cl_int>(vcount, "collapse partners");
   run.fill(partner, cl_int(-1), "collapse partners");
+  DeviceBuffer<cl_int> inputId = run.allocate<cl_int>(vcount, "input point ids");
+  run.call({ "sequence", "iota" }, vertices, "input point ids", cl_int(0), cint(vertices), inputId);
+
+  // The vertices still used, compacted with what they carry, and the triangles renumbered: every
+  // per-vertex step of the next round (and the topology) spans the live vertices only.
+  const auto compactVertices = [&]() {
+    DeviceRun::ScopedLabel label(run, "decimation compaction");
+    DeviceBuffer<cl_uint> used = run.allocate<cl_uint>(vertices, "used points");
+    run.fill(used, cl_uint(0), "used points");
+    if (triangles > 0)
+      run.call({ program, "mark_used", qoptions }, triangles, "mark used points", connectivity, cint(triangles), used);
+    DeviceBuffer<cl_uint> places = run.allocate<cl_uint>(vertices + 1, "point places");
+    const auto kept = static_cast<std::size_t>(exclusiveScan(run, used, vertices, places, "used points"));
+    const std::size_t room = std::max<std::size_t>(kept, 1);
+    RealBuffer keptPoints = run.allocateReal(3 * room, "decimation points");
+    DeviceBuffer<cl_uchar> keptQuadrics = run.allocate<cl_uchar>(10 * room * qtype.size(), "quadrics");
+    DeviceBuffer<cl_int> keptInputId = run.allocate<cl_int>(room, "input point ids");
+    DeviceBuffer<cl_int> keptPartner = run.allocate<cl_int>(room, "collapse partners");
+    DeviceBuffer<cl_uchar> keptFrozen = run.allocate<cl_uchar>(hasFrozen ? room : 1, "frozen points");
+    run.call({ program, "compact_vertices", qoptions }, vertices, "compact vertices", points, quadrics, inputId, partner,
+      frozen, hasFrozen, used, places, cint(vertices), keptPoints, keptQuadrics, keptInputId, keptPartner, keptFrozen);
+    if (triangles > 0)
+      run.call({ program, "renumber_triangles", qoptions }, 3 * triangles, "renumber triangles", connectivity,
+        cint(3 * triangles), places);
+    points = std::move(keptPoints);
+    quadrics = std::move(keptQuadrics);
+    inputId = std::move(keptInputId);
+    partner = std::move(keptPartner);
+    frozen = std::move(keptFrozen);
+    vertices = kept;
+  };
   DeviceBuffer<cl_uchar> vertexClass = run.allocate<cl_uchar>(vcount, "vertex classes");
   DeviceBuffer<cl_uchar> onBoundary = run.allocate<cl_uchar>(vcount, "boundary vertices");
   DeviceBuffer<cl_int> cheapest = run.allocate<cl_int>(vcount, "cheapest edges");
@@ -132,6 +160,9 @@ DecimatedSurface decimateTriangles(DeviceRun& run, const DeviceMesh& mesh, const
   // Passes of selection per round: the second about doubles a round's collapses, the third adds
   // a little (47, 24, 21 rounds for 100k triangles to 10k).
   constexpr int selectionPasses = 3;
+  // Candidates per bucket of cost (the top 16 bits of the cost as a float).
+  DeviceBuffer<cl_uint> histogram = run.allocate<cl_uint>(1u << 16, "cost histogram");
+  std::vector<cl_uint> hostHistogram(1u << 16);
 
   const std::size_t target = static_cast<std::size_t>(std::max<std::int64_t>(options.targetTriangles, 0));
   const auto cosFeature = run.real(std::cos(options.featureAngle * degrees));
@@ -161,7 +192,6 @@ DecimatedSurface decimateTriangles(DeviceRun& run, const DeviceMesh& mesh, const
       }
       const CellEntities& edges = topology->edges;
       const VertexTable& ball = topology->ball;
-      const VertexTable& adjacent = topology->adjacent;
       edgeCount = edges.entityCount();
       DeviceBuffer<cl_int2> edgeRun = run.allocate<cl_int2>(edgeCount, "edge runs");
       run.call({ program, "edge_runs", qoptions }, edges.slotCount(), "decimation topology", edges.slotRun(),
@@ -211,23 +241,31 @@ DecimatedSurface decimateTriangles(DeviceRun& run, const DeviceMesh& mesh, const
         DeviceRun::ScopedLabel selectLabel(run, "decimation selection");
         if (cheapestCount < edgeCount)
         {
-          DeviceBuffer<cl_ulong> keys = run.allocate<cl_ulong>(edgeCount, "cost keys");
-          DeviceBuffer<cl_uint> order = run.allocate<cl_uint>(edgeCount, "cost order");
-          run.call({ program, "cost_keys", qoptions }, edgeCount, "cost keys", cost, survivor, cint(edgeCount), keys,
-            order);
-          sortByKey(run, keys, order, edgeCount, 16, "edge costs");
-          DeviceBuffer<cl_ulong> key = run.allocate<cl_ulong>(1, "cost threshold");
-          run.call({ program, "key_at", qoptions }, 1, "cost threshold", keys, cint(cheapestCount - 1), key);
-          cl_ulong threshold = 0;
-          run.download(key, &threshold, 1, "cost threshold");
+          // The threshold: the first bucket of costs at which the candidates counted so far
+          // reach cheapestCount.
+          run.fill(histogram, cl_uint(0), "cost histogram");
+          run.call({ program, "cost_histogram", qoptions }, edgeCount, "cost histogram", cost, survivor,
+            cint(edgeCount), histogram);
+          run.download(histogram, hostHistogram.data(), hostHistogram.size(), "cost histogram");
+          cl_ulong threshold = hostHistogram.size() - 1;
+          std::size_t counted = 0;
+          for (std::size_t k = 0; k < hostHistogram.size(); ++k)
+          {
+            counted += hostHistogram[k];
+            if (counted >= cheapestCount)
+            {
+              threshold = k;
+              break;
+            }
+          }
           run.call({ program, "limit_candidates", qoptions }, edgeCount, "limit candidates", cost, threshold,
             cint(edgeCount), survivor);
         }
         {
           DeviceRun::ScopedLabel checkLabel(run, "decimation checks");
           run.call({ program, "edge_checks", qoptions }, edgeCount, "edge checks", tri, points, edges.entityVertices(),
-            edgeRun, ball.entries(), ball.rowStart(), ball.degree(), adjacent.entries(), adjacent.rowStart(),
-            adjacent.degree(), onBoundary, targets, preserveTopology, cosNormal, cint(edgeCount), survivor);
+            edgeRun, ball.entries(), ball.rowStart(), ball.degree(), edges.slotRun(), onBoundary, targets,
+            preserveTopology, cosNormal, cint(edgeCount), survivor);
         }
 
         // 5. The independent set: edges cheapest around both their ends; then, in further passes,
@@ -312,8 +350,9 @@ DecimatedSurface decimateTriangles(DeviceRun& run, const DeviceMesh& mesh, const
     {
       DeviceRun::ScopedLabel label(run, "decimation collapses");
       RealBuffer appliedCost = run.allocateReal(edgeCount, "applied costs");
+      run.call({ "sequence", "iota" }, vertices, "collapse map", cl_int(0), cint(vertices), remap);
       run.call({ program, "apply_collapses", qoptions }, edgeCount, "apply collapses", edgeVertices, removed, survivor,
-        targets, cost, cint(edgeCount), points, quadrics, remap, partner, appliedCost);
+        targets, cost, cint(edgeCount), inputId, points, quadrics, remap, partner, appliedCost);
       const Statistics applied = reduceStatistics(run, appliedCost, edgeCount);
       if (applied.count > 0)
         largest = std::max(largest, applied.maximum);
@@ -338,29 +377,16 @@ DecimatedSurface decimateTriangles(DeviceRun& run, const DeviceMesh& mesh, const
       parent = std::move(outParent);
       triangles = kept;
     }
+    compactVertices();
     ++result.rounds;
   }
   result.reachedTarget = triangles <= target;
   result.largestError = largest;
 
-  // 6. The used points compacted, the triangles renumbered, everything brought back.
-  DeviceRun::ScopedLabel label(run, "decimation compaction");
-  DeviceBuffer<cl_uint> used = run.allocate<cl_uint>(vcount, "used points");
-  run.fill(used, cl_uint(0), "used points");
-  if (triangles > 0)
-    run.call({ program, "mark_used", qoptions }, triangles, "mark used points", connectivity, cint(triangles), used);
-  DeviceBuffer<cl_uint> places = run.allocate<cl_uint>(vertices + 1, "point places");
-  const auto kept = static_cast<std::size_t>(exclusiveScan(run, used, vertices, places, "used points"));
-  RealBuffer outPoints = run.allocateReal(std::max<std::size_t>(3 * kept, 1), "decimated points");
-  DeviceBuffer<cl_int> outSource = run.allocate<cl_int>(std::max<std::size_t>(kept, 1), "point sources");
-  DeviceBuffer<cl_int> outPartner = run.allocate<cl_int>(std::max<std::size_t>(kept, 1), "point partners");
-  if (vertices > 0)
-    run.call({ program, "compact_points", qoptions }, vertices, "compact points", points, partner, used, places,
-      cint(vertices), outPoints, outSource, outPartner);
-  if (triangles > 0)
-    run.call({ program, "renumber_triangles", qoptions }, 3 * triangles, "renumber triangles", connectivity,
-      cint(3 * triangles), places);
-
+  // 6. The used points compacted (after no round, points the input does not use go), the
+  // triangles renumbered, everything brought back.
+  compactVertices();
+  const std::size_t kept = vertices;
   result.triangles.resize(3 * triangles);
   result.cellParent.resize(triangles);
   result.points.resize(3 * kept);
@@ -373,9 +399,9 @@ DecimatedSurface decimateTriangles(DeviceRun& run, const DeviceMesh& mesh, const
   }
   if (kept > 0)
   {
-    run.download(outPoints, result.points.data(), 3 * kept, "decimated points");
-    run.download(outSource, result.pointSource.data(), kept, "point sources");
-    run.download(outPartner, result.pointPartner.data(), kept, "point partners");
+    run.download(points, result.points.data(), 3 * kept, "decimated points");
+    run.download(inputId, result.pointSource.data(), kept, "point sources");
+    run.download(partner, result.pointPartner.data(), kept, "point partners");
   }
   const auto& origin = mesh.origin();
   for (std::size_t i = 0; i < kept; ++i)

@@ -56,9 +56,9 @@ struct DecimatedSurface
 };
 
 /// Decimates `mesh`, which must hold only triangles. Each round: the topology of the current
-/// triangles (CellEntities, vertex balls and neighbours), per edge its collapse's target point
+/// triangles (CellEntities and vertex balls; the used vertices are compacted after each round), per edge its collapse's target point
 /// and cost (kernels/algorithms/decimation.cl: edge_costs); the candidates beyond the cost of the
-/// cheapest (triangles still to remove) / 2 wait (a 16-bit radix sort of their costs gives the
+/// cheapest (triangles still to remove) / 2 wait (a histogram of 16-bit cost buckets gives the
 /// threshold), the others are checked (edge_checks), then every edge that is the cheapest (by
 /// cost, then edge id) around both its ends collapses, and the triangles are compacted; in the
 /// last round only the cheapest of those, as many as the target needs. Quadrics are accumulated in
