@@ -495,6 +495,14 @@ const std::vector<FilterCase>& filterCases()
         filter->SetTargetReduction(0.9);
         return filter.GetPointer();
       } },
+    { "gpu-decimation-99", "vtkGPUDecimation, TargetReduction 0.99 (1% of the triangles left)", true, false, true,
+      {},
+      [](const Options& options, bool) -> vtkSmartPointer<vtkAlgorithm> {
+        vtkNew<vtkGPUDecimation> filter;
+        filter->SetDevice(options.device.c_str());
+        filter->SetTargetReduction(0.99);
+        return filter.GetPointer();
+      } },
     { "vtk-quadric-decimation", "vtkQuadricDecimation (ParaView's Quadric Decimation), TargetReduction 0.9", false,
       true, true, {},
       [](const Options&, bool) -> vtkSmartPointer<vtkAlgorithm> {
