@@ -160,6 +160,13 @@ void vtkGPUDecimation::ExecuteOnDevice(
   options.preserveFeatures = this->PreserveFeatures;
   options.featureAngle = this->FeatureAngle;
   options.maximumError = this->MaximumError;
+  // Progress from 0.1 to 0.8 as the triangles go; an abort stops between two rounds (under MPI
+  // the other processes finish their pieces, then every process reports the error).
+  const double toRemove = std::max(1.0, static_cast<double>(trianglesIn - options.targetTriangles));
+  options.afterRound = [&](std::size_t triangles) {
+    this->UpdateProgress(0.1 + 0.7 * std::min(1.0, (static_cast<double>(trianglesIn) - triangles) / toRemove));
+    return !this->GetAbortExecute();
+  };
 
   gpumesh::DecimatedSurface result;
   vtkGPUMeshDistributed::AllSucceed(controller, [&] {

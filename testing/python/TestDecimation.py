@@ -133,6 +133,36 @@ class DecimationTest(unittest.TestCase):
         self.assertIn("Maximum Error", errors)
         self.assertGreater(output.GetNumberOfCells(), 380)
 
+    def test_progress_per_round_and_abort(self):
+        sphere = gt.read_vtu("sphere_surface.vtu")
+        source = gt.producer(sphere)
+        decimation = simple.GPUDecimation(Input=source, TargetReduction=0.9)
+        algorithm = decimation.GetClientSideObject()
+        seen = []
+        abort_above = [None]
+
+        def on_progress(caller, event):
+            seen.append(caller.GetProgress())
+            if abort_above[0] is not None and seen[-1] > abort_above[0]:
+                caller.SetAbortExecute(1)
+
+        algorithm.AddObserver("ProgressEvent", on_progress)
+        output = gt.fetch(decimation)
+        rounds = int(gt.field_value(output, "Rounds"))
+        during = [p for p in seen if 0.1 < p <= 0.8]
+        self.assertGreaterEqual(len(during), rounds - 1, seen)  # one per round
+        self.assertEqual(during, sorted(during))
+        # An abort stops between two rounds: an error, an empty output.
+        abort_above[0] = 0.3
+        decimation.TargetReduction = 0.8
+        del seen[:]
+        with gt.CapturedErrors() as errors:
+            output = gt.fetch(decimation)
+        self.assertIn("Decimation was stopped after ", errors.text)
+        self.assertEqual(output.GetNumberOfCells(), 0)
+        simple.Delete(decimation)
+        simple.Delete(source)
+
     def test_bad_input_is_named(self):
         sphere = gt.read_vtu("sphere_surface.vtu")
         output, errors = gpu_decimation(sphere, TargetReduction=1.0)

@@ -379,6 +379,11 @@ DecimatedSurface decimateTriangles(DeviceRun& run, const DeviceMesh& mesh, const
     }
     compactVertices();
     ++result.rounds;
+    if (options.afterRound && !options.afterRound(triangles))
+    {
+      throw Error("Decimation was stopped after " + std::to_string(result.rounds) + " rounds, at " +
+        std::to_string(triangles) + " triangles");
+    }
   }
   result.reachedTarget = triangles <= target;
   result.largestError = largest;

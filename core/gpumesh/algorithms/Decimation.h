@@ -4,6 +4,7 @@
 #include "gpumesh/mesh/DeviceMesh.h"
 
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <string>
 #include <vector>
@@ -33,6 +34,9 @@ struct DecimationOptions
   /// Per input point, 1 if it must neither move nor go (e.g. a piece's interface under MPI);
   /// empty: none.
   std::vector<cl_uchar> frozen;
+  /// Called after each round with the triangles left; returning false stops the decimation
+  /// (decimateTriangles then throws an Error saying after how many rounds). Empty: none.
+  std::function<bool(std::size_t triangles)> afterRound;
 };
 
 /// The surface left, on the host.
