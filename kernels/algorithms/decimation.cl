@@ -74,10 +74,25 @@ inline int corner(int3 tri, int k)
   return k == 0 ? tri.x : (k == 1 ? tri.y : tri.z);
 }
 
-// (cost, id) order: the cheaper edge first, ties to the smaller id.
+// A fixed permutation of the edge ids (MurmurHash3's finaliser, a bijection of 32-bit values)
+// for ties: edge ids follow the vertices, so in id order a local minimum among equal costs (a
+// flat region) is only found at the front of the numbering, and one round would collapse a
+// wavefront; in this order the minima are spread everywhere. Still a function of the ids only.
+inline uint tie_order(int e)
+{
+  uint x = (uint)e;
+  x ^= x >> 16;
+  x *= 0x85ebca6bu;
+  x ^= x >> 13;
+  x *= 0xc2b2ae35u;
+  x ^= x >> 16;
+  return x;
+}
+
+// (cost, permuted id) order: the cheaper edge first, ties by tie_order.
 inline int cheaper(__global const QREAL* cost, int e, int f)
 {
-  return cost[e] < cost[f] || (cost[e] == cost[f] && e < f);
+  return cost[e] < cost[f] || (cost[e] == cost[f] && tie_order(e) < tie_order(f));
 }
 
 // A triangle's unit-less normal (twice its area long).
@@ -172,18 +187,19 @@ __kernel void edge_runs(__global const int2* slot_run, __global const int* sorte
     edge_run[slot_entity[s]] = run;
 }
 
-// Per vertex: FIXED, LINE or FREE, and whether it lies on the boundary (for the link condition).
+// Per vertex: FIXED, LINE or FREE, whether it lies on the boundary (for the link condition), and
+// its number of neighbours (of edges).
 // Each edge at v is counted once, from its first triangle.
 __kernel void vertex_classes(__global const int* triangles, __global const REAL* points,
   __global const int* ball, __global const uint* ball_start, __global const int* ball_degree,
   __global const int2* slot_run, __global const int* sorted_slots, __global const uchar* frozen,
   const int has_frozen, const int preserve_boundary, const int preserve_features, const REAL cos_feature,
-  const int vertices, __global uchar* vertex_class, __global uchar* on_boundary)
+  const int vertices, __global uchar* vertex_class, __global uchar* on_boundary, __global int* neighbour_count)
 {
   const int v = get_global_id(0);
   if (v >= vertices)
     return;
-  int boundary = 0, lines = 0, nonmanifold = 0;
+  int boundary = 0, lines = 0, nonmanifold = 0, degree = 0;
   int ends[2] = { v, v }; // the other ends of the first two line edges
   const uint start = ball_start[v];
   for (int i = 0; i < ball_degree[v]; ++i)
@@ -198,6 +214,7 @@ __kernel void vertex_classes(__global const int* triangles, __global const REAL*
       const int2 run = slot_run[slot];
       if (sorted_slots[run.x] != slot)
         continue;
+      ++degree;
       nonmanifold |= run.y > 2;
       boundary += run.y == 1;
       if (line_edge(triangles, points, sorted_slots, run, preserve_boundary, preserve_features, cos_feature))
@@ -220,6 +237,7 @@ __kernel void vertex_classes(__global const int* triangles, __global const REAL*
   const int fixed = nonmanifold || (boundary != 0 && boundary != 2) || (lines != 0 && lines != 2) ||
     corner_point || (has_frozen && frozen[v]);
   vertex_class[v] = fixed ? FIXED : (lines == 2 ? LINE : FREE);
+  neighbour_count[v] = degree;
   on_boundary[v] = boundary > 0;
 }
 
@@ -419,7 +437,8 @@ __kernel void edge_costs(__global const int* triangles, __global const REAL* poi
 __kernel void edge_checks(__global const int* triangles, __global const REAL* points,
   __global const uint4* edge_vertices, __global const int2* edge_run, __global const int* ball,
   __global const uint* ball_start, __global const int* ball_degree, __global const int2* slot_run,
-  __global const uchar* on_boundary, __global const REAL* target, const int preserve_topology,
+  __global const uchar* on_boundary, __global const int* neighbour_count, __global const REAL* target,
+  const int preserve_topology,
   const REAL cos_normal, const int edges, __global int* survivor)
 {
   const int e = get_global_id(0);
@@ -429,14 +448,19 @@ __kernel void edge_checks(__global const int* triangles, __global const REAL* po
   const int2 run = edge_run[e];
   const uint a_start = ball_start[a], b_start = ball_start[b];
   const int a_count = ball_degree[a], b_count = ball_degree[b];
-  // Neighbours of a (b included), and those b shares (on a non-manifold fan a neighbour may be
-  // counted twice: the link condition then fails, which is the safe side).
-  int a_degree = 0, shared = 0, b_degree = 0;
-  FOR_NEIGHBOURS(a, a_start, a_count, x, {
-    ++a_degree;
-    shared += x != b && in_ball(triangles, ball, b_start, b_count, x);
+  // The neighbours a and b share: those of the end with the smaller ball, each tested against
+  // the other end through whichever of the two balls is smaller, so that a vertex of high degree
+  // costs its degree once, not its square. (On a non-manifold fan a neighbour may be counted
+  // twice: the link condition then fails, which is the safe side.)
+  const int small = a_count <= b_count ? a : b, other = small == a ? b : a;
+  const uint small_start = small == a ? a_start : b_start, other_start = small == a ? b_start : a_start;
+  const int small_count = small == a ? a_count : b_count, other_count = small == a ? b_count : a_count;
+  int shared = 0;
+  FOR_NEIGHBOURS(small, small_start, small_count, x, {
+    if (x != other)
+      shared += ball_degree[x] < other_count ? in_ball(triangles, ball, ball_start[x], ball_degree[x], other)
+                                             : in_ball(triangles, ball, other_start, other_count, x);
   })
-  FOR_NEIGHBOURS(b, b_start, b_count, x, { ++b_degree; })
   int ok = 1;
   if (preserve_topology)
   {
@@ -448,7 +472,7 @@ __kernel void edge_checks(__global const int* triangles, __global const REAL* po
   }
   else
     ok = !makes_duplicate(triangles, ball, a_start, a_count, b_start, b_count, a, b);
-  const int merged_degree = a_degree + b_degree - shared - 2;
+  const int merged_degree = neighbour_count[a] + neighbour_count[b] - shared - 2;
   ok = ok && merged_degree >= ((on_boundary[a] || on_boundary[b]) ? 2 : 3);
   const REAL3 p = vload3(e, target);
   ok = ok && !ball_folds(triangles, points, ball, a_start, a_count, a, b, p, cos_normal) &&

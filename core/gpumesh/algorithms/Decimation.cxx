@@ -42,6 +42,18 @@ struct RoundTopology
 
 constexpr double degrees = 3.14159265358979323846 / 180.0;
 
+// tie_order of kernels/algorithms/decimation.cl: the order of edges of equal cost.
+cl_uint tieOrder(std::size_t e)
+{
+  auto x = static_cast<cl_uint>(e);
+  x ^= x >> 16;
+  x *= 0x85ebca6bu;
+  x ^= x >> 13;
+  x *= 0xc2b2ae35u;
+  x ^= x >> 16;
+  return x;
+}
+
 } // namespace
 
 DecimatedSurface decimateTriangles(DeviceRun& run, const DeviceMesh& mesh, const DecimationOptions& options)
@@ -154,6 +166,7 @@ DecimatedSurface decimateTriangles(DeviceRun& run, const DeviceMesh& mesh, const
   };
   DeviceBuffer<cl_uchar> vertexClass = run.allocate<cl_uchar>(vcount, "vertex classes");
   DeviceBuffer<cl_uchar> onBoundary = run.allocate<cl_uchar>(vcount, "boundary vertices");
+  DeviceBuffer<cl_int> neighbourCount = run.allocate<cl_int>(vcount, "neighbour counts");
   DeviceBuffer<cl_int> cheapest = run.allocate<cl_int>(vcount, "cheapest edges");
   DeviceBuffer<cl_int> ringCheapest = run.allocate<cl_int>(vcount, "cheapest edges around");
   DeviceBuffer<cl_uchar> taken = run.allocate<cl_uchar>(vcount, "taken vertices");
@@ -207,7 +220,7 @@ DecimatedSurface decimateTriangles(DeviceRun& run, const DeviceMesh& mesh, const
       DeviceRun::ScopedLabel costLabel(run, "decimation costs");
       run.call({ program, "vertex_classes", qoptions }, vertices, "vertex classes", tri, points, ball.entries(),
         ball.rowStart(), ball.degree(), edges.slotRun(), edges.sortedSlots(), frozen, cl_int(!options.frozen.empty()),
-        preserveBoundary, preserveFeatures, cosFeature, cint(vertices), vertexClass, onBoundary);
+        preserveBoundary, preserveFeatures, cosFeature, cint(vertices), vertexClass, onBoundary, neighbourCount);
 
       // Steps 3-5 again with 8 times the candidates when none of the cheapest passed its checks.
       std::size_t cheapestCount = std::max<std::size_t>(1, (triangles - target) / 2);
@@ -264,7 +277,7 @@ DecimatedSurface decimateTriangles(DeviceRun& run, const DeviceMesh& mesh, const
         {
           DeviceRun::ScopedLabel checkLabel(run, "decimation checks");
           run.call({ program, "edge_checks", qoptions }, edgeCount, "edge checks", tri, points, edges.entityVertices(),
-            edgeRun, ball.entries(), ball.rowStart(), ball.degree(), edges.slotRun(), onBoundary, targets,
+            edgeRun, ball.entries(), ball.rowStart(), ball.degree(), edges.slotRun(), onBoundary, neighbourCount, targets,
             preserveTopology, cosNormal, cint(edgeCount), survivor);
         }
 
@@ -329,7 +342,7 @@ DecimatedSurface decimateTriangles(DeviceRun& run, const DeviceMesh& mesh, const
           selected.push_back(e);
       std::sort(selected.begin(), selected.end(), [&](std::size_t x, std::size_t y) {
         const double cx = costOf(x), cy = costOf(y);
-        return cx < cy || (cx == cy && x < y);
+        return cx < cy || (cx == cy && tieOrder(x) < tieOrder(y));
       });
       std::size_t left = triangles;
       removedTotal = 0;
