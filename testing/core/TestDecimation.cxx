@@ -513,3 +513,25 @@ TEST(Decimation, QuadricsAndCostsMatchADoubleReference)
   EXPECT_NEAR(s.largestError, cheapest, 1e-9 * (1 + cheapest));
   EXPECT_GT(s.largestError, 0.0);
 }
+
+// Without the link condition the genus may change and edges may become non-manifold, but no
+// triangle repeats a point or another triangle.
+TEST(Decimation, WithoutPreserveTopologyTrianglesStayDistinct)
+{
+  const testmesh::Mesh mesh = torus(48, 16);
+  DecimationOptions options;
+  options.preserveTopology = false;
+  options.targetTriangles = 24;
+  const DecimatedSurface s = decimate(mesh, options);
+  const std::size_t n = s.triangles.size() / 3;
+  EXPECT_GT(n, 0u);
+  EXPECT_LT(n, mesh.cells.size() / 10);
+  std::set<std::array<std::int64_t, 3>> seen;
+  for (std::size_t t = 0; t < n; ++t)
+  {
+    std::array<std::int64_t, 3> v = { s.triangles[3 * t], s.triangles[3 * t + 1], s.triangles[3 * t + 2] };
+    EXPECT_TRUE(v[0] != v[1] && v[1] != v[2] && v[2] != v[0]) << "triangle " << t;
+    std::sort(v.begin(), v.end());
+    EXPECT_TRUE(seen.insert(v).second) << "duplicate triangle " << t;
+  }
+}
