@@ -66,6 +66,10 @@ DecimatedSurface decimateTriangles(DeviceRun& run, const DeviceMesh& mesh, const
       throw Error(std::string("decimation takes triangles only, not ") + cellKindName(group.kind) + "s");
     }
   }
+  if (mesh.groups().size() > 1)
+  {
+    throw Error("decimation takes one group of triangles, not " + std::to_string(mesh.groups().size()));
+  }
   auto vertices = static_cast<std::size_t>(mesh.pointCount());
   if (!options.frozen.empty() && options.frozen.size() != vertices)
   {
