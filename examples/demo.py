@@ -62,6 +62,9 @@ def main():
         run("Longest Edge Refinement", "plate_with_holes.vtu",
             lambda s: GPULongestEdgeRefinement(Input=s, RefineAll=1, Passes=2),
             lambda r: "%d cells created" % field(r, "CreatedCells")),
+        run("Decimation", "sphere_surface.vtu", lambda s: GPUDecimation(Input=s, TargetReduction=0.9),
+            lambda r: "%d -> %d triangles in %d rounds" % (
+                field(r, "TrianglesIn"), field(r, "TrianglesOut"), field(r, "Rounds"))),
         run("Vertex Smoothing", "plate_with_holes.vtu",
             lambda s: GPUVertexSmoothing(Input=s, Method="Taubin", Iterations=20),
             lambda r: "max displacement %.3g" % r.GetPointData().GetArray("Displacement").GetMaxNorm()),

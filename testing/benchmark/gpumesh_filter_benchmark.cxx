@@ -20,6 +20,7 @@
 #include "MeshGenerators.h"
 
 #include "vtkGPUCellReduction.h"
+#include "vtkGPUDecimation.h"
 #include "vtkGPUExtractEdges.h"
 #include "vtkGPUExtractSurface.h"
 #include "vtkGPULongestEdgeRefinement.h"
@@ -36,6 +37,7 @@
 #include "vtkCommand.h"
 #include "vtkDataArray.h"
 #include "vtkDataSetSurfaceFilter.h"
+#include "vtkDecimatePro.h"
 #include "vtkDoubleArray.h"
 #include "vtkExtractEdges.h"
 #include "vtkFieldData.h"
@@ -47,6 +49,7 @@
 #include "vtkPointData.h"
 #include "vtkPoints.h"
 #include "vtkPolyData.h"
+#include "vtkQuadricDecimation.h"
 #include "vtkSMPTools.h"
 #include "vtkSmartPointer.h"
 #include "vtkSmoothPolyDataFilter.h"
@@ -111,6 +114,7 @@ struct MeshKind
   bool tetrahedra;
   bool shuffled;
   bool fan;
+  bool wavy = false; ///< the grid lifted to a smooth height field: curvature for decimation
 };
 
 const std::vector<MeshKind>& meshKinds()
@@ -118,6 +122,8 @@ const std::vector<MeshKind>& meshKinds()
   static const std::vector<MeshKind> kinds = {
     { "triangles", "vtkPolyData, a jittered grid split into triangles, row order", false, false, false },
     { "triangles-shuffled", "the same, points and cells renumbered at random", false, true, false },
+    { "triangles-wavy", "the same grid lifted to z = 3 sin(x / 9) cos(y / 13) (a curved surface, for decimation)",
+      false, false, false, true },
     { "triangles-fan", "the grid plus a separate fan of --fan-degree triangles around one vertex", false,
       false, true },
     { "tetrahedra", "vtkUnstructuredGrid, a jittered box of cubes, six tetrahedra each, row order", true,
@@ -195,6 +201,9 @@ gpumesh::benchmark::GeneratedMesh generatedMesh(const Options& options, const Me
   }
   else
     mesh = gpumesh::benchmark::triangleGrid(cells);
+  if (kind.wavy)
+    for (std::size_t p = 0; p < mesh.pointCount(); ++p)
+      mesh.xyz[3 * p + 2] = 3.0 * std::sin(mesh.xyz[3 * p] / 9.0) * std::cos(mesh.xyz[3 * p + 1] / 13.0);
   if (kind.shuffled)
     gpumesh::benchmark::shuffle(mesh);
   return mesh;
@@ -490,6 +499,37 @@ const std::vector<FilterCase>& filterCases()
         vtkNew<vtkSmoothPolyDataFilter> filter;
         filter->SetNumberOfIterations(10);
         filter->SetRelaxationFactor(0.5);
+        return filter.GetPointer();
+      } },
+    { "gpu-decimation", "vtkGPUDecimation, TargetReduction 0.9 (PreserveTopology on, its default)", true, false, true,
+      {},
+      [](const Options& options, bool) -> vtkSmartPointer<vtkAlgorithm> {
+        vtkNew<vtkGPUDecimation> filter;
+        filter->SetDevice(options.device.c_str());
+        filter->SetTargetReduction(0.9);
+        return filter.GetPointer();
+      } },
+    { "gpu-decimation-99", "vtkGPUDecimation, TargetReduction 0.99 (1% of the triangles left)", true, false, true,
+      {},
+      [](const Options& options, bool) -> vtkSmartPointer<vtkAlgorithm> {
+        vtkNew<vtkGPUDecimation> filter;
+        filter->SetDevice(options.device.c_str());
+        filter->SetTargetReduction(0.99);
+        return filter.GetPointer();
+      } },
+    { "vtk-quadric-decimation", "vtkQuadricDecimation (ParaView's Quadric Decimation), TargetReduction 0.9", false,
+      true, true, {},
+      [](const Options&, bool) -> vtkSmartPointer<vtkAlgorithm> {
+        vtkNew<vtkQuadricDecimation> filter;
+        filter->SetTargetReduction(0.9);
+        return filter.GetPointer();
+      } },
+    { "vtk-decimate-pro", "vtkDecimatePro (ParaView's Decimate), TargetReduction 0.9, PreserveTopology on", false,
+      true, true, {},
+      [](const Options&, bool) -> vtkSmartPointer<vtkAlgorithm> {
+        vtkNew<vtkDecimatePro> filter;
+        filter->SetTargetReduction(0.9);
+        filter->PreserveTopologyOn();
         return filter.GetPointer();
       } },
     { "vtk-windowed-sinc", "vtkWindowedSincPolyDataFilter, 10 iterations", false, true, false, {},

@@ -99,6 +99,18 @@ def check_longest_edge_refinement(output, source):
         marked, threshold, source.GetNumberOfCells(), output.GetNumberOfCells(), after)
 
 
+def check_decimation(output, source):
+    n_in, n_out = source.GetNumberOfCells(), output.GetNumberOfCells()
+    assert field(output, "TrianglesIn") == n_in and field(output, "TrianglesOut") == n_out, "triangle counts"
+    assert abs(n_out - 0.2 * n_in) <= 1, "%d of %d triangles left for a reduction of 0.8" % (n_out, n_in)
+    parents = cells(output, "vtkOriginalCellIds").astype(np.int64)
+    assert len(np.unique(parents)) == n_out and parents.min() >= 0 and parents.max() < n_in, "vtkOriginalCellIds"
+    # Still the unit sphere, roughly: every point within 5% of radius 1.
+    radius = np.linalg.norm(np.asarray(dsa.WrapDataObject(output).Points), axis=1)
+    assert np.abs(radius - 1).max() < 0.05, "a point left the sphere by %g" % np.abs(radius - 1).max()
+    return "%d triangles -> %d in %d rounds" % (n_in, n_out, field(output, "Rounds"))
+
+
 def boundary_points(dataset):
     """Points on edges used by one triangle."""
     edges = {}
@@ -219,6 +231,10 @@ RECIPES = {
         properties={"MarkArray": ["CELLS", "Size"], "MarkThreshold": largest_tenth, "Passes": 2},
         color=("CELLS", "Size"), output_array=("CELLS", "ParentCellId"), check=check_longest_edge_refinement,
         zoom=2.2, split_colors_at=largest_tenth),
+    "GPUDecimation": Recipe(
+        mesh="sphere_surface.vtu", properties={"TargetReduction": 0.8, "PassThroughCellIds": 1},
+        color=("CELLS", "vtkOriginalCellIds"), output_array=("CELLS", "vtkOriginalCellIds"),
+        check=check_decimation, view_3d=True, default_output_array=("POINTS", "Normals")),
     "GPUVertexSmoothing": Recipe(
         mesh="plate_with_holes.vtu",
         properties={"Method": "Taubin", "Iterations": 20, "Boundary": "Fixed"},
