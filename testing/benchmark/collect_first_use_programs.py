@@ -33,6 +33,7 @@ CASES = [
     "gpu-kernel-laplacian@triangles",
     "gpu-mesh-quality@triangles", "gpu-mesh-quality@tetrahedra",
     "gpu-extract-surface@tetrahedra", "gpu-extract-edges@triangles",
+    "gpu-decimation@triangles",
 ]
 
 

@@ -67,7 +67,7 @@ const List& offered(CellKind kind)
   }
 }
 
-// What kernels/algorithms/mesh_quality.cl computes per kind: everything offered.
+// What kernels/algorithms/mesh_quality_<kind>.cl computes per kind: everything offered.
 const List& implemented(CellKind kind)
 {
   return offered(kind);
@@ -96,6 +96,27 @@ const char* kernelFor(CellKind kind)
       return "wedge_quality";
     default:
       return nullptr;
+  }
+}
+// The program of kernels/algorithms/mesh_quality_<suffix>.cl that computes a kind's measures.
+const char* cellKindProgramSuffix(CellKind kind)
+{
+  switch (kind)
+  {
+    case CellKind::Triangle:
+      return "triangle";
+    case CellKind::Quad:
+      return "quad";
+    case CellKind::Tetra:
+      return "tetra";
+    case CellKind::Hexahedron:
+      return "hexahedron";
+    case CellKind::Pyramid:
+      return "pyramid";
+    case CellKind::Wedge:
+      return "wedge";
+    default:
+      return "";
   }
 }
 } // namespace
@@ -145,7 +166,9 @@ void computeGroupQuality(DeviceRun& run, const DeviceCellGroup& group, const Rea
       ") is not computed for " + cellKindName(group.kind) + " cells; measures of " + cellKindName(group.kind) +
       " cells: " + implementedQualityMeasures(group.kind));
   }
-  run.call({ "mesh_quality", kernelFor(group.kind), cellKindOptions(group) }, group.count,
+  run.call({ std::string("mesh_quality_") + cellKindProgramSuffix(group.kind), kernelFor(group.kind),
+             cellKindOptions(group) },
+    group.count,
     std::string(cellKindName(group.kind)) + " quality", CellArgs{ group }, points, cl_int(measure),
     run.real(averageSize), quality);
 }
