@@ -78,28 +78,9 @@ bool contains(const List& list, int measure)
   return std::any_of(list.begin(), list.end(), [&](QualityMeasure m) { return static_cast<int>(m) == measure; });
 }
 
-const char* kernelFor(CellKind kind)
-{
-  switch (kind)
-  {
-    case CellKind::Triangle:
-      return "triangle_quality";
-    case CellKind::Quad:
-      return "quad_quality";
-    case CellKind::Tetra:
-      return "tetra_quality";
-    case CellKind::Hexahedron:
-      return "hexahedron_quality";
-    case CellKind::Pyramid:
-      return "pyramid_quality";
-    case CellKind::Wedge:
-      return "wedge_quality";
-    default:
-      return nullptr;
-  }
-}
-// The program of kernels/algorithms/mesh_quality_<suffix>.cl that computes a kind's measures.
-const char* cellKindProgramSuffix(CellKind kind)
+// The name of a kind's quality program, kernels/algorithms/mesh_quality_<name>.cl, and of its
+// kernel, <name>_quality.
+const char* qualityKindName(CellKind kind)
 {
   switch (kind)
   {
@@ -166,8 +147,8 @@ void computeGroupQuality(DeviceRun& run, const DeviceCellGroup& group, const Rea
       ") is not computed for " + cellKindName(group.kind) + " cells; measures of " + cellKindName(group.kind) +
       " cells: " + implementedQualityMeasures(group.kind));
   }
-  run.call({ std::string("mesh_quality_") + cellKindProgramSuffix(group.kind), kernelFor(group.kind),
-             cellKindOptions(group) },
+  const std::string kind = qualityKindName(group.kind);
+  run.call({ "mesh_quality_" + kind, kind + "_quality", cellKindOptions(group) },
     group.count,
     std::string(cellKindName(group.kind)) + " quality", CellArgs{ group }, points, cl_int(measure),
     run.real(averageSize), quality);
