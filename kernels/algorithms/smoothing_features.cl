@@ -20,6 +20,7 @@
 // into its two faces (each face's centroid minus the edge, perpendicular to the edge), the
 // angle between consistently oriented normals is pi minus the angle between w1 and w2, so the
 // edge is a feature when dot(w1, w2) >= -cos(FeatureAngle) |w1| |w2|.
+#include "edge_run_heads.cl"
 #define PINNED 0
 #define ON_FEATURE 3
 #define INTERIOR 2
@@ -111,12 +112,9 @@ __kernel void feature_pairs(__global const int2* slot_run, __global const int* s
   const int s = get_global_id(0);
   if (s >= slots)
     return;
-  const int2 run = slot_run[s];
-  if (sorted_slots[run.x] != s)
-    return;
-  const uint4 ends = entity_vertices[slot_entity[s]];
-  const int a = (int)ends.x, b = (int)ends.y;
-  if (a == b)
+  int2 run;
+  int a, b;
+  if (!edge_run_head(s, slot_run, sorted_slots, slot_entity, entity_vertices, &run, &a, &b))
     return;
   int constraint = (run.y > 2 && non_manifold_edges) || (run.y == 1 && boundary_edges);
   if (run.y == 2 && features)

@@ -7,6 +7,7 @@
 //  - non_manifold_pairs: the neighbours of every ON_NON_MANIFOLD vertex (a VertexTable's pairs;
 //    the table keeps each neighbour once);
 //  - non_manifold_weights: the weight of each entry of that table, the faces of its edge.
+#include "edge_run_heads.cl"
 #define ON_NON_MANIFOLD 4
 #define NO_PAIR ((int2)(-1, -1))
 
@@ -45,12 +46,9 @@ __kernel void non_manifold_weights(__global const int2* slot_run, __global const
   const int s = get_global_id(0);
   if (s >= slots)
     return;
-  const int2 run = slot_run[s];
-  if (sorted_slots[run.x] != s)
-    return;
-  const uint4 ends = entity_vertices[slot_entity[s]];
-  const int a = (int)ends.x, b = (int)ends.y;
-  if (a == b)
+  int2 run;
+  int a, b;
+  if (!edge_run_head(s, slot_run, sorted_slots, slot_entity, entity_vertices, &run, &a, &b))
     return;
   if (roles[a] == ON_NON_MANIFOLD)
   {

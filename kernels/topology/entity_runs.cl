@@ -1,5 +1,5 @@
 // A slot's run of equal keys, read at its position i in the sorted slots: shared by the GPUs'
-// two ways of recording runs (record_runs in cell_entities.cl writes it at the slot at once;
+// two ways of recording runs (record_runs in cell_entity_runs.cl writes it at the slot at once;
 // number_runs_by_window in run_windows.cl moves it to the slot through windows).
 // `#include "entity_runs.cl"`.
 #include "entity_keys.cl" // cell_of_slot

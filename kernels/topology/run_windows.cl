@@ -1,4 +1,4 @@
-// The runs of the GPUs' way of matching (record_runs in cell_entities.cl) moved to their slots
+// The runs of the GPUs' way of matching (record_runs in cell_entity_runs.cl) moved to their slots
 // through windows of slots, for large meshes whose numbering scatters them: straight from
 // sorted order, every run would go anywhere in gigabytes, each write a transaction of its own.
 // Here the runs move twice, a tile at a time, grouped in local memory so that neighbouring
