@@ -2,7 +2,7 @@
 // QualityMeasureTypes) for every cell of a group; cell i writes quality[cell_ids[i]]. The
 // formulas live in quality_hexahedron.cl, one function per measure, which user kernels can call too. A
 // measure the switch does not list gives NaN (the host refuses such measures before launching).
-// A program per kind: a mesh of one kind compiles only that kind's formulas.
+// A program per kind (on GPUs per kind and measure: MEASURE in quality_measures.cl).
 #include "quality_hexahedron.cl"
 #include "quality_measures.cl"
 
@@ -13,7 +13,7 @@ __kernel void hexahedron_quality(QUALITY_ARGS)
   for (int k = 0; k < 8; ++k)
     p[k] = point_at(points, v[k]);
   REAL q;
-  switch (measure)
+  switch (MEASURE)
   {
     case DIAGONAL: q = quality_hex_diagonal(p); break;
     case DIMENSION: q = quality_hex_dimension(p); break;

@@ -2,7 +2,7 @@
 // QualityMeasureTypes) for every cell of a group; cell i writes quality[cell_ids[i]]. The
 // formulas live in quality_tetra.cl, one function per measure, which user kernels can call too. A
 // measure the switch does not list gives NaN (the host refuses such measures before launching).
-// A program per kind: a mesh of one kind compiles only that kind's formulas.
+// A program per kind (on GPUs per kind and measure: MEASURE in quality_measures.cl).
 #include "quality_tetra.cl"
 #include "quality_measures.cl"
 
@@ -12,7 +12,7 @@ __kernel void tetra_quality(QUALITY_ARGS)
   const REAL3 p0 = point_at(points, v[0]), p1 = point_at(points, v[1]);
   const REAL3 p2 = point_at(points, v[2]), p3 = point_at(points, v[3]);
   REAL q;
-  switch (measure)
+  switch (MEASURE)
   {
     case ASPECT_GAMMA: q = quality_tet_aspect_gamma(p0, p1, p2, p3); break;
     case ASPECT_FROBENIUS: q = quality_tet_aspect_frobenius(p0, p1, p2, p3); break;

@@ -139,7 +139,7 @@ QualityMeasure sizeMeasureOf(CellKind kind)
 }
 
 void computeGroupQuality(DeviceRun& run, const DeviceCellGroup& group, const RealBuffer& points,
-  int measure, double averageSize, RealBuffer& quality)
+  int measure, double averageSize, RealBuffer& quality, QualityProgram program)
 {
   if (!qualityMeasureImplemented(group.kind, measure))
   {
@@ -148,8 +148,14 @@ void computeGroupQuality(DeviceRun& run, const DeviceCellGroup& group, const Rea
       " cells: " + implementedQualityMeasures(group.kind));
   }
   const std::string kind = qualityKindName(group.kind);
-  run.call({ "mesh_quality_" + kind, kind + "_quality", cellKindOptions(group) },
-    group.count,
+  // On a GPU a program per measure (MEASURE in quality_measures.cl): its driver compiles a kind's
+  // whole switch of formulas for seconds; a CPU builds the switch about as fast as one of them.
+  std::string options = cellKindOptions(group);
+  if (program == QualityProgram::PerMeasure || (program == QualityProgram::OnGPUs && run.info().isGPU))
+  {
+    options += " -DMEASURE=" + std::to_string(measure);
+  }
+  run.call({ "mesh_quality_" + kind, kind + "_quality", options }, group.count,
     std::string(cellKindName(group.kind)) + " quality", CellArgs{ group }, points, cl_int(measure),
     run.real(averageSize), quality);
 }

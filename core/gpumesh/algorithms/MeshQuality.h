@@ -71,13 +71,23 @@ bool qualityMeasureNeedsAverageSize(int measure);
 /// quads, Volume for the 3D kinds.
 QualityMeasure sizeMeasureOf(CellKind kind);
 
+/// Which program computes a measure: the kind's (mesh_quality_<kind>, every measure in one
+/// switch) or one built for the measure alone (-DMEASURE). GPU drivers compile the whole switch
+/// for seconds, so OnGPUs builds a program per measure there and the kind's on CPUs.
+enum class QualityProgram
+{
+  OnGPUs,
+  PerMeasure,
+  PerKind
+};
+
 /// Computes `measure` for every cell of `group` (points: the mesh's, in the run's precision)
 /// into quality[cell id], as Verdict computes it. `averageSize` is the average area or volume
 /// of the kind's cells over the whole mesh, read only by the measures that need it. Throws
 /// gpumesh::Error, computing nothing, when the measure is not computed for the kind, naming the
 /// measure, the kind and the measures that are.
 void computeGroupQuality(DeviceRun& run, const DeviceCellGroup& group, const RealBuffer& points,
-  int measure, double averageSize, RealBuffer& quality);
+  int measure, double averageSize, RealBuffer& quality, QualityProgram program = QualityProgram::OnGPUs);
 
 /// The values of `group`'s cells in group order: result[i] = values[cell id of its cell i].
 RealBuffer groupValues(DeviceRun& run, const DeviceCellGroup& group, const RealBuffer& values);
