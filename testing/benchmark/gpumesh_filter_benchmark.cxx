@@ -1123,6 +1123,9 @@ int benchmark(const Options& options)
       const char* name = fields->GetArrayName(i);
       if (name && std::string(name).rfind(prefix, 0) == 0)
         line.number("kernel_ms_" + std::string(name).substr(prefix.size()), fieldNumber(output, name));
+      // Host steps a filter times apart (HostTimeMs_<step>).
+      if (name && std::string(name).rfind("HostTimeMs_", 0) == 0)
+        line.number("host_ms_" + std::string(name).substr(11), fieldNumber(output, name));
     }
   }
   line.count("bytes_read", read);

@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <map>
@@ -364,6 +365,13 @@ testmesh::Mesh wavyGrid(std::size_t cells, double crease)
   return mesh;
 }
 
+// GPUMESH_DEVICE when set (another machine's device: run.sh core-tests), else the first.
+std::string testDevice()
+{
+  const char* chosen = std::getenv("GPUMESH_DEVICE");
+  return chosen && *chosen ? chosen : "0";
+}
+
 struct Mismatches
 {
   std::size_t count = 0;
@@ -385,7 +393,7 @@ std::string bits(double x)
 
 void compareFirstRound(const testmesh::Mesh& mesh, Precision precision, const DecimationOptions& options)
 {
-  DeviceRun run(DeviceContext::acquire("0"), precision);
+  DeviceRun run(DeviceContext::acquire(testDevice()), precision);
   if (!run.info().hasDoublePrecision)
     GTEST_SKIP() << "the device has no fp64: its decisions are in float (documented as not device-independent)";
   const DeviceMesh device(run, testmesh::toHost(mesh));
@@ -497,7 +505,7 @@ TEST(DecimationDeterminism, FirstRoundWithLinesAndCornersMatchesTheHost)
     compareFirstRound(mesh, precision, options);
   }
   // Lines and corners are there to compare.
-  DeviceRun run(DeviceContext::acquire("0"), Precision::Single);
+  DeviceRun run(DeviceContext::acquire(testDevice()), Precision::Single);
   const DecimationRoundEdges round = firstRoundEdges(run, DeviceMesh(run, testmesh::toHost(mesh)), options);
   const auto lines = std::count(round.vertexClass.begin(), round.vertexClass.end(), cl_uchar(1));
   const auto fixed = std::count(round.vertexClass.begin(), round.vertexClass.end(), cl_uchar(0));
