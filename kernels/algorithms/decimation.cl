@@ -8,7 +8,15 @@
 // slot 3t + k of CellEntities). A vertex's ball is its row of a VertexTable of cells
 // (row_start, degree, entries); its neighbours the row of a VertexTable of vertices.
 //
-// Build options: QUADRIC_DOUBLE (1 where the device has fp64: quadrics and costs in double).
+// Build options: QUADRIC_DOUBLE (1 where the device has fp64: quadrics, costs and checks in double).
+//
+// The same output on every device: every value that decides a collapse (quadrics, costs, targets,
+// vertex classes, checks) is computed in QREAL by + - * / and sqrt only, each rounded on its own
+// (no contraction into fma, no built-in dot/cross/length/distance, whose implementations differ),
+// in a fixed order. In double these operations are correctly rounded on every OpenCL device, so
+// the results are bit for bit those of the host reference (testing/core/TestDecimation.cxx); in
+// float (devices without fp64) division and sqrt may differ by an ulp between devices.
+#pragma OPENCL FP_CONTRACT OFF
 
 #if QUADRIC_DOUBLE
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
@@ -17,12 +25,31 @@ typedef double3 QREAL3;
 #define QREAL_MAX DBL_MAX
 // Below this |det| / ||A||^3 the 3x3 system of the optimal point is taken as singular.
 #define SINGULAR 1e-10
+// Below this (twice the area)^2 / (sum of squared sides)^2 a triangle is degenerate.
+#define DEGENERATE 1e-12
 #else
 typedef float QREAL;
 typedef float3 QREAL3;
 #define QREAL_MAX FLT_MAX
 #define SINGULAR 1e-5f
+#define DEGENERATE 1e-12f
 #endif
+
+// Vector operations in a fixed order, each operation rounded on its own.
+inline QREAL qdot(QREAL3 a, QREAL3 b)
+{
+  return a.x * b.x + a.y * b.y + a.z * b.z;
+}
+
+inline QREAL3 qcross(QREAL3 a, QREAL3 b)
+{
+  return (QREAL3)(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x);
+}
+
+inline QREAL qlength(QREAL3 a)
+{
+  return sqrt(qdot(a, a));
+}
 
 // Vertex classes: how far a vertex may move.
 #define FIXED 0 // not at all: corners, frozen vertices, non-manifold ones
@@ -53,10 +80,14 @@ inline QREAL quadric_cost(const QREAL* q, QREAL3 p)
   return c > 0 ? c : 0; // rounding can make a zero error slightly negative
 }
 
+inline QREAL3 qwiden(REAL3 p)
+{
+  return (QREAL3)((QREAL)p.x, (QREAL)p.y, (QREAL)p.z);
+}
+
 inline QREAL3 qpoint(__global const REAL* points, int id)
 {
-  const REAL3 p = point_at(points, id);
-  return (QREAL3)((QREAL)p.x, (QREAL)p.y, (QREAL)p.z);
+  return qwiden(point_at(points, id));
 }
 
 inline int3 triangle_at(__global const int* triangles, int t)
@@ -96,10 +127,10 @@ inline int cheaper(__global const QREAL* cost, int e, int f)
 }
 
 // A triangle's unit-less normal (twice its area long).
-inline REAL3 triangle_normal(__global const REAL* points, int3 tri)
+inline QREAL3 triangle_normal(__global const REAL* points, int3 tri)
 {
-  const REAL3 p0 = point_at(points, tri.x);
-  return cross(point_at(points, tri.y) - p0, point_at(points, tri.z) - p0);
+  const QREAL3 p0 = qpoint(points, tri.x);
+  return qcross(qpoint(points, tri.y) - p0, qpoint(points, tri.z) - p0);
 }
 
 // Whether the edge of `slot` (its run: first place in sorted_slots, number of triangles) is a line
@@ -112,9 +143,9 @@ inline int line_edge(__global const int* triangles, __global const REAL* points,
     return preserve_boundary;
   if (run.y != 2 || !preserve_features)
     return 0;
-  const REAL3 n1 = triangle_normal(points, triangle_at(triangles, sorted_slots[run.x] / 3));
-  const REAL3 n2 = triangle_normal(points, triangle_at(triangles, sorted_slots[run.x + 1] / 3));
-  return dot(n1, n2) < cos_feature * length(n1) * length(n2);
+  const QREAL3 n1 = triangle_normal(points, triangle_at(triangles, sorted_slots[run.x] / 3));
+  const QREAL3 n2 = triangle_normal(points, triangle_at(triangles, sorted_slots[run.x + 1] / 3));
+  return qdot(n1, n2) < (QREAL)cos_feature * qlength(n1) * qlength(n2);
 }
 
 // The first triangle (smallest id) with a repeated point, and the first with zero area.
@@ -127,7 +158,7 @@ __kernel void check_triangles(__global const int* triangles, const int count, __
   const int3 tri = triangle_at(triangles, t);
   if (tri.x == tri.y || tri.y == tri.z || tri.z == tri.x)
     atomic_min(&first_bad[0], t);
-  else if (all(triangle_normal(points, tri) == (REAL3)(0)))
+  else if (all(triangle_normal(points, tri) == (QREAL3)(0)))
     atomic_min(&first_bad[1], t);
 }
 
@@ -149,12 +180,12 @@ __kernel void vertex_quadrics(__global const int* triangles, __global const REAL
     const int t = ball[start + i];
     const int3 tri = triangle_at(triangles, t);
     const QREAL3 p[3] = { qpoint(points, tri.x), qpoint(points, tri.y), qpoint(points, tri.z) };
-    const QREAL3 n = cross(p[1] - p[0], p[2] - p[0]);
-    const QREAL twice_area = length(n);
+    const QREAL3 n = qcross(p[1] - p[0], p[2] - p[0]);
+    const QREAL twice_area = qlength(n);
     if (twice_area == 0)
       continue;
     const QREAL3 unit = n / twice_area;
-    add_plane(q, unit, -dot(unit, p[0]), twice_area / 2);
+    add_plane(q, unit, -qdot(unit, p[0]), twice_area / 2);
     const int k = corner_of(tri, v);
     // The two edges at v: k -> k + 1 (slot k) and k + 2 -> k (slot k + 2).
     for (int j = 0; j < 2; ++j)
@@ -163,12 +194,12 @@ __kernel void vertex_quadrics(__global const int* triangles, __global const REAL
       if (slot_run[3 * t + edge].y != 1)
         continue;
       const QREAL3 a = p[edge], b = p[(edge + 1) % 3];
-      const QREAL3 side = cross(b - a, unit);
-      const QREAL side_length = length(side);
+      const QREAL3 side = qcross(b - a, unit);
+      const QREAL side_length = qlength(side);
       if (side_length == 0)
         continue;
       const QREAL3 sn = side / side_length;
-      add_plane(q, sn, -dot(sn, a), dot(b - a, b - a));
+      add_plane(q, sn, -qdot(sn, a), qdot(b - a, b - a));
     }
   }
   for (int c = 0; c < 10; ++c)
@@ -229,9 +260,9 @@ __kernel void vertex_classes(__global const int* triangles, __global const REAL*
   int corner_point = 0;
   if (lines == 2)
   {
-    const REAL3 p = point_at(points, v);
-    const REAL3 in = p - point_at(points, ends[0]), out = point_at(points, ends[1]) - p;
-    corner_point = dot(in, out) < cos_feature * length(in) * length(out);
+    const QREAL3 p = qpoint(points, v);
+    const QREAL3 in = p - qpoint(points, ends[0]), out = qpoint(points, ends[1]) - p;
+    corner_point = qdot(in, out) < (QREAL)cos_feature * qlength(in) * qlength(out);
   }
   // A vertex on one or more than two boundary edges has a ball of several fans: it stays.
   const int fixed = nonmanifold || (boundary != 0 && boundary != 2) || (lines != 0 && lines != 2) ||
@@ -276,7 +307,7 @@ inline int in_ball(__global const int* triangles, __global const int* ball, uint
 // Whether moving a and b to p turns a triangle of `v`'s ball (other than those on edge a-b) more
 // than the angle whose cosine is cos_normal, or makes it degenerate.
 inline int ball_folds(__global const int* triangles, __global const REAL* points, __global const int* ball,
-  uint start, int count, int a, int b, REAL3 p, REAL cos_normal)
+  uint start, int count, int a, int b, QREAL3 p, QREAL cos_normal)
 {
   for (int i = 0; i < count; ++i)
   {
@@ -285,19 +316,20 @@ inline int ball_folds(__global const int* triangles, __global const REAL* points
     const int has_b = tri.x == b || tri.y == b || tri.z == b;
     if (has_a && has_b)
       continue;
-    REAL3 q[3];
+    QREAL3 q[3];
     for (int k = 0; k < 3; ++k)
     {
       const int id = corner(tri, k);
-      q[k] = (id == a || id == b) ? p : point_at(points, id);
+      q[k] = (id == a || id == b) ? p : qpoint(points, id);
     }
-    const REAL3 before = triangle_normal(points, tri);
-    const REAL3 after = cross(q[1] - q[0], q[2] - q[0]);
-    const REAL squares = dot(q[1] - q[0], q[1] - q[0]) + dot(q[2] - q[1], q[2] - q[1]) + dot(q[0] - q[2], q[0] - q[2]);
+    const QREAL3 before = triangle_normal(points, tri);
+    const QREAL3 after = qcross(q[1] - q[0], q[2] - q[0]);
+    const QREAL squares =
+      qdot(q[1] - q[0], q[1] - q[0]) + qdot(q[2] - q[1], q[2] - q[1]) + qdot(q[0] - q[2], q[0] - q[2]);
     // Degenerate: twice the area tiny beside the squared sides (a needle or a point).
-    if (!(dot(after, after) > 1e-12f * squares * squares))
+    if (!(qdot(after, after) > DEGENERATE * squares * squares))
       return 1;
-    if (dot(before, after) < cos_normal * length(before) * length(after))
+    if (qdot(before, after) < cos_normal * qlength(before) * qlength(after))
       return 1;
   }
   return 0;
@@ -390,7 +422,7 @@ __kernel void edge_costs(__global const int* triangles, __global const REAL* poi
     {
       const QREAL3 x = -(QREAL3)(c00 * q[3] + c01 * q[6] + c02 * q[8], c01 * q[3] + c11 * q[6] + c12 * q[8],
                          c02 * q[3] + c12 * q[6] + c22 * q[8]) / det;
-      if (distance(x, mid) <= distance(pa, pb))
+      if (qlength(x - mid) <= qlength(pa - pb))
       {
         best = x;
         best_cost = quadric_cost(q, x);
@@ -474,9 +506,9 @@ __kernel void edge_checks(__global const int* triangles, __global const REAL* po
     ok = !makes_duplicate(triangles, ball, a_start, a_count, b_start, b_count, a, b);
   const int merged_degree = neighbour_count[a] + neighbour_count[b] - shared - 2;
   ok = ok && merged_degree >= ((on_boundary[a] || on_boundary[b]) ? 2 : 3);
-  const REAL3 p = vload3(e, target);
-  ok = ok && !ball_folds(triangles, points, ball, a_start, a_count, a, b, p, cos_normal) &&
-    !ball_folds(triangles, points, ball, b_start, b_count, a, b, p, cos_normal);
+  const QREAL3 p = qwiden(vload3(e, target));
+  ok = ok && !ball_folds(triangles, points, ball, a_start, a_count, a, b, p, (QREAL)cos_normal) &&
+    !ball_folds(triangles, points, ball, b_start, b_count, a, b, p, (QREAL)cos_normal);
   if (!ok)
     survivor[e] = -1;
 }

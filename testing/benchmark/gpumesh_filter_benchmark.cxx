@@ -30,6 +30,7 @@
 #include "vtkGPUVertexSmoothing.h"
 
 #include "vtkCallbackCommand.h"
+#include "vtkBinnedDecimation.h"
 #include "vtkCellArray.h"
 #include "vtkCellData.h"
 #include "vtkCellSizeFilter.h"
@@ -49,6 +50,7 @@
 #include "vtkPointData.h"
 #include "vtkPoints.h"
 #include "vtkPolyData.h"
+#include "vtkQuadricClustering.h"
 #include "vtkQuadricDecimation.h"
 #include "vtkSMPTools.h"
 #include "vtkSmartPointer.h"
@@ -359,6 +361,13 @@ const char* const userLaplacian = "REAL3 mean = 0;\n"
                                   "  mean += neighbours_x(k);\n"
                                   "result = x + 0.5 * (mean / neighbour_count - x);\n";
 
+// The bins per side of vtk-quadric-clustering and vtk-binned-decimation: about 10% of the
+// triangles of a triangle grid of `cells` triangles left.
+int clusteringDivisions(std::size_t cells)
+{
+  return std::max(1, static_cast<int>(std::lround(std::sqrt(0.05 * static_cast<double>(cells)))));
+}
+
 const std::vector<FilterCase>& filterCases()
 {
   static const std::vector<FilterCase> cases = {
@@ -522,6 +531,32 @@ const std::vector<FilterCase>& filterCases()
       [](const Options&, bool) -> vtkSmartPointer<vtkAlgorithm> {
         vtkNew<vtkQuadricDecimation> filter;
         filter->SetTargetReduction(0.9);
+        return filter.GetPointer();
+      } },
+    // Vertex clustering (issue 28's threaded CPU baselines): no target reduction, a grid of bins.
+    // d x d x 1 bins with d = round(sqrt(0.05 x cells)) leave about 10% of the triangles of the
+    // triangle grids (2 d^2 for the n x n grid of 2 n^2 triangles; one bin across z, the wavy
+    // surface's height being 6 against n).
+    { "vtk-quadric-clustering",
+      "vtkQuadricClustering (ParaView's Quadric Clustering), d x d x 1 bins, d = sqrt(0.05 x cells): about 10% "
+      "of a triangle grid",
+      false, true, true, {},
+      [](const Options& options, bool) -> vtkSmartPointer<vtkAlgorithm> {
+        vtkNew<vtkQuadricClustering> filter;
+        const int d = clusteringDivisions(options.cells);
+        filter->AutoAdjustNumberOfDivisionsOff();
+        filter->SetNumberOfDivisions(d, d, 1);
+        return filter.GetPointer();
+      } },
+    { "vtk-binned-decimation",
+      "vtkBinnedDecimation (threaded vertex clustering), d x d x 1 bins as vtk-quadric-clustering, bin averages",
+      false, true, true, {},
+      [](const Options& options, bool) -> vtkSmartPointer<vtkAlgorithm> {
+        vtkNew<vtkBinnedDecimation> filter;
+        const int d = clusteringDivisions(options.cells);
+        filter->AutoAdjustNumberOfDivisionsOff();
+        filter->SetNumberOfDivisions(d, d, 1);
+        filter->SetPointGenerationModeToBinAverages();
         return filter.GetPointer();
       } },
     { "vtk-decimate-pro", "vtkDecimatePro (ParaView's Decimate), TargetReduction 0.9, PreserveTopology on", false,
@@ -749,6 +784,52 @@ private:
   }
   std::string Body;
 };
+
+// A 64-bit hash of the output's geometry: each point's coordinates as doubles (their bits), then
+// each cell's size and point ids, every value mixed in as one 64-bit word (FNV-1a's step on words).
+// Two devices gave the same output exactly when their hashes agree (GPU Decimation's promise).
+std::string outputHash(vtkPointSet* output)
+{
+  std::uint64_t h = 14695981039346656037ull;
+  const auto mix = [&h](std::uint64_t word) {
+    h ^= word;
+    h *= 1099511628211ull;
+  };
+  vtkPoints* points = output->GetPoints();
+  const vtkIdType n = points ? points->GetNumberOfPoints() : 0;
+  mix(static_cast<std::uint64_t>(n));
+  for (vtkIdType i = 0; i < n; ++i)
+  {
+    double x[3];
+    points->GetPoint(i, x);
+    for (double c : x)
+    {
+      std::uint64_t bits;
+      std::memcpy(&bits, &c, sizeof bits);
+      mix(bits);
+    }
+  }
+  vtkCellArray* cells = nullptr;
+  if (auto* poly = vtkPolyData::SafeDownCast(output))
+    cells = poly->GetNumberOfPolys() == poly->GetNumberOfCells() ? poly->GetPolys() : nullptr;
+  else if (auto* grid = vtkUnstructuredGrid::SafeDownCast(output))
+    cells = grid->GetCells();
+  if (!cells)
+    return "n/a";
+  mix(static_cast<std::uint64_t>(cells->GetNumberOfCells()));
+  vtkIdType size = 0;
+  const vtkIdType* ids = nullptr;
+  for (vtkIdType c = 0; c < cells->GetNumberOfCells(); ++c)
+  {
+    cells->GetCellAtId(c, size, ids);
+    mix(static_cast<std::uint64_t>(size));
+    for (vtkIdType k = 0; k < size; ++k)
+      mix(static_cast<std::uint64_t>(ids[k]));
+  }
+  char text[17];
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(h));
+  return text;
+}
 
 double fieldNumber(vtkPointSet* output, const char* name)
 {
@@ -986,6 +1067,7 @@ int benchmark(const Options& options)
   line.count("input_cells", static_cast<std::uint64_t>(input->GetNumberOfCells()));
   line.count("output_points", static_cast<std::uint64_t>(output->GetNumberOfPoints()));
   line.count("output_cells", static_cast<std::uint64_t>(output->GetNumberOfCells()));
+  line.text("output_hash", outputHash(output));
   line.text("point_type", options.pointType);
   line.count("id_bits", static_cast<std::uint64_t>(options.idBits));
   line.text("cell_arrays", options.cellArrays);
@@ -1041,6 +1123,9 @@ int benchmark(const Options& options)
       const char* name = fields->GetArrayName(i);
       if (name && std::string(name).rfind(prefix, 0) == 0)
         line.number("kernel_ms_" + std::string(name).substr(prefix.size()), fieldNumber(output, name));
+      // Host steps a filter times apart (HostTimeMs_<step>).
+      if (name && std::string(name).rfind("HostTimeMs_", 0) == 0)
+        line.number("host_ms_" + std::string(name).substr(11), fieldNumber(output, name));
     }
   }
   line.count("bytes_read", read);

@@ -44,14 +44,24 @@ provided='^(linux-vdso|ld-linux|libc|libm|libmvec|libdl|libpthread|librt|libreso
 if [[ $binary_name == *mpi* ]]; then # MPI's own libraries must be the ones its mpirun goes with
   provided="${provided%)*}|libmpi[a-z_]*|libopen-rte|libopen-pal|libhwloc|libevent[a-z_-]*|libpmix|libfabric|libuc[pmstx]|libpsm[0-9_a-z]*|libibverbs|librdmacm|libnl-[a-z0-9-]*|libudev|libmunge|libnuma)[.-]"
 fi
-missing=$(ldd "$binary" | grep 'not found' || true)
-[[ -z $missing ]] || { echo "unresolved libraries:" >&2; echo "$missing" >&2; exit 1; }
+# The core tests go with the filter benchmark when they are built (`run.sh core-tests`: e.g.
+# GPU Decimation's decisions against the host reference on that machine's device).
+binaries=("$binary")
+if [[ $binary_name == gpumesh-filter-benchmark && -x $build/bin/GPUMeshCoreTests ]]; then
+  binaries+=("$build/bin/GPUMeshCoreTests")
+  cp "$build/bin/GPUMeshCoreTests" "$package/bin/"
+fi
 count=0
-while read -r name path; do
-  [[ $name =~ $provided ]] && continue
-  cp -L "$path" "$package/lib/$name"
-  count=$((count + 1))
-done < <(ldd "$binary" | awk '$2 == "=>" && $3 ~ /^\// { print $1, $3 }')
+for packed in "${binaries[@]}"; do
+  missing=$(ldd "$packed" | grep 'not found' || true)
+  [[ -z $missing ]] || { echo "unresolved libraries:" >&2; echo "$missing" >&2; exit 1; }
+  while read -r name path; do
+    [[ $name =~ $provided ]] && continue
+    [[ -e $package/lib/$name ]] && continue
+    cp -L "$path" "$package/lib/$name"
+    count=$((count + 1))
+  done < <(ldd "$packed" | awk '$2 == "=>" && $3 ~ /^\// { print $1, $3 }')
+done
 cp -L "$(ldconfig -p | awk '$1 == "libOpenCL.so.1" && /x86-64/ { print $NF; exit }')" "$package/opencl/libOpenCL.so.1"
 
 mkdir -p "$destination"

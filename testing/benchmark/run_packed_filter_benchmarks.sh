@@ -5,6 +5,8 @@
 # loader, and runs run_filter_benchmarks.sh.
 #
 #   bash run.sh devices                     # the OpenCL devices the filters see
+#   GPUMESH_DEVICE=NVIDIA bash run.sh core-tests --gtest_filter='DecimationDeterminism.*'
+#                                           # core tests packed beside the benchmark
 #   bash run.sh first-use --device NVIDIA   # the rows of vtkGPUMeshFirstUsePrograms.cxx for this
 #                                           # device's kind (collect_first_use_programs.py)
 #   bash run.sh [run_filter_benchmarks.sh options]   (--out defaults to $OUT/filter-benchmarks when
@@ -66,6 +68,12 @@ fi
 if [[ ${1:-} == first-use ]]; then
   shift
   exec python3 "$unpacked/bin/collect_first_use_programs.py" --binary "$unpacked/bin/gpumesh-filter-benchmark" "$@"
+fi
+if [[ ${1:-} == core-tests ]]; then
+  # The core tests (packed beside the filter benchmark), GoogleTest's options after it; the
+  # device from GPUMESH_DEVICE where a test reads it (GPU Decimation's determinism tests).
+  shift
+  exec "$unpacked/bin/GPUMeshCoreTests" "$@"
 fi
 if [[ ${1:-} == devices ]]; then
   exec "$unpacked/bin/gpumesh-filter-benchmark" --devices

@@ -9,7 +9,7 @@ import unittest
 import numpy as np
 from paraview import simple
 from vtkmodules.numpy_interface import dataset_adapter as dsa
-from vtkmodules.vtkCommonCore import vtkDoubleArray
+from vtkmodules.vtkCommonCore import vtkDoubleArray, vtkIdTypeArray
 from vtkmodules.vtkCommonDataModel import VTK_QUAD, VTK_TRIANGLE, vtkUnstructuredGrid
 
 import gpumesh_testing as gt
@@ -121,6 +121,36 @@ class DecimationTest(unittest.TestCase):
         unmoved = np.all(out_xyz == xyz[original], axis=1)
         self.assertTrue(np.array_equal(carried[unmoved], 3 * xyz[original[unmoved], 2] + 1))
         self.assertLess(np.abs(carried - (3 * out_xyz[:, 2] + 1)).max(), 0.3)
+
+    def test_global_ids_taken_from_the_surviving_point_and_parent_cell(self):
+        sphere = gt.read_vtu("sphere_surface.vtu")
+        point_ids = vtkIdTypeArray()
+        point_ids.SetName("GlobalIds")
+        point_ids.SetNumberOfTuples(sphere.GetNumberOfPoints())
+        for i in range(sphere.GetNumberOfPoints()):
+            point_ids.SetValue(i, 1000 + 7 * i)
+        sphere.GetPointData().SetGlobalIds(point_ids)
+        cell_ids = vtkIdTypeArray()
+        cell_ids.SetName("CellGlobalIds")
+        cell_ids.SetNumberOfTuples(sphere.GetNumberOfCells())
+        for c in range(sphere.GetNumberOfCells()):
+            cell_ids.SetValue(c, 50000 + 3 * c)
+        sphere.GetCellData().SetGlobalIds(cell_ids)
+        output, errors = gpu_decimation(sphere, TargetReduction=0.75, PassThroughPointIds=1, PassThroughCellIds=1)
+        self.assertEqual(errors, "")
+        # Point global ids are never interpolated: each point keeps its surviving input point's.
+        original = np.asarray(dsa.WrapDataObject(output).PointData["vtkOriginalPointIds"])
+        self.assertIsNotNone(output.GetPointData().GetGlobalIds())
+        self.assertEqual(output.GetPointData().GetGlobalIds().GetName(), "GlobalIds")
+        out_point_ids = np.asarray(dsa.WrapDataObject(output).PointData["GlobalIds"])
+        self.assertTrue(np.array_equal(out_point_ids, 1000 + 7 * original))
+        self.assertEqual(len(np.unique(out_point_ids)), output.GetNumberOfPoints())
+        # Cell global ids: a surviving triangle keeps its parent's (still unique), still active.
+        parents = gt.cell_array(output, "vtkOriginalCellIds")
+        self.assertIsNotNone(output.GetCellData().GetGlobalIds())
+        out_cell_ids = gt.cell_array(output, "CellGlobalIds")
+        self.assertTrue(np.array_equal(out_cell_ids, 50000 + 3 * parents))
+        self.assertEqual(len(np.unique(out_cell_ids)), output.GetNumberOfCells())
 
     def test_target_count_and_warning_when_constrained(self):
         sphere = gt.read_vtu("sphere_surface.vtu")

@@ -42,6 +42,81 @@ struct RoundTopology
 
 constexpr double degrees = 3.14159265358979323846 / 180.0;
 
+// The kernel calls a round shares with firstRoundEdges (the same arguments in both).
+void callVertexClasses(DeviceRun& run, const std::string& qoptions, const DeviceBuffer<cl_int>& tri,
+  const RealBuffer& points, const RoundTopology& topology, const DeviceBuffer<cl_uchar>& frozen, cl_int hasFrozen,
+  const DecimationOptions& options, std::size_t vertices, DeviceBuffer<cl_uchar>& vertexClass,
+  DeviceBuffer<cl_uchar>& onBoundary, DeviceBuffer<cl_int>& neighbourCount)
+{
+  const auto cosFeature = run.real(std::cos(options.featureAngle * degrees));
+  run.call({ program, "vertex_classes", qoptions }, vertices, "vertex classes", tri, points, topology.ball.entries(),
+    topology.ball.rowStart(), topology.ball.degree(), topology.edges.slotRun(), topology.edges.sortedSlots(), frozen,
+    hasFrozen, cl_int(options.preserveBoundary), cl_int(options.preserveFeatures), cosFeature,
+    static_cast<cl_int>(vertices), vertexClass, onBoundary, neighbourCount);
+}
+
+void callEdgeCosts(DeviceRun& run, const QuadricType& qtype, const DeviceBuffer<cl_int>& tri, const RealBuffer& points,
+  const RoundTopology& topology, const DeviceBuffer<cl_int2>& edgeRun, const DeviceBuffer<cl_uchar>& vertexClass,
+  const DeviceBuffer<cl_uchar>& quadrics, const DecimationOptions& options, DeviceBuffer<cl_uchar>& cost,
+  RealBuffer& targets, DeviceBuffer<cl_int>& survivor)
+{
+  const CellEntities& edges = topology.edges;
+  const auto edgeCount = static_cast<cl_int>(edges.entityCount());
+  const auto cosFeature = run.real(std::cos(options.featureAngle * degrees));
+  const cl_int preserveBoundary = options.preserveBoundary, preserveFeatures = options.preserveFeatures;
+  const double maxError = options.maximumError;
+  if (qtype.isDouble)
+  {
+    run.call({ program, "edge_costs", qtype.options() }, edges.entityCount(), "edge costs", tri, points,
+      edges.entityVertices(), edgeRun, edges.sortedSlots(), vertexClass, quadrics, preserveBoundary, preserveFeatures,
+      cosFeature, cl_double(maxError), edgeCount, cost, targets, survivor);
+  }
+  else
+  {
+    const float maxFloat = maxError > std::numeric_limits<float>::max() ? std::numeric_limits<float>::max()
+                                                                        : static_cast<float>(maxError);
+    run.call({ program, "edge_costs", qtype.options() }, edges.entityCount(), "edge costs", tri, points,
+      edges.entityVertices(), edgeRun, edges.sortedSlots(), vertexClass, quadrics, preserveBoundary, preserveFeatures,
+      cosFeature, cl_float(maxFloat), edgeCount, cost, targets, survivor);
+  }
+}
+
+void callEdgeChecks(DeviceRun& run, const std::string& qoptions, const DeviceBuffer<cl_int>& tri,
+  const RealBuffer& points, const RoundTopology& topology, const DeviceBuffer<cl_int2>& edgeRun,
+  const DeviceBuffer<cl_uchar>& onBoundary, const DeviceBuffer<cl_int>& neighbourCount, const RealBuffer& targets,
+  const DecimationOptions& options, DeviceBuffer<cl_int>& survivor)
+{
+  const CellEntities& edges = topology.edges;
+  const VertexTable& ball = topology.ball;
+  const auto cosNormal = run.real(std::cos(options.maximumNormalChange * degrees));
+  run.call({ program, "edge_checks", qoptions }, edges.entityCount(), "edge checks", tri, points,
+    edges.entityVertices(), edgeRun, ball.entries(), ball.rowStart(), ball.degree(), edges.slotRun(), onBoundary,
+    neighbourCount, targets, cl_int(options.preserveTopology), cosNormal, static_cast<cl_int>(edges.entityCount()),
+    survivor);
+}
+
+// Widens a buffer of QREAL values to double on the host.
+std::vector<double> downloadQuadricReals(
+  DeviceRun& run, const QuadricType& qtype, const DeviceBuffer<cl_uchar>& buffer, std::size_t count)
+{
+  std::vector<unsigned char> bytes(count * qtype.size());
+  if (count > 0)
+    run.download(buffer, bytes.data(), bytes.size(), "quadric values");
+  std::vector<double> result(count);
+  for (std::size_t i = 0; i < count; ++i)
+  {
+    if (qtype.isDouble)
+      std::memcpy(&result[i], bytes.data() + i * sizeof(double), sizeof(double));
+    else
+    {
+      float f;
+      std::memcpy(&f, bytes.data() + i * sizeof(float), sizeof f);
+      result[i] = f;
+    }
+  }
+  return result;
+}
+
 // tie_order of kernels/algorithms/decimation.cl: the order of edges of equal cost.
 cl_uint tieOrder(std::size_t e)
 {
@@ -182,10 +257,6 @@ DecimatedSurface decimateTriangles(DeviceRun& run, const DeviceMesh& mesh, const
   std::vector<cl_uint> hostHistogram(1u << 16);
 
   const std::size_t target = static_cast<std::size_t>(std::max<std::int64_t>(options.targetTriangles, 0));
-  const auto cosFeature = run.real(std::cos(options.featureAngle * degrees));
-  const auto cosNormal = run.real(std::cos(options.maximumNormalChange * degrees));
-  const cl_int preserveBoundary = options.preserveBoundary, preserveFeatures = options.preserveFeatures,
-               preserveTopology = options.preserveTopology;
   double largest = 0.0;
 
   while (triangles > target)
@@ -222,9 +293,8 @@ DecimatedSurface decimateTriangles(DeviceRun& run, const DeviceMesh& mesh, const
           ball.rowStart(), ball.degree(), edges.slotRun(), cint(vertices), quadrics);
       }
       DeviceRun::ScopedLabel costLabel(run, "decimation costs");
-      run.call({ program, "vertex_classes", qoptions }, vertices, "vertex classes", tri, points, ball.entries(),
-        ball.rowStart(), ball.degree(), edges.slotRun(), edges.sortedSlots(), frozen, cl_int(!options.frozen.empty()),
-        preserveBoundary, preserveFeatures, cosFeature, cint(vertices), vertexClass, onBoundary, neighbourCount);
+      callVertexClasses(run, qoptions, tri, points, *topology, frozen, hasFrozen, options, vertices, vertexClass,
+        onBoundary, neighbourCount);
 
       // Steps 3-5 again with 8 times the candidates when none of the cheapest passed its checks.
       std::size_t cheapestCount = std::max<std::size_t>(1, (triangles - target) / 2);
@@ -235,21 +305,7 @@ DecimatedSurface decimateTriangles(DeviceRun& run, const DeviceMesh& mesh, const
         cost = run.allocate<cl_uchar>(edgeCount * qtype.size(), "edge costs");
         targets = run.allocateReal(3 * edgeCount, "edge targets");
         survivor = run.allocate<cl_int>(edgeCount, "edge survivors");
-        const double maxError = options.maximumError;
-        if (qtype.isDouble)
-        {
-          run.call({ program, "edge_costs", qoptions }, edgeCount, "edge costs", tri, points, edges.entityVertices(),
-            edgeRun, edges.sortedSlots(), vertexClass, quadrics, preserveBoundary, preserveFeatures, cosFeature,
-            cl_double(maxError), cint(edgeCount), cost, targets, survivor);
-        }
-        else
-        {
-          const float maxFloat = maxError > std::numeric_limits<float>::max() ? std::numeric_limits<float>::max()
-                                                                              : static_cast<float>(maxError);
-          run.call({ program, "edge_costs", qoptions }, edgeCount, "edge costs", tri, points, edges.entityVertices(),
-            edgeRun, edges.sortedSlots(), vertexClass, quadrics, preserveBoundary, preserveFeatures, cosFeature,
-            cl_float(maxFloat), cint(edgeCount), cost, targets, survivor);
-        }
+        callEdgeCosts(run, qtype, tri, points, *topology, edgeRun, vertexClass, quadrics, options, cost, targets, survivor);
 
         // 4. Only the candidates no dearer than the cheapest (still to remove) / 2 (2 triangles per
         // collapse away from a boundary) take part: the rounds follow the order of costs a
@@ -280,9 +336,8 @@ DecimatedSurface decimateTriangles(DeviceRun& run, const DeviceMesh& mesh, const
         }
         {
           DeviceRun::ScopedLabel checkLabel(run, "decimation checks");
-          run.call({ program, "edge_checks", qoptions }, edgeCount, "edge checks", tri, points, edges.entityVertices(),
-            edgeRun, ball.entries(), ball.rowStart(), ball.degree(), edges.slotRun(), onBoundary, neighbourCount, targets,
-            preserveTopology, cosNormal, cint(edgeCount), survivor);
+          callEdgeChecks(
+            run, qoptions, tri, points, *topology, edgeRun, onBoundary, neighbourCount, targets, options, survivor);
         }
 
         // 5. The independent set: edges cheapest around both their ends; then, in further passes,
@@ -450,19 +505,67 @@ std::vector<double> vertexQuadrics(DeviceRun& run, const DeviceMesh& mesh)
   run.call({ program, "vertex_quadrics", qtype.options() }, vertices, "vertex quadrics",
     current.groups().front().connectivity, mesh.points(), topology.ball.entries(), topology.ball.rowStart(),
     topology.ball.degree(), topology.edges.slotRun(), static_cast<cl_int>(vertices), quadrics);
-  std::vector<unsigned char> bytes(quadrics.size());
-  run.download(quadrics, bytes.data(), bytes.size(), "quadrics");
-  for (std::size_t i = 0; i < 10 * vertices; ++i)
-  {
-    if (qtype.isDouble)
-      std::memcpy(&result[i], bytes.data() + i * sizeof(double), sizeof(double));
-    else
-    {
-      float f;
-      std::memcpy(&f, bytes.data() + i * sizeof(float), sizeof f);
-      result[i] = f;
-    }
-  }
+  return downloadQuadricReals(run, qtype, quadrics, 10 * vertices);
+}
+
+DecimationRoundEdges firstRoundEdges(DeviceRun& run, const DeviceMesh& mesh, const DecimationOptions& options)
+{
+  const QuadricType qtype{ run.info().hasDoublePrecision };
+  const std::string qoptions = qtype.options();
+  const auto vertices = static_cast<std::size_t>(mesh.pointCount());
+  DecimationRoundEdges result;
+  if (mesh.groups().empty() || vertices == 0)
+    return result;
+  const DeviceCellGroup& group = mesh.groups().front();
+  if (mesh.groups().size() != 1 || group.kind != CellKind::Triangle)
+    throw Error("the first round's edges take triangles only");
+  if (!options.frozen.empty() && options.frozen.size() != vertices)
+    throw Error("the frozen point mask has " + std::to_string(options.frozen.size()) + " values for " +
+      std::to_string(vertices) + " points");
+  DeviceBuffer<cl_int> connectivity = run.allocate<cl_int>(3 * group.count, "decimation triangles");
+  run.copy(group.connectivity, connectivity, 3 * group.count, "decimation triangles");
+  DeviceMesh current(run, RealBuffer(), vertices, CellKind::Triangle, std::move(connectivity), group.count, mesh.origin());
+  const DeviceBuffer<cl_int>& tri = current.groups().front().connectivity;
+  const RoundTopology topology(run, current);
+  const CellEntities& edges = topology.edges;
+  const std::size_t edgeCount = edges.entityCount();
+  DeviceBuffer<cl_int2> edgeRun = run.allocate<cl_int2>(edgeCount, "edge runs");
+  run.call({ program, "edge_runs", qoptions }, edges.slotCount(), "decimation topology", edges.slotRun(),
+    edges.sortedSlots(), edges.slotEntity(), static_cast<cl_int>(edges.slotCount()), edgeRun);
+  DeviceBuffer<cl_uchar> quadrics = run.allocate<cl_uchar>(10 * vertices * qtype.size(), "quadrics");
+  run.call({ program, "vertex_quadrics", qoptions }, vertices, "vertex quadrics", tri, mesh.points(),
+    topology.ball.entries(), topology.ball.rowStart(), topology.ball.degree(), edges.slotRun(),
+    static_cast<cl_int>(vertices), quadrics);
+  DeviceBuffer<cl_uchar> frozen = options.frozen.empty()
+    ? run.allocate<cl_uchar>(1, "no frozen points")
+    : run.upload(options.frozen.data(), options.frozen.size(), "frozen points");
+  DeviceBuffer<cl_uchar> vertexClass = run.allocate<cl_uchar>(vertices, "vertex classes");
+  DeviceBuffer<cl_uchar> onBoundary = run.allocate<cl_uchar>(vertices, "boundary vertices");
+  DeviceBuffer<cl_int> neighbourCount = run.allocate<cl_int>(vertices, "neighbour counts");
+  callVertexClasses(run, qoptions, tri, mesh.points(), topology, frozen, cl_int(!options.frozen.empty()), options,
+    vertices, vertexClass, onBoundary, neighbourCount);
+  DeviceBuffer<cl_uchar> cost = run.allocate<cl_uchar>(edgeCount * qtype.size(), "edge costs");
+  RealBuffer targets = run.allocateReal(3 * edgeCount, "edge targets");
+  DeviceBuffer<cl_int> survivor = run.allocate<cl_int>(edgeCount, "edge survivors");
+  callEdgeCosts(run, qtype, tri, mesh.points(), topology, edgeRun, vertexClass, quadrics, options, cost, targets,
+    survivor);
+  result.survivor.resize(edgeCount);
+  run.download(survivor, result.survivor.data(), edgeCount, "edge survivors");
+  callEdgeChecks(run, qoptions, tri, mesh.points(), topology, edgeRun, onBoundary, neighbourCount, targets, options,
+    survivor);
+  result.checked.resize(edgeCount);
+  run.download(survivor, result.checked.data(), edgeCount, "checked edges");
+
+  std::vector<cl_uint4> ends(edgeCount);
+  run.download(edges.entityVertices(), ends.data(), edgeCount, "edge vertices");
+  for (const cl_uint4& e : ends)
+    result.edgeEnds.insert(result.edgeEnds.end(), { e.s[0], e.s[1] });
+  result.quadrics = downloadQuadricReals(run, qtype, quadrics, 10 * vertices);
+  result.cost = downloadQuadricReals(run, qtype, cost, edgeCount);
+  result.target.resize(3 * edgeCount);
+  run.download(targets, result.target.data(), 3 * edgeCount, "edge targets");
+  result.vertexClass.resize(vertices);
+  run.download(vertexClass, result.vertexClass.data(), vertices, "vertex classes");
   return result;
 }
 

@@ -83,4 +83,19 @@ DecimatedSurface decimateTriangles(DeviceRun& run, const DeviceMesh& mesh, const
 /// the mesh's origin), in double (computed in double where the device has fp64).
 std::vector<double> vertexQuadrics(DeviceRun& run, const DeviceMesh& mesh);
 
+/// What the first round of decimateTriangles computes per edge before it selects any (every
+/// candidate checked, none left out by the cost threshold), for comparison with a host reference
+/// bit for bit (the kernels' decisions do not depend on the device's compiler where it has fp64).
+struct DecimationRoundEdges
+{
+  std::vector<cl_uint> edgeEnds;    ///< 2 per edge: its points
+  std::vector<double> quadrics;     ///< 10 per point (as vertexQuadrics)
+  std::vector<cl_uchar> vertexClass; ///< per point: 0 fixed, 1 along lines, 2 free
+  std::vector<double> cost;         ///< per edge, in the quadric precision widened (its maximum: no collapse)
+  std::vector<double> target;       ///< 3 per edge, relative to the mesh's origin (meaningful where survivor >= 0)
+  std::vector<cl_int> survivor;     ///< per edge: the end that survives its collapse, -1 if it may not collapse
+  std::vector<cl_int> checked;      ///< survivor after the checks (-1 where a check fails)
+};
+DecimationRoundEdges firstRoundEdges(DeviceRun& run, const DeviceMesh& mesh, const DecimationOptions& options);
+
 } // namespace gpumesh
