@@ -611,26 +611,34 @@ GhostedPiece BuildGhostedPiece(vtkPointSet* input, vtkMultiProcessController* co
     const Cells cells(input);
     // The neighbours of each shared point, as one of the few distinct sets that occur: a dense
     // per-point index (0: not shared), read for every point of every cell on the interface.
-    std::unordered_map<vtkIdType, std::vector<std::size_t>> neighboursOf; // the interface only
+    // (point, neighbour) pairs of the interface, sorted: each point's run is its set.
+    std::vector<std::pair<vtkIdType, std::size_t>> pairs;
     for (std::size_t n = 0; n < count; ++n)
     {
       for (vtkIdType p : interface.Shared[n])
-        neighboursOf[p].push_back(n);
+        pairs.emplace_back(p, n);
     }
+    std::sort(pairs.begin(), pairs.end());
     std::vector<std::vector<std::size_t>> sets;
     std::map<std::vector<std::size_t>, std::uint16_t> setIndex;
     gpumesh::HostVector<std::uint16_t> setOf(static_cast<std::size_t>(inputPoints)); // zeroed on all threads
     vtkSMPTools::Fill(setOf.begin(), setOf.end(), std::uint16_t(0));
-    for (const auto& [p, set] : neighboursOf)
+    std::vector<std::size_t> set;
+    for (std::size_t i = 0; i < pairs.size();)
     {
-      const auto inserted = setIndex.emplace(set, static_cast<std::uint16_t>(sets.size() + 1));
-      if (inserted.second)
+      const vtkIdType p = pairs[i].first;
+      set.clear();
+      for (; i < pairs.size() && pairs[i].first == p; ++i)
+        set.push_back(pairs[i].second);
+      auto found = setIndex.find(set);
+      if (found == setIndex.end())
       {
         if (sets.size() + 1 > std::numeric_limits<std::uint16_t>::max())
           throw gpumesh::Error("Too many distinct sets of neighbouring processes share points with this piece");
+        found = setIndex.emplace(set, static_cast<std::uint16_t>(sets.size() + 1)).first;
         sets.push_back(set);
       }
-      setOf[static_cast<std::size_t>(p)] = inserted.first->second;
+      setOf[static_cast<std::size_t>(p)] = found->second;
     }
     // A cell's points through its own cell array (vtkPolyData::GetCellPoints would first
     // build the polydata's cell map: a pass over every cell).
