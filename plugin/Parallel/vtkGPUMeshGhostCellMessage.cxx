@@ -13,6 +13,8 @@
 #include "vtkUnsignedCharArray.h"
 #include "vtkUnstructuredGrid.h"
 
+#include "vtkGPUMeshOutputArrays.h"
+
 #include "gpumesh/runtime/Error.h"
 
 #include <algorithm>
@@ -26,9 +28,11 @@ namespace vtkGPUMeshGhostCellMessage
 
 namespace
 {
+// Writes into a buffer sized exactly beforehand: one allocation, no growth, no zeroing.
 class Writer
 {
 public:
+  explicit Writer(std::size_t size) { this->Out.resize(size); }
   template <typename T>
   void Put(const T& value)
   {
@@ -36,16 +40,34 @@ public:
   }
   void Bytes(const void* data, std::size_t size)
   {
-    const auto* bytes = static_cast<const char*>(data);
-    this->Out.insert(this->Out.end(), bytes, bytes + size);
+    if (size > 0)
+      std::memcpy(this->Next(size), data, size);
   }
-  std::vector<char> Out;
+  // Room for the next `size` bytes, to be written by the caller.
+  char* Next(std::size_t size)
+  {
+    if (size > this->Out.size() - this->At)
+      throw gpumesh::Error("The ghost cell message was sized wrongly (an internal error)");
+    char* at = this->Out.data() + this->At;
+    this->At += size;
+    return at;
+  }
+  vtkGPUMeshNeighbors::Buffer Done()
+  {
+    if (this->At != this->Out.size())
+      throw gpumesh::Error("The ghost cell message was sized wrongly (an internal error)");
+    return std::move(this->Out);
+  }
+
+private:
+  vtkGPUMeshNeighbors::Buffer Out;
+  std::size_t At = 0;
 };
 
 class Reader
 {
 public:
-  Reader(const std::vector<char>& bytes, int from)
+  Reader(const vtkGPUMeshNeighbors::Buffer& bytes, int from)
     : In(bytes)
     , From(from)
   {
@@ -61,7 +83,8 @@ public:
   {
     if (size > this->In.size() - this->At)
       this->Fail();
-    std::memcpy(data, this->In.data() + this->At, size);
+    if (size > 0)
+      std::memcpy(data, this->In.data() + this->At, size);
     this->At += size;
   }
   // A count read from the message, bounded by what is left of it at `bytesEach` per item.
@@ -73,49 +96,106 @@ public:
     return count;
   }
   bool Done() const { return this->At == this->In.size(); }
+  std::size_t Remaining() const { return this->In.size() - this->At; }
   [[noreturn]] void Fail() const
   {
     throw gpumesh::Error("Could not read the ghost cells sent by process " + std::to_string(this->From));
   }
 
 private:
-  const std::vector<char>& In;
+  const vtkGPUMeshNeighbors::Buffer& In;
   std::size_t At = 0;
   int From;
 };
 
-// The tuples `ids` of `source` in the array's own type, as raw bytes (GetTuples: one typed
-// gather, whatever the array's memory layout).
-void putTuples(Writer& out, vtkDataArray* source, vtkIdList* ids)
+std::size_t tupleBytes(vtkDataArray* array)
 {
-  vtkSmartPointer<vtkDataArray> gathered = vtk::TakeSmartPointer(vtkDataArray::CreateDataArray(source->GetDataType()));
-  gathered->SetNumberOfComponents(source->GetNumberOfComponents());
-  gathered->SetNumberOfTuples(ids->GetNumberOfIds());
-  if (ids->GetNumberOfIds() > 0)
-    source->GetTuples(ids, gathered);
-  out.Bytes(gathered->GetVoidPointer(0),
-    static_cast<std::size_t>(gathered->GetNumberOfValues()) * static_cast<std::size_t>(gathered->GetDataTypeSize()));
+  return static_cast<std::size_t>(array->GetNumberOfComponents()) * static_cast<std::size_t>(array->GetDataTypeSize());
 }
 
-void putArrays(Writer& out, vtkDataSetAttributes* attributes, vtkIdList* ids)
+// Copies tuple ids[i] of `base` (tuples of Bytes bytes) to tuple i of `out`: a fixed-size copy
+// the compiler makes a move or two.
+template <std::size_t Bytes>
+void gatherFixed(char* out, const char* base, const vtkIdType* ids, std::size_t count)
+{
+  for (std::size_t i = 0; i < count; ++i)
+    std::memcpy(out + i * Bytes, base + static_cast<std::size_t>(ids[i]) * Bytes, Bytes);
+}
+
+// The tuples `ids` of `source` in the array's own type, at `out`: a byte gather from the
+// array's memory when it has VTK's standard layout (no per-tuple virtual call), else VTK's
+// GetTuples into a scratch array.
+void gatherTuples(char* out, vtkDataArray* source, const vtkIdType* ids, std::size_t count)
+{
+  const std::size_t bytes = tupleBytes(source);
+  if (count == 0 || bytes == 0)
+    return;
+  if (!source->HasStandardMemoryLayout())
+  {
+    vtkSmartPointer<vtkDataArray> gathered = vtk::TakeSmartPointer(vtkDataArray::CreateDataArray(source->GetDataType()));
+    gathered->SetNumberOfComponents(source->GetNumberOfComponents());
+    gathered->SetNumberOfTuples(static_cast<vtkIdType>(count));
+    vtkNew<vtkIdList> list;
+    list->SetNumberOfIds(static_cast<vtkIdType>(count));
+    std::copy(ids, ids + count, list->begin());
+    source->GetTuples(list, gathered);
+    std::memcpy(out, gathered->GetVoidPointer(0), count * bytes);
+    return;
+  }
+  const char* base = static_cast<const char*>(source->GetVoidPointer(0));
+  switch (bytes)
+  {
+    case 1: gatherFixed<1>(out, base, ids, count); break;
+    case 2: gatherFixed<2>(out, base, ids, count); break;
+    case 4: gatherFixed<4>(out, base, ids, count); break;
+    case 8: gatherFixed<8>(out, base, ids, count); break;
+    case 12: gatherFixed<12>(out, base, ids, count); break;
+    case 16: gatherFixed<16>(out, base, ids, count); break;
+    case 24: gatherFixed<24>(out, base, ids, count); break;
+    default:
+      for (std::size_t i = 0; i < count; ++i)
+        std::memcpy(out + i * bytes, base + static_cast<std::size_t>(ids[i]) * bytes, bytes);
+  }
+}
+
+// Numeric arrays only (bits excepted): the filters read no others.
+std::vector<vtkDataArray*> numericArrays(vtkDataSetAttributes* attributes)
 {
   std::vector<vtkDataArray*> numeric;
   for (int a = 0; a < attributes->GetNumberOfArrays(); ++a)
   {
-    // Numeric arrays only (bits excepted): the filters read no others.
     vtkDataArray* array = attributes->GetArray(a);
     if (array && array->GetDataType() != VTK_BIT)
       numeric.push_back(array);
   }
-  out.Put(static_cast<std::int64_t>(numeric.size()));
-  for (vtkDataArray* array : numeric)
+  return numeric;
+}
+
+std::string nameOf(vtkDataArray* array)
+{
+  return array->GetName() ? array->GetName() : "";
+}
+
+// Bytes putArrays writes for `count` tuples of `arrays`.
+std::size_t arraysBytes(const std::vector<vtkDataArray*>& arrays, std::size_t count)
+{
+  std::size_t bytes = sizeof(std::int64_t);
+  for (vtkDataArray* array : arrays)
+    bytes += sizeof(std::int64_t) + nameOf(array).size() + 2 * sizeof(std::int32_t) + count * tupleBytes(array);
+  return bytes;
+}
+
+void putArrays(Writer& out, const std::vector<vtkDataArray*>& arrays, const vtkIdType* ids, std::size_t count)
+{
+  out.Put(static_cast<std::int64_t>(arrays.size()));
+  for (vtkDataArray* array : arrays)
   {
-    const std::string name = array->GetName() ? array->GetName() : "";
+    const std::string name = nameOf(array);
     out.Put(static_cast<std::int64_t>(name.size()));
     out.Bytes(name.data(), name.size());
     out.Put(static_cast<std::int32_t>(array->GetDataType()));
     out.Put(static_cast<std::int32_t>(array->GetNumberOfComponents()));
-    putTuples(out, array, ids);
+    gatherTuples(out.Next(count * tupleBytes(array)), array, ids, count);
   }
 }
 
@@ -129,27 +209,20 @@ void getArrays(Reader& in, vtkDataSetAttributes* attributes, vtkIdType tuples)
     const auto type = in.Get<std::int32_t>();
     const auto components = in.Get<std::int32_t>();
     vtkSmartPointer<vtkDataArray> array = vtk::TakeSmartPointer(vtkDataArray::CreateDataArray(type));
-    if (!array || components < 1)
+    if (!array || components < 1 ||
+      static_cast<std::uint64_t>(tuples) * static_cast<std::uint64_t>(components) > in.Remaining())
       in.Fail();
     array->SetName(name.c_str());
     array->SetNumberOfComponents(components);
-    array->SetNumberOfTuples(tuples);
+    vtkGPUMeshOutputArrays::Allocate(array, tuples);
     in.Bytes(array->GetVoidPointer(0),
       static_cast<std::size_t>(array->GetNumberOfValues()) * static_cast<std::size_t>(array->GetDataTypeSize()));
     attributes->AddArray(array);
   }
 }
-
-vtkNew<vtkIdList> idList(const std::vector<vtkIdType>& ids)
-{
-  vtkNew<vtkIdList> list;
-  list->SetNumberOfIds(static_cast<vtkIdType>(ids.size()));
-  std::copy(ids.begin(), ids.end(), list->begin());
-  return list;
-}
 } // namespace
 
-std::vector<char> Write(vtkPointSet* input, const Cells& cells, const std::vector<vtkIdType>& cellIds,
+vtkGPUMeshNeighbors::Buffer Write(vtkPointSet* input, const Cells& cells, const std::vector<vtkIdType>& cellIds,
   const long long* globalIds, gpumesh::HostVector<std::int32_t>& localOf, std::vector<vtkIdType>* pointsHeld)
 {
   // The cells' points, numbered in order of first use through a table over the piece's points:
@@ -161,46 +234,69 @@ std::vector<char> Write(vtkPointSet* input, const Cells& cells, const std::vecto
     vtkSMPTools::Fill(localOf.begin(), localOf.end(), std::int32_t(-1));
   }
   std::vector<vtkIdType> sourcePoints;
-  std::vector<std::int64_t> connectivity(cells.Ids.size());
-  for (std::size_t k = 0; k < cells.Ids.size(); ++k)
+  sourcePoints.reserve(cells.Ids.size() / 2 + 1);
+  for (const vtkIdType id : cells.Ids)
   {
-    std::int32_t& local = localOf[static_cast<std::size_t>(cells.Ids[k])];
+    std::int32_t& local = localOf[static_cast<std::size_t>(id)];
     if (local < 0)
     {
       if (sourcePoints.size() >= static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()))
         throw gpumesh::Error("Too many points in the ghost cells sent to one process");
       local = static_cast<std::int32_t>(sourcePoints.size());
-      sourcePoints.push_back(cells.Ids[k]);
+      sourcePoints.push_back(id);
     }
-    connectivity[k] = local;
+  }
+  const std::size_t cellCount = cells.Types.size();
+  const std::size_t idCount = cells.Ids.size();
+  const std::size_t points = sourcePoints.size();
+  vtkDataArray* xyz = input->GetPoints()->GetData();
+  const std::vector<vtkDataArray*> pointArrays = numericArrays(input->GetPointData());
+  const std::vector<vtkDataArray*> cellArrays = numericArrays(input->GetCellData());
+  const std::size_t size = sizeof(std::int64_t) + cellCount + sizeof(std::int64_t) +
+    (cellCount + 1) * sizeof(std::int64_t) + idCount * sizeof(std::int64_t) + sizeof(std::int64_t) +
+    points * sizeof(std::int64_t) + sizeof(std::int32_t) + points * tupleBytes(xyz) + arraysBytes(pointArrays, points) +
+    arraysBytes(cellArrays, cellIds.size());
+
+  Writer out(size);
+  out.Put(static_cast<std::int64_t>(cellCount));
+  out.Bytes(cells.Types.data(), cellCount);
+  out.Put(static_cast<std::int64_t>(idCount));
+  {
+    auto* offsets = reinterpret_cast<char*>(out.Next((cellCount + 1) * sizeof(std::int64_t)));
+    for (std::size_t c = 0; c <= cellCount; ++c)
+    {
+      const auto offset = static_cast<std::int64_t>(cells.Offsets[c]);
+      std::memcpy(offsets + c * sizeof offset, &offset, sizeof offset);
+    }
+    auto* connectivity = out.Next(idCount * sizeof(std::int64_t));
+    for (std::size_t k = 0; k < idCount; ++k)
+    {
+      const auto local = static_cast<std::int64_t>(localOf[static_cast<std::size_t>(cells.Ids[k])]);
+      std::memcpy(connectivity + k * sizeof local, &local, sizeof local);
+    }
   }
   for (vtkIdType p : sourcePoints)
     localOf[static_cast<std::size_t>(p)] = -1;
-  Writer out;
-  const std::int64_t cellCount = static_cast<std::int64_t>(cells.Types.size());
-  out.Put(cellCount);
-  out.Bytes(cells.Types.data(), cells.Types.size());
-  out.Put(static_cast<std::int64_t>(connectivity.size()));
-  for (std::int64_t c = 0; c <= cellCount; ++c)
-    out.Put(static_cast<std::int64_t>(cells.Offsets[static_cast<std::size_t>(c)]));
-  out.Bytes(connectivity.data(), connectivity.size() * sizeof(std::int64_t));
 
-  const auto points = static_cast<std::int64_t>(sourcePoints.size());
-  out.Put(points);
-  for (vtkIdType p : sourcePoints)
-    out.Put(static_cast<std::int64_t>(globalIds[p]));
-  vtkNew<vtkIdList> pointIds = idList(sourcePoints);
-  vtkDataArray* xyz = input->GetPoints()->GetData();
+  out.Put(static_cast<std::int64_t>(points));
+  {
+    char* ids = out.Next(points * sizeof(std::int64_t));
+    for (std::size_t i = 0; i < points; ++i)
+    {
+      const auto id = static_cast<std::int64_t>(globalIds[sourcePoints[i]]);
+      std::memcpy(ids + i * sizeof id, &id, sizeof id);
+    }
+  }
   out.Put(static_cast<std::int32_t>(xyz->GetDataType()));
-  putTuples(out, xyz, pointIds);
-  putArrays(out, input->GetPointData(), pointIds);
-  putArrays(out, input->GetCellData(), idList(cellIds));
+  gatherTuples(out.Next(points * tupleBytes(xyz)), xyz, sourcePoints.data(), points);
+  putArrays(out, pointArrays, sourcePoints.data(), points);
+  putArrays(out, cellArrays, cellIds.data(), cellIds.size());
   if (pointsHeld)
     *pointsHeld = std::move(sourcePoints);
-  return std::move(out.Out);
+  return out.Done();
 }
 
-vtkSmartPointer<vtkUnstructuredGrid> Read(const std::vector<char>& bytes, int from)
+vtkSmartPointer<vtkUnstructuredGrid> Read(const vtkGPUMeshNeighbors::Buffer& bytes, int from)
 {
   auto grid = vtkSmartPointer<vtkUnstructuredGrid>::New();
   if (bytes.empty())
@@ -214,14 +310,14 @@ vtkSmartPointer<vtkUnstructuredGrid> Read(const std::vector<char>& bytes, int fr
   in.Bytes(types->GetPointer(0), static_cast<std::size_t>(cells));
   const std::int64_t ids = in.Count(sizeof(std::int64_t));
   vtkNew<vtkTypeInt64Array> offsets, connectivity;
-  offsets->SetNumberOfTuples(cells + 1);
-  connectivity->SetNumberOfTuples(ids);
+  vtkGPUMeshOutputArrays::Allocate(offsets, cells + 1);
+  vtkGPUMeshOutputArrays::Allocate(connectivity, ids);
   in.Bytes(offsets->GetPointer(0), static_cast<std::size_t>(cells + 1) * sizeof(std::int64_t));
   in.Bytes(connectivity->GetPointer(0), static_cast<std::size_t>(ids) * sizeof(std::int64_t));
   const std::int64_t points = in.Count(sizeof(std::int64_t));
   vtkNew<vtkTypeInt64Array> globalIds;
   globalIds->SetName(GlobalIdArray);
-  globalIds->SetNumberOfTuples(points);
+  vtkGPUMeshOutputArrays::Allocate(globalIds, points);
   in.Bytes(globalIds->GetPointer(0), static_cast<std::size_t>(points) * sizeof(std::int64_t));
   // Offsets in order within the ids, and ids among the points: what the grid's users index.
   if (offsets->GetValue(0) != 0 || offsets->GetValue(cells) != ids)
@@ -236,7 +332,7 @@ vtkSmartPointer<vtkUnstructuredGrid> Read(const std::vector<char>& bytes, int fr
   if (!xyz)
     in.Fail();
   xyz->SetNumberOfComponents(3);
-  xyz->SetNumberOfTuples(points);
+  vtkGPUMeshOutputArrays::Allocate(xyz, points);
   in.Bytes(xyz->GetVoidPointer(0), static_cast<std::size_t>(xyz->GetNumberOfValues()) * xyz->GetDataTypeSize());
   getArrays(in, grid->GetPointData(), points);
   getArrays(in, grid->GetCellData(), cells);

@@ -8,6 +8,8 @@
 #include "vtkSmartPointer.h"
 #include "vtkType.h"
 
+#include "vtkGPUMeshNeighbors.h"
+
 #include "gpumesh/runtime/HostMemory.h"
 
 #include <cstdint>
@@ -33,13 +35,14 @@ struct Cells
 /// The message of `cells` of `input`, whose input cell ids are `cellIds` (for the cell
 /// arrays); `globalIds`: per input point, its global id. `localOf`: -1 per input point (or
 /// empty: it is made so, on all threads), and so again on return, reused from one message to
-/// the next. `pointsHeld`, when given, gets the input points the message holds, each once.
-std::vector<char> Write(vtkPointSet* input, const Cells& cells, const std::vector<vtkIdType>& cellIds,
+/// the next. The message is sized first and written once: every array's tuples are gathered
+/// as bytes straight into it. `pointsHeld`, when given, gets the input points the message holds, each once.
+vtkGPUMeshNeighbors::Buffer Write(vtkPointSet* input, const Cells& cells, const std::vector<vtkIdType>& cellIds,
   const long long* globalIds, gpumesh::HostVector<std::int32_t>& localOf, std::vector<vtkIdType>* pointsHeld = nullptr);
 
 /// The grid a message holds (empty for an empty message), its global point ids in
 /// GlobalIdArray. A malformed message is a gpumesh::Error naming process `from`.
-vtkSmartPointer<vtkUnstructuredGrid> Read(const std::vector<char>& bytes, int from);
+vtkSmartPointer<vtkUnstructuredGrid> Read(const vtkGPUMeshNeighbors::Buffer& bytes, int from);
 
 } // namespace vtkGPUMeshGhostCellMessage
 

@@ -148,12 +148,14 @@ std::vector<vtkIdType> cellsTouching(const Cells& cells, const Flags& shared)
 
 // `cellIds` of the input with their points, point and cell arrays and the points' global ids,
 // as the message a neighbour reads (vtkGPUMeshGhostCellMessage).
-std::vector<char> packCells(vtkPointSet* input, const Cells& cells, const std::vector<vtkIdType>& cellIds,
+vtkGPUMeshNeighbors::Buffer packCells(vtkPointSet* input, const Cells& cells, const std::vector<vtkIdType>& cellIds,
   const gpumesh::HostVector<long long>& globalIds, gpumesh::HostVector<std::int32_t>& localOf,
   std::vector<vtkIdType>& points)
 {
   vtkGPUMeshGhostCellMessage::Cells sent;
   sent.Types.reserve(cellIds.size());
+  sent.Offsets.reserve(cellIds.size() + 1);
+  sent.Ids.reserve(4 * cellIds.size());
   vtkNew<vtkIdList> scratch;
   for (vtkIdType cell : cellIds)
   {
@@ -241,6 +243,66 @@ void setTuple(vtkAbstractArray* array, vtkIdType to, vtkAbstractArray* source, v
   }
 }
 
+// Copies tuples of the received grids' arrays (`sources`, one per grid, null where a grid lacks
+// it) into `array`: as bytes where both have VTK's standard layout, the same value type and
+// components (no virtual call per tuple), else through setTuple.
+class TupleCopier
+{
+public:
+  TupleCopier(vtkAbstractArray* array, std::vector<vtkAbstractArray*> sources)
+    : Array(array)
+    , Sources(std::move(sources))
+    , SourceBases(this->Sources.size(), nullptr)
+  {
+    auto* data = vtkDataArray::SafeDownCast(array);
+    if (!data || !data->HasStandardMemoryLayout() || data->GetDataType() == VTK_BIT || data->GetDataTypeSize() < 1 ||
+      data->GetNumberOfTuples() == 0)
+      return;
+    this->Base = static_cast<char*>(data->GetVoidPointer(0));
+    this->Bytes = static_cast<std::size_t>(data->GetNumberOfComponents()) * static_cast<std::size_t>(data->GetDataTypeSize());
+    for (std::size_t g = 0; g < this->Sources.size(); ++g)
+    {
+      auto* source = vtkDataArray::SafeDownCast(this->Sources[g]);
+      if (source && source->HasStandardMemoryLayout() && source->GetNumberOfTuples() > 0 &&
+        source->GetDataType() == data->GetDataType() &&
+        source->GetNumberOfComponents() == data->GetNumberOfComponents())
+        this->SourceBases[g] = static_cast<const char*>(source->GetVoidPointer(0));
+    }
+  }
+  void Copy(vtkIdType to, std::size_t grid, vtkIdType from)
+  {
+    if (const char* base = this->SourceBases[grid])
+      std::memcpy(this->Base + static_cast<std::size_t>(to) * this->Bytes, base + static_cast<std::size_t>(from) * this->Bytes, this->Bytes);
+    else
+      setTuple(this->Array, to, this->Sources[grid], from);
+  }
+  // Tuples [0, count) of grid `grid` to tuples [to, to + count).
+  void CopyRun(vtkIdType to, std::size_t grid, vtkIdType count)
+  {
+    if (const char* base = this->SourceBases[grid])
+      std::memcpy(this->Base + static_cast<std::size_t>(to) * this->Bytes, base, static_cast<std::size_t>(count) * this->Bytes);
+    else
+      for (vtkIdType k = 0; k < count; ++k)
+        setTuple(this->Array, to + k, this->Sources[grid], k);
+  }
+
+private:
+  vtkAbstractArray* Array;
+  std::vector<vtkAbstractArray*> Sources;
+  std::vector<const char*> SourceBases;
+  char* Base = nullptr;
+  std::size_t Bytes = 0;
+};
+
+// The received grids' points (their coordinates arrays), one per grid.
+std::vector<vtkAbstractArray*> pointsOfGrids(const Received& received)
+{
+  std::vector<vtkAbstractArray*> sources;
+  for (const auto& grid : received.Grids)
+    sources.push_back(grid->GetPoints() ? grid->GetPoints()->GetData() : nullptr);
+  return sources;
+}
+
 // The received cells from cell `cell` and point id `at` on: offsets, point ids in the piece's
 // numbering, types. Ends with the offset after the last cell.
 template <typename Index>
@@ -253,8 +315,9 @@ void writeReceivedCells(const Received& received, vtkIdType cell, vtkIdType at, 
     const std::vector<vtkIdType>& pieceOf = received.PieceOfPoint[g];
     const unsigned char* gridTypes = grid->GetCellTypesArray()->GetPointer(0);
     // Straight from the received cell array (its ids were checked when the message was read).
+    const vtkIdType gridCells = grid->GetNumberOfCells();
     vtkGPUMeshCellArrays::WithStorage(grid->GetCells(), [&](const auto* gridOffsets, const auto* gridIds) {
-      for (vtkIdType c = 0; c < grid->GetNumberOfCells(); ++c, ++cell)
+      for (vtkIdType c = 0; c < gridCells; ++c, ++cell)
       {
         offsets[cell] = static_cast<Index>(at);
         for (auto k = gridOffsets[c]; k < gridOffsets[c + 1]; ++k)
@@ -389,32 +452,35 @@ void assemble(vtkPointSet* input, const Cells& cells, const Received& received, 
   {
     xyz->SetNumberOfPoints(points);
   }
-  for (vtkIdType a = 0; a < added; ++a)
   {
-    const auto& [grid, point] = received.AddedPoints[a];
-    xyz->SetPoint(inputPoints + a, received.Grids[grid]->GetPoint(point));
+    TupleCopier copier(xyz->GetData(), pointsOfGrids(received));
+    for (vtkIdType a = 0; a < added; ++a)
+    {
+      const auto& [grid, point] = received.AddedPoints[a];
+      copier.Copy(inputPoints + a, static_cast<std::size_t>(grid), point);
+    }
   }
   mesh->SetPoints(xyz);
 
   const bool allOwned = owned == inputCells;
   addArrays(input->GetPointData(), mesh->GetPointData(), points, nullptr, inputPoints,
     [&](vtkAbstractArray* array, const char* name) {
-      const std::vector<vtkAbstractArray*> sources = sourcesNamed(received, true, name);
+      TupleCopier copier(array, sourcesNamed(received, true, name));
       for (vtkIdType a = 0; a < added; ++a)
       {
         const auto& [grid, point] = received.AddedPoints[a];
-        setTuple(array, inputPoints + a, sources[grid], point);
+        copier.Copy(inputPoints + a, static_cast<std::size_t>(grid), point);
       }
     });
   const char* ghostName = vtkDataSetAttributes::GhostArrayName();
   addArrays(input->GetCellData(), mesh->GetCellData(), total, allOwned ? nullptr : &piece.OwnedInputCell, owned,
     [&](vtkAbstractArray* array, const char* name) {
-      const std::vector<vtkAbstractArray*> sources = sourcesNamed(received, false, name);
+      TupleCopier copier(array, sourcesNamed(received, false, name));
       vtkIdType cell = owned;
       for (std::size_t g = 0; g < received.Grids.size(); ++g)
       {
-        for (vtkIdType c = 0; c < received.Grids[g]->GetNumberOfCells(); ++c, ++cell)
-          setTuple(array, cell, sources[g], c);
+        copier.CopyRun(cell, g, received.Grids[g]->GetNumberOfCells());
+        cell += received.Grids[g]->GetNumberOfCells();
       }
     });
   vtkUnsignedCharArray* ghosts = vtkUnsignedCharArray::SafeDownCast(mesh->GetCellData()->GetArray(ghostName));
@@ -498,28 +564,31 @@ void addLayer(vtkPointSet* input, const Received& received, GhostedPiece& piece)
     piece.Layer.MorePoints = vtkSmartPointer<vtkFloatArray>::New();
   piece.Layer.MorePoints->SetNumberOfComponents(3);
   piece.Layer.MorePoints->SetNumberOfTuples(added);
-  for (vtkIdType a = 0; a < added; ++a)
   {
-    const auto& [grid, point] = received.AddedPoints[a];
-    piece.Layer.MorePoints->SetTuple(a, received.Grids[grid]->GetPoint(point));
-  }
-  piece.Layer.MorePointData = vtkSmartPointer<vtkPointData>::New();
-  layerArrays(input->GetPointData(), piece.Layer.MorePointData, added, [&](vtkAbstractArray* array, const char* name) {
-    const std::vector<vtkAbstractArray*> sources = sourcesNamed(received, true, name);
+    TupleCopier copier(piece.Layer.MorePoints, pointsOfGrids(received));
     for (vtkIdType a = 0; a < added; ++a)
     {
       const auto& [grid, point] = received.AddedPoints[a];
-      setTuple(array, a, sources[grid], point);
+      copier.Copy(a, static_cast<std::size_t>(grid), point);
+    }
+  }
+  piece.Layer.MorePointData = vtkSmartPointer<vtkPointData>::New();
+  layerArrays(input->GetPointData(), piece.Layer.MorePointData, added, [&](vtkAbstractArray* array, const char* name) {
+    TupleCopier copier(array, sourcesNamed(received, true, name));
+    for (vtkIdType a = 0; a < added; ++a)
+    {
+      const auto& [grid, point] = received.AddedPoints[a];
+      copier.Copy(a, static_cast<std::size_t>(grid), point);
     }
   });
   piece.Layer.MoreCellData = vtkSmartPointer<vtkCellData>::New();
   layerArrays(input->GetCellData(), piece.Layer.MoreCellData, received.Cells, [&](vtkAbstractArray* array, const char* name) {
-    const std::vector<vtkAbstractArray*> sources = sourcesNamed(received, false, name);
+    TupleCopier copier(array, sourcesNamed(received, false, name));
     vtkIdType c = 0;
     for (std::size_t g = 0; g < received.Grids.size(); ++g)
     {
-      for (vtkIdType k = 0; k < received.Grids[g]->GetNumberOfCells(); ++k, ++c)
-        setTuple(array, c, sources[g], k);
+      copier.CopyRun(c, g, received.Grids[g]->GetNumberOfCells());
+      c += received.Grids[g]->GetNumberOfCells();
     }
   });
 }
@@ -536,32 +605,40 @@ GhostedPiece BuildGhostedPiece(vtkPointSet* input, vtkMultiProcessController* co
   const vtkIdType inputPoints = input->GetNumberOfPoints();
 
   // What each neighbour gets: the owned cells touching a point the two share.
-  std::vector<std::vector<char>> sent(count);
+  std::vector<vtkGPUMeshNeighbors::Buffer> sent(count);
   AllSucceed(controller, [&] {
     vtkTimerLogScope packing("GPUMesh: pack ghost cells");
     const Cells cells(input);
     // The neighbours of each shared point, as one of the few distinct sets that occur: a dense
     // per-point index (0: not shared), read for every point of every cell on the interface.
-    std::unordered_map<vtkIdType, std::vector<std::size_t>> neighboursOf; // the interface only
+    // (point, neighbour) pairs of the interface, sorted: each point's run is its set.
+    std::vector<std::pair<vtkIdType, std::size_t>> pairs;
     for (std::size_t n = 0; n < count; ++n)
     {
       for (vtkIdType p : interface.Shared[n])
-        neighboursOf[p].push_back(n);
+        pairs.emplace_back(p, n);
     }
+    std::sort(pairs.begin(), pairs.end());
     std::vector<std::vector<std::size_t>> sets;
     std::map<std::vector<std::size_t>, std::uint16_t> setIndex;
     gpumesh::HostVector<std::uint16_t> setOf(static_cast<std::size_t>(inputPoints)); // zeroed on all threads
     vtkSMPTools::Fill(setOf.begin(), setOf.end(), std::uint16_t(0));
-    for (const auto& [p, set] : neighboursOf)
+    std::vector<std::size_t> set;
+    for (std::size_t i = 0; i < pairs.size();)
     {
-      const auto inserted = setIndex.emplace(set, static_cast<std::uint16_t>(sets.size() + 1));
-      if (inserted.second)
+      const vtkIdType p = pairs[i].first;
+      set.clear();
+      for (; i < pairs.size() && pairs[i].first == p; ++i)
+        set.push_back(pairs[i].second);
+      auto found = setIndex.find(set);
+      if (found == setIndex.end())
       {
         if (sets.size() + 1 > std::numeric_limits<std::uint16_t>::max())
           throw gpumesh::Error("Too many distinct sets of neighbouring processes share points with this piece");
+        found = setIndex.emplace(set, static_cast<std::uint16_t>(sets.size() + 1)).first;
         sets.push_back(set);
       }
-      setOf[static_cast<std::size_t>(p)] = inserted.first->second;
+      setOf[static_cast<std::size_t>(p)] = found->second;
     }
     // A cell's points through its own cell array (vtkPolyData::GetCellPoints would first
     // build the polydata's cell map: a pass over every cell).
@@ -606,7 +683,7 @@ GhostedPiece BuildGhostedPiece(vtkPointSet* input, vtkMultiProcessController* co
     piece.SentPoints.erase(std::unique(piece.SentPoints.begin(), piece.SentPoints.end()), piece.SentPoints.end());
   });
   vtkTimerLog::MarkStartEvent("GPUMesh: exchange ghost cells");
-  const std::vector<std::vector<char>> bytes = neighbors.Exchange(sent);
+  const std::vector<vtkGPUMeshNeighbors::Buffer> bytes = neighbors.Exchange(sent);
   vtkTimerLog::MarkEndEvent("GPUMesh: exchange ghost cells");
   piece.BytesExchanged = neighbors.BytesExchanged();
 

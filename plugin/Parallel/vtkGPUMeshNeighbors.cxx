@@ -157,10 +157,10 @@ vtkGPUMeshNeighbors::vtkGPUMeshNeighbors(vtkMultiProcessController* controller, 
   }
 }
 
-std::vector<std::vector<char>> vtkGPUMeshNeighbors::Exchange(const std::vector<std::vector<char>>& sent)
+std::vector<vtkGPUMeshNeighbors::Buffer> vtkGPUMeshNeighbors::Exchange(const std::vector<Buffer>& sent)
 {
   const std::size_t count = this->NeighborRanks.size();
-  std::vector<std::vector<char>> received(count);
+  std::vector<Buffer> received(count);
   if (count == 0)
   {
     return received;

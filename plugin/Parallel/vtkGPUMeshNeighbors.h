@@ -7,6 +7,8 @@
 
 #include "vtkType.h"
 
+#include "gpumesh/runtime/HostMemory.h"
+
 #include <array>
 #include <cstdint>
 #include <cstring>
@@ -19,6 +21,11 @@ class vtkPointSet;
 class vtkGPUMeshNeighbors
 {
 public:
+  /// The bytes of one message: resized without zeroing (the receive writes every byte), in
+  /// pages kept for reuse once large (gpumesh::allocateHostMemory): a fresh page costs a fault
+  /// on first touch, which cost more than writing a ghost layer's messages on a VM.
+  using Buffer = gpumesh::HostVector<char>;
+
   /// xmin, xmax, ymin, ymax, zmin, zmax; empty (no point) when a minimum exceeds its maximum.
   using Box = std::array<double, 6>;
   static Box EmptyBox();
@@ -47,21 +54,21 @@ public:
   /// Collective among neighbours (every process calls it, with one buffer per neighbour in
   /// Ranks() order, empty ones included): returns what each neighbour sent to this process, in
   /// the same order. Non-blocking sends and receives under MPI.
-  std::vector<std::vector<char>> Exchange(const std::vector<std::vector<char>>& sent);
+  std::vector<Buffer> Exchange(const std::vector<Buffer>& sent);
 
   /// Exchange of trivially copyable values.
   template <typename T>
   std::vector<std::vector<T>> ExchangeValues(const std::vector<std::vector<T>>& sent)
   {
     static_assert(std::is_trivially_copyable<T>::value, "values travel as bytes");
-    std::vector<std::vector<char>> bytes(sent.size());
+    std::vector<Buffer> bytes(sent.size());
     for (std::size_t n = 0; n < sent.size(); ++n)
     {
       bytes[n].resize(sent[n].size() * sizeof(T));
       if (!sent[n].empty())
         std::memcpy(bytes[n].data(), sent[n].data(), bytes[n].size());
     }
-    const std::vector<std::vector<char>> received = this->Exchange(bytes);
+    const std::vector<Buffer> received = this->Exchange(bytes);
     std::vector<std::vector<T>> values(received.size());
     for (std::size_t n = 0; n < received.size(); ++n)
     {

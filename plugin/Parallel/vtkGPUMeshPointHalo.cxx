@@ -51,14 +51,13 @@ vtkGPUMeshPointHalo::vtkGPUMeshPointHalo(
   }
   this->Neighbors = vtkGPUMeshNeighbors(controller, box);
   const std::size_t count = this->Neighbors.Count();
-  const auto boxesHolding = [&](vtkIdType p) {
+  // Calls visit(n) for each neighbour n whose box holds point p (no list made per point).
+  const auto forBoxesHolding = [&](vtkIdType p, auto&& visit) {
     double xyz[3];
     mesh.GetPoint(p, xyz);
-    std::vector<std::size_t> found;
     for (std::size_t n = 0; n < count; ++n)
       if (vtkGPUMeshNeighbors::Contains(this->Neighbors.BoxOf(n), xyz))
-        found.push_back(n);
-    return found;
+        visit(n);
   };
 
   // The interface: the points of ghost cells, and their uses here. The ghost cells are the
@@ -157,8 +156,7 @@ vtkGPUMeshPointHalo::vtkGPUMeshPointHalo(
   {
     const Uses& u = uses[slot(p)];
     if (u.Owned > 0)
-      for (std::size_t n : boxesHolding(p))
-        records[n].push_back({ piece.GlobalPointId(p), u.Owned, u.All });
+      forBoxesHolding(p, [&](std::size_t n) { records[n].push_back({ piece.GlobalPointId(p), u.Owned, u.All }); });
   }
   const auto heard = this->Neighbors.ExchangeValues(records);
   std::unordered_map<long long, vtkIdType> interfaceOfId;
@@ -212,33 +210,43 @@ vtkGPUMeshPointHalo::vtkGPUMeshPointHalo(
     if (owns(p))
       continue;
     needed.push_back(p);
-    for (std::size_t n : boxesHolding(p))
-    {
+    forBoxesHolding(p, [&](std::size_t n) {
       requests[n].push_back(piece.GlobalPointId(p));
       requested[n].push_back(p);
-    }
+    });
   }
   const auto asked = this->Neighbors.ExchangeValues(requests);
-  std::unordered_map<long long, vtkIdType> offered = interfaceOfId;
+  // What can be asked for: the interface points, then the points sent as ghosts (looked up in
+  // the interface's map first, not copied into a second one).
+  std::unordered_map<long long, vtkIdType> sentOfId;
+  sentOfId.reserve(piece.SentPoints.size());
   for (vtkIdType p : piece.SentPoints)
-    offered.emplace(piece.GlobalPointId(p), p);
+    if (!interfaceOfId.count(piece.GlobalPointId(p)))
+      sentOfId.emplace(piece.GlobalPointId(p), p);
+  const auto offered = [&](long long id) -> vtkIdType {
+    auto found = interfaceOfId.find(id);
+    if (found != interfaceOfId.end())
+      return found->second;
+    found = sentOfId.find(id);
+    return found != sentOfId.end() ? found->second : -1;
+  };
   std::vector<std::vector<std::int32_t>> answers(count);
   this->PublishedStart.assign(1, 0);
   for (std::size_t n = 0; n < count; ++n)
   {
     for (std::size_t i = 0; i < asked[n].size(); ++i)
     {
-      const auto found = offered.find(asked[n][i]);
-      if (found != offered.end() && owns(found->second))
+      const vtkIdType p = offered(asked[n][i]);
+      if (p >= 0 && owns(p))
       {
         answers[n].push_back(static_cast<std::int32_t>(i));
-        this->Published.push_back(static_cast<std::int32_t>(found->second));
+        this->Published.push_back(static_cast<std::int32_t>(p));
       }
     }
     this->PublishedStart.push_back(this->Published.size());
   }
   const auto answered = this->Neighbors.ExchangeValues(answers);
-  std::unordered_map<vtkIdType, int> suppliers;
+  std::vector<int> suppliers(interfacePoints.size()); // per slot (a needed point is an interface point)
   this->ReceivedStart.assign(1, 0);
   for (std::size_t n = 0; n < count; ++n)
   {
@@ -246,16 +254,16 @@ vtkGPUMeshPointHalo::vtkGPUMeshPointHalo(
     {
       const vtkIdType p = requested[n].at(static_cast<std::size_t>(i));
       this->ReceivedPoints.push_back(static_cast<std::int32_t>(p));
-      ++suppliers[p];
+      ++suppliers[slot(p)];
     }
     this->ReceivedStart.push_back(this->ReceivedPoints.size());
   }
   for (vtkIdType p : needed)
   {
-    if (suppliers[p] != 1 && this->Missing.empty())
+    if (suppliers[slot(p)] != 1 && this->Missing.empty())
     {
       this->Missing = "Point with global id " + std::to_string(piece.GlobalPointId(p)) +
-        " is used by cells of this process but " + (suppliers[p] ? "several processes own it" : "no process owns it") +
+        " is used by cells of this process but " + (suppliers[slot(p)] ? "several processes own it" : "no process owns it") +
         " (inconsistent global point ids?)";
     }
   }
