@@ -24,7 +24,8 @@
 // WITH_NEIGHBORS 0 leaves the slots' cells and neighbours out (SlotNeighbors::LeftOut);
 // SLOT_CELLS 0 does not store the slots' cells (found as slot / SLOT_ROWS, cell_of_slot in
 // entity_keys.cl, when one fixed-size kind fills the mesh); WITH_RUNS 0 leaves the runs and the
-// entities' vertices out (SlotNeighbors::Only).
+// entities' vertices out (SlotNeighbors::Only); ENTITY_CELLS 1 records each entity's count of
+// slots instead of anything per slot (SlotNeighbors::EntityCounts).
 #include "entity_keys.cl"
 
 // The pairs' keys: only (x, y) when no entity of the mesh has more than 2 vertices (edges,
@@ -394,7 +395,8 @@ __kernel void record_partition_entities(__global const pair_key* keys,
   __global const int* sorted_slots, __global const uint* partition_starts,
   __global const uint* entity_starts, const int first_partition, const int end_partition,
   const uint pair_base, __global const int* slot_cell, __global int2* slot_run,
-  __global int* neighbor, __global int* slot_entity, __global uint4* entity_vertices)
+  __global int* neighbor, __global int* slot_entity, __global uint4* entity_vertices,
+  __global uint* entity_cells)
 {
   const int p = first_partition + get_global_id(0);
   if (p >= end_partition)
@@ -411,6 +413,11 @@ __kernel void record_partition_entities(__global const pair_key* keys,
     const int length = (int)(stop - start);
 #if WITH_RUNS
     entity_vertices[entity] = FULL_KEY(key);
+#endif
+#if ENTITY_CELLS
+    entity_cells[entity] = (uint)length;
+    start = stop;
+    continue;
 #endif
 #if WITH_NEIGHBORS
     const int first_cell = cell_of_slot(slot_cell, sorted_slots[start]);
