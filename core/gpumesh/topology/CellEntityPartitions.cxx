@@ -253,7 +253,8 @@ void CellEntities::matchInPartitions(DeviceRun& run, const DeviceMesh& mesh, con
   // 3-5 a batch of partitions at a time, in one workspace for the batch's pairs.
   const PairBatches batches = planBatches(run, plan, starts, SlotCount, withRuns);
   DeviceBuffer<cl_uchar> pairKeys = run.allocate<cl_uchar>(batches.workspacePairs * plan.keyBytes, "partitioned keys");
-  SortedSlots = run.allocate<cl_int>(batches.workspacePairs, "sorted slots");
+  // Per-entity counts need no slot: only the keys are sorted then (ENTITY_CELLS).
+  SortedSlots = run.allocate<cl_int>(counts ? 0 : batches.workspacePairs, "sorted slots");
   DeviceBuffer<cl_uint> entityCounts = run.allocate<cl_uint>(plan.partitions, "partition entities");
   DeviceBuffer<cl_uint> entityStarts = run.allocate<cl_uint>(plan.partitions, "partition entity starts");
   DeviceBuffer<cl_uint> entityTotal = run.allocate<cl_uint>(1, "entity count");
