@@ -594,10 +594,9 @@ void VertexSmoother::bindSteps(DeviceRun& run, const DeviceMesh& mesh, CellEntit
     {
       bindNonManifold(run, edges);
     }
-    // The neighbour table reads only the edges' vertices: the slots' memory (sorted slots,
-    // runs, entities: 48 MB for 1M triangles) serves the table instead of fresh pages.
-    edges.releaseSlots();
-    Links.emplace(vertexNeighbors(run, mesh, edges, Options.layout));
+    // The neighbour table reads only the edges' vertices, and those only for its pairs: the
+    // edges' memory serves the table instead of fresh pages.
+    Links.emplace(vertexNeighbors(run, mesh, std::move(edges), Options.layout));
     if (Renumbered)
     {
       Links->sortRowsBy(run, Renumbered->order.order());

@@ -326,6 +326,13 @@ void CellEntities::matchInBuckets(DeviceRun& run, const DeviceMesh& mesh, const 
     static_cast<cl_int>(SlotCount), entityOffsets, runStart, SlotCell, SlotRun, Neighbor, SlotEntity);
 }
 
+void CellEntities::release()
+{
+  releaseSlots();
+  EntityVertices.release();
+  EntityCells.release();
+}
+
 void CellEntities::releaseSlots()
 {
   SlotOffsets.release();

@@ -122,6 +122,8 @@ public:
   /// then on, so that the slots' memory serves what it builds next (on CPU devices, fresh
   /// memory costs a page fault per page at its first touch).
   void releaseSlots();
+  /// Lets go of every buffer (the counts stay): for a caller done with the entities.
+  void release();
 
 private:
   // From slotOffsets on, the two ways of filling the rest (CellEntities.cxx and
