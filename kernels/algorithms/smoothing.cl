@@ -242,9 +242,10 @@ __kernel void moved_points(__global const REAL* points, __global const REAL4* di
 
 // One work-item per side slot: the vertices of a side of one cell (boundary) get flag 1, of a
 // side of more than two cells (non-manifold) flag 2 (atomic_or into `flags`, zeroed before:
-// any order gives the same flags).
+// any order gives the same flags). `unshared` counts those slots: none on a closed manifold
+// surface, which then has no boundary or non-manifold edge to look for.
 __kernel void mark_sides(__global const int2* slot_run, __global const int* slot_entity,
-  __global const uint4* entity_vertices, const int slots, __global int* flags)
+  __global const uint4* entity_vertices, const int slots, __global int* flags, __global int* unshared)
 {
   const int s = get_global_id(0);
   if (s >= slots)
@@ -252,8 +253,31 @@ __kernel void mark_sides(__global const int2* slot_run, __global const int* slot
   const int cells = slot_run[s].y;
   if (cells == 2)
     return;
+  atomic_inc(unshared);
   const int flag = cells == 1 ? 1 : 2;
   const uint4 v = entity_vertices[slot_entity[s]];
+  atomic_or(&flags[v.x], flag);
+  atomic_or(&flags[v.y], flag);
+  if (v.z != NONE_ID)
+    atomic_or(&flags[v.z], flag);
+  if (v.w != NONE_ID)
+    atomic_or(&flags[v.w], flag);
+}
+
+// mark_sides from each side once (CellEntities with SlotNeighbors::EntityCounts): one
+// work-item per side, `entity_cells` the cells that share it; `unshared` counts those sides.
+__kernel void mark_entity_sides(__global const uint* entity_cells, __global const uint4* entity_vertices,
+  const int entities, __global int* flags, __global int* unshared)
+{
+  const int e = get_global_id(0);
+  if (e >= entities)
+    return;
+  const uint cells = entity_cells[e];
+  if (cells == 2)
+    return;
+  atomic_inc(unshared);
+  const int flag = cells == 1 ? 1 : 2;
+  const uint4 v = entity_vertices[e];
   atomic_or(&flags[v.x], flag);
   atomic_or(&flags[v.y], flag);
   if (v.z != NONE_ID)

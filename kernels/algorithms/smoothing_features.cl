@@ -139,6 +139,28 @@ __kernel void feature_pairs(__global const int2* slot_run, __global const int* s
   }
 }
 
+// feature_pairs without the dihedral test, from each edge once (CellEntities with
+// SlotNeighbors::EntityCounts): one work-item per edge, `entity_cells` the faces that share it.
+__kernel void outline_pairs(__global const uint* entity_cells, __global const uint4* entity_vertices,
+  const int edges, const int boundary_edges, const int non_manifold_edges, const int write,
+  __global int* found, __global int2* pairs)
+{
+  const int e = get_global_id(0);
+  if (e >= edges)
+    return;
+  const uint cells = entity_cells[e];
+  const int a = (int)entity_vertices[e].x;
+  const int b = (int)entity_vertices[e].y;
+  if (a == b || !((cells > 2 && non_manifold_edges) || (cells == 1 && boundary_edges)))
+    return;
+  const int at = atomic_inc(found);
+  if (write)
+  {
+    pairs[2 * at] = (int2)(a, b);
+    pairs[2 * at + 1] = (int2)(b, a);
+  }
+}
+
 // Per vertex, from its constraint neighbours (a vertex table's row).
 __kernel void classify_features(__global const REAL* points, __global const int* entries,
   __global const uint* row_start, __global const int* degree, const int vertices, const REAL cos_edge,

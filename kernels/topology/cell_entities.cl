@@ -25,14 +25,6 @@ __kernel void count_entities(CELL_ARGS, const int rows, const int open, __global
     slot_counts[cell_ids[i]] = cells_fixed ? rows : cell_size(i) - open;
 }
 
-// The same when every cell has `rows` slots.
-__kernel void uniform_slot_offsets(const int count, const uint rows, __global uint* slot_offsets)
-{
-  const int c = get_global_id(0);
-  if (c < count)
-    slot_offsets[c] = (uint)c * rows;
-}
-
 inline uint bucket_size(__global const uint* bucket_offsets, uint b)
 {
   return bucket_offsets[b + 1] - bucket_offsets[b];
@@ -111,4 +103,16 @@ __kernel void record_entities(__global const uint4* keys, __global const int* so
   }
   if (i == slots - 1)
     run_start[entity_offsets[slots]] = slots;
+}
+
+// Each entity's count of slots, from the first slot of its run (SlotNeighbors::EntityCounts).
+__kernel void entity_cells_from_runs(__global const int2* slot_run, __global const int* sorted_slots,
+  __global const int* slot_entity, const int slots, __global uint* entity_cells)
+{
+  const int s = get_global_id(0);
+  if (s >= slots)
+    return;
+  const int2 run = slot_run[s];
+  if (sorted_slots[run.x] == s)
+    entity_cells[slot_entity[s]] = (uint)run.y;
 }

@@ -24,8 +24,20 @@
 // WITH_NEIGHBORS 0 leaves the slots' cells and neighbours out (SlotNeighbors::LeftOut);
 // SLOT_CELLS 0 does not store the slots' cells (found as slot / SLOT_ROWS, cell_of_slot in
 // entity_keys.cl, when one fixed-size kind fills the mesh); WITH_RUNS 0 leaves the runs and the
-// entities' vertices out (SlotNeighbors::Only).
+// entities' vertices out (SlotNeighbors::Only); ENTITY_CELLS 1 records each entity's count of
+// slots instead of anything per slot (SlotNeighbors::EntityCounts).
 #include "entity_keys.cl"
+
+// A pair's slot, read and written through these: with ENTITY_CELLS no slot is read after the
+// sort, so only the keys move (the slots' array is never touched, and equal keys need no
+// order among themselves).
+#if ENTITY_CELLS
+#define SLOT_AT(slots, i) 0
+#define SET_SLOT(slots, i, value) ((void)0)
+#else
+#define SLOT_AT(slots, i) ((slots)[i])
+#define SET_SLOT(slots, i, value) ((slots)[i] = (value))
+#endif
 
 // The pairs' keys: only (x, y) when no entity of the mesh has more than 2 vertices (edges,
 // sides of 2D cells), which halves the bytes every pass moves.
@@ -136,7 +148,7 @@ __kernel void scatter_partition_entries(CELL_ARGS, __global const int* table, co
         continue;
       const uint at = cursors[partition]++ - pair_base;
       pair_keys[at] = PAIR_KEY(key);
-      pair_slots[at] = (int)(first + e);
+      SET_SLOT(pair_slots, at, (int)(first + e));
     }
   }
 }
@@ -157,15 +169,15 @@ inline void insertion_sort(__global pair_key* keys, __global int* slots, uint si
   for (uint i = 1; i < size; ++i)
   {
     const pair_key key = keys[i];
-    const int slot = slots[i];
+    const int slot = SLOT_AT(slots, i);
     uint j = i;
-    for (; j > 0 && pair_less(key, slot, keys[j - 1], slots[j - 1]); --j)
+    for (; j > 0 && pair_less(key, slot, keys[j - 1], SLOT_AT(slots, j - 1)); --j)
     {
       keys[j] = keys[j - 1];
-      slots[j] = slots[j - 1];
+      SET_SLOT(slots, j, SLOT_AT(slots, j - 1));
     }
     keys[j] = key;
-    slots[j] = slot;
+    SET_SLOT(slots, j, slot);
   }
 }
 
@@ -192,7 +204,7 @@ inline void rank_sort(__global pair_key* keys, __global int* slots, uint size)
   for (uint i = 0; i < size; ++i)
   {
     key[i] = keys[i];
-    slot[i] = slots[i];
+    slot[i] = SLOT_AT(slots, i);
     order[i] = RANK_KEY_OF(key[i]);
   }
   // Each pair (i, j > i) compared once: the larger (j on a tie, which keeps positions) gains a
@@ -215,7 +227,7 @@ inline void rank_sort(__global pair_key* keys, __global int* slots, uint size)
   for (uint i = 0; i < size; ++i)
   {
     keys[rank[i]] = key[i];
-    slots[rank[i]] = slot[i];
+    SET_SLOT(slots, rank[i], slot[i]);
   }
   for (uint start = 0; start < size;)
   {
@@ -224,11 +236,11 @@ inline void rank_sort(__global pair_key* keys, __global int* slots, uint size)
       ++stop;
     for (uint i = start + 1; i < stop; ++i)
     {
-      const int moving = slots[i];
+      const int moving = SLOT_AT(slots, i);
       uint j = i;
-      for (; j > start && slots[j - 1] > moving; --j)
-        slots[j] = slots[j - 1];
-      slots[j] = moving;
+      for (; j > start && SLOT_AT(slots, j - 1) > moving; --j)
+        SET_SLOT(slots, j, SLOT_AT(slots, j - 1));
+      SET_SLOT(slots, j, moving);
     }
     start = stop;
   }
@@ -238,19 +250,19 @@ inline void rank_sort(__global pair_key* keys, __global int* slots, uint size)
 inline void sift_down(__global pair_key* keys, __global int* slots, uint root, uint size)
 {
   const pair_key key = keys[root];
-  const int slot = slots[root];
+  const int slot = SLOT_AT(slots, root);
   for (uint child = 2 * root + 1; child < size; child = 2 * root + 1)
   {
-    if (child + 1 < size && pair_less(keys[child], slots[child], keys[child + 1], slots[child + 1]))
+    if (child + 1 < size && pair_less(keys[child], SLOT_AT(slots, child), keys[child + 1], SLOT_AT(slots, child + 1)))
       ++child;
-    if (!pair_less(key, slot, keys[child], slots[child]))
+    if (!pair_less(key, slot, keys[child], SLOT_AT(slots, child)))
       break;
     keys[root] = keys[child];
-    slots[root] = slots[child];
+    SET_SLOT(slots, root, SLOT_AT(slots, child));
     root = child;
   }
   keys[root] = key;
-  slots[root] = slot;
+  SET_SLOT(slots, root, slot);
 }
 
 // In place, n log n whatever the bucket's size (a pole, a fan); no two pairs are equal, so
@@ -262,11 +274,11 @@ inline void heap_sort(__global pair_key* keys, __global int* slots, uint size)
   for (uint last = size; last-- > 1;)
   {
     const pair_key key = keys[0];
-    const int slot = slots[0];
+    const int slot = SLOT_AT(slots, 0);
     keys[0] = keys[last];
-    slots[0] = slots[last];
+    SET_SLOT(slots, 0, SLOT_AT(slots, last));
     keys[last] = key;
-    slots[last] = slot;
+    SET_SLOT(slots, last, slot);
     sift_down(keys, slots, 0, last);
   }
 }
@@ -318,12 +330,12 @@ __kernel void sort_partitions(__global pair_key* keys, __global int* slots,
       const pair_key key = keys[i];
       const uint at = next[key.x - first_vertex]++ - begin;
       staged_keys[at] = key;
-      staged_slots[at] = slots[i];
+      staged_slots[at] = SLOT_AT(slots, i);
     }
     for (uint i = begin; i < end; ++i)
     {
       keys[i] = staged_keys[i - begin];
-      slots[i] = staged_slots[i - begin];
+      SET_SLOT(slots, i, staged_slots[i - begin]);
     }
   }
   else
@@ -336,19 +348,19 @@ __kernel void sort_partitions(__global pair_key* keys, __global int* slots,
         // Carry the pair at bucket v's cursor to its own bucket, taking the one found there
         // on, until a pair of bucket v comes back (American flag sort, in place).
         pair_key key = keys[next[v]];
-        int slot = slots[next[v]];
+        int slot = SLOT_AT(slots, next[v]);
         for (uint bucket = key.x - first_vertex; bucket != v; bucket = key.x - first_vertex)
         {
           const uint at = next[bucket]++;
           const pair_key displaced_key = keys[at];
-          const int displaced_slot = slots[at];
+          const int displaced_slot = SLOT_AT(slots, at);
           keys[at] = key;
-          slots[at] = slot;
+          SET_SLOT(slots, at, slot);
           key = displaced_key;
           slot = displaced_slot;
         }
         keys[next[v]] = key;
-        slots[next[v]] = slot;
+        SET_SLOT(slots, next[v], slot);
         ++next[v];
       }
     }
@@ -394,7 +406,8 @@ __kernel void record_partition_entities(__global const pair_key* keys,
   __global const int* sorted_slots, __global const uint* partition_starts,
   __global const uint* entity_starts, const int first_partition, const int end_partition,
   const uint pair_base, __global const int* slot_cell, __global int2* slot_run,
-  __global int* neighbor, __global int* slot_entity, __global uint4* entity_vertices)
+  __global int* neighbor, __global int* slot_entity, __global uint4* entity_vertices,
+  __global uint* entity_cells)
 {
   const int p = first_partition + get_global_id(0);
   if (p >= end_partition)
@@ -411,6 +424,11 @@ __kernel void record_partition_entities(__global const pair_key* keys,
     const int length = (int)(stop - start);
 #if WITH_RUNS
     entity_vertices[entity] = FULL_KEY(key);
+#endif
+#if ENTITY_CELLS
+    entity_cells[entity] = (uint)length;
+    start = stop;
+    continue;
 #endif
 #if WITH_NEIGHBORS
     const int first_cell = cell_of_slot(slot_cell, sorted_slots[start]);

@@ -12,15 +12,21 @@ TrivialProducer of the same polydata, UpdatePipeline() timed: a VTK dataset in, 
 programs come from its cache (one untimed run first fills it). Several --plugin (builds to
 compare, NAME=PATH; each process gets the libraries beside its plugin first on its library
 path) run interleaved with VTK's, a process of each in turn, so that the machine's load falls on
-all alike. Prints each run with the 1-minute load average, the median [min, max] of each side,
-and each plugin's ratio to VTK; --out appends every run as a JSON line.
+all alike; each build then has a program cache folder of its own (GPUMESH_CACHE_DIR, a copy of
+the default one), so that neither loads the programs the other remembered needing. Prints each
+run with the 1-minute load average, the median [min, max] of each side, each plugin's ratio to
+VTK, and, with several plugins, each one's time over the first one's round by round (median
+[min, max] of the per-round ratios, robust to a load that changes between rounds); --out
+appends every run as a JSON line.
 """
 import argparse
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 
 CHILD = r"""
 import json, math, os, sys, time
@@ -66,8 +72,10 @@ def plugin_sides(args):
     return sides
 
 
-def run(side, args, plugin=None):
+def run(side, args, plugin=None, cache=None):
     env = dict(os.environ, VTK_SMP_BACKEND_IN_USE="STDThread", VTK_SMP_MAX_THREADS=str(args.threads))
+    if cache:
+        env["GPUMESH_CACHE_DIR"] = cache
     if plugin:
         # The build's own libraries before anything its RUNPATH names (another build's).
         libraries = [os.path.dirname(plugin), os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(plugin))))]
@@ -93,8 +101,17 @@ def main():
     parser.add_argument("--out", help="append every run to this JSON-lines file")
     args = parser.parse_args()
     plugins = plugin_sides(args)
-    for plugin in plugins.values():
-        run("gpumesh", args, plugin)  # fills the program cache
+    caches = {}
+    if len(plugins) > 1:
+        root = tempfile.mkdtemp(prefix="gpumesh-bench-caches-")
+        default = os.environ.get("GPUMESH_CACHE_DIR") or os.path.join(
+            os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "gpumesh")
+        for name in plugins:
+            caches[name] = os.path.join(root, name)
+            if os.path.isdir(default):
+                shutil.copytree(default, caches[name])
+    for name, plugin in plugins.items():
+        run("gpumesh", args, plugin, caches.get(name))  # fills the program cache
     sides = dict(vtk=None, **plugins)
     times = {side: [] for side in sides}
     loads = []
@@ -102,7 +119,7 @@ def main():
         for side, plugin in sides.items():
             load = load_average()
             loads.append(load)
-            result = run(side, args, plugin)
+            result = run(side, args, plugin, caches.get(side))
             times[side].append(1000 * result["seconds"])
             print("run %d %-12s %8.1f ms (%d triangles, load %.2f)" % (r, side, times[side][-1], result["triangles"], load),
                   flush=True)
@@ -114,7 +131,13 @@ def main():
         print("%-12s median %.1f ms [%.1f, %.1f]" % (side, statistics.median(values), min(values), max(values)))
     for side in plugins:
         print("ratio (VTK / %s, medians): %.2f" % (side, statistics.median(times["vtk"]) / statistics.median(times[side])))
+    first = next(iter(plugins))
+    for side in list(plugins)[1:]:
+        ratios = [t / b for t, b in zip(times[side], times[first])]
+        print("%s / %s, round by round: median %.3f [%.3f, %.3f]" % (side, first, statistics.median(ratios), min(ratios), max(ratios)))
     print("load average %.2f to %.2f" % (min(loads), max(loads)))
+    if caches:
+        shutil.rmtree(os.path.dirname(next(iter(caches.values()))), True)
 
 
 if __name__ == "__main__":

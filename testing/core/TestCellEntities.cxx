@@ -220,6 +220,7 @@ struct Built
   std::vector<cl_int> slotCell, sortedSlots, neighbor, slotEntity;
   std::vector<cl_int2> slotRun;
   std::vector<cl_uint4> entityVertices;
+  std::vector<cl_uint> entityCells;
   std::vector<float> minimum, mean;
   std::vector<cl_int> count;
 };
@@ -269,6 +270,19 @@ Built build(const TestMesh& mesh, EntityType type, const Way& way,
     out.resize(n);
     run.download(buffer, out.data(), n, "result");
   };
+  if (neighbors == SlotNeighbors::EntityCounts)
+  {
+    // Each entity with its count of slots; nothing per slot outlives the constructor.
+    EXPECT_TRUE(entities.slotOffsets().empty());
+    EXPECT_TRUE(entities.slotCell().empty());
+    EXPECT_TRUE(entities.sortedSlots().empty());
+    EXPECT_TRUE(entities.slotRun().empty());
+    EXPECT_TRUE(entities.neighbor().empty());
+    EXPECT_TRUE(entities.slotEntity().empty());
+    get(entities.entityVertices(), b.entityVertices, entities.entityCount());
+    get(entities.entityCells(), b.entityCells, entities.entityCount());
+    return b;
+  }
   get(entities.slotOffsets(), b.slotOffsets, mesh.cells.size() + 1);
   get(entities.slotCell(), b.slotCell, entities.slotCell().size());
   get(entities.sortedSlots(), b.sortedSlots, entities.sortedSlots().size());
@@ -601,6 +615,48 @@ TEST(CellEntities, NeighborsOnlyAreThoseOfTheFullMatching)
   EXPECT_EQ(fanOnly.neighbor[0], 1);
   EXPECT_EQ(fanOnly.neighbor[3], 0);
   EXPECT_EQ(fanOnly.neighbor[6], 0);
+}
+
+// SlotNeighbors::EntityCounts gives the entities of the full matching, each with the length of
+// its run (1 on the boundary, 3 on the fan's non-manifold edge), in every way.
+TEST(CellEntities, EntityCountsAreTheRunsOfTheFullMatching)
+{
+  TestMesh fan;
+  fan.xyz = { 0, 0, 0, 1, 0, 0, 0.5, 1, 0, 0.5, -1, 0, 0.5, 0, 1 };
+  fan.cells = { { CellKind::Triangle, { 0, 1, 2 } }, { CellKind::Triangle, { 1, 0, 3 } }, { CellKind::Triangle, { 0, 1, 4 } } };
+  TestMesh mixed = shuffled(tetraBox(3), 42);
+  mixed.cells.push_back({ CellKind::Triangle, { 0, 1, 2 } });
+  mixed.cells.push_back({ CellKind::Quad, { 0, 1, 3, 2 } });
+  const std::pair<TestMesh, EntityType> cases[] = { { shuffled(triangleGrid(40, 30), 43), EntityType::Sides },
+    { shuffled(tetraBox(5), 44), EntityType::Sides }, { mixed, EntityType::Edges }, { fan, EntityType::Sides } };
+  for (const auto& [mesh, type] : cases)
+  {
+    for (const Way& way : allWays)
+    {
+      SCOPED_TRACE(nameOf(way) + ", " + std::to_string(mesh.cells.size()) + " cells");
+      const Built all = build(mesh, type, way);
+      const Built counts = build(mesh, type, way, SlotNeighbors::EntityCounts);
+      ASSERT_EQ(counts.entityVertices.size(), all.entityVertices.size());
+      for (std::size_t e = 0; e < all.entityVertices.size(); ++e)
+        for (int k = 0; k < 4; ++k)
+          ASSERT_EQ(counts.entityVertices[e].s[k], all.entityVertices[e].s[k]) << "entity " << e;
+      std::vector<cl_uint> runs(all.entityVertices.size(), 0);
+      for (std::size_t s = 0; s < all.slotEntity.size(); ++s)
+        ++runs[all.slotEntity[s]];
+      EXPECT_EQ(counts.entityCells, runs);
+      std::size_t boundary = 0, nonManifold = 0;
+      for (const cl_uint cells : counts.entityCells)
+      {
+        boundary += cells == 1;
+        nonManifold += cells > 2;
+      }
+      if (type == EntityType::Sides) // the fan's shared edge is its only non-manifold side
+      {
+        EXPECT_GT(boundary, 0u);
+        EXPECT_EQ(nonManifold, &mesh == &cases[3].first ? 1u : 0u);
+      }
+    }
+  }
 }
 
 // SlotGrouping::Auto goes through windows for a large mesh numbered at random, straight to the

@@ -405,16 +405,28 @@ void VertexSmoother::assignRoles(
 {
   const auto points = static_cast<std::size_t>(mesh.pointCount());
   Roles = run.allocate<cl_int>(points, "vertex roles");
+  // Whether every side is shared by exactly two cells (no boundary or non-manifold side).
+  bool closedManifold = false;
   if (Options.boundary == SmoothingBoundary::Free)
   {
     run.fill(Roles, cl_int(Interior), "vertex roles");
   }
   else
   {
+    // On a surface whose boundary edges are constraint edges (markFeatures below), every
+    // boundary vertex moves along them or not at all: no table of boundary neighbours.
+    const bool volume = hasVolumeCells(mesh);
+    const bool constrainedOutline = !volume && (Options.featureEdgeSmoothing || Options.method == SmoothingMethod::WindowedSinc);
+    const bool boundaryTable = Options.boundary == SmoothingBoundary::Smooth && !constrainedOutline;
     // No slot's cell nor neighbour is read but by the dihedral test of feature edges: without
-    // it they are not made (less fresh memory, whose first touch costs on CPU devices).
+    // it they are not made (less fresh memory, whose first touch costs on CPU devices). A
+    // surface read by nothing per slot (no dihedral test, boundary table or non-manifold
+    // weights) keeps only its edges and their counts of faces.
+    const bool perEntity = !volume && !Options.featureEdgeSmoothing && !Options.nonManifoldSmoothing && !boundaryTable;
     sides.emplace(run, mesh, EntityType::Sides, AccessPattern::Auto,
-      Options.featureEdgeSmoothing ? SlotNeighbors::Kept : SlotNeighbors::LeftOut);
+      Options.featureEdgeSmoothing ? SlotNeighbors::Kept
+        : perEntity                ? SlotNeighbors::EntityCounts
+                                   : SlotNeighbors::LeftOut);
     const cl_int boundaryRole = Options.boundary == SmoothingBoundary::Fixed ? Pinned : OnBoundary;
     // Non-manifold vertices: fixed; with nonManifoldSmoothing, weighted umbrellas on surfaces
     // (bindNonManifold), interior vertices otherwise.
@@ -422,15 +434,24 @@ void VertexSmoother::assignRoles(
     const cl_int nonManifoldRole = !Options.nonManifoldSmoothing ? Pinned : weighted ? OnNonManifold : Interior;
     // The sides' flags are written into Roles, then turned into roles in place.
     run.fill(Roles, cl_int(0), "vertex roles");
-    run.call({ "smoothing", "mark_sides" }, sides->slotCount(), "vertex roles", sides->slotRun(), sides->slotEntity(),
-      sides->entityVertices(), static_cast<cl_int>(sides->slotCount()), Roles);
+    DeviceBuffer<cl_int> unshared = run.allocate<cl_int>(1, "vertex roles");
+    run.fill(unshared, cl_int(0), "vertex roles");
+    if (perEntity)
+    {
+      run.call({ "smoothing", "mark_entity_sides" }, sides->entityCount(), "vertex roles", sides->entityCells(),
+        sides->entityVertices(), static_cast<cl_int>(sides->entityCount()), Roles, unshared);
+    }
+    else
+    {
+      run.call({ "smoothing", "mark_sides" }, sides->slotCount(), "vertex roles", sides->slotRun(),
+        sides->slotEntity(), sides->entityVertices(), static_cast<cl_int>(sides->slotCount()), Roles, unshared);
+    }
+    cl_int unsharedSlots = 0;
+    run.download(unshared, &unsharedSlots, 1, "vertex roles");
+    closedManifold = unsharedSlots == 0;
     run.call({ "smoothing", "roles_from_sides" }, points, "vertex roles", static_cast<cl_int>(points), boundaryRole,
       nonManifoldRole, Roles);
-    // On a surface whose boundary edges are constraint edges (markFeatures below), every
-    // boundary vertex moves along them or not at all: no table of boundary neighbours.
-    const bool constrainedOutline = !hasVolumeCells(mesh) &&
-      (Options.featureEdgeSmoothing || Options.method == SmoothingMethod::WindowedSinc);
-    if (Options.boundary == SmoothingBoundary::Smooth && !constrainedOutline)
+    if (boundaryTable)
     {
       BoundaryLinks.emplace(boundaryNeighbors(run, mesh, *sides, Options.layout));
       if (Renumbered)
@@ -449,9 +470,10 @@ void VertexSmoother::assignRoles(
     run.call({ "smoothing", "pin_vertices" }, points, "vertex roles", flags, static_cast<cl_int>(points), Roles);
   }
   // WindowedSinc follows vtkWindowedSincPolyDataFilter's boundary rule (points of boundary edges
-  // move along them where the outline turns by at most edgeAngle) whether or not features are on.
+  // move along them where the outline turns by at most edgeAngle) whether or not features are on;
+  // without features, a closed manifold surface has no constraint edge to look for.
   const bool sinc = Options.method == SmoothingMethod::WindowedSinc;
-  if (Options.featureEdgeSmoothing || (sinc && Options.boundary == SmoothingBoundary::Smooth))
+  if (Options.featureEdgeSmoothing || (sinc && Options.boundary == SmoothingBoundary::Smooth && !closedManifold))
   {
     markFeatures(run, mesh, sides ? &*sides : nullptr);
   }
@@ -483,6 +505,10 @@ void VertexSmoother::markFeatures(DeviceRun& run, const DeviceMesh& mesh, const 
   const DeviceMesh& surface = volume ? *faces : mesh;
   std::optional<CellEntities> faceSides;
   const CellEntities& edges = volume ? faceSides.emplace(run, surface, EntityType::Sides) : *meshSides;
+  if (edges.entityCount() == 0)
+  {
+    return;
+  }
   // The faces' centroids serve the dihedral test only; without it, one placeholder.
   const Centroids centroids = Options.featureEdgeSmoothing
     ? computeCentroids(run, surface)
@@ -498,11 +524,20 @@ void VertexSmoother::markFeatures(DeviceRun& run, const DeviceMesh& mesh, const 
   // Counted, then written: the pairs take the constraint edges' memory alone.
   const auto findPairs = [&](bool write, DeviceBuffer<cl_int2>& pairs) {
     run.fill(found, cl_int(0), "feature edges");
-    run.call({ "smoothing_features", "feature_pairs" }, slots, "feature edges", edges.slotRun(), edges.sortedSlots(),
-      slotCells, edges.slotEntity(), edges.entityVertices(), static_cast<cl_int>(slots), surface.points(),
-      centroids.anchors, centroids.offsets, run.real(std::cos(Options.featureAngle * degrees)),
-      cl_int(Options.featureEdgeSmoothing ? 1 : 0), cl_int(boundaryEdges ? 1 : 0),
-      cl_int(Options.nonManifoldSmoothing ? 0 : 1), cl_int(write ? 1 : 0), found, pairs);
+    if (edges.entityCells().size()) // each edge once, with its count of faces (no dihedral test)
+    {
+      run.call({ "smoothing_features", "outline_pairs" }, edges.entityCount(), "feature edges", edges.entityCells(),
+        edges.entityVertices(), static_cast<cl_int>(edges.entityCount()), cl_int(boundaryEdges ? 1 : 0),
+        cl_int(Options.nonManifoldSmoothing ? 0 : 1), cl_int(write ? 1 : 0), found, pairs);
+    }
+    else
+    {
+      run.call({ "smoothing_features", "feature_pairs" }, slots, "feature edges", edges.slotRun(),
+        edges.sortedSlots(), slotCells, edges.slotEntity(), edges.entityVertices(), static_cast<cl_int>(slots),
+        surface.points(), centroids.anchors, centroids.offsets, run.real(std::cos(Options.featureAngle * degrees)),
+        cl_int(Options.featureEdgeSmoothing ? 1 : 0), cl_int(boundaryEdges ? 1 : 0),
+        cl_int(Options.nonManifoldSmoothing ? 0 : 1), cl_int(write ? 1 : 0), found, pairs);
+    }
     cl_int count = 0;
     run.download(found, &count, 1, "feature edges");
     return static_cast<std::size_t>(count);
@@ -559,10 +594,9 @@ void VertexSmoother::bindSteps(DeviceRun& run, const DeviceMesh& mesh, CellEntit
     {
       bindNonManifold(run, edges);
     }
-    // The neighbour table reads only the edges' vertices: the slots' memory (sorted slots,
-    // runs, entities: 48 MB for 1M triangles) serves the table instead of fresh pages.
-    edges.releaseSlots();
-    Links.emplace(vertexNeighbors(run, mesh, edges, Options.layout));
+    // The neighbour table reads only the edges' vertices, and those only for its pairs: the
+    // edges' memory serves the table instead of fresh pages.
+    Links.emplace(vertexNeighbors(run, mesh, std::move(edges), Options.layout));
     if (Renumbered)
     {
       Links->sortRowsBy(run, Renumbered->order.order());

@@ -162,8 +162,10 @@ CellEntities::CellEntities(DeviceRun& run, const DeviceMesh& mesh, EntityType ty
   if (slotRows > 0)
   {
     checkIndexSpace(static_cast<std::int64_t>(cells * slotRows), "cell sides and edges");
-    run.call({ program, "uniform_slot_offsets", options }, cells + 1, "count entities",
-      static_cast<cl_int>(cells + 1), static_cast<cl_uint>(slotRows), SlotOffsets);
+    // In the sequence program, which every mesh import loads: CPU devices then load no
+    // program of the buckets' way (each program loaded costs milliseconds there).
+    run.call({ "sequence", "multiples" }, cells + 1, "count entities", static_cast<cl_int>(cells + 1),
+      static_cast<cl_uint>(slotRows), SlotOffsets);
     SlotCount = cells * slotRows;
   }
   else
@@ -186,6 +188,8 @@ CellEntities::CellEntities(DeviceRun& run, const DeviceMesh& mesh, EntityType ty
     matchInPartitions(run, mesh, emitting, neighbors, slotRows);
     if (neighbors == SlotNeighbors::Only)
       SlotCell = DeviceBuffer<cl_int>();
+    if (neighbors == SlotNeighbors::EntityCounts)
+      releaseSlots();
     return;
   }
   // The buckets' way needs the slots' cells on the way: they go at the end.
@@ -200,6 +204,13 @@ CellEntities::CellEntities(DeviceRun& run, const DeviceMesh& mesh, EntityType ty
     SortedSlots = DeviceBuffer<cl_int>();
     SlotRun = DeviceBuffer<cl_int2>();
     EntityVertices = DeviceBuffer<cl_uint4>();
+  }
+  if (neighbors == SlotNeighbors::EntityCounts)
+  {
+    EntityCells = run.allocate<cl_uint>(EntityCount, "entity cells");
+    run.call({ program, "entity_cells_from_runs", options }, SlotCount, "number entities", SlotRun, SortedSlots,
+      SlotEntity, static_cast<cl_int>(SlotCount), EntityCells);
+    releaseSlots();
   }
 }
 
@@ -313,6 +324,13 @@ void CellEntities::matchInBuckets(DeviceRun& run, const DeviceMesh& mesh, const 
   keys.release();
   run.call({ "cell_entity_runs", "record_runs", runOptions }, SlotCount, "record runs", SortedSlots,
     static_cast<cl_int>(SlotCount), entityOffsets, runStart, SlotCell, SlotRun, Neighbor, SlotEntity);
+}
+
+void CellEntities::release()
+{
+  releaseSlots();
+  EntityVertices.release();
+  EntityCells.release();
 }
 
 void CellEntities::releaseSlots()

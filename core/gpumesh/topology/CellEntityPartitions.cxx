@@ -52,7 +52,11 @@ struct Chunks
 // How the cells and the vertices are cut, and the build options of every kernel.
 struct PartitionPlan
 {
+  /// Every kernel's, so that all of them come from one program (each program a CPU device loads
+  /// costs milliseconds): with PRIVATE_BUCKETS, and the cells' kind when one group emits.
   std::string options;
+  /// The per-cell kernels' of each emitting group.
+  std::vector<std::string> cellOptions;
   std::size_t keyBytes = 0;    // a key of 2 or of 4 vertex ids
   std::vector<Chunks> chunks;  // per emitting group
   std::size_t chunkRows = 0;   // all groups' chunks
@@ -78,12 +82,13 @@ bool twoVertexKeys(const EmittingGroups& emitting)
 // stores none only with one fixed-size kind).
 std::string partitionOptions(bool twoVertices, SlotNeighbors neighbors, bool slotCells, std::size_t slotRows)
 {
-  const bool withNeighbors = neighbors != SlotNeighbors::LeftOut;
+  const bool counts = neighbors == SlotNeighbors::EntityCounts;
+  const bool withNeighbors = neighbors != SlotNeighbors::LeftOut && !counts;
   const bool withRuns = neighbors != SlotNeighbors::Only;
   return std::string("-DSMALL_BUCKET=8 -DRANK_SORT=128 -DSTAGED_PAIRS=1024 -DKEY_COMPONENTS=") +
     (twoVertices ? "2" : "4") + " -DWITH_NEIGHBORS=" + (withNeighbors ? "1" : "0") + " -DSLOT_CELLS=" +
     (slotCells ? "1" : "0") + (!slotCells && slotRows > 0 ? " -DSLOT_ROWS=" + std::to_string(slotRows) : "") +
-    " -DWITH_RUNS=" + (withRuns ? "1" : "0");
+    " -DWITH_RUNS=" + (withRuns ? "1" : "0") + (counts ? " -DENTITY_CELLS=1" : "");
 }
 
 // Chunks of cells, per group: enough per compute unit to even out the load.
@@ -123,6 +128,12 @@ PartitionPlan planPartitions(DeviceRun& run, const DeviceMesh& mesh, const Emitt
   plan.points = static_cast<std::size_t>(mesh.pointCount());
   cutIntoChunks(emitting, static_cast<std::size_t>(std::max(run.info().computeUnits, 1)), plan);
   cutIntoPartitions(slots, plan);
+  const bool inPrivate = (std::size_t(1) << plan.shift) <= privateBuckets;
+  plan.options += " -DPRIVATE_BUCKETS=" + std::to_string(inPrivate ? privateBuckets : 0);
+  if (emitting.size() == 1)
+    plan.options += " " + cellKindOptions(*emitting.front().first);
+  for (const auto& entry : emitting)
+    plan.cellOptions.push_back(emitting.size() == 1 ? plan.options : plan.options + " " + cellKindOptions(*entry.first));
   return plan;
 }
 
@@ -137,7 +148,7 @@ DeviceBuffer<cl_uint> countPartitionEntries(DeviceRun& run, const PartitionPlan&
   {
     const DeviceCellGroup& group = *emitting[g].first;
     const Chunks& chunks = plan.chunks[g];
-    run.call({ program, "count_partition_entries", plan.options + " " + cellKindOptions(group) },
+    run.call({ program, "count_partition_entries", plan.cellOptions[g] },
       { chunks.count, 1 }, "count partition entries", CellArgs{ group }, tables[g],
       static_cast<cl_int>(emitting[g].second->size() / 4), slotOffsets, static_cast<cl_int>(chunks.cells),
       static_cast<cl_int>(chunks.first), plan.shift, static_cast<cl_int>(plan.partitions), slotCell, chunkCounts);
@@ -217,7 +228,7 @@ void scatterPartitionEntries(DeviceRun& run, const PartitionPlan& plan, const Em
   {
     const DeviceCellGroup& group = *emitting[g].first;
     const Chunks& chunks = plan.chunks[g];
-    run.call({ program, "scatter_partition_entries", plan.options + " " + cellKindOptions(group) },
+    run.call({ program, "scatter_partition_entries", plan.cellOptions[g] },
       { chunks.count, 1 }, "scatter partition entries", CellArgs{ group }, tables[g],
       static_cast<cl_int>(emitting[g].second->size() / 4), slotOffsets, static_cast<cl_int>(chunks.cells),
       static_cast<cl_int>(chunks.first), plan.shift, static_cast<cl_int>(plan.partitions), chunkCursors,
@@ -229,7 +240,8 @@ void scatterPartitionEntries(DeviceRun& run, const PartitionPlan& plan, const Em
 void CellEntities::matchInPartitions(DeviceRun& run, const DeviceMesh& mesh, const EmittingGroups& emitting,
   SlotNeighbors neighbors, std::size_t slotRows)
 {
-  const bool withNeighbors = neighbors != SlotNeighbors::LeftOut;
+  const bool counts = neighbors == SlotNeighbors::EntityCounts;
+  const bool withNeighbors = neighbors != SlotNeighbors::LeftOut && !counts;
   const bool withRuns = neighbors != SlotNeighbors::Only;
   const PartitionPlan plan = planPartitions(run, mesh, emitting, neighbors, !SlotCell.empty(), slotRows, SlotCount);
   std::vector<DeviceBuffer<cl_int>> tables;
@@ -241,7 +253,8 @@ void CellEntities::matchInPartitions(DeviceRun& run, const DeviceMesh& mesh, con
   // 3-5 a batch of partitions at a time, in one workspace for the batch's pairs.
   const PairBatches batches = planBatches(run, plan, starts, SlotCount, withRuns);
   DeviceBuffer<cl_uchar> pairKeys = run.allocate<cl_uchar>(batches.workspacePairs * plan.keyBytes, "partitioned keys");
-  SortedSlots = run.allocate<cl_int>(batches.workspacePairs, "sorted slots");
+  // Per-entity counts need no slot: only the keys are sorted then (ENTITY_CELLS).
+  SortedSlots = run.allocate<cl_int>(counts ? 0 : batches.workspacePairs, "sorted slots");
   DeviceBuffer<cl_uint> entityCounts = run.allocate<cl_uint>(plan.partitions, "partition entities");
   DeviceBuffer<cl_uint> entityStarts = run.allocate<cl_uint>(plan.partitions, "partition entity starts");
   DeviceBuffer<cl_uint> entityTotal = run.allocate<cl_uint>(1, "entity count");
@@ -254,8 +267,6 @@ void CellEntities::matchInPartitions(DeviceRun& run, const DeviceMesh& mesh, con
   const bool inPrivate = (std::size_t(1) << plan.shift) <= privateBuckets;
   DeviceBuffer<cl_uint> bucketStarts = run.allocate<cl_uint>(inPrivate ? 1 : plan.points, "bucket starts");
   DeviceBuffer<cl_uint> bucketCursors = run.allocate<cl_uint>(inPrivate ? 1 : plan.points, "bucket cursors");
-  const std::string sortOptions =
-    plan.options + " -DPRIVATE_BUCKETS=" + std::to_string(inPrivate ? privateBuckets : 0);
   for (const auto& [first, end] : batches.ranges)
   {
     const cl_uint pairBase = batches.pairBase(first);
@@ -263,25 +274,26 @@ void CellEntities::matchInPartitions(DeviceRun& run, const DeviceMesh& mesh, con
       run, plan, emitting, tables, SlotOffsets, chunkCounts, first, end, pairBase, pairKeys, SortedSlots);
 
     // 4. Each partition sorted in place by (key, slot); its entities counted and numbered.
-    run.call({ program, "sort_partitions", sortOptions }, { end - first, 1 }, "sort partitions", pairKeys,
+    run.call({ program, "sort_partitions", plan.options }, { end - first, 1 }, "sort partitions", pairKeys,
       SortedSlots, starts, static_cast<cl_int>(first), static_cast<cl_int>(end), pairBase, plan.shift,
       static_cast<cl_uint>(plan.points), bucketStarts, bucketCursors, entityCounts);
     run.call({ program, "number_partition_entities", plan.options }, { 1, 1 }, "number partition entities",
       entityCounts, static_cast<cl_int>(first), static_cast<cl_int>(end), entityStarts, entityTotal);
 
     // 5. Runs and neighbours.
-    if (SlotEntity.empty())
+    if (first == 0)
     {
       if (withRuns) // one batch: every entity is numbered
         readEntityCount();
       EntityVertices = run.allocate<cl_uint4>(withRuns ? EntityCount : 0, "entity vertices");
-      SlotRun = run.allocate<cl_int2>(withRuns ? SlotCount : 0, "slot runs");
+      EntityCells = run.allocate<cl_uint>(counts ? EntityCount : 0, "entity cells");
+      SlotRun = run.allocate<cl_int2>(withRuns && !counts ? SlotCount : 0, "slot runs");
       Neighbor = run.allocate<cl_int>(withNeighbors ? SlotCount : 0, "neighbours");
-      SlotEntity = run.allocate<cl_int>(SlotCount, "slot entities");
+      SlotEntity = run.allocate<cl_int>(counts ? 0 : SlotCount, "slot entities");
     }
     run.call({ program, "record_partition_entities", plan.options }, { end - first, 1 }, "record partition entities",
       pairKeys, SortedSlots, starts, entityStarts, static_cast<cl_int>(first), static_cast<cl_int>(end), pairBase,
-      SlotCell, SlotRun, Neighbor, SlotEntity, EntityVertices);
+      SlotCell, SlotRun, Neighbor, SlotEntity, EntityVertices, EntityCells);
   }
   if (!withRuns)
   {

@@ -21,8 +21,10 @@ std::size_t checkedPairs(std::uint64_t pairs, const char* what)
 }
 } // namespace
 
-VertexTable vertexNeighbors(DeviceRun& run, const DeviceMesh& mesh, const CellEntities& edges,
-  const VertexTableLayout& layout)
+namespace
+{
+// Both directions of every edge, the pairs of vertexNeighbors' table.
+DeviceBuffer<cl_int2> edgePairs(DeviceRun& run, const DeviceMesh& mesh, const CellEntities& edges)
 {
   // The sides of a mesh of 2D cells are its edges (the same tables, the same entities).
   const bool surface = std::all_of(mesh.groups().begin(), mesh.groups().end(),
@@ -35,7 +37,23 @@ VertexTable vertexNeighbors(DeviceRun& run, const DeviceMesh& mesh, const CellEn
   DeviceBuffer<cl_int2> pairs = run.allocate<cl_int2>(count, "edge pairs");
   run.call({ program, "edge_pairs" }, edges.entityCount(), "vertex link pairs", edges.entityVertices(),
     static_cast<cl_int>(edges.entityCount()), pairs);
-  return VertexTable(run, static_cast<std::size_t>(mesh.pointCount()), pairs, count, layout);
+  return pairs;
+}
+} // namespace
+
+VertexTable vertexNeighbors(DeviceRun& run, const DeviceMesh& mesh, const CellEntities& edges,
+  const VertexTableLayout& layout)
+{
+  const DeviceBuffer<cl_int2> pairs = edgePairs(run, mesh, edges);
+  return VertexTable(run, static_cast<std::size_t>(mesh.pointCount()), pairs, pairs.size(), layout);
+}
+
+VertexTable vertexNeighbors(DeviceRun& run, const DeviceMesh& mesh, CellEntities&& edges,
+  const VertexTableLayout& layout)
+{
+  const DeviceBuffer<cl_int2> pairs = edgePairs(run, mesh, edges);
+  edges.release();
+  return VertexTable(run, static_cast<std::size_t>(mesh.pointCount()), pairs, pairs.size(), layout);
 }
 
 VertexTable vertexCells(DeviceRun& run, const DeviceMesh& mesh, const VertexTableLayout& layout)

@@ -12,6 +12,11 @@ namespace gpumesh
 /// joins nothing.
 VertexTable vertexNeighbors(DeviceRun& run, const DeviceMesh& mesh, const CellEntities& edges,
   const VertexTableLayout& layout = {});
+/// The same, letting go of every buffer of `edges` (CellEntities::release) once their ends
+/// are read, so that the table takes their memory instead of fresh pages (on CPU devices the
+/// first touch of fresh memory costs; 30 MB for the edges of 1M triangles).
+VertexTable vertexNeighbors(DeviceRun& run, const DeviceMesh& mesh, CellEntities&& edges,
+  const VertexTableLayout& layout = {});
 
 /// Vertex -> the ids of the cells of `mesh` that use it (its ball), each cell once.
 VertexTable vertexCells(DeviceRun& run, const DeviceMesh& mesh, const VertexTableLayout& layout = {});
