@@ -25,11 +25,13 @@ namespace vtkGPUMeshGhostCellMessage
 constexpr const char* GlobalIdArray = "vtkGPUMeshGlobalPointId";
 
 /// Cells as they are sent: per cell its VTK type and its point ids in `input`'s numbering.
+/// In reused host pages (a message's cells are several MB for a large piece: fresh pages would
+/// fault on first touch).
 struct Cells
 {
-  std::vector<unsigned char> Types;
-  std::vector<vtkIdType> Offsets{ 0 }; // cells + 1
-  std::vector<vtkIdType> Ids;          // points of `input`
+  gpumesh::HostVector<unsigned char> Types;
+  gpumesh::HostVector<vtkIdType> Offsets{ 0 }; // cells + 1
+  gpumesh::HostVector<vtkIdType> Ids;          // points of `input`
 };
 
 /// The message of `cells` of `input`, whose input cell ids are `cellIds` (for the cell

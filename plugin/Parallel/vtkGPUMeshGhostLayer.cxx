@@ -547,11 +547,10 @@ void addLayer(vtkPointSet* input, const Received& received, GhostedPiece& piece)
   piece.Mesh = input;
   piece.OwnedCells = input->GetNumberOfCells();
 
-  vtkNew<vtkTypeInt64Array> offsets, connectivity;
-  auto types = vtkSmartPointer<vtkUnsignedCharArray>::New();
-  offsets->SetNumberOfTuples(received.Cells + 1);
-  connectivity->SetNumberOfTuples(received.Connectivity);
-  types->SetNumberOfTuples(received.Cells);
+  // Fresh arrays in reused host pages (vtkGPUMeshOutputArrays), each written once below.
+  auto offsets = vtkGPUMeshOutputArrays::New<vtkTypeInt64Array>(received.Cells + 1);
+  auto connectivity = vtkGPUMeshOutputArrays::New<vtkTypeInt64Array>(received.Connectivity);
+  auto types = vtkGPUMeshOutputArrays::New<vtkUnsignedCharArray>(received.Cells);
   writeReceivedCells(received, 0, 0, offsets->GetPointer(0), connectivity->GetPointer(0), types->GetPointer(0));
   piece.Layer.MoreCells = vtkSmartPointer<vtkCellArray>::New();
   piece.Layer.MoreCells->SetData(offsets, connectivity);
