@@ -675,6 +675,23 @@ __kernel void apply_collapses(__global const uint4* edge_vertices, __global cons
   applied_cost[e] = (REAL)cost[e];
 }
 
+// The largest applied cost (LargestQuadricError) in `largest`, one value per stride over a
+// grid stride of the edges (-INFINITY where none applied: fmax ignores the NaN of the others);
+// the host takes the largest of these. A reduction of its own: a general one would be another
+// program to build on first use, for one number per round.
+__kernel void largest_applied(__global const REAL* applied_cost, const int edges, const int strides,
+  __global REAL* largest)
+{
+  const int i = get_global_id(0);
+  const int n = strides; // the launch may hold more work-items than that (a whole work-group)
+  if (i >= n)
+    return;
+  REAL m = -INFINITY;
+  for (int e = i; e < edges; e += n)
+    m = fmax(m, applied_cost[e]);
+  largest[i] = m;
+}
+
 // Each triangle's corners through the map; keep[t] = 1 unless two corners became one (the
 // triangles of the collapsed edges).
 __kernel void remap_triangles(__global int* triangles, const int count, __global const int* remap,

@@ -1,6 +1,5 @@
 #include "gpumesh/algorithms/Decimation.h"
 
-#include "gpumesh/primitives/Reduce.h"
 #include "gpumesh/primitives/Scan.h"
 #include "gpumesh/topology/CellEntities.h"
 #include "gpumesh/topology/VertexLinks.h"
@@ -425,9 +424,15 @@ DecimatedSurface decimateTriangles(DeviceRun& run, const DeviceMesh& mesh, const
       run.call({ "sequence", "iota" }, vertices, "collapse map", cl_int(0), cint(vertices), remap);
       run.call({ program, "apply_collapses", qoptions }, edgeCount, "apply collapses", edgeVertices, removed, survivor,
         targets, cost, cint(edgeCount), inputId, points, quadrics, remap, partner, appliedCost);
-      const Statistics applied = reduceStatistics(run, appliedCost, edgeCount);
-      if (applied.count > 0)
-        largest = std::max(largest, applied.maximum);
+      // Enough work-items to stream the costs, few enough that their maxima download in microseconds.
+      const std::size_t strides = std::min<std::size_t>(edgeCount, 65536);
+      RealBuffer stridesLargest = run.allocateReal(strides, "largest applied costs");
+      run.call({ program, "largest_applied", qoptions }, strides, "largest applied cost", appliedCost,
+        cint(edgeCount), cint(strides), stridesLargest);
+      std::vector<double> hostLargest(strides);
+      run.download(stridesLargest, hostLargest.data(), strides, "largest applied costs");
+      for (double value : hostLargest)
+        largest = std::max(largest, value);
     }
     {
       DeviceRun::ScopedLabel label(run, "decimation compaction");

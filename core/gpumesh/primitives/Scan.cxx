@@ -17,10 +17,10 @@ std::string typeOptions(const char* in, const char* out)
   return std::string(" -DIN_T=") + in + " -DSUM_T=ulong -DOUT_T=" + out;
 }
 
-// Scans `values` (n elements of type `in`) into `out` and returns the total. The pieces' sums
-// are scanned recursively as ulong until one piece remains.
+// Scans `values` (n elements of type `in`) into `out` and returns the total: the pieces' sums,
+// their offsets (one work-group or work-item, in the same program), then each piece.
 template <typename In, typename Out>
-std::uint64_t scanLevel(DeviceRun& run, const DeviceBuffer<In>& values, std::size_t n,
+std::uint64_t scanPieces(DeviceRun& run, const DeviceBuffer<In>& values, std::size_t n,
   DeviceBuffer<Out>& out, const char* inType, const char* outType, bool contiguous)
 {
   const std::size_t workGroupSize = run.device().workGroupSize(256);
@@ -30,29 +30,27 @@ std::uint64_t scanLevel(DeviceRun& run, const DeviceBuffer<In>& values, std::siz
                                          : "-DWG=" + std::to_string(workGroupSize) +
       " -DITEMS=" + std::to_string(items) + typeOptions(inType, outType);
 
-  DeviceBuffer<cl_ulong> sums = run.allocate<cl_ulong>(pieces, "scan piece sums");
+  // One more element than pieces, 0: the offsets' last is then the total.
+  DeviceBuffer<cl_ulong> sums = run.allocate<cl_ulong>(pieces + 1, "scan piece sums");
+  DeviceBuffer<cl_ulong> pieceOffsets = run.allocate<cl_ulong>(pieces + 1, "scan piece offsets");
+  run.fill(sums, cl_ulong(0), "scan piece sums");
   if (contiguous)
   {
     run.call({ "scan", "chunk_sums", options }, pieces, "scan", values, cl_ulong(n), cl_ulong(piece),
       cl_ulong(pieces), sums);
+    run.call({ "scan", "chunk_offsets", options }, 1, "scan", sums, cl_ulong(pieces + 1), pieceOffsets);
   }
   else
   {
     run.call({ "scan", "tile_sums", options }, { pieces * workGroupSize, workGroupSize }, "scan", values,
       cl_ulong(n), sums);
+    run.call({ "scan", "piece_offsets", options }, { workGroupSize, workGroupSize }, "scan", sums,
+      cl_ulong(pieces + 1), pieceOffsets);
   }
-
-  DeviceBuffer<cl_ulong> pieceOffsets = run.allocate<cl_ulong>(pieces, "scan piece offsets");
   std::uint64_t total = 0;
-  if (pieces == 1)
-  {
-    run.download(sums, &total, 1, "scan total");
-    run.fill(pieceOffsets, cl_ulong(0), "scan piece offsets");
-  }
-  else
-  {
-    total = scanLevel<cl_ulong, cl_ulong>(run, sums, pieces, pieceOffsets, "ulong", "ulong", contiguous);
-  }
+  check(run.device().queue().enqueueReadBuffer(pieceOffsets.handle(), CL_TRUE, pieces * sizeof(cl_ulong),
+          sizeof(cl_ulong), &total),
+    "reading the total of a scan");
 
   if (contiguous)
   {
@@ -79,7 +77,7 @@ std::uint64_t exclusiveScan(DeviceRun& run, const DeviceBuffer<cl_uint>& counts,
   std::uint64_t total = 0;
   if (n > 0)
   {
-    total = scanLevel<cl_uint, cl_uint>(run, counts, n, offsets, "uint", "uint",
+    total = scanPieces<cl_uint, cl_uint>(run, counts, n, offsets, "uint", "uint",
       isContiguous(pattern, run.info().isGPU));
   }
   if (total > static_cast<std::uint64_t>(std::numeric_limits<cl_int>::max()))
