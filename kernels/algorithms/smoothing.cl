@@ -240,6 +240,22 @@ __kernel void moved_points(__global const REAL* points, __global const REAL4* di
   vstore3(x - x0, v, moved_by);
 }
 
+// A side of `cells` cells with vertices v: unless shared by exactly two, its vertices get flag 1
+// (one cell: boundary) or 2 (more: non-manifold), and `unshared` counts it.
+inline void flag_side(int cells, uint4 v, __global int* flags, __global int* unshared)
+{
+  if (cells == 2)
+    return;
+  atomic_inc(unshared);
+  const int flag = cells == 1 ? 1 : 2;
+  atomic_or(&flags[v.x], flag);
+  atomic_or(&flags[v.y], flag);
+  if (v.z != NONE_ID)
+    atomic_or(&flags[v.z], flag);
+  if (v.w != NONE_ID)
+    atomic_or(&flags[v.w], flag);
+}
+
 // One work-item per side slot: the vertices of a side of one cell (boundary) get flag 1, of a
 // side of more than two cells (non-manifold) flag 2 (atomic_or into `flags`, zeroed before:
 // any order gives the same flags). `unshared` counts those slots: none on a closed manifold
@@ -250,18 +266,7 @@ __kernel void mark_sides(__global const int2* slot_run, __global const int* slot
   const int s = get_global_id(0);
   if (s >= slots)
     return;
-  const int cells = slot_run[s].y;
-  if (cells == 2)
-    return;
-  atomic_inc(unshared);
-  const int flag = cells == 1 ? 1 : 2;
-  const uint4 v = entity_vertices[slot_entity[s]];
-  atomic_or(&flags[v.x], flag);
-  atomic_or(&flags[v.y], flag);
-  if (v.z != NONE_ID)
-    atomic_or(&flags[v.z], flag);
-  if (v.w != NONE_ID)
-    atomic_or(&flags[v.w], flag);
+  flag_side(slot_run[s].y, entity_vertices[slot_entity[s]], flags, unshared);
 }
 
 // mark_sides from each side once (CellEntities with SlotNeighbors::EntityCounts): one
@@ -272,18 +277,7 @@ __kernel void mark_entity_sides(__global const uint* entity_cells, __global cons
   const int e = get_global_id(0);
   if (e >= entities)
     return;
-  const uint cells = entity_cells[e];
-  if (cells == 2)
-    return;
-  atomic_inc(unshared);
-  const int flag = cells == 1 ? 1 : 2;
-  const uint4 v = entity_vertices[e];
-  atomic_or(&flags[v.x], flag);
-  atomic_or(&flags[v.y], flag);
-  if (v.z != NONE_ID)
-    atomic_or(&flags[v.z], flag);
-  if (v.w != NONE_ID)
-    atomic_or(&flags[v.w], flag);
+  flag_side((int)entity_cells[e], entity_vertices[e], flags, unshared);
 }
 
 // Per vertex, in place, its role from its sides' flags (mark_sides wrote them in `roles`):

@@ -38,6 +38,26 @@ void tile_sums(__global const IN_T* values, const ulong count, __global SUM_T* s
     sums[get_group_id(0)] = scratch[0];
 }
 
+// The tile staged in local memory becomes its exclusive scan from `offset`, each work-item
+// scanning its ITEMS consecutive elements; returns the tile's total. Every work-item calls it.
+inline SUM_T scan_staged_tile(__local SUM_T* tile, __local SUM_T* scratch, const SUM_T offset)
+{
+  const size_t lid = get_local_id(0);
+  SUM_T total = 0;
+  for (int k = 0; k < ITEMS; ++k)
+    total += tile[lid * ITEMS + k];
+  SUM_T running = offset + work_group_exclusive_total(total, scratch);
+  const SUM_T tile_total = scratch[WG - 1]; // the inclusive totals, after its last barrier
+  for (int k = 0; k < ITEMS; ++k)
+  {
+    const SUM_T value = tile[lid * ITEMS + k];
+    tile[lid * ITEMS + k] = running;
+    running += value;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  return tile_total;
+}
+
 // Each work-item scans ITEMS consecutive elements of the tile, staged in local memory.
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void tile_scan(__global const IN_T* values, const ulong count, __global const SUM_T* tile_offsets,
@@ -54,18 +74,7 @@ void tile_scan(__global const IN_T* values, const ulong count, __global const SU
     tile[local_index] = i < count ? (SUM_T)values[i] : (SUM_T)0;
   }
   barrier(CLK_LOCAL_MEM_FENCE);
-#define ELEMENT(k) tile[lid * ITEMS + (k)]
-  SUM_T total = 0;
-  for (int k = 0; k < ITEMS; ++k)
-    total += ELEMENT(k);
-  SUM_T running = tile_offsets[get_group_id(0)] + work_group_exclusive_total(total, scratch);
-  for (int k = 0; k < ITEMS; ++k)
-  {
-    const SUM_T value = ELEMENT(k);
-    ELEMENT(k) = running;
-    running += value;
-  }
-  barrier(CLK_LOCAL_MEM_FENCE);
+  scan_staged_tile(tile, scratch, tile_offsets[get_group_id(0)]);
   for (int k = 0; k < ITEMS; ++k)
   {
     const size_t local_index = (size_t)k * WG + lid;
@@ -73,7 +82,6 @@ void tile_scan(__global const IN_T* values, const ulong count, __global const SU
     if (i < count)
       out[i] = (OUT_T)tile[local_index];
   }
-#undef ELEMENT
 }
 
 // The pieces' offsets: one work-group walks the sums a tile at a time, carrying the total of
@@ -94,19 +102,7 @@ void piece_offsets(__global const SUM_T* sums, const ulong count, __global SUM_T
       tile[local_index] = i < count ? sums[i] : (SUM_T)0;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    SUM_T total = 0;
-    for (int k = 0; k < ITEMS; ++k)
-      total += tile[lid * ITEMS + k];
-    SUM_T running = carry + work_group_exclusive_total(total, scratch);
-    // Every work-item's carry: the last one's running end (scratch holds the inclusive totals).
-    carry += scratch[WG - 1];
-    for (int k = 0; k < ITEMS; ++k)
-    {
-      const SUM_T value = tile[lid * ITEMS + k];
-      tile[lid * ITEMS + k] = running;
-      running += value;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
+    carry += scan_staged_tile(tile, scratch, carry);
     for (int k = 0; k < ITEMS; ++k)
     {
       const size_t local_index = (size_t)k * WG + lid;
