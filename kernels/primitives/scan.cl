@@ -84,8 +84,8 @@ void tile_scan(__global const IN_T* values, const ulong count, __global const SU
   }
 }
 
-// The pieces' offsets: one work-group walks the sums a tile at a time, carrying the total of
-// the tiles before (a tile of sums per 2048 values: 180 tiles for 750M values).
+// The pieces' offsets and, after them, their total: one work-group walks the sums a tile at a
+// time, carrying the total of the tiles before (a tile of sums per 2048 values: 180 tiles for 750M values).
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void piece_offsets(__global const SUM_T* sums, const ulong count, __global SUM_T* offsets)
 {
@@ -112,10 +112,12 @@ void piece_offsets(__global const SUM_T* sums, const ulong count, __global SUM_T
     }
     barrier(CLK_LOCAL_MEM_FENCE);
   }
+  if (lid == 0)
+    offsets[count] = carry; // the total
 }
 #else
 
-// The chunks' offsets, on one work-item: a chunk is 16384 values, so there are few.
+// The chunks' offsets and, after them, their total, on one work-item: a chunk is 16384 values, so there are few.
 __kernel void chunk_offsets(__global const SUM_T* sums, const ulong count, __global SUM_T* offsets)
 {
   if (get_global_id(0) != 0)
@@ -126,6 +128,7 @@ __kernel void chunk_offsets(__global const SUM_T* sums, const ulong count, __glo
     offsets[i] = running;
     running += sums[i];
   }
+  offsets[count] = running; // the total
 }
 #endif
 

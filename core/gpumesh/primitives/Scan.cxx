@@ -30,22 +30,21 @@ std::uint64_t scanPieces(DeviceRun& run, const DeviceBuffer<In>& values, std::si
                                          : "-DWG=" + std::to_string(workGroupSize) +
       " -DITEMS=" + std::to_string(items) + typeOptions(inType, outType);
 
-  // One more element than pieces, 0: the offsets' last is then the total.
-  DeviceBuffer<cl_ulong> sums = run.allocate<cl_ulong>(pieces + 1, "scan piece sums");
+  DeviceBuffer<cl_ulong> sums = run.allocate<cl_ulong>(pieces, "scan piece sums");
+  // One more offset than pieces: the total.
   DeviceBuffer<cl_ulong> pieceOffsets = run.allocate<cl_ulong>(pieces + 1, "scan piece offsets");
-  run.fill(sums, cl_ulong(0), "scan piece sums");
   if (contiguous)
   {
     run.call({ "scan", "chunk_sums", options }, pieces, "scan", values, cl_ulong(n), cl_ulong(piece),
       cl_ulong(pieces), sums);
-    run.call({ "scan", "chunk_offsets", options }, 1, "scan", sums, cl_ulong(pieces + 1), pieceOffsets);
+    run.call({ "scan", "chunk_offsets", options }, 1, "scan", sums, cl_ulong(pieces), pieceOffsets);
   }
   else
   {
     run.call({ "scan", "tile_sums", options }, { pieces * workGroupSize, workGroupSize }, "scan", values,
       cl_ulong(n), sums);
     run.call({ "scan", "piece_offsets", options }, { workGroupSize, workGroupSize }, "scan", sums,
-      cl_ulong(pieces + 1), pieceOffsets);
+      cl_ulong(pieces), pieceOffsets);
   }
   std::uint64_t total = 0;
   check(run.device().queue().enqueueReadBuffer(pieceOffsets.handle(), CL_TRUE, pieces * sizeof(cl_ulong),
