@@ -19,6 +19,7 @@ rows on PoCL.
 """
 import argparse
 import collections
+import itertools
 import os
 import subprocess
 import sys
@@ -69,26 +70,28 @@ def main():
     parser.add_argument("--device", default="cpu", help="the filters' Device (cpu, NVIDIA, ...)")
     parser.add_argument("--cases", default=",".join(CASES))
     parser.add_argument("--point-types", default="float,double")
-    parser.add_argument("--cells", default="2000", help="cells of each generated mesh")
+    parser.add_argument("--cells", default="2000,20000",
+                        help="cells of each generated mesh, a comma-separated list: the union of their needs "
+                             "(a larger mesh may need a program a smaller one does not: a second level of a scan)")
     parser.add_argument("--out", help="where the cache folders stay (default: a temporary folder)")
     args = parser.parse_args()
 
     out = args.out or tempfile.mkdtemp(prefix="gpumesh-first-use-")
     union = collections.defaultdict(set)
-    for point_type in args.point_types.split(","):
-        for case in args.cases.split(","):
-            folder = os.path.join(out, point_type + "-" + case.replace("@", "-"))
-            os.makedirs(folder, exist_ok=True)
-            environment = dict(os.environ, GPUMESH_CACHE_DIR=folder, GPUMESH_PROGRAM_CACHE="1")
-            filter_name, _, mesh = case.partition("@")
-            command = [args.binary, "--filter", filter_name, "--mesh", mesh, "--device", args.device,
-                       "--point-type", point_type, "--cells", args.cells, "--warmup", "none"]
-            result = subprocess.run(command, env=environment, stdout=subprocess.DEVNULL,
-                                    stderr=subprocess.PIPE, text=True)
-            if result.returncode != 0:
-                sys.exit(f"{' '.join(command)} failed:\n{result.stderr}")
-            for key, programs in read_notes(folder).items():
-                union[key] |= programs
+    runs = itertools.product(args.point_types.split(","), args.cases.split(","), args.cells.split(","))
+    for point_type, case, cells in runs:
+        folder = os.path.join(out, point_type + "-" + case.replace("@", "-") + "-" + cells)
+        os.makedirs(folder, exist_ok=True)
+        environment = dict(os.environ, GPUMESH_CACHE_DIR=folder, GPUMESH_PROGRAM_CACHE="1")
+        filter_name, _, mesh = case.partition("@")
+        command = [args.binary, "--filter", filter_name, "--mesh", mesh, "--device", args.device,
+                   "--point-type", point_type, "--cells", cells, "--warmup", "none"]
+        result = subprocess.run(command, env=environment, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.PIPE, text=True)
+        if result.returncode != 0:
+            sys.exit(f"{' '.join(command)} failed:\n{result.stderr}")
+        for key, programs in read_notes(folder).items():
+            union[key] |= programs
     print("  // Collected by testing/benchmark/collect_first_use_programs.py --device " + args.device)
     for (kind, user) in sorted(union):
         for program, options in sorted(union[(kind, user)]):

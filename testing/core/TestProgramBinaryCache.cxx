@@ -298,4 +298,17 @@ TEST_F(ProgramBinaryCacheTest, ProgramsBuildConcurrentlyOnceAndNeedsAreRemembere
   later->buildPrograms(later->programsNeededBy("some filter Single"), &loaded);
   EXPECT_EQ(loaded.fromBinaryCache, 3u);
   EXPECT_EQ(loaded.built, 0u);
+
+  // A later run that needed fewer programs and one more (a larger mesh, another property) adds
+  // to what was remembered: the next process builds all of them.
+  later->rememberProgramsNeededBy("some filter Single", { { "reduce", "-DWG=16" }, { "reduce", "-DWG=32" } });
+  EXPECT_EQ(freshContext(Folder.string())->programsNeededBy("some filter Single"),
+    (std::vector<ProgramRequest>{
+      { "reduce", "-DWG=128" }, { "reduce", "-DWG=16" }, { "reduce", "-DWG=32" }, { "reduce", "-DWG=64" } }));
+
+  // A program that an older version of the kernels had is forgotten when the list is added to.
+  later->rememberProgramsNeededBy("older filter", { { "no_such_program", "" }, { "reduce", "-DWG=16" } });
+  later->rememberProgramsNeededBy("older filter", { { "reduce", "-DWG=32" } });
+  EXPECT_EQ(freshContext(Folder.string())->programsNeededBy("older filter"),
+    (std::vector<ProgramRequest>{ { "reduce", "-DWG=16" }, { "reduce", "-DWG=32" } }));
 }

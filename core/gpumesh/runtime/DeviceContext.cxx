@@ -191,9 +191,23 @@ std::vector<ProgramRequest> DeviceContext::programsNeededBy(const std::string& u
 
 void DeviceContext::rememberProgramsNeededBy(const std::string& user, std::vector<ProgramRequest> requests)
 {
+  // Added to what was remembered before, not put in its place: a larger mesh (or another
+  // property) may need a program a smaller one did not, and the next session should build both.
+  const std::vector<ProgramRequest> remembered = programsNeededBy(user);
+  for (const auto& request : remembered)
+  {
+    try
+    {
+      kernelPath(request.name); // a program of an older version of the kernels is forgotten
+      requests.push_back(request);
+    }
+    catch (const Error&)
+    {
+    }
+  }
   std::sort(requests.begin(), requests.end());
   requests.erase(std::unique(requests.begin(), requests.end()), requests.end());
-  if (programsNeededBy(user) == requests)
+  if (remembered == requests)
     return;
   // A first line without a tab, which the reader skips: whose list it is and on what kind of
   // device, for testing/benchmark/collect_first_use_programs.py.

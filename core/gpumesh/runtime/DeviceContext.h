@@ -71,7 +71,7 @@ public:
   /// The programs a run of `user` (a filter and its precision) asked for last time on this
   /// device, in this process or, through the cache folder, an earlier one; empty when unknown.
   std::vector<ProgramRequest> programsNeededBy(const std::string& user);
-  /// Remembers `requests` as what `user` needs (in the cache folder too, when they changed).
+  /// Adds `requests` to what `user` needs (in the cache folder too, when that grew).
   void rememberProgramsNeededBy(const std::string& user, std::vector<ProgramRequest> requests);
 
   /// A program whose whole text was generated at run time (core/gpumesh/algorithms/MeshKernel.h), built
