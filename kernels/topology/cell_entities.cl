@@ -10,11 +10,16 @@
 // triangle face and a quad face never compare equal.
 #include "entity_keys.cl"
 #include "entity_runs.cl"
-// Build options: SMALL_BUCKET, the largest bucket ranked in place (larger ones: radix sort).
-// The kernels built with more options live in files of their own, so that each variant
-// compiles only the kernels that read its option (a compile costs per kernel, and a first use
-// compiles every variant): cell_entity_emit.cl (the cells' kind), cell_entity_buckets.cl (the
-// keys' size), cell_entity_runs.cl (the slots per cell).
+#include "cell_entity_emit.cl"
+#include "cell_entity_buckets.cl"
+#include "cell_entity_runs.cl"
+// Build options: SMALL_BUCKET, the largest bucket ranked in place (larger ones: radix sort);
+// KEY_COMPONENTS, the most vertex ids in one key of the mesh (2, 3 or 4); SLOT_ROWS, the slots
+// per cell when one fixed-size kind fills the mesh; PER_CELL etc. (cellKindOptions) for the
+// kernels that read cells (CELL_ARGS). The steps are one program, not a program per option: a
+// compile costs per program more than per kernel (NVIDIA's compiler, truly cold on an H200: the
+// four steps took 483 ms as four programs, 290 ms as one, and builds one program at a time
+// whatever the threads), and a first use compiles every program it needs.
 
 // Slot e of a cell: entity_vertex (kernels/runtime/common.cl) says which vertices it has. Closed cells
 // (polygons) have as many edges as vertices, open ones (polylines) one fewer.

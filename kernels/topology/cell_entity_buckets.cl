@@ -1,5 +1,5 @@
-// The slots of each bucket gathered and the small buckets ranked, for the matching of
-// cell_entities.cl. A file of its own because it is built once per size of key.
+// The slots of each bucket gathered and the small buckets ranked, a step of the matching in
+// the program of cell_entities.cl.
 #include "entity_keys.cl"
 #include "entity_runs.cl"
 // Build options: SMALL_BUCKET, the largest bucket ranked in place (larger ones: radix sort);

@@ -1,5 +1,5 @@
-// The cells of each run of equal keys, the last step of the matching of cell_entities.cl. A
-// file of its own because it is built once per number of slots per cell.
+// The cells of each run of equal keys, the last step of the matching in the program of
+// cell_entities.cl.
 #include "entity_keys.cl"
 #include "entity_runs.cl"
 // Build options: SLOT_ROWS, the slots per cell when every cell has as many (entity_keys.cl).

@@ -1,4 +1,5 @@
-// (vertex, value) pairs from which core/gpumesh/topology/VertexLinks.cxx builds vertex tables. Each
+// (vertex, value) pairs from which core/gpumesh/topology/VertexLinks.cxx builds vertex tables, in
+// the program of vertex_table.cl. Each
 // work-item writes its own fixed range of pairs: no atomics, and (-1, -1) where it has
 // nothing to say.
 #define NO_PAIR ((int2)(-1, -1))

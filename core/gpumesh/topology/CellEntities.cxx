@@ -5,6 +5,7 @@
 #include "gpumesh/topology/CellEntityWindows.h"
 
 #include <algorithm>
+#include <string>
 #include <vector>
 
 namespace gpumesh
@@ -58,17 +59,37 @@ int keyComponents(const DeviceMesh& mesh, EntityType type)
   return components;
 }
 
+// The build options of the matching's one program (cell_entities.cl): `all` for its kernels,
+// and for those that read cells (CELL_ARGS) `ofGroup`, with each group's kind beside them when
+// the mesh has several kinds (one kind is in `all` already: the whole matching one program).
+struct MatchingOptions
+{
+  MatchingOptions(const DeviceMesh& mesh, EntityType type, const EmittingGroups& emitting, std::size_t slotRows)
+    : all(std::string(bucketOptions) + " -DKEY_COMPONENTS=" + std::to_string(keyComponents(mesh, type)))
+  {
+    // A slot's cell is computed, not looked up, when one fixed-size kind fills the mesh.
+    if (slotRows > 0)
+      all += " -DSLOT_ROWS=" + std::to_string(slotRows);
+    if (emitting.size() == 1)
+      all += " " + cellKindOptions(*emitting.front().first);
+    for (const auto& entry : emitting)
+      ofGroup.push_back(emitting.size() == 1 ? all : all + " " + cellKindOptions(*entry.first));
+  }
+  std::string all;
+  std::vector<std::string> ofGroup;
+};
+
 // Sorts the slots of all large buckets by (key, slot) with the device radix sort and puts them
 // back in their buckets' places of sortedSlots, marking their run heads. Least significant
 // first: the keys' (z, w) or z, then (x, y); each vertex id (and NONE, as pointCount) in
 // bitWidth(pointCount) bits. The heads' keys go to headKeys unless it is empty.
 void sortLargeBuckets(DeviceRun& run, const DeviceBuffer<cl_uint4>& keys, const DeviceBuffer<cl_uint>& bucketOffsets,
   const DeviceBuffer<cl_uint>& largeOffsets, std::size_t largeCount, std::size_t pointCount, int components,
-  DeviceBuffer<cl_int>& sortedSlots, DeviceBuffer<cl_uint>& heads, DeviceBuffer<cl_uint4>& headKeys)
+  DeviceBuffer<cl_int>& sortedSlots, DeviceBuffer<cl_uint>& heads, DeviceBuffer<cl_uint4>& headKeys,
+  const std::string& options)
 {
   DeviceRun::ScopedLabel label(run, "sort large buckets");
   const char* program = "cell_entities";
-  const std::string options = bucketOptions;
   const std::size_t slots = keys.size();
   const auto count = static_cast<cl_int>(largeCount);
 
@@ -136,7 +157,6 @@ CellEntities::CellEntities(DeviceRun& run, const DeviceMesh& mesh, EntityType ty
 {
   const auto cells = static_cast<std::size_t>(mesh.cellCount());
   const char* program = "cell_entities";
-  const std::string options = bucketOptions;
 
   for (const DeviceCellGroup& group : mesh.groups())
   {
@@ -159,6 +179,7 @@ CellEntities::CellEntities(DeviceRun& run, const DeviceMesh& mesh, EntityType ty
   SlotOffsets = run.allocate<cl_uint>(cells + 1, "slot offsets");
   const DeviceCellGroup* sole = mesh.soleFixedSizeGroup();
   const std::size_t slotRows = sole && !emitting.empty() ? emitting.front().second->size() / 4 : 0;
+  const MatchingOptions matching(mesh, Type, emitting, slotRows);
   if (slotRows > 0)
   {
     checkIndexSpace(static_cast<std::int64_t>(cells * slotRows), "cell sides and edges");
@@ -172,9 +193,10 @@ CellEntities::CellEntities(DeviceRun& run, const DeviceMesh& mesh, EntityType ty
   {
     DeviceBuffer<cl_uint> counts = run.allocate<cl_uint>(cells, "entity counts");
     run.fill(counts, cl_uint(0), "entity counts");
-    for (const auto& [group, table] : emitting)
+    for (std::size_t g = 0; g < emitting.size(); ++g)
     {
-      run.call({ program, "count_entities", options }, group->count, "count entities", CellArgs{ *group },
+      const auto& [group, table] = emitting[g];
+      run.call({ program, "count_entities", matching.ofGroup[g] }, group->count, "count entities", CellArgs{ *group },
         static_cast<cl_int>(table->size() / 4), cl_int(group->kind == CellKind::PolyLine), counts);
     }
     SlotCount = exclusiveScan(run, counts, cells, SlotOffsets, "cell sides and edges");
@@ -208,7 +230,7 @@ CellEntities::CellEntities(DeviceRun& run, const DeviceMesh& mesh, EntityType ty
   if (neighbors == SlotNeighbors::EntityCounts)
   {
     EntityCells = run.allocate<cl_uint>(EntityCount, "entity cells");
-    run.call({ program, "entity_cells_from_runs", options }, SlotCount, "number entities", SlotRun, SortedSlots,
+    run.call({ program, "entity_cells_from_runs", matching.all }, SlotCount, "number entities", SlotRun, SortedSlots,
       SlotEntity, static_cast<cl_int>(SlotCount), EntityCells);
     releaseSlots();
   }
@@ -219,12 +241,10 @@ void CellEntities::matchInBuckets(DeviceRun& run, const DeviceMesh& mesh, const 
 {
   const auto points = static_cast<std::size_t>(mesh.pointCount());
   const char* program = "cell_entities";
-  const std::string options = bucketOptions;
+  const MatchingOptions matching(mesh, Type, emitting, slotRows);
+  const std::string& options = matching.all;
   const int components = keyComponents(mesh, Type);
-  const std::string entryOptions = options + " -DKEY_COMPONENTS=" + std::to_string(components);
-  // A slot's cell is computed, not looked up, when one fixed-size kind fills the mesh.
-  const std::string runOptions = slotRows > 0 ? options + " -DSLOT_ROWS=" + std::to_string(slotRows) : options;
-  SlotWindows slotWindows(run, components, slotRows, options);
+  SlotWindows slotWindows(run, components, slotRows, bucketOptions);
   bool throughWindows = grouping == SlotGrouping::Windows;
   if (grouping == SlotGrouping::Auto && !emitting.empty())
   {
@@ -241,22 +261,22 @@ void CellEntities::matchInBuckets(DeviceRun& run, const DeviceMesh& mesh, const 
   DeviceBuffer<cl_uint> windowCounts = run.allocate<cl_uint>(windows, "window counts");
   DeviceBuffer<cl_uint>& counts = throughWindows ? windowCounts : bucketCounts;
   run.fill(counts, cl_uint(0), throughWindows ? "window counts" : "bucket counts");
-  const std::string emitOptions = throughWindows ? options + " -DKEY_WINDOWS=" + std::to_string(windows) : options;
   // A window takes one atomic per work-group: large work-groups then (a few per compute unit,
   // each work-item stepping over the cells a grid apart, took 2.1 ms instead of 1.9 for 30M
   // triangles on an H200).
   const std::size_t emitGroup = throughWindows ? run.device().workGroupSize(1024) : 0;
   const cl_uint windowShift = throughWindows ? slotWindows.keyWindowShift(points) : 0;
   std::vector<DeviceBuffer<cl_int>> tables;
-  for (const auto& [group, table] : emitting)
+  for (std::size_t g = 0; g < emitting.size(); ++g)
   {
+    const auto& [group, table] = emitting[g];
     tables.push_back(run.upload(table->data(), table->size(), "entity table"));
     const auto cellCount = static_cast<std::size_t>(group->count);
     const LaunchRange range = emitGroup ? LaunchRange((cellCount + emitGroup - 1) / emitGroup * emitGroup, emitGroup)
                                         : LaunchRange(cellCount);
-    run.call({ "cell_entity_emit", "emit_entities", emitOptions + " " + cellKindOptions(*group) }, range, "emit entities",
-      CellArgs{ *group }, tables.back(), static_cast<cl_int>(table->size() / 4), SlotOffsets, keys, SlotCell, counts,
-      windowShift);
+    run.call({ program, "emit_entities", matching.ofGroup[g] }, range, "emit entities", CellArgs{ *group },
+      tables.back(), static_cast<cl_int>(table->size() / 4), SlotOffsets, keys, SlotCell, counts, windowShift,
+      static_cast<cl_uint>(windows), LocalMemory{ std::max<std::size_t>(windows, 1) * sizeof(cl_uint) });
   }
 
   // 3. Slots grouped by bucket as sort entries; each entry of a small bucket finds its place in
@@ -283,10 +303,10 @@ void CellEntities::matchInBuckets(DeviceRun& run, const DeviceMesh& mesh, const 
     DeviceBuffer<cl_uint> entryBucket = run.allocate<cl_uint>(components < 4 ? 1 : SlotCount, "entry buckets");
     DeviceBuffer<cl_uint>& cursors = bucketCounts;
     run.copy(bucketOffsets, cursors, points, "bucket cursors");
-    run.call({ "cell_entity_buckets", "fill_buckets", entryOptions }, SlotCount, "fill buckets", keys,
+    run.call({ program, "fill_buckets", options }, SlotCount, "fill buckets", keys,
       static_cast<cl_int>(SlotCount), cursors, entries, entryBucket);
     run.fill(largeSizes, cl_uint(0), "large bucket sizes");
-    run.call({ "cell_entity_buckets", "rank_small_buckets", entryOptions }, SlotCount, "sort small buckets", entries, entryBucket,
+    run.call({ program, "rank_small_buckets", options }, SlotCount, "sort small buckets", entries, entryBucket,
       bucketOffsets, static_cast<cl_int>(SlotCount), SortedSlots, heads, largeSizes, largeSlotCount);
   }
 
@@ -297,8 +317,8 @@ void CellEntities::matchInBuckets(DeviceRun& run, const DeviceMesh& mesh, const 
   {
     DeviceBuffer<cl_uint> largeOffsets = run.allocate<cl_uint>(points + 1, "large bucket offsets");
     const std::size_t largeSlots = exclusiveScan(run, largeSizes, points, largeOffsets, "slots of large buckets");
-    sortLargeBuckets(
-      run, keys, bucketOffsets, largeOffsets, largeSlots, points, components, SortedSlots, heads, headKeys);
+    sortLargeBuckets(run, keys, bucketOffsets, largeOffsets, largeSlots, points, components, SortedSlots, heads,
+      headKeys, options);
   }
   bucketCounts.release();
   bucketOffsets.release();
@@ -322,7 +342,7 @@ void CellEntities::matchInBuckets(DeviceRun& run, const DeviceMesh& mesh, const 
   run.call({ program, "record_entities", options }, SlotCount, "number entities", keys, SortedSlots,
     static_cast<cl_int>(SlotCount), entityOffsets, runStart, EntityVertices);
   keys.release();
-  run.call({ "cell_entity_runs", "record_runs", runOptions }, SlotCount, "record runs", SortedSlots,
+  run.call({ program, "record_runs", options }, SlotCount, "record runs", SortedSlots,
     static_cast<cl_int>(SlotCount), entityOffsets, runStart, SlotCell, SlotRun, Neighbor, SlotEntity);
 }
 

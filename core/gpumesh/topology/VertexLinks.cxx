@@ -8,7 +8,8 @@ namespace gpumesh
 
 namespace
 {
-const char* program = "vertex_links";
+// The pairs' kernels (vertex_links.cl) are in the program of the tables they fill.
+const char* program = "vertex_table";
 
 std::size_t checkedPairs(std::uint64_t pairs, const char* what)
 {
