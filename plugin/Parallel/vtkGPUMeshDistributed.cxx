@@ -55,17 +55,22 @@ std::vector<std::string> hostNames(vtkMultiProcessController* controller)
   return names;
 }
 
-int nodeLocalRank(vtkMultiProcessController* controller)
+} // namespace
+
+int NodeLocalRank(vtkMultiProcessController* controller)
 {
+  static int found = -1;
   const int fromLauncher = gpumesh::localRankFromEnvironment();
   if (fromLauncher >= 0 || !controller)
   {
     return fromLauncher >= 0 ? fromLauncher : 0;
   }
-  return gpumesh::localRankFromHostNames(hostNames(controller), controller->GetLocalProcessId());
+  if (found < 0)
+  {
+    found = gpumesh::localRankFromHostNames(hostNames(controller), controller->GetLocalProcessId());
+  }
+  return found;
 }
-
-} // namespace
 
 int NodeProcessCount(vtkMultiProcessController* controller)
 {
@@ -103,9 +108,9 @@ gpumesh::DeviceInfo DeviceForProcess(const std::string& device, vtkMultiProcessC
   {
     return gpumesh::selectDevice(device);
   }
-  // Every process takes part in the host-name gathering, whatever its own spec says.
-  const int localRank = nodeLocalRank(controller);
-  return gpumesh::selectDeviceForLocalRank(device, localRank);
+  // Every process takes part in the host-name gatherings, whatever its own spec says.
+  const int localRank = NodeLocalRank(controller);
+  return gpumesh::selectDeviceForLocalRank(device, localRank, NodeProcessCount(controller));
 }
 
 void AllSucceed(vtkMultiProcessController* controller, const std::function<void()>& work)

@@ -35,8 +35,15 @@ vtkMultiProcessController* GetController();
 /// passed on as it is: under MPI, when the spec is "auto" (and GPUMESH_DEVICE names no device),
 /// the processes of a node take different GPUs (gpumesh::selectDeviceForLocalRank), the
 /// node-local rank coming from the MPI launcher's variables or, when it set none, from the host
-/// names gathered through the controller.
+/// names gathered through the controller. Processes of a node that share a CPU device each take
+/// their share of its compute units (gpumesh::shareOfDevice), unless the user set the CPU
+/// driver's thread count.
 gpumesh::DeviceInfo DeviceForProcess(const std::string& device, vtkMultiProcessController* controller);
+
+/// This process's rank among those of its node (0 without a controller): from the MPI
+/// launcher's variables, else from the host names gathered through the controller (collective
+/// then, once per process).
+int NodeLocalRank(vtkMultiProcessController* controller);
 
 /// How many processes run on this process's node (1 without a controller): from the MPI
 /// launcher's variables, else from the host names gathered through the controller (collective
