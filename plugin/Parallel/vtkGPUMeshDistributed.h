@@ -45,6 +45,18 @@ gpumesh::DeviceInfo DeviceForProcess(const std::string& device, vtkMultiProcessC
 /// then, once per process).
 int NodeLocalRank(vtkMultiProcessController* controller);
 
+/// Whether this process shares its node's cores with others of the run: its device (the last
+/// DeviceForProcess chose) is a CPU device and the node runs several processes.
+bool CoresShared();
+
+/// Where CoresShared(), waits until every process has arrived here, looking every 50 us and
+/// sleeping between looks, instead of in MPI's own waits, which poll without pause (Open MPI's
+/// default unless it knows the node oversubscribed): a process waiting for the others would
+/// hold a core that their kernels and host loops need. The collectives of this module call it
+/// first (and vtkGPUMeshNeighbors' exchanges wait on their messages so); elsewhere it does
+/// nothing. Collective.
+void WaitForAll(vtkMultiProcessController* controller);
+
 /// How many processes run on this process's node (1 without a controller): from the MPI
 /// launcher's variables, else from the host names gathered through the controller (collective
 /// then). Found once per process.
