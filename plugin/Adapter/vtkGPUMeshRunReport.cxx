@@ -49,6 +49,9 @@ void AddToFieldData(
   backend->InsertNextValue(vtkSMPTools::GetBackend() ? vtkSMPTools::GetBackend() : "");
   fieldData->AddArray(backend);
   SetFieldCount(fieldData, "HostThreads", static_cast<std::uint64_t>(vtkSMPTools::GetEstimatedNumberOfThreads()));
+  // The compute units the kernels ran on: a part of the device when processes share it.
+  SetFieldCount(fieldData, "DeviceComputeUnits", static_cast<std::uint64_t>(run.info().computeUnits));
+  SetFieldCount(fieldData, "DeviceFirstComputeUnit", static_cast<std::uint64_t>(run.info().firstComputeUnit));
 
   // One single-value array per kernel label. (ParaView moves field data between processes in
   // the legacy VTK format, whose reader fails on the range information that ParaView attaches

@@ -14,7 +14,8 @@ namespace vtkGPUMeshRunReport
 {
 
 /// Adds Device, Precision, HostBackend and HostThreads (vtkSMPTools' backend and threads where
-/// the filter's host loops ran), KernelTimeMs, KernelTimeMs_<kernel>, HostTimeMs (the time since `requestStart`,
+/// the filter's host loops ran), DeviceComputeUnits and DeviceFirstComputeUnit (the device's
+/// compute units the kernels ran on: a part of it when processes of a node share it), KernelTimeMs, KernelTimeMs_<kernel>, HostTimeMs (the time since `requestStart`,
 /// once the device has finished, minus KernelTimeMs), ProgramBuildTimeMs, ProgramsBuilt,
 /// ProgramsFromBinaryCache (the programs the run built, from source or the binary cache), BytesUploaded, BytesDownloaded,
 /// BytesReadInPlace and PeakDeviceMemoryBytes (see vtkGPUMeshFilter) to `fieldData`, replacing arrays of those names.

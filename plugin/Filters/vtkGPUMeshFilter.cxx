@@ -14,6 +14,7 @@
 #include "vtkGPUMeshDistributed.h"
 #include "vtkGPUMeshRunReport.h"
 
+#include "gpumesh/runtime/DeviceAssignment.h"
 #include "gpumesh/runtime/DeviceRun.h"
 
 #include <algorithm>
@@ -114,9 +115,9 @@ std::string hostLoopBackend()
 
 // The threads of those host loops: VTK's choice, except under MPI with several processes on
 // this node, where each takes its share of the node's cores (unless VTK_SMP_MAX_THREADS says
-// otherwise). Every process starting a thread per core for each loop makes the node run
-// several times more threads than it has cores, and the loops then take longer than the
-// filter's kernels.
+// otherwise), the same share as of a CPU device they share (gpumesh::computeUnitShare). Every
+// process starting a thread per core for each loop makes the node run several times more
+// threads than it has cores, and the loops then take longer than the filter's kernels.
 int hostLoopThreads(const std::string& backend)
 {
   const char* chosen = std::getenv("VTK_SMP_MAX_THREADS");
@@ -126,11 +127,16 @@ int hostLoopThreads(const std::string& backend)
     return 0; // VTK's own
   }
   const int onNode = vtkGPUMeshDistributed::NodeProcessCount(controller);
+  const int localRank = vtkGPUMeshDistributed::NodeLocalRank(controller);
+  if (onNode < 2 || localRank < 0 || localRank >= onNode)
+  {
+    return 0;
+  }
   const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   const int current = vtkSMPTools::GetBackend() && std::string(vtkSMPTools::GetBackend()) == backend
     ? vtkSMPTools::GetEstimatedNumberOfThreads()
     : cores;
-  return onNode > 1 ? std::max(1, std::min(current, cores / onNode)) : 0;
+  return std::max(1, std::min(current, gpumesh::computeUnitShare(cores, localRank, onNode).count));
 }
 } // namespace
 

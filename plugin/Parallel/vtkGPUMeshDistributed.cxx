@@ -8,6 +8,8 @@
 #include "vtkDataArray.h"
 #include "vtkDataArrayRange.h"
 #include "vtkDataSetAttributes.h"
+#include "vtkMPI.h"
+#include "vtkMPICommunicator.h"
 #include "vtkMultiProcessController.h"
 #include "vtkPointData.h"
 #include "vtkPointSet.h"
@@ -26,11 +28,13 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <exception>
 #include <limits>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace vtkGPUMeshDistributed
@@ -55,17 +59,22 @@ std::vector<std::string> hostNames(vtkMultiProcessController* controller)
   return names;
 }
 
-int nodeLocalRank(vtkMultiProcessController* controller)
+} // namespace
+
+int NodeLocalRank(vtkMultiProcessController* controller)
 {
+  static int found = -1;
   const int fromLauncher = gpumesh::localRankFromEnvironment();
   if (fromLauncher >= 0 || !controller)
   {
     return fromLauncher >= 0 ? fromLauncher : 0;
   }
-  return gpumesh::localRankFromHostNames(hostNames(controller), controller->GetLocalProcessId());
+  if (found < 0)
+  {
+    found = gpumesh::localRankFromHostNames(hostNames(controller), controller->GetLocalProcessId());
+  }
+  return found;
 }
-
-} // namespace
 
 int NodeProcessCount(vtkMultiProcessController* controller)
 {
@@ -97,15 +106,54 @@ vtkMultiProcessController* GetController()
   return controller && controller->GetNumberOfProcesses() > 1 ? controller : nullptr;
 }
 
+namespace
+{
+// Whether this process's node runs several processes on one CPU device (DeviceForProcess).
+std::atomic<bool> coresShared{ false };
+
+// A short nap between looks at whether the others have arrived: far below a CPU kernel's time,
+// long enough that the core goes to a process with work.
+void nap()
+{
+  std::this_thread::sleep_for(std::chrono::microseconds(50));
+}
+} // namespace
+
 gpumesh::DeviceInfo DeviceForProcess(const std::string& device, vtkMultiProcessController* controller)
 {
   if (!controller)
   {
     return gpumesh::selectDevice(device);
   }
-  // Every process takes part in the host-name gathering, whatever its own spec says.
-  const int localRank = nodeLocalRank(controller);
-  return gpumesh::selectDeviceForLocalRank(device, localRank);
+  // Every process takes part in the host-name gatherings, whatever its own spec says.
+  const int localRank = NodeLocalRank(controller);
+  const int onNode = NodeProcessCount(controller);
+  gpumesh::DeviceInfo chosen = gpumesh::selectDeviceForLocalRank(device, localRank, onNode);
+  coresShared = chosen.isCPU && !chosen.isGPU && onNode > 1;
+  return chosen;
+}
+
+bool CoresShared()
+{
+  return coresShared;
+}
+
+void WaitForAll(vtkMultiProcessController* controller)
+{
+  auto* mpi = controller && coresShared ? vtkMPICommunicator::SafeDownCast(controller->GetCommunicator()) : nullptr;
+  if (!mpi || !mpi->GetMPIComm() || !mpi->GetMPIComm()->GetHandle())
+  {
+    return;
+  }
+  MPI_Request request;
+  MPI_Ibarrier(*mpi->GetMPIComm()->GetHandle(), &request);
+  for (int done = 0;;)
+  {
+    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+    if (done)
+      return;
+    nap();
+  }
 }
 
 void AllSucceed(vtkMultiProcessController* controller, const std::function<void()>& work)
@@ -127,6 +175,7 @@ void AllSucceed(vtkMultiProcessController* controller, const std::function<void(
     }
     return;
   }
+  WaitForAll(controller);
   const int processes = controller->GetNumberOfProcesses();
   int failed = failure ? 1 : 0;
   std::vector<int> all(static_cast<std::size_t>(processes), 0);
@@ -160,6 +209,7 @@ gpumesh::Statistics AllReduceStatistics(
     piece.absoluteSum };
   const int processes = controller->GetNumberOfProcesses();
   std::vector<double> all(static_cast<std::size_t>(fields) * processes);
+  WaitForAll(controller);
   controller->AllGather(mine, all.data(), fields);
   // Merged in rank order on every process: bit-identical results everywhere.
   gpumesh::Statistics total;
@@ -219,6 +269,7 @@ void AllReduce(vtkMultiProcessController* controller, double* values, int count,
   if (controller)
   {
     std::vector<double> local(values, values + count);
+    WaitForAll(controller);
     controller->AllReduce(local.data(), values, count, operation);
   }
 }
@@ -228,6 +279,7 @@ void AllReduce(vtkMultiProcessController* controller, long long* values, int cou
   if (controller)
   {
     std::vector<long long> local(values, values + count);
+    WaitForAll(controller);
     controller->AllReduce(local.data(), values, count, operation);
   }
 }

@@ -35,8 +35,27 @@ vtkMultiProcessController* GetController();
 /// passed on as it is: under MPI, when the spec is "auto" (and GPUMESH_DEVICE names no device),
 /// the processes of a node take different GPUs (gpumesh::selectDeviceForLocalRank), the
 /// node-local rank coming from the MPI launcher's variables or, when it set none, from the host
-/// names gathered through the controller.
+/// names gathered through the controller. Processes of a node that share a CPU device each take
+/// their share of its compute units (gpumesh::shareOfDevice), unless the user set the CPU
+/// driver's thread count.
 gpumesh::DeviceInfo DeviceForProcess(const std::string& device, vtkMultiProcessController* controller);
+
+/// This process's rank among those of its node (0 without a controller): from the MPI
+/// launcher's variables, else from the host names gathered through the controller (collective
+/// then, once per process).
+int NodeLocalRank(vtkMultiProcessController* controller);
+
+/// Whether this process shares its node's cores with others of the run: its device (the last
+/// DeviceForProcess chose) is a CPU device and the node runs several processes.
+bool CoresShared();
+
+/// Where CoresShared(), waits until every process has arrived here, looking every 50 us and
+/// sleeping between looks, instead of in MPI's own waits, which poll without pause (Open MPI's
+/// default unless it knows the node oversubscribed): a process waiting for the others would
+/// hold a core that their kernels and host loops need. The collectives of this module call it
+/// first (and vtkGPUMeshNeighbors' exchanges wait on their messages so); elsewhere it does
+/// nothing. Collective.
+void WaitForAll(vtkMultiProcessController* controller);
 
 /// How many processes run on this process's node (1 without a controller): from the MPI
 /// launcher's variables, else from the host names gathered through the controller (collective

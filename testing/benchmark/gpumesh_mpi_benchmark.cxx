@@ -33,6 +33,10 @@
 // Distance, Vertex Smoothing and GPU Mesh Kernel then reuse the ghosted piece of the warm-up
 // (the JSON's ghosted_piece_reused_processes counts the processes that did).
 //
+// Each line holds the slowest and the summed CPU time (user + system, all threads) of the
+// processes during the filter (cpu_ms_max, cpu_ms_sum) and the machine's 1-minute load average
+// (load_average): on a shared machine, wall times move with others' work; CPU time much less.
+//
 // With --phases, each line also holds every process's time in each phase the filters mark in
 // vtkTimerLog ("GPUMesh: ..."; nested phases are inside their parents' times).
 //
@@ -68,6 +72,7 @@
 #include "vtkUnstructuredGrid.h"
 
 #include <chrono>
+#include <sys/resource.h>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -557,6 +562,29 @@ std::string phaseTimes()
   return json.str();
 }
 
+// User and system CPU time of this process so far (all its threads), in milliseconds: what a
+// run cost the machine's cores, which a shared machine's load does not inflate as it does wall time.
+double processCpuMs()
+{
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  const auto ms = [](const timeval& t) { return t.tv_sec * 1e3 + t.tv_usec * 1e-3; };
+  return ms(usage.ru_utime) + ms(usage.ru_stime);
+}
+
+// The machine's 1-minute load average (-1 where /proc/loadavg cannot be read).
+double loadAverage()
+{
+  double load = -1.0;
+  if (FILE* file = std::fopen("/proc/loadavg", "r"))
+  {
+    if (std::fscanf(file, "%lf", &load) != 1)
+      load = -1.0;
+    std::fclose(file);
+  }
+  return load;
+}
+
 int run(const Options& options, vtkMultiProcessController* controller)
 {
   const int rank = controller->GetLocalProcessId();
@@ -588,6 +616,7 @@ int run(const Options& options, vtkMultiProcessController* controller)
       vtkTimerLog::ResetLog();
     }
     controller->Barrier();
+    const double cpuStart = processCpuMs();
     const auto start = Clock::now();
     vtkSmartPointer<vtkAlgorithm> filter = kept ? kept : makeFilter(options);
     if (options.reexecute)
@@ -600,6 +629,7 @@ int run(const Options& options, vtkMultiProcessController* controller)
     filter->SetInputDataObject(0, piece.mesh);
     filter->Update();
     const double localMs = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+    const double cpuMs = processCpuMs() - cpuStart;
     controller->Barrier();
     const double barrierMs = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
     auto* output = vtkPointSet::SafeDownCast(filter->GetOutputDataObject(0));
@@ -622,12 +652,12 @@ int run(const Options& options, vtkMultiProcessController* controller)
     const std::string closed = closedForm(options, piece, output, controller, totalCount, totalSum);
 
     // Per process: wall, kernel, host, halo bytes, bytes up, bytes down, ghosted piece reused,
-    // its build time and bytes.
-    constexpr int fields = 9;
+    // its build time and bytes, CPU time.
+    constexpr int fields = 10;
     const double mine[fields] = { localMs, fieldNumber(output, "KernelTimeMs"), fieldNumber(output, "HostTimeMs"),
       fieldNumber(output, "HaloBytesExchanged"), fieldNumber(output, "BytesUploaded"),
       fieldNumber(output, "BytesDownloaded"), fieldNumber(output, "GhostedPieceReused"),
-      fieldNumber(output, "GhostedPieceBuildMs"), fieldNumber(output, "GhostedPieceBytesExchanged") };
+      fieldNumber(output, "GhostedPieceBuildMs"), fieldNumber(output, "GhostedPieceBytesExchanged"), cpuMs };
     double maxima[fields], sums[fields];
     controller->AllReduce(mine, maxima, fields, vtkCommunicator::MAX_OP);
     controller->AllReduce(mine, sums, fields, vtkCommunicator::SUM_OP);
@@ -665,7 +695,8 @@ int run(const Options& options, vtkMultiProcessController* controller)
            << ", \"generate_ms_rank0\": " << generateMs << ", \"checksum_count\": " << totalCount
            << ", \"checksum_sum\": " << totalSum << ", \"reexecute\": " << (options.reexecute ? "true" : "false")
            << ", \"ghosted_piece_reused_processes\": " << sums[6] << ", \"ghost_build_ms_max\": " << maxima[7]
-           << ", \"ghost_bytes_max\": " << maxima[8] << ", \"closed_form\": " << closed << ", \"devices\": [";
+           << ", \"ghost_bytes_max\": " << maxima[8] << ", \"cpu_ms_max\": " << maxima[9]
+           << ", \"cpu_ms_sum\": " << sums[9] << ", \"load_average\": " << loadAverage() << ", \"closed_form\": " << closed << ", \"devices\": [";
       for (int p = 0; p < processes; ++p)
         line << (p ? ", " : "") << jsonString(std::string(devices.data() + p * sizeof device));
       line << "]";

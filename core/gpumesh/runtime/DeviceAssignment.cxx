@@ -2,6 +2,7 @@
 
 #include "gpumesh/runtime/Error.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 
@@ -95,14 +96,58 @@ DeviceInfo assignDevice(const std::vector<DeviceInfo>& devices, int localRank)
   return *gpus[static_cast<std::size_t>(localRank) % gpus.size()];
 }
 
-DeviceInfo selectDeviceForLocalRank(const std::string& spec, int localRank)
+ComputeUnitRange computeUnitShare(int computeUnits, int localRank, int nodeProcesses)
+{
+  if (computeUnits < 1 || nodeProcesses < 1 || localRank < 0 || localRank >= nodeProcesses)
+  {
+    throw Error("No share of " + std::to_string(computeUnits) + " compute units for node-local rank " +
+      std::to_string(localRank) + " of " + std::to_string(nodeProcesses) + " processes");
+  }
+  if (nodeProcesses >= computeUnits)
+  {
+    return { localRank % computeUnits, 1 };
+  }
+  const int base = computeUnits / nodeProcesses;
+  const int larger = computeUnits % nodeProcesses; // the first ranks take one unit more
+  return { localRank * base + std::min(localRank, larger), base + (localRank < larger ? 1 : 0) };
+}
+
+bool cpuDriverThreadsChosenByUser()
+{
+  for (const char* name : { "POCL_MAX_PTHREAD_COUNT", "POCL_CPU_MAX_CU_COUNT" })
+  {
+    const char* value = std::getenv(name);
+    if (value && *value)
+    {
+      return true;
+    }
+  }
+  return false;
+}
+
+DeviceInfo shareOfDevice(DeviceInfo device, int localRank, int nodeProcesses)
+{
+  // A rank outside the count (launcher variables that disagree) keeps the whole device rather
+  // than failing the filter.
+  if (!device.isCPU || device.isGPU || nodeProcesses < 2 || localRank < 0 || localRank >= nodeProcesses ||
+    device.isPart() || device.computeUnits < 2 || cpuDriverThreadsChosenByUser())
+  {
+    return device;
+  }
+  const ComputeUnitRange share = computeUnitShare(device.computeUnits, localRank, nodeProcesses);
+  device.deviceComputeUnits = device.computeUnits;
+  device.firstComputeUnit = share.first;
+  device.computeUnits = share.count;
+  return device;
+}
+
+DeviceInfo selectDeviceForLocalRank(const std::string& spec, int localRank, int nodeProcesses)
 {
   const char* fromEnvironment = std::getenv("GPUMESH_DEVICE");
-  if (!isAuto(spec) || (fromEnvironment && !isAuto(fromEnvironment)))
-  {
-    return selectDevice(spec);
-  }
-  return assignDevice(listDevices(), localRank);
+  const DeviceInfo device = !isAuto(spec) || (fromEnvironment && !isAuto(fromEnvironment))
+    ? selectDevice(spec)
+    : assignDevice(listDevices(), localRank);
+  return shareOfDevice(device, localRank, nodeProcesses);
 }
 
 } // namespace gpumesh

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <sstream>
 #include <thread>
+#include <tuple>
 
 namespace gpumesh
 {
@@ -50,9 +51,10 @@ std::shared_ptr<DeviceContext> DeviceContext::acquire(const DeviceInfo& info)
   // Deliberately never destroyed: OpenCL drivers may already be unloaded when static objects
   // die at process exit, and releasing a context then crashes some of them.
   static auto* mutex = new std::mutex;
-  static auto* contexts = new std::map<int, std::shared_ptr<DeviceContext>>;
+  // By device and, for a part of one, its compute units.
+  static auto* contexts = new std::map<std::tuple<int, int, int>, std::shared_ptr<DeviceContext>>;
   std::lock_guard<std::mutex> lock(*mutex);
-  auto& slot = (*contexts)[info.index];
+  auto& slot = (*contexts)[{ info.index, info.firstComputeUnit, info.isPart() ? info.computeUnits : 0 }];
   if (!slot)
   {
     slot = std::make_shared<DeviceContext>(info, openDevice(info));

@@ -40,10 +40,10 @@ struct ProgramCounts
   std::uint64_t fromBinaryCache = 0;
 };
 
-/// One per device per process, shared by every filter and every thread. The queue is in-order
-/// with profiling enabled; OpenCL makes enqueueing from several threads safe, and programs
-/// are built once per (kernel file, build options) and process, from the binary cache on disk
-/// where it holds them (ProgramBinaryCache::fromEnvironment()).
+/// One per device (or part of a device: DeviceInfo::isPart) per process, shared by every filter
+/// and every thread. The queue is in-order with profiling enabled; OpenCL makes enqueueing from
+/// several threads safe, and programs are built once per (kernel file, build options) and
+/// process, from the binary cache on disk where it holds them (ProgramBinaryCache::fromEnvironment()).
 class DeviceContext
 {
 public:

@@ -90,7 +90,15 @@ DeviceInfo selectAuto(const std::vector<DeviceInfo>& devices)
 
 std::string DeviceInfo::label() const
 {
-  return std::to_string(index) + ": " + name + (isGPU ? " (GPU)" : isCPU ? " (CPU)" : " (accelerator)");
+  std::string part;
+  if (isPart())
+  {
+    const int last = firstComputeUnit + computeUnits - 1;
+    part = computeUnits == 1 ? ", compute unit " + std::to_string(firstComputeUnit)
+                             : ", compute units " + std::to_string(firstComputeUnit) + "-" + std::to_string(last);
+    part += " of " + std::to_string(deviceComputeUnits);
+  }
+  return std::to_string(index) + ": " + name + " (" + (isGPU ? "GPU" : isCPU ? "CPU" : "accelerator") + part + ")";
 }
 
 std::vector<DeviceInfo> listDevices()
@@ -126,6 +134,7 @@ std::vector<DeviceInfo> listDevices()
       info.isCPU = (type & CL_DEVICE_TYPE_CPU) != 0;
       info.hasDoublePrecision = device.getInfo<CL_DEVICE_DOUBLE_FP_CONFIG>() != 0;
       info.computeUnits = static_cast<int>(device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>());
+      info.deviceComputeUnits = info.computeUnits;
       info.maxWorkGroupSize = device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
       info.globalMemoryBytes = device.getInfo<CL_DEVICE_GLOBAL_MEM_SIZE>();
       info.maxAllocationBytes = device.getInfo<CL_DEVICE_MAX_MEM_ALLOC_SIZE>();
@@ -144,7 +153,46 @@ cl::Device openDevice(const DeviceInfo& info)
   std::vector<cl::Device> devices;
   check(platforms.at(static_cast<std::size_t>(info.platformIndex)).getDevices(CL_DEVICE_TYPE_ALL, &devices),
     "listing the devices of platform '" + info.platformName + "'");
-  return devices.at(static_cast<std::size_t>(info.deviceIndexInPlatform));
+  const cl::Device device = devices.at(static_cast<std::size_t>(info.deviceIndexInPlatform));
+  if (!info.isPart())
+  {
+    return device;
+  }
+  // The units before the part, the part, the units after it: the part is the sub-device after
+  // those before, if any. (Which physical cores run a part is the driver's and the OS's choice;
+  // what the partition fixes is how many threads its kernels use.)
+  const int after = info.deviceComputeUnits - info.firstComputeUnit - info.computeUnits;
+  if (info.firstComputeUnit < 0 || after < 0)
+  {
+    throw Error("Compute units " + std::to_string(info.firstComputeUnit) + "-" +
+      std::to_string(info.firstComputeUnit + info.computeUnits - 1) + " are not within the " +
+      std::to_string(info.deviceComputeUnits) + " of device '" + info.name + "'");
+  }
+  std::vector<cl_device_partition_property> counts = { CL_DEVICE_PARTITION_BY_COUNTS };
+  for (int units : { info.firstComputeUnit, info.computeUnits, after })
+  {
+    if (units > 0)
+      counts.push_back(static_cast<cl_device_partition_property>(units));
+  }
+  counts.push_back(CL_DEVICE_PARTITION_BY_COUNTS_LIST_END);
+  counts.push_back(0);
+  cl_uint made = 0;
+  const std::string doing = "dividing device '" + info.name + "' into parts of " +
+    std::to_string(info.computeUnits) + " compute units (clCreateSubDevices)";
+  check(clCreateSubDevices(device(), counts.data(), 0, nullptr, &made), doing);
+  std::vector<cl_device_id> parts(made);
+  check(clCreateSubDevices(device(), counts.data(), made, parts.data(), nullptr), doing);
+  const std::size_t mine = info.firstComputeUnit > 0 ? 1 : 0;
+  if (mine >= parts.size())
+  {
+    throw Error(doing + " gave " + std::to_string(parts.size()) + " parts");
+  }
+  for (std::size_t p = 0; p < parts.size(); ++p)
+  {
+    if (p != mine)
+      clReleaseDevice(parts[p]);
+  }
+  return cl::Device(parts[mine]); // takes the reference clCreateSubDevices gave
 }
 
 std::string describeDevices(const std::vector<DeviceInfo>& devices)
