@@ -500,7 +500,7 @@ def run_distributed(folder, layout, cases):
                       % (case, extra, "" if passes == 1 else "more than ", expected))
         failures += bool(problems)
     if failures:
-        sys.exit("%d of %d cases differ from serial" % (failures, len(cases)))
+        sys.exit("%d of %d cases failed (differ from serial, or see above)" % (failures, len(cases)))
 
 
 def free_port():
