@@ -11,6 +11,7 @@
 #include "vtkGPUMeshAdapter.h"
 #include "vtkGPUMeshDistributed.h"
 #include "vtkGPUMeshDistributedRefinement.h"
+#include "vtkGPUMeshPieceInterface.h"
 #include "vtkGPUMeshRefinedMesh.h"
 #include "vtkGPUMeshRunReport.h"
 
@@ -42,9 +43,11 @@ void vtkGPULongestEdgeRefinement::ExecuteOnDevice(
   vtkMultiProcessController* controller = vtkGPUMeshDistributed::GetController();
   // Under MPI one origin for all processes (used when double points run in Single precision),
   // so edge lengths, and so the longest edges, are the same on both sides of a cut.
+  // The piece's box, found once: for the origin here and for the piece's interface later.
   vtkTimerLog::MarkStartEvent("GPUMesh: global bounds");
+  const vtkGPUMeshPieceBox box = controller ? vtkGPUMeshPieceBox::Of(input) : vtkGPUMeshPieceBox();
   const std::array<double, 3> origin = controller
-    ? vtkGPUMeshDistributed::GlobalBoundsCentre(input, controller)
+    ? vtkGPUMeshDistributed::GlobalBoundsCentre(box.Box, controller)
     : std::array<double, 3>{ 0.0, 0.0, 0.0 };
   vtkTimerLog::MarkEndEvent("GPUMesh: global bounds");
   vtkGPUMeshAdapter::MeshDescription description;
@@ -88,7 +91,7 @@ void vtkGPULongestEdgeRefinement::ExecuteOnDevice(
   }
   vtkTimerLog::MarkStartEvent("GPUMesh: refine");
   const gpumesh::RefinedSimplices refined = vtkGPUMeshDistributedRefinement::RefinePiece(
-    input, controller, run, boundary,
+    input, box, controller, run, boundary,
     [&](const gpumesh::DistributedRefinement* distributed) {
       return kind == gpumesh::CellKind::Tetra
         ? gpumesh::refineTetrahedra(run, std::move(*mesh), std::move(marked), this->Passes, distributed)

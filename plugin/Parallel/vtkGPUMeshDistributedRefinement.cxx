@@ -5,6 +5,7 @@
 
 #include "vtkCommunicator.h"
 #include "vtkMultiProcessController.h"
+#include "vtkSMPTools.h"
 #include "vtkTimerLog.h"
 
 #include "gpumesh/runtime/Error.h"
@@ -157,8 +158,9 @@ bool AppendNewPoints(vtkGPUMeshPieceInterface& interface, const CutEdgeExchange&
   const long long processes = controller->GetNumberOfProcesses();
   const std::vector<int>& ranks = interface.Neighbors.Ranks();
   std::vector<std::vector<long long>> sent(interface.Neighbors.Count());
-  std::map<Key, std::size_t> awaited; // cut edges a lower process numbers: their new point
-  ids.resize(old + parents.size(), -1);
+  std::map<Key, std::size_t> awaited; // cut edges a lower process numbers: their new point's index in Added
+  const std::size_t oldAdded = ids.Added.size();
+  ids.Added.resize(oldAdded + parents.size(), -1);
   long long owned = 0;
   for (std::size_t i = 0; i < parents.size(); ++i)
   {
@@ -168,13 +170,13 @@ bool AppendNewPoints(vtkGPUMeshPieceInterface& interface, const CutEdgeExchange&
     const std::vector<std::size_t>& holders = cut.HoldersOf(edge);
     if (std::all_of(holders.begin(), holders.end(), [&](std::size_t n) { return ranks[n] > rank; }))
     {
-      ids[old + i] = first + rank + processes * owned++;
+      ids.Added[oldAdded + i] = first + rank + processes * owned++;
       for (std::size_t n : holders)
-        sent[n].insert(sent[n].end(), { edge.first, edge.second, ids[old + i] });
+        sent[n].insert(sent[n].end(), { edge.first, edge.second, ids.Added[oldAdded + i] });
     }
     else
     {
-      awaited.emplace(edge, old + i);
+      awaited.emplace(edge, oldAdded + i);
     }
     for (std::size_t n : holders)
       interface.Shared[n].push_back(static_cast<vtkIdType>(old + i));
@@ -186,10 +188,10 @@ bool AppendNewPoints(vtkGPUMeshPieceInterface& interface, const CutEdgeExchange&
     {
       const auto found = awaited.find({ values[i], values[i + 1] });
       if (found != awaited.end())
-        ids[found->second] = values[i + 2];
+        ids.Added[found->second] = values[i + 2];
     }
   }
-  return std::find(ids.begin() + static_cast<std::ptrdiff_t>(old), ids.end(), -1) == ids.end();
+  return std::find(ids.Added.begin() + static_cast<std::ptrdiff_t>(oldAdded), ids.Added.end(), -1) == ids.Added.end();
 }
 
 // gpumesh::DistributedRefinement::nextPass: the cut of `next`, the mesh the next pass refines
@@ -220,9 +222,7 @@ void NextPass(gpumesh::DeviceRun& run, vtkMultiProcessController* controller, vt
     }
   }
   // Any failed, and the largest global id: the new points' ids come after it.
-  long long flags[2] = { failed || error ? 1 : 0, -1 };
-  if (!interface.GlobalIds.empty())
-    flags[1] = *std::max_element(interface.GlobalIds.begin(), interface.GlobalIds.end());
+  long long flags[2] = { failed || error ? 1 : 0, interface.GlobalIds.Largest() };
   vtkGPUMeshDistributed::AllReduce(controller, flags, 2, vtkCommunicator::MAX_OP);
   if (error)
     std::rethrow_exception(error);
@@ -259,8 +259,8 @@ gpumesh::CellKind AgreedKind(gpumesh::CellKind pieceKind, bool pieceHasCells, vt
   return first[1] < none ? gpumesh::CellKind::Tetra : gpumesh::CellKind::Triangle;
 }
 
-gpumesh::RefinedSimplices RefinePiece(vtkPointSet* input, vtkMultiProcessController* controller,
-  gpumesh::DeviceRun& run, const gpumesh::BoundaryEdgeSlots& boundary,
+gpumesh::RefinedSimplices RefinePiece(vtkPointSet* input, const vtkGPUMeshPieceBox& box,
+  vtkMultiProcessController* controller, gpumesh::DeviceRun& run, const gpumesh::BoundaryEdgeSlots& boundary,
   const std::function<gpumesh::RefinedSimplices(const gpumesh::DistributedRefinement*)>& refine)
 {
   if (!controller)
@@ -269,9 +269,23 @@ gpumesh::RefinedSimplices RefinePiece(vtkPointSet* input, vtkMultiProcessControl
   }
   gpumesh::DistributedRefinement distributed;
   vtkTimerLog::MarkStartEvent("GPUMesh: piece interface");
-  vtkGPUMeshPieceInterface interface = vtkGPUMeshPieceInterface::Find(input, controller);
+  vtkGPUMeshPieceInterface interface = vtkGPUMeshPieceInterface::Find(input, controller, &box);
   vtkTimerLog::MarkEndEvent("GPUMesh: piece interface");
-  distributed.tieIds.assign(interface.GlobalIds.begin(), interface.GlobalIds.end());
+  // Ties go by global id. When the global ids increase with the piece's point ids they order
+  // every cell's points as those do, and the point ids break ties as they would (in later
+  // passes too: each pass numbers its new points in the order of their parents' ids): nothing
+  // as large as the piece is copied or uploaded then. Otherwise the ids are copied once, on all
+  // threads, for the device.
+  vtkTimerLog::MarkStartEvent("GPUMesh: tie ids");
+  if (!interface.GlobalIds.InputIncreasing())
+  {
+    const long long* ids = interface.GlobalIds.InputIds();
+    distributed.tieIds.resize(interface.GlobalIds.InputSize());
+    vtkSMPTools::For(0, static_cast<vtkIdType>(distributed.tieIds.size()), [&](vtkIdType begin, vtkIdType end) {
+      std::copy(ids + begin, ids + end, distributed.tieIds.begin() + begin);
+    });
+  }
+  vtkTimerLog::MarkEndEvent("GPUMesh: tie ids");
   std::optional<CutEdgeExchange> cut; // the current pass's
   vtkTimerLog::MarkStartEvent("GPUMesh: cut edges");
   cut.emplace(boundary, interface, controller);

@@ -14,6 +14,7 @@
 
 class vtkMultiProcessController;
 class vtkPointSet;
+struct vtkGPUMeshPieceBox;
 
 namespace vtkGPUMeshDistributedRefinement
 {
@@ -24,15 +25,16 @@ namespace vtkGPUMeshDistributedRefinement
 /// error on all of them (as a serial mesh of both kinds is).
 gpumesh::CellKind AgreedKind(gpumesh::CellKind pieceKind, bool pieceHasCells, vtkMultiProcessController* controller);
 
-/// `refine(distributed)`: the core's refinement of this piece, `input`, in one pass or more.
+/// `refine(distributed)`: the core's refinement of this piece, `input` (its box: `box`, found
+/// once by the caller), in one pass or more.
 /// Without a controller, refine(nullptr). With one, the closure of each pass crosses the cuts
 /// round by round, and ties go by global point id: the first pass's cut is the edges of
 /// `boundary` (the piece's boundary edges found on the device) that another process has too;
 /// before each further pass the new points take global ids (the same on every process holding
 /// them) and the cut is found again in the refined mesh, with `run`. A process that failed
 /// makes the others throw "Another process failed to refine its piece (see its error)".
-gpumesh::RefinedSimplices RefinePiece(vtkPointSet* input, vtkMultiProcessController* controller,
-  gpumesh::DeviceRun& run, const gpumesh::BoundaryEdgeSlots& boundary,
+gpumesh::RefinedSimplices RefinePiece(vtkPointSet* input, const vtkGPUMeshPieceBox& box,
+  vtkMultiProcessController* controller, gpumesh::DeviceRun& run, const gpumesh::BoundaryEdgeSlots& boundary,
   const std::function<gpumesh::RefinedSimplices(const gpumesh::DistributedRefinement*)>& refine);
 
 } // namespace vtkGPUMeshDistributedRefinement

@@ -1,6 +1,5 @@
 #include "vtkGPUMeshGhostCellMessage.h"
 
-#include "vtkCellArray.h"
 #include "vtkCellData.h"
 #include "vtkDataArray.h"
 #include "vtkIdList.h"
@@ -9,11 +8,7 @@
 #include "vtkPointSet.h"
 #include "vtkPoints.h"
 #include "vtkSMPTools.h"
-#include "vtkTypeInt64Array.h"
-#include "vtkUnsignedCharArray.h"
-#include "vtkUnstructuredGrid.h"
 
-#include "vtkGPUMeshOutputArrays.h"
 
 #include "gpumesh/runtime/Error.h"
 
@@ -94,6 +89,15 @@ public:
     if (count < 0 || (bytesEach > 0 && static_cast<std::uint64_t>(count) > (this->In.size() - this->At) / bytesEach))
       this->Fail();
     return count;
+  }
+  // The next `size` bytes, read in place.
+  const char* View(std::size_t size)
+  {
+    if (size > this->In.size() - this->At)
+      this->Fail();
+    const char* at = this->In.data() + this->At;
+    this->At += size;
+    return at;
   }
   bool Done() const { return this->At == this->In.size(); }
   std::size_t Remaining() const { return this->In.size() - this->At; }
@@ -199,26 +203,61 @@ void putArrays(Writer& out, const std::vector<vtkDataArray*>& arrays, const vtkI
   }
 }
 
-void getArrays(Reader& in, vtkDataSetAttributes* attributes, vtkIdType tuples)
+// A value type the receiver can hold (VTK's numeric types), of `bytes` bytes each.
+bool knownType(int type, std::size_t& bytes)
+{
+  switch (type)
+  {
+    case VTK_CHAR:
+    case VTK_SIGNED_CHAR:
+    case VTK_UNSIGNED_CHAR:
+      bytes = 1;
+      return true;
+    case VTK_SHORT:
+    case VTK_UNSIGNED_SHORT:
+      bytes = 2;
+      return true;
+    case VTK_INT:
+    case VTK_UNSIGNED_INT:
+    case VTK_FLOAT:
+      bytes = 4;
+      return true;
+    case VTK_LONG:
+    case VTK_UNSIGNED_LONG:
+      bytes = sizeof(long);
+      return true;
+    case VTK_LONG_LONG:
+    case VTK_UNSIGNED_LONG_LONG:
+    case VTK_ID_TYPE:
+    case VTK_DOUBLE:
+      bytes = 8;
+      return true;
+    default:
+      return false;
+  }
+}
+
+std::vector<ArrayView> getArrays(Reader& in, vtkIdType tuples)
 {
   const std::int64_t count = in.Count(1);
+  std::vector<ArrayView> arrays;
   for (std::int64_t a = 0; a < count; ++a)
   {
-    std::string name(static_cast<std::size_t>(in.Count(1)), '\0');
-    in.Bytes(name.data(), name.size());
-    const auto type = in.Get<std::int32_t>();
-    const auto components = in.Get<std::int32_t>();
-    vtkSmartPointer<vtkDataArray> array = vtk::TakeSmartPointer(vtkDataArray::CreateDataArray(type));
-    if (!array || components < 1 ||
-      static_cast<std::uint64_t>(tuples) * static_cast<std::uint64_t>(components) > in.Remaining())
+    ArrayView array;
+    array.Name.assign(static_cast<std::size_t>(in.Count(1)), '\0');
+    in.Bytes(array.Name.data(), array.Name.size());
+    array.Type = in.Get<std::int32_t>();
+    array.Components = in.Get<std::int32_t>();
+    std::size_t valueBytes = 0;
+    if (!knownType(array.Type, valueBytes) || array.Components < 1 ||
+      static_cast<std::uint64_t>(tuples) * static_cast<std::uint64_t>(array.Components) > in.Remaining())
       in.Fail();
-    array->SetName(name.c_str());
-    array->SetNumberOfComponents(components);
-    vtkGPUMeshOutputArrays::Allocate(array, tuples);
-    in.Bytes(array->GetVoidPointer(0),
-      static_cast<std::size_t>(array->GetNumberOfValues()) * static_cast<std::size_t>(array->GetDataTypeSize()));
-    attributes->AddArray(array);
+    array.TupleBytes = valueBytes * static_cast<std::size_t>(array.Components);
+    array.Tuples = tuples;
+    array.Values = in.View(static_cast<std::size_t>(tuples) * array.TupleBytes);
+    arrays.push_back(std::move(array));
   }
+  return arrays;
 }
 } // namespace
 
@@ -296,56 +335,54 @@ vtkGPUMeshNeighbors::Buffer Write(vtkPointSet* input, const Cells& cells, const 
   return out.Done();
 }
 
-vtkSmartPointer<vtkUnstructuredGrid> Read(const vtkGPUMeshNeighbors::Buffer& bytes, int from)
+const ArrayView* Message::Named(const std::vector<ArrayView>& arrays, const char* name)
 {
-  auto grid = vtkSmartPointer<vtkUnstructuredGrid>::New();
+  for (const ArrayView& array : arrays)
+    if (name && array.Name == name)
+      return &array;
+  return nullptr;
+}
+
+Message Read(const vtkGPUMeshNeighbors::Buffer& bytes, int from)
+{
+  Message message;
   if (bytes.empty())
   {
-    return grid;
+    return message;
   }
   Reader in(bytes, from);
-  const std::int64_t cells = in.Count(1);
-  auto types = vtkSmartPointer<vtkUnsignedCharArray>::New();
-  types->SetNumberOfTuples(cells);
-  in.Bytes(types->GetPointer(0), static_cast<std::size_t>(cells));
-  const std::int64_t ids = in.Count(sizeof(std::int64_t));
-  vtkNew<vtkTypeInt64Array> offsets, connectivity;
-  vtkGPUMeshOutputArrays::Allocate(offsets, cells + 1);
-  vtkGPUMeshOutputArrays::Allocate(connectivity, ids);
-  in.Bytes(offsets->GetPointer(0), static_cast<std::size_t>(cells + 1) * sizeof(std::int64_t));
-  in.Bytes(connectivity->GetPointer(0), static_cast<std::size_t>(ids) * sizeof(std::int64_t));
-  const std::int64_t points = in.Count(sizeof(std::int64_t));
-  vtkNew<vtkTypeInt64Array> globalIds;
-  globalIds->SetName(GlobalIdArray);
-  vtkGPUMeshOutputArrays::Allocate(globalIds, points);
-  in.Bytes(globalIds->GetPointer(0), static_cast<std::size_t>(points) * sizeof(std::int64_t));
-  // Offsets in order within the ids, and ids among the points: what the grid's users index.
-  if (offsets->GetValue(0) != 0 || offsets->GetValue(cells) != ids)
+  message.Cells = in.Count(1);
+  message.Types = reinterpret_cast<const unsigned char*>(in.View(static_cast<std::size_t>(message.Cells)));
+  message.Ids = in.Count(sizeof(std::int64_t));
+  if (static_cast<std::uint64_t>(message.Cells) + 1 > in.Remaining() / sizeof(std::int64_t))
     in.Fail();
-  for (std::int64_t c = 0; c < cells; ++c)
-    if (offsets->GetValue(c + 1) < offsets->GetValue(c))
-      in.Fail();
-  for (std::int64_t k = 0; k < ids; ++k)
-    if (connectivity->GetValue(k) < 0 || connectivity->GetValue(k) >= points)
-      in.Fail();
-  vtkSmartPointer<vtkDataArray> xyz = vtk::TakeSmartPointer(vtkDataArray::CreateDataArray(in.Get<std::int32_t>()));
-  if (!xyz)
+  message.Offsets = in.View(static_cast<std::size_t>(message.Cells + 1) * sizeof(std::int64_t));
+  message.Connectivity = in.View(static_cast<std::size_t>(message.Ids) * sizeof(std::int64_t));
+  message.Points = in.Count(sizeof(std::int64_t));
+  message.GlobalIds = in.View(static_cast<std::size_t>(message.Points) * sizeof(std::int64_t));
+  // Offsets in order within the ids, and ids among the points: what the receiver indexes.
+  if (message.Offset(0) != 0 || message.Offset(message.Cells) != message.Ids)
     in.Fail();
-  xyz->SetNumberOfComponents(3);
-  vtkGPUMeshOutputArrays::Allocate(xyz, points);
-  in.Bytes(xyz->GetVoidPointer(0), static_cast<std::size_t>(xyz->GetNumberOfValues()) * xyz->GetDataTypeSize());
-  getArrays(in, grid->GetPointData(), points);
-  getArrays(in, grid->GetCellData(), cells);
+  for (vtkIdType c = 0; c < message.Cells; ++c)
+    if (message.Offset(c + 1) < message.Offset(c))
+      in.Fail();
+  for (vtkIdType k = 0; k < message.Ids; ++k)
+    if (message.Id(k) < 0 || message.Id(k) >= message.Points)
+      in.Fail();
+  message.Xyz.Type = in.Get<std::int32_t>();
+  message.Xyz.Components = 3;
+  message.Xyz.Tuples = message.Points;
+  std::size_t valueBytes = 0;
+  if (!knownType(message.Xyz.Type, valueBytes) ||
+    static_cast<std::uint64_t>(message.Points) * 3 > in.Remaining())
+    in.Fail();
+  message.Xyz.TupleBytes = 3 * valueBytes;
+  message.Xyz.Values = in.View(static_cast<std::size_t>(message.Points) * message.Xyz.TupleBytes);
+  message.PointArrays = getArrays(in, message.Points);
+  message.CellArrays = getArrays(in, message.Cells);
   if (!in.Done())
     in.Fail();
-  vtkNew<vtkPoints> gridPoints;
-  gridPoints->SetData(xyz);
-  grid->SetPoints(gridPoints);
-  vtkNew<vtkCellArray> cellArray;
-  cellArray->SetData(offsets, connectivity);
-  grid->SetCells(types, cellArray, nullptr, nullptr);
-  grid->GetPointData()->AddArray(globalIds);
-  return grid;
+  return message;
 }
 
 } // namespace vtkGPUMeshGhostCellMessage

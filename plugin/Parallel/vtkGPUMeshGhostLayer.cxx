@@ -39,8 +39,8 @@ namespace vtkGPUMeshDistributed
 
 namespace
 {
-// The global point id of each point of a piece sent to a neighbour.
-constexpr const char* globalIdArray = vtkGPUMeshGhostCellMessage::GlobalIdArray;
+using vtkGPUMeshGhostCellMessage::ArrayView;
+using vtkGPUMeshGhostCellMessage::Message;
 constexpr vtkIdType block = 1 << 16;
 
 // One vtkCellArray of the input: its first cell's id and how its cells get a VTK type.
@@ -149,7 +149,7 @@ std::vector<vtkIdType> cellsTouching(const Cells& cells, const Flags& shared)
 // `cellIds` of the input with their points, point and cell arrays and the points' global ids,
 // as the message a neighbour reads (vtkGPUMeshGhostCellMessage).
 vtkGPUMeshNeighbors::Buffer packCells(vtkPointSet* input, const Cells& cells, const std::vector<vtkIdType>& cellIds,
-  const gpumesh::HostVector<long long>& globalIds, gpumesh::HostVector<std::int32_t>& localOf,
+  const vtkGPUMeshGlobalPointIds& globalIds, gpumesh::HostVector<std::int32_t>& localOf,
   std::vector<vtkIdType>& points)
 {
   vtkGPUMeshGhostCellMessage::Cells sent;
@@ -167,13 +167,13 @@ vtkGPUMeshNeighbors::Buffer packCells(vtkPointSet* input, const Cells& cells, co
     sent.Offsets.push_back(static_cast<vtkIdType>(sent.Ids.size()));
     sent.Types.push_back(static_cast<unsigned char>(cells.TypeOf(section, cell, size)));
   }
-  return vtkGPUMeshGhostCellMessage::Write(input, sent, cellIds, globalIds.data(), localOf, &points);
+  return vtkGPUMeshGhostCellMessage::Write(input, sent, cellIds, globalIds.InputIds(), localOf, &points);
 }
 
 // Where each ghost cell and each added point of the piece comes from.
 struct Received
 {
-  std::vector<vtkSmartPointer<vtkUnstructuredGrid>> Grids;
+  std::vector<Message> Grids; // the messages with cells, read in place
   std::vector<std::pair<int, vtkIdType>> AddedPoints; // (grid, its point)
   std::vector<long long> AddedPointIds;
   std::vector<std::vector<vtkIdType>> PieceOfPoint; // per grid, per its point: the piece point
@@ -208,15 +208,11 @@ void addArrays(vtkDataSetAttributes* input, vtkDataSetAttributes* out, vtkIdType
 }
 
 // Per received grid: its point or cell array named `name` (null when it has none).
-std::vector<vtkAbstractArray*> sourcesNamed(const Received& received, bool atPoints, const char* name)
+std::vector<const ArrayView*> sourcesNamed(const Received& received, bool atPoints, const char* name)
 {
-  std::vector<vtkAbstractArray*> sources;
-  for (const auto& grid : received.Grids)
-  {
-    vtkDataSetAttributes* attributes = atPoints ? static_cast<vtkDataSetAttributes*>(grid->GetPointData())
-                                                : static_cast<vtkDataSetAttributes*>(grid->GetCellData());
-    sources.push_back(name ? attributes->GetAbstractArray(name) : nullptr);
-  }
+  std::vector<const ArrayView*> sources;
+  for (const Message& grid : received.Grids)
+    sources.push_back(Message::Named(atPoints ? grid.PointArrays : grid.CellArrays, name));
   return sources;
 }
 
@@ -243,30 +239,43 @@ void setTuple(vtkAbstractArray* array, vtkIdType to, vtkAbstractArray* source, v
   }
 }
 
-// Copies tuples of the received grids' arrays (`sources`, one per grid, null where a grid lacks
-// it) into `array`: as bytes where both have VTK's standard layout, the same value type and
-// components (no virtual call per tuple), else through setTuple.
+// Copies tuples of the received grids' arrays (`sources`, one per grid, read in place, null
+// where a grid lacks it) into `array`: as bytes where the array has VTK's standard layout and
+// the source the same value type and components (no virtual call per tuple); else through
+// setTuple from a copy of the source (a type the sender's array had and this one has not).
 class TupleCopier
 {
 public:
-  TupleCopier(vtkAbstractArray* array, std::vector<vtkAbstractArray*> sources)
+  TupleCopier(vtkAbstractArray* array, const std::vector<const ArrayView*>& sources)
     : Array(array)
-    , Sources(std::move(sources))
-    , SourceBases(this->Sources.size(), nullptr)
+    , SourceBases(sources.size(), nullptr)
+    , Converted(sources.size())
   {
     auto* data = vtkDataArray::SafeDownCast(array);
-    if (!data || !data->HasStandardMemoryLayout() || data->GetDataType() == VTK_BIT || data->GetDataTypeSize() < 1 ||
-      data->GetNumberOfTuples() == 0)
-      return;
-    this->Base = static_cast<char*>(data->GetVoidPointer(0));
-    this->Bytes = static_cast<std::size_t>(data->GetNumberOfComponents()) * static_cast<std::size_t>(data->GetDataTypeSize());
-    for (std::size_t g = 0; g < this->Sources.size(); ++g)
+    const bool plain = data && data->HasStandardMemoryLayout() && data->GetDataType() != VTK_BIT &&
+      data->GetDataTypeSize() > 0 && data->GetNumberOfTuples() > 0;
+    if (plain)
     {
-      auto* source = vtkDataArray::SafeDownCast(this->Sources[g]);
-      if (source && source->HasStandardMemoryLayout() && source->GetNumberOfTuples() > 0 &&
-        source->GetDataType() == data->GetDataType() &&
-        source->GetNumberOfComponents() == data->GetNumberOfComponents())
-        this->SourceBases[g] = static_cast<const char*>(source->GetVoidPointer(0));
+      this->Base = static_cast<char*>(data->GetVoidPointer(0));
+      this->Bytes = static_cast<std::size_t>(data->GetNumberOfComponents()) * static_cast<std::size_t>(data->GetDataTypeSize());
+    }
+    for (std::size_t g = 0; g < sources.size(); ++g)
+    {
+      const ArrayView* source = sources[g];
+      if (!source)
+        continue;
+      if (plain && source->Type == data->GetDataType() && source->Components == data->GetNumberOfComponents() &&
+        source->TupleBytes == this->Bytes)
+      {
+        this->SourceBases[g] = source->Values;
+        continue;
+      }
+      vtkSmartPointer<vtkDataArray> copy = vtk::TakeSmartPointer(vtkDataArray::CreateDataArray(source->Type));
+      copy->SetNumberOfComponents(source->Components);
+      copy->SetNumberOfTuples(source->Tuples);
+      if (source->Tuples > 0)
+        std::memcpy(copy->GetVoidPointer(0), source->Values, static_cast<std::size_t>(source->Tuples) * source->TupleBytes);
+      this->Converted[g] = copy;
     }
   }
   void Copy(vtkIdType to, std::size_t grid, vtkIdType from)
@@ -274,7 +283,7 @@ public:
     if (const char* base = this->SourceBases[grid])
       std::memcpy(this->Base + static_cast<std::size_t>(to) * this->Bytes, base + static_cast<std::size_t>(from) * this->Bytes, this->Bytes);
     else
-      setTuple(this->Array, to, this->Sources[grid], from);
+      setTuple(this->Array, to, this->Converted[grid], from);
   }
   // Tuples [0, count) of grid `grid` to tuples [to, to + count).
   void CopyRun(vtkIdType to, std::size_t grid, vtkIdType count)
@@ -283,23 +292,23 @@ public:
       std::memcpy(this->Base + static_cast<std::size_t>(to) * this->Bytes, base, static_cast<std::size_t>(count) * this->Bytes);
     else
       for (vtkIdType k = 0; k < count; ++k)
-        setTuple(this->Array, to + k, this->Sources[grid], k);
+        setTuple(this->Array, to + k, this->Converted[grid], k);
   }
 
 private:
   vtkAbstractArray* Array;
-  std::vector<vtkAbstractArray*> Sources;
   std::vector<const char*> SourceBases;
+  std::vector<vtkSmartPointer<vtkDataArray>> Converted;
   char* Base = nullptr;
   std::size_t Bytes = 0;
 };
 
-// The received grids' points (their coordinates arrays), one per grid.
-std::vector<vtkAbstractArray*> pointsOfGrids(const Received& received)
+// The received grids' points (their coordinates), one per grid.
+std::vector<const ArrayView*> pointsOfGrids(const Received& received)
 {
-  std::vector<vtkAbstractArray*> sources;
-  for (const auto& grid : received.Grids)
-    sources.push_back(grid->GetPoints() ? grid->GetPoints()->GetData() : nullptr);
+  std::vector<const ArrayView*> sources;
+  for (const Message& grid : received.Grids)
+    sources.push_back(&grid.Xyz);
   return sources;
 }
 
@@ -311,20 +320,16 @@ void writeReceivedCells(const Received& received, vtkIdType cell, vtkIdType at, 
 {
   for (std::size_t g = 0; g < received.Grids.size(); ++g)
   {
-    vtkUnstructuredGrid* grid = received.Grids[g];
+    const Message& grid = received.Grids[g];
     const std::vector<vtkIdType>& pieceOf = received.PieceOfPoint[g];
-    const unsigned char* gridTypes = grid->GetCellTypesArray()->GetPointer(0);
-    // Straight from the received cell array (its ids were checked when the message was read).
-    const vtkIdType gridCells = grid->GetNumberOfCells();
-    vtkGPUMeshCellArrays::WithStorage(grid->GetCells(), [&](const auto* gridOffsets, const auto* gridIds) {
-      for (vtkIdType c = 0; c < gridCells; ++c, ++cell)
-      {
-        offsets[cell] = static_cast<Index>(at);
-        for (auto k = gridOffsets[c]; k < gridOffsets[c + 1]; ++k)
-          ids[at++] = static_cast<Index>(pieceOf[static_cast<std::size_t>(gridIds[k])]);
-        types[cell] = gridTypes[c];
-      }
-    });
+    // Straight from the message (its ids were checked when it was read).
+    for (vtkIdType c = 0; c < grid.Cells; ++c, ++cell)
+    {
+      offsets[cell] = static_cast<Index>(at);
+      for (auto k = grid.Offset(c); k < grid.Offset(c + 1); ++k)
+        ids[at++] = static_cast<Index>(pieceOf[static_cast<std::size_t>(grid.Id(k))]);
+      types[cell] = grid.Types[c];
+    }
   }
   offsets[cell] = static_cast<Index>(at);
 }
@@ -479,8 +484,8 @@ void assemble(vtkPointSet* input, const Cells& cells, const Received& received, 
       vtkIdType cell = owned;
       for (std::size_t g = 0; g < received.Grids.size(); ++g)
       {
-        copier.CopyRun(cell, g, received.Grids[g]->GetNumberOfCells());
-        cell += received.Grids[g]->GetNumberOfCells();
+        copier.CopyRun(cell, g, received.Grids[g].Cells);
+        cell += received.Grids[g].Cells;
       }
     });
   vtkUnsignedCharArray* ghosts = vtkUnsignedCharArray::SafeDownCast(mesh->GetCellData()->GetArray(ghostName));
@@ -523,17 +528,15 @@ bool fixedSize(int type)
   }
 }
 
-// Arrays like those of `input`, of `count` tuples, filled from the same-named arrays of the
+// Arrays like those of `input`, of `count` tuples (in reused host pages: each is written once,
+// and fresh pages would fault on that first write), filled from the same-named arrays of the
 // received grids' point or cell data (zeros where a grid lacks one).
 void layerArrays(vtkDataSetAttributes* input, vtkDataSetAttributes* out, vtkIdType count, const std::function<void(vtkAbstractArray*, const char*)>& fill)
 {
   for (int a = 0; a < input->GetNumberOfArrays(); ++a)
   {
     vtkAbstractArray* source = input->GetAbstractArray(a);
-    vtkSmartPointer<vtkAbstractArray> array = vtk::TakeSmartPointer(source->NewInstance());
-    array->SetName(source->GetName());
-    array->SetNumberOfComponents(source->GetNumberOfComponents());
-    array->SetNumberOfTuples(count);
+    vtkSmartPointer<vtkAbstractArray> array = vtkGPUMeshOutputArrays::NewOutputLike(source, count);
     fill(array, source->GetName());
     out->AddArray(array);
   }
@@ -557,12 +560,17 @@ void addLayer(vtkPointSet* input, const Received& received, GhostedPiece& piece)
   piece.Layer.MoreTypes = types;
 
   vtkDataArray* inputXyz = input->GetPoints() ? input->GetPoints()->GetData() : nullptr;
-  if (inputXyz)
-    piece.Layer.MorePoints = vtk::TakeSmartPointer(inputXyz->NewInstance());
+  if (inputXyz && inputXyz->HasStandardMemoryLayout())
+    piece.Layer.MorePoints = vtkGPUMeshOutputArrays::NewLike(inputXyz, added);
   else
-    piece.Layer.MorePoints = vtkSmartPointer<vtkFloatArray>::New();
-  piece.Layer.MorePoints->SetNumberOfComponents(3);
-  piece.Layer.MorePoints->SetNumberOfTuples(added);
+  {
+    if (inputXyz)
+      piece.Layer.MorePoints = vtk::TakeSmartPointer(inputXyz->NewInstance());
+    else
+      piece.Layer.MorePoints = vtkSmartPointer<vtkFloatArray>::New();
+    piece.Layer.MorePoints->SetNumberOfComponents(3);
+    piece.Layer.MorePoints->SetNumberOfTuples(added);
+  }
   {
     TupleCopier copier(piece.Layer.MorePoints, pointsOfGrids(received));
     for (vtkIdType a = 0; a < added; ++a)
@@ -586,8 +594,8 @@ void addLayer(vtkPointSet* input, const Received& received, GhostedPiece& piece)
     vtkIdType c = 0;
     for (std::size_t g = 0; g < received.Grids.size(); ++g)
     {
-      copier.CopyRun(c, g, received.Grids[g]->GetNumberOfCells());
-      c += received.Grids[g]->GetNumberOfCells();
+      copier.CopyRun(c, g, received.Grids[g].Cells);
+      c += received.Grids[g].Cells;
     }
   });
 }
@@ -692,28 +700,27 @@ GhostedPiece BuildGhostedPiece(vtkPointSet* input, vtkMultiProcessController* co
     Received received;
     // Points of received cells: the shared ones are this piece's, the others are added once
     // (ghost cells of two processes may share a point this one lacks).
-    std::vector<vtkSmartPointer<vtkUnstructuredGrid>> grids(count);
+    std::vector<Message> grids(count); // read in place: `bytes` outlives them
     std::size_t expected = 0; // ids the map below will hold at most: reserved, never rehashed
     for (std::size_t n = 0; n < count; ++n)
     {
       grids[n] = vtkGPUMeshGhostCellMessage::Read(bytes[n], neighbors.Ranks()[n]);
-      expected += interface.Shared[n].size() + static_cast<std::size_t>(grids[n]->GetNumberOfPoints());
+      expected += interface.Shared[n].size() + static_cast<std::size_t>(grids[n].Points);
     }
     std::unordered_map<long long, vtkIdType> pieceOfId;
     pieceOfId.reserve(expected);
     for (std::size_t n = 0; n < count; ++n)
     {
       for (vtkIdType p : interface.Shared[n])
-        pieceOfId.emplace(interface.GlobalIds[p], p);
+        pieceOfId.emplace(interface.GlobalIds[static_cast<std::size_t>(p)], p);
     }
     for (std::size_t n = 0; n < count; ++n)
     {
-      vtkSmartPointer<vtkUnstructuredGrid> grid = std::move(grids[n]);
-      auto* ids = vtkTypeInt64Array::SafeDownCast(grid->GetPointData()->GetArray(globalIdArray));
-      std::vector<vtkIdType> pieceOf(static_cast<std::size_t>(grid->GetNumberOfPoints()));
-      for (vtkIdType p = 0; p < grid->GetNumberOfPoints(); ++p)
+      Message& grid = grids[n];
+      std::vector<vtkIdType> pieceOf(static_cast<std::size_t>(grid.Points));
+      for (vtkIdType p = 0; p < grid.Points; ++p)
       {
-        const long long id = ids->GetValue(p);
+        const long long id = grid.GlobalId(p);
         const auto inserted =
           pieceOfId.emplace(id, inputPoints + static_cast<vtkIdType>(received.AddedPoints.size()));
         if (inserted.second)
@@ -723,16 +730,15 @@ GhostedPiece BuildGhostedPiece(vtkPointSet* input, vtkMultiProcessController* co
         }
         pieceOf[p] = inserted.first->second;
       }
-      if (grid->GetNumberOfCells() > 0)
+      if (grid.Cells > 0)
       {
-        grid->GetPointData()->RemoveArray(globalIdArray);
-        received.Cells += grid->GetNumberOfCells();
-        for (vtkIdType c = 0; c < grid->GetNumberOfCells() && received.AllFixedSize; ++c)
-          received.AllFixedSize = fixedSize(grid->GetCellType(c));
-        received.Connectivity += grid->GetCells()->GetNumberOfConnectivityIds();
+        received.Cells += grid.Cells;
+        for (vtkIdType c = 0; c < grid.Cells && received.AllFixedSize; ++c)
+          received.AllFixedSize = fixedSize(grid.Types[c]);
+        received.Connectivity += grid.Ids;
         received.PieceOfPoint.push_back(std::move(pieceOf));
-        received.Grids.push_back(grid);
-        piece.GhostCellOwners.emplace_back(neighbors.Ranks()[n], grid->GetNumberOfCells());
+        piece.GhostCellOwners.emplace_back(neighbors.Ranks()[n], grid.Cells);
+        received.Grids.push_back(std::move(grid));
       }
     }
     if (received.Grids.empty() && !cells.Ghosts)
@@ -750,7 +756,7 @@ GhostedPiece BuildGhostedPiece(vtkPointSet* input, vtkMultiProcessController* co
     {
       assemble(input, cells, received, piece);
     }
-    piece.InputGlobalIds = std::move(interface.GlobalIds); // moved, not copied: as large as the piece
+    piece.InputGlobalIds = std::move(interface.GlobalIds); // moved, not copied: the input's array, or as large as the piece
     piece.AddedGlobalIds = std::move(received.AddedPointIds);
     piece.InputPoints = inputPoints;
     piece.InputBox = interface.Neighbors.OwnBox();

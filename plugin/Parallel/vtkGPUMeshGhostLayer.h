@@ -10,6 +10,7 @@
 #include "vtkType.h"
 
 #include "vtkGPUMeshPiece.h"
+#include "vtkGPUMeshPieceInterface.h"
 
 #include "gpumesh/runtime/HostMemory.h"
 
@@ -47,11 +48,12 @@ struct GhostedPiece
   vtkIdType InputPoints = 0;
   /// Per input point, then per point of other processes (from InputPoints on): the global
   /// point id, the same on every process holding the point. GlobalPointId(p) reads them.
-  gpumesh::HostVector<long long> InputGlobalIds;
+  vtkGPUMeshGlobalPointIds InputGlobalIds;
   std::vector<long long> AddedGlobalIds;
   long long GlobalPointId(vtkIdType p) const
   {
-    return p < this->InputPoints ? this->InputGlobalIds[p] : this->AddedGlobalIds[p - this->InputPoints];
+    return p < this->InputPoints ? this->InputGlobalIds[static_cast<std::size_t>(p)]
+                                 : this->AddedGlobalIds[p - this->InputPoints];
   }
   /// Where the ghost cells came from, in piece order after the owned cells: (the process that
   /// owns them, how many) per run of cells received from one process.

@@ -7,27 +7,77 @@
 
 #include "vtkGPUMeshNeighbors.h"
 
+#include "vtkSmartPointer.h"
 #include "vtkType.h"
 
 #include "gpumesh/runtime/HostMemory.h"
 
 #include <vector>
 
+class vtkDataArray;
 class vtkMultiProcessController;
 class vtkPointSet;
+
+/// Per point of a piece, its global id: the input's own array, read in place when it holds
+/// 64-bit integers in VTK's standard layout (no copy as large as the piece), else a copy; then
+/// the ids of points added after the input's (the refinement's new points, pass after pass).
+class vtkGPUMeshGlobalPointIds
+{
+public:
+  long long operator[](std::size_t p) const
+  {
+    return p < this->InputCount ? this->Input[p] : this->Added[p - this->InputCount];
+  }
+  std::size_t size() const { return this->InputCount + this->Added.size(); }
+  /// The input points' ids, contiguous (InputSize() of them).
+  const long long* InputIds() const { return this->Input; }
+  std::size_t InputSize() const { return this->InputCount; }
+  /// Whether the input points' ids increase with the point ids (p < q: id(p) < id(q)): then
+  /// they order any of the piece's points as its own ids do. A parallel pass over them.
+  bool InputIncreasing() const;
+  /// The largest id (-1 when there is none). A parallel pass over them.
+  long long Largest() const;
+  /// The ids of the points after the input's.
+  std::vector<long long> Added;
+
+  /// Reads `array` in place (kept alive here) when it holds 64-bit integers in the standard
+  /// layout, one component; otherwise returns false.
+  bool Adopt(vtkDataArray* array);
+  /// Takes `ids` as the input points' ids.
+  void Own(gpumesh::HostVector<long long>&& ids);
+  /// Sets input point p's id: only for ids this holds in its own copy (Own).
+  void Set(std::size_t p, long long id);
+
+private:
+  vtkSmartPointer<vtkDataArray> Held;
+  gpumesh::HostVector<long long> Owned;
+  const long long* Input = nullptr;
+  std::size_t InputCount = 0;
+};
+
+/// A piece's box and its first point that is not finite (-1: none), vtkGPUMeshNeighbors::BoxOf:
+/// found once by a filter that needs the box before the interface (the global bounds' centre).
+struct vtkGPUMeshPieceBox
+{
+  vtkGPUMeshNeighbors::Box Box = vtkGPUMeshNeighbors::EmptyBox();
+  vtkIdType FirstNonFinite = -1;
+  static vtkGPUMeshPieceBox Of(vtkPointSet* input);
+};
 
 struct vtkGPUMeshPieceInterface
 {
   /// Collective. Global point ids are the input's (vtkPointData::GetGlobalIds) when every
   /// non-empty piece has them; otherwise they are generated: a point takes the smallest of
   /// (first point id of its process + its index) over the processes holding a point at exactly
-  /// its coordinates. Throws gpumesh::Error on every process when one fails.
-  static vtkGPUMeshPieceInterface Find(vtkPointSet* input, vtkMultiProcessController* controller);
+  /// its coordinates. Throws gpumesh::Error on every process when one fails. `box`: the input's
+  /// box when the caller found it (else found here: a pass over the points).
+  static vtkGPUMeshPieceInterface Find(
+    vtkPointSet* input, vtkMultiProcessController* controller, const vtkGPUMeshPieceBox* box = nullptr);
 
   /// The processes whose bounding box meets this piece's.
   vtkGPUMeshNeighbors Neighbors;
   /// Per input point: its global id, the same on every process holding the point.
-  gpumesh::HostVector<long long> GlobalIds;
+  vtkGPUMeshGlobalPointIds GlobalIds;
   /// Per neighbour (Neighbors' order): the input points that it holds too, ascending.
   std::vector<std::vector<vtkIdType>> Shared;
   /// Whether the global ids were generated here (the input had none).

@@ -4,13 +4,16 @@
         serial runs of every case, written to DIR; then checks that the comparison below
         catches a per-piece result (each half of the mesh filtered on its own);
     mpiexec -np N pvbatch TestDistributed.py --compare DIR
-            [--layout redistribute|one-empty|one-process|ghost-cells] [--cases a,b]
+            [--layout redistribute|one-empty|one-process|ghost-cells|reversed-points] [--cases a,b]
         the same cases on N processes, compared with DIR: redistribute = Redistribute DataSet
         over all processes; one-empty = Redistribute DataSet into N - 1 pieces, one process
         left empty; one-process = the reader's own partition of a one-piece file, where
         process 0 holds every cell and the others none; ghost-cells = Redistribute DataSet,
         then a layer of ghost cells on every piece (Ghost Cells Generator), which the filters
-        must leave out (their outputs' owned cells are compared).
+        must leave out (their outputs' owned cells are compared); reversed-points =
+        Redistribute DataSet, then each piece's points in reverse order, so that global ids
+        decrease with the piece's point ids (the refinement must then upload its tie ids, 8
+        bytes a point, and only then: checked against the same pieces in their own order).
 
     pvpython TestDistributed.py --compare DIR --pvserver N [--cases a,b]
         the same through a client: starts `mpiexec -np N pvserver` on a free loopback port,
@@ -387,7 +390,63 @@ def check_comparison_catches_per_piece_results(case, reference):
     print("%s: a per-piece result is rejected (%s)" % (case, problems[0]))
 
 
+# A Programmable Filter script: the piece's points in reverse order (cells, point arrays and
+# global ids follow them), everything else as it was. pvbatch runs it in this script's own
+# namespace after `from numpy import *` (numpy's min, max, diagonal, ... over this module's and
+# the builtins): restore_globals() undoes that after every update that ran it.
+REVERSE_POINTS = """
+from vtkmodules.util.numpy_support import numpy_to_vtk, vtk_to_numpy
+from vtkmodules.vtkCommonCore import VTK_ID_TYPE, vtkPoints
+from vtkmodules.vtkCommonDataModel import vtkCellArray
+source = self.GetInput()
+target = self.GetOutput()
+target.ShallowCopy(source)
+n = source.GetNumberOfPoints()
+if n > 0:
+    points = vtkPoints()
+    points.SetData(numpy_to_vtk(vtk_to_numpy(source.GetPoints().GetData())[::-1].copy(), deep=1))
+    target.SetPoints(points)
+    cells = source.GetCells()
+    offsets = vtk_to_numpy(cells.GetOffsetsArray()).astype('int64')
+    connectivity = (n - 1 - vtk_to_numpy(cells.GetConnectivityArray()).astype('int64'))
+    reversed_cells = vtkCellArray()
+    reversed_cells.SetData(numpy_to_vtk(offsets, deep=1, array_type=VTK_ID_TYPE),
+                           numpy_to_vtk(connectivity, deep=1, array_type=VTK_ID_TYPE))
+    target.SetCells(source.GetCellTypesArray(), reversed_cells)
+    target.GetCellData().ShallowCopy(source.GetCellData())
+    data = source.GetPointData()
+    out = target.GetPointData()
+    for i in range(data.GetNumberOfArrays()):
+        array = data.GetAbstractArray(i)
+        flipped = array.NewInstance()
+        flipped.DeepCopy(array)
+        for t in range(n):
+            flipped.SetTuple(t, n - 1 - t, array)
+        out.AddArray(flipped)
+    if data.GetGlobalIds():
+        out.SetActiveGlobalIds(data.GetGlobalIds().GetName())
+"""
+
+
+CLEAN_GLOBALS = {}
+
+
+def restore_globals():
+    namespace = globals()
+    for name in [name for name in namespace if name not in CLEAN_GLOBALS]:
+        del namespace[name]
+    namespace.update(CLEAN_GLOBALS)
+
+
+def bytes_uploaded(filtered, ranks):
+    filtered.UpdatePipeline()
+    uploaded = [gt.field_value(servermanager.Fetch(filtered, rank), "BytesUploaded") for rank in range(ranks)]
+    restore_globals()
+    return uploaded
+
+
 def run_distributed(folder, layout, cases):
+    CLEAN_GLOBALS.update(globals())
     ranks = servermanager.ActiveConnection.GetNumberOfDataPartitions()
     failures = 0
     for case in cases:
@@ -400,6 +459,9 @@ def run_distributed(folder, layout, cases):
             source = simple.RedistributeDataSet(Input=source)
         elif layout == "one-empty":
             source = simple.RedistributeDataSet(Input=source, NumberOfPartitions=ranks - 1)
+        elif layout == "reversed-points":
+            in_order = simple.RedistributeDataSet(Input=source)
+            source = simple.ProgrammableFilter(Input=in_order, Script=REVERSE_POINTS)
         elif layout == "ghost-cells":
             # Pieces that carry a ghost layer of their own: the filters leave it out and build
             # theirs; what the output holds for those ghosts is their owners', so compare the
@@ -410,6 +472,7 @@ def run_distributed(folder, layout, cases):
         with gt.CapturedErrors() as errors:
             compared.UpdatePipeline()
             pieces = [servermanager.Fetch(compared, rank) for rank in range(ranks)]
+        restore_globals()
         # Fetch without a rank gives process 0's piece in pvbatch: append them here.
         whole = appended(pieces)
         reference_reader = vtkXMLUnstructuredGridReader()
@@ -422,9 +485,22 @@ def run_distributed(folder, layout, cases):
         devices = [gt.field_value(piece, "Device") for piece in pieces if piece.GetFieldData().GetAbstractArray("Device")]
         print("%s on %d processes (%s, cells per process %s, devices %s): %s"
               % (case, ranks, layout, cells, sorted(set(devices)), "; ".join(problems) or "serial result"))
+        if layout == "reversed-points" and name == "GPULongestEdgeRefinement" and case in GLOBAL_IDS_BEFORE_PARTITION:
+            # The same pieces in their own order (global ids increasing): no tie ids uploaded
+            # (one placeholder value). Reversed: 8 bytes a point in their place, in the first
+            # pass (one pass: nothing else differs; more: each later pass uploads its mesh's).
+            plain = apply_filter(in_order, name, properties, case)
+            points = [servermanager.Fetch(in_order, rank).GetNumberOfPoints() for rank in range(ranks)]
+            extra = [r - p for r, p in zip(bytes_uploaded(filtered, ranks), bytes_uploaded(plain, ranks))]
+            expected = [8 * (n - 1) for n in points]
+            passes = properties.get("Passes", 1)
+            if (passes == 1 and extra != expected) or (passes > 1 and not all(e > x for e, x in zip(extra, expected))):
+                failures += 1
+                print("%s: bytes uploaded with reversed points minus in order %s, expected %s%s"
+                      % (case, extra, "" if passes == 1 else "more than ", expected))
         failures += bool(problems)
     if failures:
-        sys.exit("%d of %d cases differ from serial" % (failures, len(cases)))
+        sys.exit("%d of %d cases failed (differ from serial, or see above)" % (failures, len(cases)))
 
 
 def free_port():
@@ -504,7 +580,7 @@ def main():
     parser.add_argument("--reference")
     parser.add_argument("--compare")
     parser.add_argument("--layout", default="redistribute",
-                        choices=["redistribute", "one-empty", "one-process", "ghost-cells"])
+                        choices=["redistribute", "one-empty", "one-process", "ghost-cells", "reversed-points"])
     parser.add_argument("--pvserver", type=int, help="run through a client connected to N pvservers")
     parser.add_argument("--cases", help="comma-separated case names (default: all)")
     args = parser.parse_args()

@@ -54,7 +54,7 @@ void meetForNextPass(
 // points as the serial point ids do, the new ones do too, and every cell breaks ties as in
 // serial, pass after pass. Local to the process: only the order of each cell's points counts,
 // and a cell's points order the same way on every process holding them.
-void appendTieIdsOfNewPoints(std::vector<cl_long>& tieIds, const std::vector<cl_int2>& parents)
+void appendTieIdsOfNewPoints(HostVector<cl_long>& tieIds, const std::vector<cl_int2>& parents)
 {
   const cl_long first = tieIds.empty() ? 0 : *std::max_element(tieIds.begin(), tieIds.end()) + 1;
   std::vector<std::pair<std::pair<cl_long, cl_long>, std::size_t>> order(parents.size());

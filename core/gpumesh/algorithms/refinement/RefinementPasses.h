@@ -5,6 +5,7 @@
 #include "gpumesh/algorithms/refinement/CellMarks.h"
 #include "gpumesh/mesh/CellKind.h"
 #include "gpumesh/mesh/DeviceMesh.h"
+#include "gpumesh/runtime/HostMemory.h"
 
 #include <array>
 #include <cstdint>
@@ -21,8 +22,9 @@ struct DistributedRefinement
 {
   /// Per point: what breaks ties in place of its point id, its global point id (the same on
   /// every process holding the point). refineInPasses gives each later pass's new points theirs,
-  /// ordered as a serial run numbers them (RefinementPasses.cxx).
-  std::vector<cl_long> tieIds;
+  /// ordered as a serial run numbers them (RefinementPasses.cxx). Empty: the point ids break
+  /// ties (right when the global ids increase with them: nothing as large as the mesh to upload).
+  HostVector<cl_long> tieIds;
   /// Called after each propagation round with the slots (3 * triangle + local edge, or
   /// 6 * tetrahedron + local edge) divided in that round; fills `forced` with slots of the edges that other processes divided on the cut
   /// and this mesh must divide too, and returns whether another round is needed anywhere (every
