@@ -9,7 +9,6 @@
 #include "vtkPoints.h"
 #include "vtkSMPTools.h"
 
-
 #include "gpumesh/runtime/Error.h"
 
 #include <algorithm>
@@ -37,6 +36,17 @@ public:
   {
     if (size > 0)
       std::memcpy(this->Next(size), data, size);
+  }
+  // `count` 64-bit values, the i-th valueOf(i), written straight into the message.
+  template <typename ValueOf>
+  void PutInt64s(std::size_t count, ValueOf valueOf)
+  {
+    char* at = this->Next(count * sizeof(std::int64_t));
+    for (std::size_t i = 0; i < count; ++i)
+    {
+      const auto value = static_cast<std::int64_t>(valueOf(i));
+      std::memcpy(at + i * sizeof value, &value, sizeof value);
+    }
   }
   // Room for the next `size` bytes, to be written by the caller.
   char* Next(std::size_t size)
@@ -300,32 +310,13 @@ vtkGPUMeshNeighbors::Buffer Write(vtkPointSet* input, const Cells& cells, const 
   out.Put(static_cast<std::int64_t>(cellCount));
   out.Bytes(cells.Types.data(), cellCount);
   out.Put(static_cast<std::int64_t>(idCount));
-  {
-    auto* offsets = reinterpret_cast<char*>(out.Next((cellCount + 1) * sizeof(std::int64_t)));
-    for (std::size_t c = 0; c <= cellCount; ++c)
-    {
-      const auto offset = static_cast<std::int64_t>(cells.Offsets[c]);
-      std::memcpy(offsets + c * sizeof offset, &offset, sizeof offset);
-    }
-    auto* connectivity = out.Next(idCount * sizeof(std::int64_t));
-    for (std::size_t k = 0; k < idCount; ++k)
-    {
-      const auto local = static_cast<std::int64_t>(localOf[static_cast<std::size_t>(cells.Ids[k])]);
-      std::memcpy(connectivity + k * sizeof local, &local, sizeof local);
-    }
-  }
+  out.PutInt64s(cellCount + 1, [&](std::size_t c) { return cells.Offsets[c]; });
+  out.PutInt64s(idCount, [&](std::size_t k) { return localOf[static_cast<std::size_t>(cells.Ids[k])]; });
   for (vtkIdType p : sourcePoints)
     localOf[static_cast<std::size_t>(p)] = -1;
 
   out.Put(static_cast<std::int64_t>(points));
-  {
-    char* ids = out.Next(points * sizeof(std::int64_t));
-    for (std::size_t i = 0; i < points; ++i)
-    {
-      const auto id = static_cast<std::int64_t>(globalIds[sourcePoints[i]]);
-      std::memcpy(ids + i * sizeof id, &id, sizeof id);
-    }
-  }
+  out.PutInt64s(points, [&](std::size_t i) { return globalIds[sourcePoints[i]]; });
   out.Put(static_cast<std::int32_t>(xyz->GetDataType()));
   gatherTuples(out.Next(points * tupleBytes(xyz)), xyz, sourcePoints.data(), points);
   putArrays(out, pointArrays, sourcePoints.data(), points);

@@ -312,6 +312,26 @@ std::vector<const ArrayView*> pointsOfGrids(const Received& received)
   return sources;
 }
 
+// Each added point's tuple, from the grid it came in, to tuples [to, to + added points).
+void copyAddedPoints(TupleCopier& copier, const Received& received, vtkIdType to)
+{
+  for (std::size_t a = 0; a < received.AddedPoints.size(); ++a)
+  {
+    const auto& [grid, point] = received.AddedPoints[a];
+    copier.Copy(to + static_cast<vtkIdType>(a), static_cast<std::size_t>(grid), point);
+  }
+}
+
+// Every received cell's tuple, grid after grid, to tuples [to, to + received cells).
+void copyReceivedCells(TupleCopier& copier, const Received& received, vtkIdType to)
+{
+  for (std::size_t g = 0; g < received.Grids.size(); ++g)
+  {
+    copier.CopyRun(to, g, received.Grids[g].Cells);
+    to += received.Grids[g].Cells;
+  }
+}
+
 // The received cells from cell `cell` and point id `at` on: offsets, point ids in the piece's
 // numbering, types. Ends with the offset after the last cell.
 template <typename Index>
@@ -459,11 +479,7 @@ void assemble(vtkPointSet* input, const Cells& cells, const Received& received, 
   }
   {
     TupleCopier copier(xyz->GetData(), pointsOfGrids(received));
-    for (vtkIdType a = 0; a < added; ++a)
-    {
-      const auto& [grid, point] = received.AddedPoints[a];
-      copier.Copy(inputPoints + a, static_cast<std::size_t>(grid), point);
-    }
+    copyAddedPoints(copier, received, inputPoints);
   }
   mesh->SetPoints(xyz);
 
@@ -471,22 +487,13 @@ void assemble(vtkPointSet* input, const Cells& cells, const Received& received, 
   addArrays(input->GetPointData(), mesh->GetPointData(), points, nullptr, inputPoints,
     [&](vtkAbstractArray* array, const char* name) {
       TupleCopier copier(array, sourcesNamed(received, true, name));
-      for (vtkIdType a = 0; a < added; ++a)
-      {
-        const auto& [grid, point] = received.AddedPoints[a];
-        copier.Copy(inputPoints + a, static_cast<std::size_t>(grid), point);
-      }
+      copyAddedPoints(copier, received, inputPoints);
     });
   const char* ghostName = vtkDataSetAttributes::GhostArrayName();
   addArrays(input->GetCellData(), mesh->GetCellData(), total, allOwned ? nullptr : &piece.OwnedInputCell, owned,
     [&](vtkAbstractArray* array, const char* name) {
       TupleCopier copier(array, sourcesNamed(received, false, name));
-      vtkIdType cell = owned;
-      for (std::size_t g = 0; g < received.Grids.size(); ++g)
-      {
-        copier.CopyRun(cell, g, received.Grids[g].Cells);
-        cell += received.Grids[g].Cells;
-      }
+      copyReceivedCells(copier, received, owned);
     });
   vtkUnsignedCharArray* ghosts = vtkUnsignedCharArray::SafeDownCast(mesh->GetCellData()->GetArray(ghostName));
   if (!ghosts)
@@ -573,30 +580,17 @@ void addLayer(vtkPointSet* input, const Received& received, GhostedPiece& piece)
   }
   {
     TupleCopier copier(piece.Layer.MorePoints, pointsOfGrids(received));
-    for (vtkIdType a = 0; a < added; ++a)
-    {
-      const auto& [grid, point] = received.AddedPoints[a];
-      copier.Copy(a, static_cast<std::size_t>(grid), point);
-    }
+    copyAddedPoints(copier, received, 0);
   }
   piece.Layer.MorePointData = vtkSmartPointer<vtkPointData>::New();
   layerArrays(input->GetPointData(), piece.Layer.MorePointData, added, [&](vtkAbstractArray* array, const char* name) {
     TupleCopier copier(array, sourcesNamed(received, true, name));
-    for (vtkIdType a = 0; a < added; ++a)
-    {
-      const auto& [grid, point] = received.AddedPoints[a];
-      copier.Copy(a, static_cast<std::size_t>(grid), point);
-    }
+    copyAddedPoints(copier, received, 0);
   });
   piece.Layer.MoreCellData = vtkSmartPointer<vtkCellData>::New();
   layerArrays(input->GetCellData(), piece.Layer.MoreCellData, received.Cells, [&](vtkAbstractArray* array, const char* name) {
     TupleCopier copier(array, sourcesNamed(received, false, name));
-    vtkIdType c = 0;
-    for (std::size_t g = 0; g < received.Grids.size(); ++g)
-    {
-      copier.CopyRun(c, g, received.Grids[g].Cells);
-      c += received.Grids[g].Cells;
-    }
+    copyReceivedCells(copier, received, 0);
   });
 }
 } // namespace
