@@ -59,13 +59,16 @@ int keyComponents(const DeviceMesh& mesh, EntityType type)
   return components;
 }
 
+} // namespace
+
 // The build options of the matching's one program (cell_entities.cl): `all` for its kernels,
 // and for those that read cells (CELL_ARGS) `ofGroup`, with each group's kind beside them when
 // the mesh has several kinds (one kind is in `all` already: the whole matching one program).
-struct MatchingOptions
+struct CellEntities::MatchingOptions
 {
   MatchingOptions(const DeviceMesh& mesh, EntityType type, const EmittingGroups& emitting, std::size_t slotRows)
-    : all(std::string(bucketOptions) + " -DKEY_COMPONENTS=" + std::to_string(keyComponents(mesh, type)))
+    : components(keyComponents(mesh, type))
+    , all(std::string(bucketOptions) + " -DKEY_COMPONENTS=" + std::to_string(components))
   {
     // A slot's cell is computed, not looked up, when one fixed-size kind fills the mesh.
     if (slotRows > 0)
@@ -75,9 +78,13 @@ struct MatchingOptions
     for (const auto& entry : emitting)
       ofGroup.push_back(emitting.size() == 1 ? all : all + " " + cellKindOptions(*entry.first));
   }
+  int components; // the most vertex ids in one entity (keyComponents)
   std::string all;
   std::vector<std::string> ofGroup;
 };
+
+namespace
+{
 
 // Sorts the slots of all large buckets by (key, slot) with the device radix sort and puts them
 // back in their buckets' places of sortedSlots, marking their run heads. Least significant
@@ -216,7 +223,7 @@ CellEntities::CellEntities(DeviceRun& run, const DeviceMesh& mesh, EntityType ty
   }
   // The buckets' way needs the slots' cells on the way: they go at the end.
   SlotCell = run.allocate<cl_int>(SlotCount, "slot cells");
-  matchInBuckets(run, mesh, emitting, grouping, slotRows);
+  matchInBuckets(run, mesh, emitting, grouping, slotRows, matching);
   if (neighbors != SlotNeighbors::Kept)
     SlotCell = DeviceBuffer<cl_int>();
   if (neighbors == SlotNeighbors::LeftOut)
@@ -237,13 +244,12 @@ CellEntities::CellEntities(DeviceRun& run, const DeviceMesh& mesh, EntityType ty
 }
 
 void CellEntities::matchInBuckets(DeviceRun& run, const DeviceMesh& mesh, const EmittingGroups& emitting,
-  SlotGrouping grouping, std::size_t slotRows)
+  SlotGrouping grouping, std::size_t slotRows, const MatchingOptions& matching)
 {
   const auto points = static_cast<std::size_t>(mesh.pointCount());
   const char* program = "cell_entities";
-  const MatchingOptions matching(mesh, Type, emitting, slotRows);
   const std::string& options = matching.all;
-  const int components = keyComponents(mesh, Type);
+  const int components = matching.components;
   SlotWindows slotWindows(run, components, slotRows, bucketOptions);
   bool throughWindows = grouping == SlotGrouping::Windows;
   if (grouping == SlotGrouping::Auto && !emitting.empty())

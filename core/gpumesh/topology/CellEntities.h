@@ -126,11 +126,13 @@ public:
   void release();
 
 private:
+  struct MatchingOptions; // the build options of the buckets' way (CellEntities.cxx)
+
   // From slotOffsets on, the two ways of filling the rest (CellEntities.cxx and
   // CellEntityPartitions.cxx). `slotRows`: the slots per cell when one fixed-size kind fills the
   // mesh, else 0.
   void matchInBuckets(DeviceRun& run, const DeviceMesh& mesh, const EmittingGroups& emitting, SlotGrouping grouping,
-    std::size_t slotRows);
+    std::size_t slotRows, const MatchingOptions& matching);
   void matchInPartitions(DeviceRun& run, const DeviceMesh& mesh, const EmittingGroups& emitting,
     SlotNeighbors neighbors, std::size_t slotRows);
 
