@@ -110,14 +110,15 @@ namespace
 {
 // Whether this process's node runs several processes on one CPU device (DeviceForProcess).
 std::atomic<bool> coresShared{ false };
-
-// A short nap between looks at whether the others have arrived: far below a CPU kernel's time,
-// long enough that the core goes to a process with work.
-void nap()
-{
-  std::this_thread::sleep_for(std::chrono::microseconds(50));
-}
 } // namespace
+
+void WaitPatiently(const std::function<bool()>& done)
+{
+  // A short nap between looks: far below a CPU kernel's time, long enough that the core goes to
+  // a process with work.
+  while (!done())
+    std::this_thread::sleep_for(std::chrono::microseconds(50));
+}
 
 gpumesh::DeviceInfo DeviceForProcess(const std::string& device, vtkMultiProcessController* controller)
 {
@@ -147,13 +148,11 @@ void WaitForAll(vtkMultiProcessController* controller)
   }
   MPI_Request request;
   MPI_Ibarrier(*mpi->GetMPIComm()->GetHandle(), &request);
-  for (int done = 0;;)
-  {
+  WaitPatiently([&] {
+    int done = 0;
     MPI_Test(&request, &done, MPI_STATUS_IGNORE);
-    if (done)
-      return;
-    nap();
-  }
+    return done != 0;
+  });
 }
 
 void AllSucceed(vtkMultiProcessController* controller, const std::function<void()>& work)

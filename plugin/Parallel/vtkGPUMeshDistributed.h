@@ -49,6 +49,10 @@ int NodeLocalRank(vtkMultiProcessController* controller);
 /// DeviceForProcess chose) is a CPU device and the node runs several processes.
 bool CoresShared();
 
+/// Returns once `done()` is true, looking every 50 us and sleeping between looks: how this
+/// module waits on MPI where CoresShared() (WaitForAll, vtkGPUMeshNeighbors' exchanges).
+void WaitPatiently(const std::function<bool()>& done);
+
 /// Where CoresShared(), waits until every process has arrived here, looking every 50 us and
 /// sleeping between looks, instead of in MPI's own waits, which poll without pause (Open MPI's
 /// default unless it knows the node oversubscribed): a process waiting for the others would

@@ -13,10 +13,8 @@
 #include "vtkGPUMeshDistributed.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <limits>
-#include <thread>
 
 namespace
 {
@@ -163,8 +161,8 @@ vtkGPUMeshNeighbors::vtkGPUMeshNeighbors(vtkMultiProcessController* controller, 
 
 namespace
 {
-// `requests` completed: MPI's WaitAll, or, where the node's processes share its cores, looks
-// every 50 us with naps between them, as vtkGPUMeshDistributed::WaitForAll.
+// `requests` completed: MPI's WaitAll, or, where the node's processes share its cores,
+// vtkGPUMeshDistributed::WaitPatiently.
 void waitAll(vtkMPICommunicator* mpi, std::vector<vtkMPICommunicator::Request>& requests)
 {
   if (requests.empty())
@@ -176,13 +174,11 @@ void waitAll(vtkMPICommunicator* mpi, std::vector<vtkMPICommunicator::Request>& 
     mpi->WaitAll(static_cast<int>(requests.size()), requests.data());
     return;
   }
-  for (int done = 0;;)
-  {
+  vtkGPUMeshDistributed::WaitPatiently([&] {
+    int done = 0;
     mpi->TestAll(static_cast<int>(requests.size()), requests.data(), done);
-    if (done)
-      return;
-    std::this_thread::sleep_for(std::chrono::microseconds(50));
-  }
+    return done != 0;
+  });
 }
 } // namespace
 
