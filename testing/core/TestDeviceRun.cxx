@@ -18,21 +18,22 @@ TEST(DeviceRun, CountsTransfersAndMemoryInUse)
   DeviceRun run(context);
   std::vector<float> host(1000);
   std::iota(host.begin(), host.end(), 1.0f);
+  // 4000 bytes take their size class, 4096, on the device.
   {
     DeviceBuffer<float> buffer = run.upload(host.data(), host.size(), "values");
     EXPECT_EQ(run.bytesUploaded(), 4000u);
-    EXPECT_EQ(run.deviceMemoryInUse(), 4000u);
+    EXPECT_EQ(run.deviceMemoryInUse(), 4096u);
     EXPECT_GE(context->counters()->bytesUploaded() - deviceUploadedBefore, 4000u);
     std::vector<float> back(1000, -1.0f);
     run.download(buffer, back.data(), back.size(), "values");
     EXPECT_EQ(back, host);
     EXPECT_EQ(run.bytesDownloaded(), 4000u);
     DeviceBuffer<float> moved = std::move(buffer);
-    EXPECT_EQ(run.deviceMemoryInUse(), 4000u);
+    EXPECT_EQ(run.deviceMemoryInUse(), 4096u);
     EXPECT_THROW(run.download(moved, back.data(), 1001, "values"), Error);
   }
   EXPECT_EQ(run.deviceMemoryInUse(), 0u);
-  EXPECT_EQ(run.peakDeviceMemory(), 4000u);
+  EXPECT_EQ(run.peakDeviceMemory(), 4096u);
   EXPECT_EQ(context->counters()->memoryInUse(), deviceInUseBefore);
 }
 
@@ -145,7 +146,8 @@ TEST(DeviceRun, BorrowedHostMemoryIsReadInPlaceOnCpuDevices)
     const std::uint64_t inUse = run.deviceMemoryInUse();
     DeviceBuffer<cl_uint> borrowed = run.borrow(values, count, "borrowed");
     const bool inPlace = cpu && shift == 0;
-    EXPECT_EQ(run.deviceMemoryInUse() - inUse, inPlace ? 0u : count * sizeof(cl_uint)) << "shift " << shift;
+    EXPECT_EQ(run.deviceMemoryInUse() - inUse, inPlace ? 0u : BufferPool::allocationBytes(count * sizeof(cl_uint)))
+      << "shift " << shift;
     std::memcpy(reinterpret_cast<unsigned char*>(values) + 5 * sizeof(cl_uint), "\x2a\0\0\0", sizeof(cl_uint));
     DeviceBuffer<cl_uint> copy = run.allocate<cl_uint>(count, "copy");
     run.copy(borrowed, copy, count, "borrowed");
@@ -203,4 +205,73 @@ TEST(DeviceContext, GeneratedProgramsKeepTheMostRecentlyUsed)
   EXPECT_FALSE(built(3));
   EXPECT_TRUE(built(2));
   context->setGeneratedProgramLimit(limit);
+}
+
+TEST(BufferPool, SmallSizesTakeClassesLargeOnesAreExact)
+{
+  EXPECT_EQ(BufferPool::allocationBytes(1), 256u);
+  EXPECT_EQ(BufferPool::allocationBytes(256), 256u);
+  EXPECT_EQ(BufferPool::allocationBytes(257), 512u);
+  EXPECT_EQ(BufferPool::allocationBytes(4000), 4096u);
+  EXPECT_EQ(BufferPool::allocationBytes(BufferPool::maxPooledBytes), BufferPool::maxPooledBytes);
+  EXPECT_EQ(BufferPool::allocationBytes(BufferPool::maxPooledBytes + 1), BufferPool::maxPooledBytes + 1);
+}
+
+// A small buffer let go is the memory of the run's next buffer of its class (the values it
+// held are not promised), a large one is not kept, and a buffer that outlives its run is freed
+// with nothing left counted.
+TEST(BufferPool, RunReusesWhatItLetGo)
+{
+  auto context = DeviceContext::acquire("0");
+  const std::uint64_t deviceInUseBefore = context->counters()->memoryInUse();
+  DeviceBuffer<float> outlives;
+  {
+    DeviceRun run(context);
+    cl_mem first = nullptr;
+    {
+      DeviceBuffer<float> buffer = run.allocate<float>(1000, "first");
+      first = buffer.handle()();
+    }
+    EXPECT_EQ(run.deviceMemoryInUse(), 0u);
+    DeviceBuffer<cl_int> again = run.allocate<cl_int>(900, "same class");
+    EXPECT_EQ(again.handle()(), first);
+    EXPECT_EQ(again.size(), 900u);
+    std::vector<cl_int> values(900);
+    std::iota(values.begin(), values.end(), 7);
+    DeviceBuffer<cl_int> other = run.upload(values.data(), values.size(), "another of the class");
+    EXPECT_NE(other.handle()(), first);
+    std::vector<cl_int> back(900);
+    run.download(other, back.data(), back.size(), "another of the class");
+    EXPECT_EQ(back, values);
+
+    const std::size_t large = BufferPool::maxPooledBytes / sizeof(float) + 1;
+    {
+      DeviceBuffer<float> big = run.allocate<float>(large, "large");
+      EXPECT_EQ(run.deviceMemoryInUse(), 2 * 4096u + large * sizeof(float));
+    }
+    outlives = run.allocate<float>(10, "outlives its run");
+  }
+  outlives.release();
+  EXPECT_EQ(context->counters()->memoryInUse(), deviceInUseBefore);
+}
+
+TEST(BufferPool, HoldsAtMostItsCapacity)
+{
+  auto context = DeviceContext::acquire("0");
+  BufferPool pool(8192);
+  const auto make = [&] { return cl::Buffer(context->context(), CL_MEM_READ_WRITE, 4096); };
+  pool.give(make(), 4096);
+  pool.give(make(), 4096);
+  pool.give(make(), 4096); // over capacity: released
+  EXPECT_EQ(pool.bytesHeld(), 8192u);
+  pool.give(make(), 3000); // not a size class
+  EXPECT_EQ(pool.bytesHeld(), 8192u);
+  EXPECT_TRUE(pool.take(4096)());
+  EXPECT_FALSE(pool.take(2048)());
+  EXPECT_EQ(pool.bytesHeld(), 4096u);
+  pool.close();
+  EXPECT_EQ(pool.bytesHeld(), 0u);
+  pool.give(make(), 4096); // closed: released
+  EXPECT_EQ(pool.bytesHeld(), 0u);
+  EXPECT_FALSE(pool.take(4096)());
 }

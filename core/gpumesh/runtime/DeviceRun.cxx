@@ -16,6 +16,8 @@ namespace gpumesh
 DeviceRun::DeviceRun(std::shared_ptr<DeviceContext> device, Precision precision)
   : Device(std::move(device))
   , Real(precision)
+  // At most 1/16 of the device's memory, and 256 MiB, kept for reuse.
+  , Pool(std::make_shared<BufferPool>(std::min<std::uint64_t>(std::uint64_t(256) << 20, Device->info().globalMemoryBytes / 16)))
 {
   if (Real == Precision::Double && !info().hasDoublePrecision)
   {
@@ -147,6 +149,7 @@ DeviceRun::~DeviceRun()
 {
   // Commands may still reference buffers that die with the run's owner: let them complete.
   Device->queue().finish();
+  Pool->close();
 }
 
 namespace
@@ -192,14 +195,28 @@ void DeviceRun::checkEnqueue(int status, const std::string& doing)
 
 void DeviceRun::requireMemory(std::uint64_t bytes, const std::string& what)
 {
-  const std::uint64_t inUse = Device->counters()->memoryInUse();
   const std::uint64_t global = info().globalMemoryBytes;
-  if (bytes > global || inUse > global - bytes)
+  const auto fits = [&] {
+    const std::uint64_t inUse = Device->counters()->memoryInUse() + Pool->bytesHeld();
+    return bytes <= global && inUse <= global - bytes;
+  };
+  if (fits())
+    return;
+  Pool->clear(); // the kept buffers' memory first
+  if (!fits())
     outOfMemory(what, bytes, ", more than its global memory leaves");
+}
+
+std::size_t DeviceRun::allocationBytes(std::size_t bytes) const
+{
+  const std::size_t pooled = BufferPool::allocationBytes(bytes);
+  return pooled <= info().maxAllocationBytes ? pooled : bytes;
 }
 
 cl::Buffer DeviceRun::createBuffer(std::size_t bytes, const std::string& what)
 {
+  if (cl::Buffer kept = Pool->take(bytes); kept())
+    return kept;
   const DeviceInfo& device = info();
   if (bytes > device.maxAllocationBytes)
   {
@@ -439,7 +456,24 @@ std::size_t DeviceRun::groupSize(const BoundKernel& bound)
   return groupSize(bound.kernel);
 }
 
-void DeviceRun::launch(cl::Kernel& kernel, LaunchRange range, const std::string& label)
+DeviceRun::CallableKernel& DeviceRun::callableKernel(const KernelName& name)
+{
+  std::string key = name.program;
+  key += '\n';
+  key += name.function;
+  key += '\n';
+  key += name.options;
+  auto found = Callable.find(key);
+  if (found == Callable.end())
+  {
+    CallableKernel created{ kernel(name.program, name.function, name.options) };
+    created.group = groupSize(created.kernel);
+    found = Callable.emplace(std::move(key), std::move(created)).first;
+  }
+  return found->second;
+}
+
+void DeviceRun::launch(cl::Kernel& kernel, LaunchRange range, const std::string& label, std::size_t group)
 {
   if (range.global == 0)
   {
@@ -447,7 +481,7 @@ void DeviceRun::launch(cl::Kernel& kernel, LaunchRange range, const std::string&
   }
   if (range.local == 0)
   {
-    range.local = groupSize(kernel);
+    range.local = group ? group : groupSize(kernel);
     range.global = (range.global + range.local - 1) / range.local * range.local;
   }
   cl::Event event;

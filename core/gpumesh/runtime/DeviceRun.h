@@ -7,6 +7,7 @@
 #include "gpumesh/runtime/RealBuffer.h"
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <set>
 #include <string>
@@ -194,9 +195,9 @@ public:
   template <typename... Args>
   void call(const KernelName& name, LaunchRange range, const std::string& label, const Args&... args)
   {
-    cl::Kernel created = kernel(name.program, name.function, name.options);
-    setArgumentsFrom(created, 0, args...);
-    launch(created, range, label);
+    CallableKernel& callable = callableKernel(name);
+    setArgumentsFrom(callable.kernel, 0, args...);
+    launch(callable.kernel, range, label, callable.group);
   }
 
   /// Creates kernel `name` and binds `fixed` from argument index `stepArguments` on; the
@@ -321,6 +322,9 @@ private:
     CommandTiming::Kind kind;
     cl::Event event;
   };
+  /// The bytes a buffer of `bytes` takes: its BufferPool size class where the device allows one.
+  std::size_t allocationBytes(std::size_t bytes) const;
+  /// A buffer of `bytes` (allocationBytes): one the pool kept, else a new one.
   cl::Buffer createBuffer(std::size_t bytes, const std::string& what);
   /// Throws the error of a buffer or a command that does not fit the device: "<subject> needs
   /// <bytes> (left out when 0) on device '<label>'<why>", the device's global memory, its
@@ -346,12 +350,22 @@ private:
   /// kernel arguments are per-object state, so sharing one across threads would race).
   cl::Kernel kernel(const std::string& program, const std::string& name,
     const std::string& options = {});
+  /// The run's one kernel object of `name` for call(), with its work-group size: call() sets
+  /// every argument before each launch, and the enqueue takes their values, so one object
+  /// serves all of the run's calls (its thread's only; bind() makes its own, whose fixed
+  /// arguments must stay). Creating a kernel per launch cost more than some launches.
+  struct CallableKernel
+  {
+    cl::Kernel kernel;
+    std::size_t group = 0;
+  };
+  CallableKernel& callableKernel(const KernelName& name);
 
   /// Enqueues `kernel` (arguments set) over `range.global` work-items from `range.offset` (nothing
   /// for 0). With `range.local` 0 the range is rounded up to whole work-groups of groupSize, so
   /// every kernel must ignore the work-items at or beyond its element count. Otherwise global
   /// must be a multiple of local. `label` names the launch in timings and errors.
-  void launch(cl::Kernel& kernel, LaunchRange range, const std::string& label);
+  void launch(cl::Kernel& kernel, LaunchRange range, const std::string& label, std::size_t group = 0);
   std::size_t groupSize(const cl::Kernel& kernel);
 
   /// Sets `args` as arguments first, first + 1, ...; a spread value counts for its parts.
@@ -387,6 +401,9 @@ private:
   std::shared_ptr<DeviceContext> Device;
   Precision Real = Precision::Single;
   std::shared_ptr<MemoryCounters> Counters = std::make_shared<MemoryCounters>();
+  /// The buffers this run let go, for its later allocations; closed with the run.
+  std::shared_ptr<BufferPool> Pool;
+  std::map<std::string, CallableKernel> Callable; ///< by program, function and options
   std::vector<RecordedEvent> Events;  ///< pending, oldest first
   std::vector<CommandTiming> Totals; ///< the folded events, by label in first-launch order
   std::string LabelOverride;
@@ -404,11 +421,11 @@ DeviceBuffer<T> DeviceRun::allocate(std::size_t count, const std::string& what)
     throw Error("buffer '" + what + "' of " + std::to_string(count) + " elements overflows size_t");
   }
   // OpenCL refuses empty buffers: an empty DeviceBuffer still owns one element.
-  const std::size_t bytes = (count ? count : 1) * sizeof(T);
+  const std::size_t bytes = allocationBytes((count ? count : 1) * sizeof(T));
   cl::Buffer buffer = createBuffer(bytes, what);
   Counters->allocated(bytes);
   Device->counters()->allocated(bytes);
-  return DeviceBuffer<T>(std::move(buffer), count, bytes, Counters, Device->counters());
+  return DeviceBuffer<T>(std::move(buffer), count, bytes, Counters, Device->counters(), Pool);
 }
 
 template <typename T>
