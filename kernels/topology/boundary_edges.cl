@@ -44,3 +44,41 @@ __kernel void gather_boundary_slots(__global const uint* places, const int slots
   out_slots[places[s]] = s;
   out_ends[places[s]] = (int2)((int)key.x, (int)key.y);
 }
+
+// boundaryEdgeSlotsAmong: the listed points as bits (atomic: points share words).
+__kernel void flag_listed_points(__global const int* points, const int count, __global uint* bits)
+{
+  const int i = get_global_id(0);
+  if (i < count)
+    atomic_or(&bits[points[i] >> 5], 1u << (points[i] & 31));
+}
+
+// The cells holding two listed points: the only ones holding an edge with both ends listed, or
+// a face with such an edge.
+__kernel void flag_cells_with_two_listed(__global const int* connectivity, const int per_cell, const int cells,
+  __global const uint* bits, __global uint* flags)
+{
+  const int c = get_global_id(0);
+  if (c >= cells)
+    return;
+  uint listed = 0;
+  for (int k = 0; k < per_cell; ++k)
+  {
+    const int p = connectivity[per_cell * c + k];
+    listed += (bits[p >> 5] >> (p & 31)) & 1u;
+  }
+  flags[c] = listed >= 2;
+}
+
+// The flagged cells, in cell order, with their points.
+__kernel void gather_flagged_cells(__global const uint* places, const int cells, const int per_cell,
+  __global const int* connectivity, __global int* out_cells, __global int* out_points)
+{
+  const int c = get_global_id(0);
+  if (c >= cells || places[c + 1] == places[c])
+    return;
+  const int at = places[c];
+  out_cells[at] = c;
+  for (int k = 0; k < per_cell; ++k)
+    out_points[per_cell * at + k] = connectivity[per_cell * c + k];
+}

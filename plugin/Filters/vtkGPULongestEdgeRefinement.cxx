@@ -17,7 +17,6 @@
 
 #include "gpumesh/algorithms/refinement/LongestEdgeRefinement.h"
 #include "gpumesh/algorithms/refinement/TetraRefinement.h"
-#include "gpumesh/topology/BoundaryEdges.h"
 
 #include <array>
 #include <future>
@@ -53,7 +52,6 @@ void vtkGPULongestEdgeRefinement::ExecuteOnDevice(
   vtkGPUMeshAdapter::MeshDescription description;
   std::optional<gpumesh::DeviceMesh> mesh;
   gpumesh::MarkedCells marked;
-  gpumesh::BoundaryEdgeSlots boundary;
   gpumesh::CellKind kind = gpumesh::CellKind::Triangle;
   // Checks of this piece: under MPI every process learns whether one failed before any
   // exchange starts.
@@ -67,13 +65,10 @@ void vtkGPULongestEdgeRefinement::ExecuteOnDevice(
     mesh.emplace(run, description.view);
     vtkTimerLog::MarkEndEvent("GPUMesh: upload mesh");
     kind = vtkGPUMeshRefinedMesh::RefinedKind(input, *mesh);
-    if (controller)
-    {
-      boundary = gpumesh::boundaryEdgeSlots(run, *mesh); // where the first pass's cuts can run
-    }
     if (!this->RefineAll && (!controller || input->GetNumberOfCells() > 0)) // an empty piece may carry no arrays
     {
       vtkDataArray* marks = this->GetRequiredCellArray(inputVector, "Mark Array (or turn Refine All on)");
+      vtkTimerLogScope marking("GPUMesh: mark cells");
       marked = vtkGPUMeshRefinedMesh::MarkCells(run, marks, this->MarkThreshold);
     }
     else if (this->RefineAll)
@@ -81,7 +76,9 @@ void vtkGPULongestEdgeRefinement::ExecuteOnDevice(
       marked = gpumesh::allCells(run, static_cast<std::size_t>(input->GetNumberOfCells()));
     }
   });
+  vtkTimerLog::MarkStartEvent("GPUMesh: agree on cell kind");
   kind = vtkGPUMeshDistributedRefinement::AgreedKind(kind, input->GetNumberOfCells() > 0, controller);
+  vtkTimerLog::MarkEndEvent("GPUMesh: agree on cell kind");
   this->UpdateProgress(0.1);
 
   std::future<vtkGPUMeshRefinedMesh::NarrowedTriangles> inputTriangles;
@@ -91,7 +88,7 @@ void vtkGPULongestEdgeRefinement::ExecuteOnDevice(
   }
   vtkTimerLog::MarkStartEvent("GPUMesh: refine");
   const gpumesh::RefinedSimplices refined = vtkGPUMeshDistributedRefinement::RefinePiece(
-    input, box, controller, run, boundary,
+    input, box, controller, run, *mesh,
     [&](const gpumesh::DistributedRefinement* distributed) {
       return kind == gpumesh::CellKind::Tetra
         ? gpumesh::refineTetrahedra(run, std::move(*mesh), std::move(marked), this->Passes, distributed)

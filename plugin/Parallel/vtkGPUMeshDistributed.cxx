@@ -16,6 +16,7 @@
 #include "vtkPoints.h"
 #include "vtkPolyData.h"
 #include "vtkSMPTools.h"
+#include "vtkTimerLog.h"
 #include "vtkUnstructuredGrid.h"
 #include "vtkUnsignedCharArray.h"
 
@@ -174,11 +175,15 @@ void AllSucceed(vtkMultiProcessController* controller, const std::function<void(
     }
     return;
   }
-  WaitForAll(controller);
+  std::vector<int> all(static_cast<std::size_t>(controller->GetNumberOfProcesses()), 0);
+  {
+    // Where a process waits for the slowest: labelled, or it shows in no phase.
+    vtkTimerLogScope scope("GPUMesh: all succeed");
+    WaitForAll(controller);
+    int failed = failure ? 1 : 0;
+    controller->AllGather(&failed, all.data(), 1);
+  }
   const int processes = controller->GetNumberOfProcesses();
-  int failed = failure ? 1 : 0;
-  std::vector<int> all(static_cast<std::size_t>(processes), 0);
-  controller->AllGather(&failed, all.data(), 1);
   if (failure)
   {
     std::rethrow_exception(failure);

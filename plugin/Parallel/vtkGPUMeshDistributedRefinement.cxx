@@ -9,6 +9,7 @@
 #include "vtkTimerLog.h"
 
 #include "gpumesh/runtime/Error.h"
+#include "gpumesh/topology/BoundaryEdges.h"
 
 #include <algorithm>
 #include <exception>
@@ -40,9 +41,9 @@ class CutEdgeExchange
 public:
   using Key = std::pair<long long, long long>;
 
-  // Collective: a boundary edge of this piece (gpumesh::boundaryEdgeSlots, found on the
-  // device) whose two points a neighbour holds too is offered to that neighbour; the edges both
-  // offer each other are their cut.
+  // Collective: a boundary edge of this piece (BoundaryEdgesOnInterface) whose two points a
+  // neighbour holds too is offered to that neighbour; the edges both offer each other are their
+  // cut.
   CutEdgeExchange(const gpumesh::BoundaryEdgeSlots& boundary, vtkGPUMeshPieceInterface& interface,
     vtkMultiProcessController* controller)
     : Controller(controller)
@@ -142,6 +143,19 @@ private:
   std::map<cl_int, Key> KeyOf;                    // every slot of a cut edge
 };
 
+// The boundary edges of `mesh` (the piece, or a pass's refined piece) with both ends shared with
+// neighbours: the only ones a cut can hold. Found among the few cells holding two shared points,
+// not by matching the whole piece.
+gpumesh::BoundaryEdgeSlots BoundaryEdgesOnInterface(
+  gpumesh::DeviceRun& run, const gpumesh::DeviceMesh& mesh, const vtkGPUMeshPieceInterface& interface)
+{
+  vtkTimerLogScope scope("GPUMesh: boundary edges");
+  std::vector<cl_int> shared;
+  for (const auto& points : interface.Shared)
+    shared.insert(shared.end(), points.begin(), points.end());
+  return gpumesh::boundaryEdgeSlotsAmong(run, mesh, shared);
+}
+
 // After a pass, the new points (midpoints of the `parents` pairs, appended to the interface's
 // points) take global ids, and those on the cut are shared with the neighbours holding their
 // edge. Collective among neighbours. A cut edge's midpoint takes the id its lowest process
@@ -194,9 +208,9 @@ bool AppendNewPoints(vtkGPUMeshPieceInterface& interface, const CutEdgeExchange&
   return std::find(ids.Added.begin() + static_cast<std::ptrdiff_t>(oldAdded), ids.Added.end(), -1) == ids.Added.end();
 }
 
-// gpumesh::DistributedRefinement::nextPass: the cut of `next`, the mesh the next pass refines
-// (its boundary edges found on the device, matched with the neighbours again), and global ids
-// for its new points. Collective; every process learns whether one failed before any exchange
+// gpumesh::DistributedRefinement::nextPass: global ids for the new points of `next`, the mesh
+// the next pass refines, then its cut (its boundary edges on the interface, matched with the
+// neighbours again). Collective; every process learns whether one failed before any exchange
 // of the next pass.
 void NextPass(gpumesh::DeviceRun& run, vtkMultiProcessController* controller, vtkGPUMeshPieceInterface& interface,
   std::optional<CutEdgeExchange>& cut, const gpumesh::DeviceMesh* next, const std::vector<cl_int2>& parents,
@@ -208,31 +222,32 @@ void NextPass(gpumesh::DeviceRun& run, vtkMultiProcessController* controller, vt
       return;
     throw AnotherProcessFailed();
   }
-  gpumesh::BoundaryEdgeSlots boundary;
-  std::exception_ptr error;
-  if (!failed)
-  {
-    try
-    {
-      boundary = gpumesh::boundaryEdgeSlots(run, *next);
-    }
-    catch (...)
-    {
-      error = std::current_exception();
-    }
-  }
   // Any failed, and the largest global id: the new points' ids come after it.
-  long long flags[2] = { failed || error ? 1 : 0, interface.GlobalIds.Largest() };
+  long long flags[2] = { failed ? 1 : 0, interface.GlobalIds.Largest() };
   vtkGPUMeshDistributed::AllReduce(controller, flags, 2, vtkCommunicator::MAX_OP);
-  if (error)
-    std::rethrow_exception(error);
   if (failed)
     return;
   if (flags[0] != 0)
     throw AnotherProcessFailed();
-  long long missing = AppendNewPoints(interface, *cut, parents, flags[1] + 1, controller) ? 0 : 1;
-  vtkGPUMeshDistributed::AllReduce(controller, &missing, 1, vtkCommunicator::MAX_OP);
-  if (missing != 0)
+  // Any new point without its id, any boundary edges not found.
+  long long missing[2] = { AppendNewPoints(interface, *cut, parents, flags[1] + 1, controller) ? 0 : 1, 0 };
+  gpumesh::BoundaryEdgeSlots boundary;
+  std::exception_ptr error;
+  try
+  {
+    boundary = BoundaryEdgesOnInterface(run, *next, interface);
+  }
+  catch (...)
+  {
+    error = std::current_exception();
+    missing[1] = 1;
+  }
+  vtkGPUMeshDistributed::AllReduce(controller, missing, 2, vtkCommunicator::MAX_OP);
+  if (error)
+    std::rethrow_exception(error);
+  if (missing[1] != 0)
+    throw AnotherProcessFailed();
+  if (missing[0] != 0)
     throw gpumesh::Error("Internal error: a cut edge was divided by some of the processes holding it only");
   cut.emplace(boundary, interface, controller);
 }
@@ -260,7 +275,7 @@ gpumesh::CellKind AgreedKind(gpumesh::CellKind pieceKind, bool pieceHasCells, vt
 }
 
 gpumesh::RefinedSimplices RefinePiece(vtkPointSet* input, const vtkGPUMeshPieceBox& box,
-  vtkMultiProcessController* controller, gpumesh::DeviceRun& run, const gpumesh::BoundaryEdgeSlots& boundary,
+  vtkMultiProcessController* controller, gpumesh::DeviceRun& run, const gpumesh::DeviceMesh& mesh,
   const std::function<gpumesh::RefinedSimplices(const gpumesh::DistributedRefinement*)>& refine)
 {
   if (!controller)
@@ -287,6 +302,8 @@ gpumesh::RefinedSimplices RefinePiece(vtkPointSet* input, const vtkGPUMeshPieceB
   }
   vtkTimerLog::MarkEndEvent("GPUMesh: tie ids");
   std::optional<CutEdgeExchange> cut; // the current pass's
+  gpumesh::BoundaryEdgeSlots boundary;
+  vtkGPUMeshDistributed::AllSucceed(controller, [&] { boundary = BoundaryEdgesOnInterface(run, mesh, interface); });
   vtkTimerLog::MarkStartEvent("GPUMesh: cut edges");
   cut.emplace(boundary, interface, controller);
   vtkTimerLog::MarkEndEvent("GPUMesh: cut edges");

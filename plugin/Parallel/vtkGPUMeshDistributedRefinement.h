@@ -8,7 +8,7 @@
 #define vtkGPUMeshDistributedRefinement_h
 
 #include "gpumesh/algorithms/refinement/RefinementPasses.h"
-#include "gpumesh/topology/BoundaryEdges.h"
+#include "gpumesh/mesh/DeviceMesh.h"
 
 #include <functional>
 
@@ -28,13 +28,14 @@ gpumesh::CellKind AgreedKind(gpumesh::CellKind pieceKind, bool pieceHasCells, vt
 /// `refine(distributed)`: the core's refinement of this piece, `input` (its box: `box`, found
 /// once by the caller), in one pass or more.
 /// Without a controller, refine(nullptr). With one, the closure of each pass crosses the cuts
-/// round by round, and ties go by global point id: the first pass's cut is the edges of
-/// `boundary` (the piece's boundary edges found on the device) that another process has too;
-/// before each further pass the new points take global ids (the same on every process holding
-/// them) and the cut is found again in the refined mesh, with `run`. A process that failed
+/// round by round, and ties go by global point id: the first pass's cut is the boundary edges of
+/// `mesh` (the piece on the device, not yet handed to `refine`) that another process has too,
+/// found among the cells holding two points shared with neighbours; before each further pass
+/// the new points take global ids (the same on every process holding them) and the cut is found
+/// again in the refined mesh, with `run`. A process that failed
 /// makes the others throw "Another process failed to refine its piece (see its error)".
 gpumesh::RefinedSimplices RefinePiece(vtkPointSet* input, const vtkGPUMeshPieceBox& box,
-  vtkMultiProcessController* controller, gpumesh::DeviceRun& run, const gpumesh::BoundaryEdgeSlots& boundary,
+  vtkMultiProcessController* controller, gpumesh::DeviceRun& run, const gpumesh::DeviceMesh& mesh,
   const std::function<gpumesh::RefinedSimplices(const gpumesh::DistributedRefinement*)>& refine);
 
 } // namespace vtkGPUMeshDistributedRefinement

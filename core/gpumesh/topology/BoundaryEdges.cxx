@@ -3,16 +3,25 @@
 #include "gpumesh/primitives/Scan.h"
 #include "gpumesh/topology/CellEntities.h"
 
+#include <algorithm>
+#include <array>
+#include <string>
+#include <utility>
+
 namespace gpumesh
 {
 
-BoundaryEdgeSlots boundaryEdgeSlots(DeviceRun& run, const DeviceMesh& mesh)
+namespace
+{
+constexpr const char* program = "boundary_edges";
+
+// The mesh's one kind (Triangle for an empty mesh); other meshes are an error.
+CellKind soleSimplexKind(const DeviceMesh& mesh)
 {
   const auto& groups = mesh.groups();
-  BoundaryEdgeSlots result;
   if (groups.empty())
   {
-    return result;
+    return CellKind::Triangle;
   }
   const CellKind kind = groups.front().kind;
   if (groups.size() != 1 || (kind != CellKind::Triangle && kind != CellKind::Tetra) ||
@@ -20,7 +29,114 @@ BoundaryEdgeSlots boundaryEdgeSlots(DeviceRun& run, const DeviceMesh& mesh)
   {
     throw Error("Boundary edges are found for meshes of triangles only or of tetrahedra only");
   }
-  const char* program = "boundary_edges";
+  return kind;
+}
+
+using Edge = std::pair<cl_int, cl_int>;
+
+Edge edgeOf(cl_int a, cl_int b)
+{
+  return { std::min(a, b), std::max(a, b) };
+}
+
+// The boundary slots of `cellCount` cells (their ids `cells`, their points `vertices`, in cell
+// order) whose edges have both ends in `among` (sorted): every cell holding two of `among`,
+// else the answer may be wrong. Sorts of the slots by edge, and for tetrahedra of the faces.
+BoundaryEdgeSlots matchOnHost(CellKind kind, const std::vector<cl_int>& cells, const std::vector<cl_int>& vertices,
+  const std::vector<cl_int>& among)
+{
+  static const int triangleEdges[3][2] = { { 0, 1 }, { 1, 2 }, { 2, 0 } };
+  static const int tetraEdges[6][2] = { { 0, 1 }, { 1, 2 }, { 2, 0 }, { 0, 3 }, { 1, 3 }, { 2, 3 } };
+  static const int tetraFaces[4][3] = { { 0, 1, 3 }, { 1, 2, 3 }, { 2, 0, 3 }, { 0, 2, 1 } };
+  const auto listed = [&](cl_int p) { return std::binary_search(among.begin(), among.end(), p); };
+  const bool tetrahedra = kind == CellKind::Tetra;
+  const int perCell = tetrahedra ? 4 : 3;
+  const int edgesPerCell = tetrahedra ? 6 : 3;
+  // (edge, slot) of every edge with both ends listed.
+  std::vector<std::pair<Edge, cl_int>> slots;
+  for (std::size_t i = 0; i < cells.size(); ++i)
+  {
+    const cl_int* v = vertices.data() + perCell * i;
+    for (int e = 0; e < edgesPerCell; ++e)
+    {
+      const auto& local = tetrahedra ? tetraEdges[e] : triangleEdges[e];
+      if (listed(v[local[0]]) && listed(v[local[1]]))
+        slots.push_back({ edgeOf(v[local[0]], v[local[1]]), edgesPerCell * cells[i] + e });
+    }
+  }
+  std::vector<Edge> boundary; // sorted
+  if (tetrahedra)
+  {
+    // The faces with two listed points (any face with such an edge), used by one tetrahedron.
+    std::vector<std::array<cl_int, 3>> faces;
+    for (std::size_t i = 0; i < cells.size(); ++i)
+    {
+      const cl_int* v = vertices.data() + perCell * i;
+      for (const auto& f : tetraFaces)
+      {
+        std::array<cl_int, 3> face = { v[f[0]], v[f[1]], v[f[2]] };
+        if (listed(face[0]) + listed(face[1]) + listed(face[2]) >= 2)
+        {
+          std::sort(face.begin(), face.end());
+          faces.push_back(face);
+        }
+      }
+    }
+    std::sort(faces.begin(), faces.end());
+    for (std::size_t i = 0; i < faces.size();)
+    {
+      std::size_t j = i + 1;
+      while (j < faces.size() && faces[j] == faces[i])
+        ++j;
+      if (j == i + 1)
+      {
+        const auto& f = faces[i];
+        for (const Edge& edge : { Edge{ f[0], f[1] }, Edge{ f[1], f[2] }, Edge{ f[0], f[2] } })
+          if (listed(edge.first) && listed(edge.second))
+            boundary.push_back(edge);
+      }
+      i = j;
+    }
+    std::sort(boundary.begin(), boundary.end());
+    boundary.erase(std::unique(boundary.begin(), boundary.end()), boundary.end());
+  }
+  else
+  {
+    // An edge one triangle uses.
+    std::vector<std::pair<Edge, cl_int>> sorted(slots);
+    std::sort(sorted.begin(), sorted.end());
+    for (std::size_t i = 0; i < sorted.size();)
+    {
+      std::size_t j = i + 1;
+      while (j < sorted.size() && sorted[j].first == sorted[i].first)
+        ++j;
+      if (j == i + 1)
+        boundary.push_back(sorted[i].first);
+      i = j;
+    }
+    std::sort(boundary.begin(), boundary.end());
+  }
+  BoundaryEdgeSlots result; // in slot order: cells in order, edges in local order
+  for (const auto& [edge, slot] : slots)
+  {
+    if (std::binary_search(boundary.begin(), boundary.end(), edge))
+    {
+      result.slots.push_back(slot);
+      result.ends.push_back(cl_int2{ { edge.first, edge.second } });
+    }
+  }
+  return result;
+}
+} // namespace
+
+BoundaryEdgeSlots boundaryEdgeSlots(DeviceRun& run, const DeviceMesh& mesh)
+{
+  BoundaryEdgeSlots result;
+  const CellKind kind = soleSimplexKind(mesh);
+  if (mesh.groups().empty())
+  {
+    return result;
+  }
   const CellEntities edges(run, mesh, EntityType::Edges);
   const auto slots = edges.slotCount();
   DeviceBuffer<cl_uint> flags = run.allocate<cl_uint>(slots, "boundary slot flags");
@@ -50,6 +166,67 @@ BoundaryEdgeSlots boundaryEdgeSlots(DeviceRun& run, const DeviceMesh& mesh)
   run.download(found, result.slots.data(), count, "boundary slots");
   run.download(ends, result.ends.data(), count, "boundary edge ends");
   return result;
+}
+
+BoundaryEdgeSlots boundaryEdgeSlotsAmong(
+  DeviceRun& run, const DeviceMesh& mesh, const std::vector<cl_int>& points, double hostFraction)
+{
+  const CellKind kind = soleSimplexKind(mesh);
+  std::vector<cl_int> among(points);
+  std::sort(among.begin(), among.end());
+  among.erase(std::unique(among.begin(), among.end()), among.end());
+  if (!among.empty() && (among.front() < 0 || among.back() >= mesh.pointCount()))
+  {
+    throw Error("Boundary edges among points: point " +
+      std::to_string(among.front() < 0 ? among.front() : among.back()) + " is outside the mesh's " +
+      std::to_string(mesh.pointCount()) + " points");
+  }
+  if (mesh.groups().empty() || among.empty())
+  {
+    return {};
+  }
+  const DeviceCellGroup& group = mesh.groups().front();
+  const auto cellCount = static_cast<cl_int>(group.count);
+  const cl_int perCell = fixedVertexCount(kind);
+  // The cells holding two of the points, in cell order.
+  DeviceBuffer<cl_uint> bits =
+    run.allocate<cl_uint>((static_cast<std::size_t>(mesh.pointCount()) + 31) / 32, "listed points");
+  run.fill(bits, cl_uint(0), "listed points");
+  const DeviceBuffer<cl_int> listed = run.upload(among.data(), among.size(), "listed points");
+  run.call({ program, "flag_listed_points" }, among.size(), "boundary edges", listed,
+    static_cast<cl_int>(among.size()), bits);
+  DeviceBuffer<cl_uint> flags = run.allocate<cl_uint>(group.count, "cells with two listed points");
+  run.call({ program, "flag_cells_with_two_listed" }, group.count, "boundary edges", group.connectivity, perCell,
+    cellCount, bits, flags);
+  DeviceBuffer<cl_uint> places = run.allocate<cl_uint>(group.count + 1, "cells with two listed points");
+  const auto count = static_cast<std::size_t>(exclusiveScan(run, flags, group.count, places, "boundary edges"));
+  if (static_cast<double>(count) > hostFraction * static_cast<double>(group.count))
+  {
+    BoundaryEdgeSlots all = boundaryEdgeSlots(run, mesh);
+    BoundaryEdgeSlots result;
+    for (std::size_t i = 0; i < all.slots.size(); ++i)
+    {
+      if (std::binary_search(among.begin(), among.end(), all.ends[i].s[0]) &&
+        std::binary_search(among.begin(), among.end(), all.ends[i].s[1]))
+      {
+        result.slots.push_back(all.slots[i]);
+        result.ends.push_back(all.ends[i]);
+      }
+    }
+    return result;
+  }
+  if (count == 0)
+  {
+    return {};
+  }
+  DeviceBuffer<cl_int> cellsFound = run.allocate<cl_int>(count, "cells with two listed points");
+  DeviceBuffer<cl_int> verticesFound = run.allocate<cl_int>(perCell * count, "cells with two listed points");
+  run.call({ program, "gather_flagged_cells" }, group.count, "boundary edges", places, cellCount, perCell,
+    group.connectivity, cellsFound, verticesFound);
+  std::vector<cl_int> cells(count), vertices(perCell * count);
+  run.download(cellsFound, cells.data(), cells.size(), "cells with two listed points");
+  run.download(verticesFound, vertices.data(), vertices.size(), "cells with two listed points");
+  return matchOnHost(kind, cells, vertices, among);
 }
 
 } // namespace gpumesh

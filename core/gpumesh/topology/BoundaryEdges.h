@@ -21,4 +21,15 @@ struct BoundaryEdgeSlots
 /// Throws gpumesh::Error unless the mesh holds only triangles or only tetrahedra.
 BoundaryEdgeSlots boundaryEdgeSlots(DeviceRun& run, const DeviceMesh& mesh);
 
+/// What boundaryEdgeSlots gives for the boundary edges whose two ends are both among `points`
+/// (point ids of `mesh`, any order, repeats allowed; e.g. the points a piece shares with its
+/// neighbours, where every cut edge lies), without matching the whole mesh: every cell holding
+/// such an edge, or a face with such an edge, holds two of `points`, so the cells that do
+/// (flagged on the device) decide alone. They are matched on the host, sorted; when more than
+/// `hostFraction` of the cells hold two of `points` (a partition whose pieces interleave), the
+/// device's full matching (boundaryEdgeSlots) serves instead. Same errors, and an error naming
+/// a point outside the mesh.
+BoundaryEdgeSlots boundaryEdgeSlotsAmong(
+  DeviceRun& run, const DeviceMesh& mesh, const std::vector<cl_int>& points, double hostFraction = 1.0 / 16);
+
 } // namespace gpumesh
