@@ -12,6 +12,8 @@
 #include "vtkTimerLog.h"
 
 #include "vtkGPUMeshAdapter.h"
+#include "vtkGPUMeshKeptMesh.h"
+#include "vtkGPUMeshPiece.h"
 #include "vtkGPUMeshDistributed.h"
 #include "vtkGPUMeshRunReport.h"
 
@@ -64,7 +66,8 @@ CellQuantity measureCells(
     description.view.points.origin = *origin;
   }
   vtkTimerLog::MarkStartEvent("GPUMesh: upload mesh");
-  const gpumesh::DeviceMesh mesh(run, description.view);
+  const auto kept = vtkGPUMeshKeptMesh::Get(run, vtkGPUMeshPiece::Of(input), std::move(description));
+  const gpumesh::DeviceMesh& mesh = *kept;
   vtkTimerLog::MarkEndEvent("GPUMesh: upload mesh");
   const std::string name = vtkGPUCellReduction::GetQuantityName(quantity);
   return { gpumesh::computeCellMeasures(run, mesh, toMeasure(quantity)), name, name };

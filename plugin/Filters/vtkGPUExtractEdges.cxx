@@ -10,6 +10,7 @@
 #include "vtkTimerLog.h"
 
 #include "vtkGPUMeshAdapter.h"
+#include "vtkGPUMeshKeptMesh.h"
 #include "vtkGPUMeshDistributed.h"
 #include "vtkGPUMeshExtractedPolyData.h"
 #include "vtkGPUMeshGhostLayer.h"
@@ -43,7 +44,8 @@ gpumesh::ExtractedEdges selectedEdges(gpumesh::DeviceRun& run, const vtkGPUMeshP
   }
   vtkTimerLog::MarkStartEvent("GPUMesh: upload mesh");
   // Lines and polylines have no edges here, as in vtkExtractEdges.
-  const gpumesh::DeviceMesh mesh(run, description.view, 2);
+  const auto kept = vtkGPUMeshKeptMesh::Get(run, piece, std::move(description), 2);
+  const gpumesh::DeviceMesh& mesh = *kept;
   vtkTimerLog::MarkEndEvent("GPUMesh: upload mesh");
   vtkTimerLogScope scope("GPUMesh: edges");
   return gpumesh::extractEdges(run, mesh, selection, angle, owners);

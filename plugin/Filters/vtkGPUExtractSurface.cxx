@@ -9,6 +9,7 @@
 #include "vtkTimerLog.h"
 
 #include "vtkGPUMeshAdapter.h"
+#include "vtkGPUMeshKeptMesh.h"
 #include "vtkGPUMeshDistributed.h"
 #include "vtkGPUMeshPiece.h"
 #include "vtkGPUMeshExtractedPolyData.h"
@@ -37,7 +38,8 @@ gpumesh::BoundaryFaces boundaryFaces(
   }
   vtkTimerLog::MarkStartEvent("GPUMesh: upload mesh");
   // Only volume cells have faces to match; the others are passed on by the host.
-  const gpumesh::DeviceMesh mesh(run, description.view, 3);
+  const auto kept = vtkGPUMeshKeptMesh::Get(run, piece, std::move(description), 3);
+  const gpumesh::DeviceMesh& mesh = *kept;
   vtkTimerLog::MarkEndEvent("GPUMesh: upload mesh");
   vtkTimerLogScope scope("GPUMesh: boundary faces");
   return gpumesh::extractBoundaryFaces(run, mesh, cells);

@@ -15,6 +15,7 @@
 #include "vtkTimerLog.h"
 
 #include "vtkGPUMeshAdapter.h"
+#include "vtkGPUMeshKeptMesh.h"
 #include "vtkGPUMeshDistributed.h"
 #include "vtkGPUMeshOutputArrays.h"
 #include "vtkGPUMeshPiece.h"
@@ -263,7 +264,8 @@ KernelRun runKernel(gpumesh::DeviceRun& run, const vtkGPUMeshPiece& mesh, const 
     description.view.points.origin = *origin;
   }
   vtkTimerLog::MarkStartEvent("GPUMesh: upload mesh");
-  const gpumesh::DeviceMesh device(run, description.view);
+  const auto kept = vtkGPUMeshKeptMesh::Get(run, mesh, std::move(description));
+  const gpumesh::DeviceMesh& device = *kept;
   vtkTimerLog::MarkEndEvent("GPUMesh: upload mesh");
   progress->UpdateProgress(0.1);
   std::vector<gpumesh::RealBuffer> uploaded;

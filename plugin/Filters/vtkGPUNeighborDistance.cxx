@@ -12,6 +12,7 @@
 #include "vtkTimerLog.h"
 
 #include "vtkGPUMeshAdapter.h"
+#include "vtkGPUMeshKeptMesh.h"
 #include "vtkGPUMeshOutputArrays.h"
 #include "vtkGPUMeshPiece.h"
 
@@ -72,7 +73,8 @@ void vtkGPUNeighborDistance::ComputeArrays(
   }
   this->UpdateProgress(0.1);
   vtkTimerLog::MarkStartEvent("GPUMesh: upload mesh");
-  const gpumesh::DeviceMesh device(run, description.view);
+  const auto kept = vtkGPUMeshKeptMesh::Get(run, mesh, std::move(description));
+  const gpumesh::DeviceMesh& device = *kept;
   vtkTimerLog::MarkEndEvent("GPUMesh: upload mesh");
   vtkTimerLog::MarkStartEvent("GPUMesh: kernels");
   this->UpdateProgress(0.2);

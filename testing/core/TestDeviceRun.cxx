@@ -275,3 +275,46 @@ TEST(BufferPool, HoldsAtMostItsCapacity)
   EXPECT_EQ(pool.bytesHeld(), 0u);
   EXPECT_FALSE(pool.take(4096)());
 }
+
+// One version per slot, the least recently used dropped beyond the budget, nothing larger than
+// the budget kept; a run that lacks memory drops everything kept (its memory counts as in use).
+TEST(KeptDeviceData, OneVersionPerSlotWithinTheBudget)
+{
+  KeptDeviceData kept(100);
+  const auto data = [](int value) { return std::make_shared<const int>(value); };
+  kept.keep("a", "1", data(1), 40);
+  kept.keep("b", "1", data(2), 40);
+  EXPECT_EQ(kept.bytes(), 80u);
+  ASSERT_TRUE(kept.find("a", "1"));
+  EXPECT_EQ(*std::static_pointer_cast<const int>(kept.find("a", "1")), 1);
+  EXPECT_FALSE(kept.find("a", "2"));
+  kept.keep("a", "2", data(3), 40); // replaces a's first version
+  EXPECT_FALSE(kept.find("a", "1"));
+  EXPECT_EQ(kept.bytes(), 80u);
+  kept.keep("c", "1", data(4), 40); // b is now the least recently used
+  EXPECT_FALSE(kept.find("b", "1"));
+  EXPECT_TRUE(kept.find("a", "2"));
+  EXPECT_TRUE(kept.find("c", "1"));
+  kept.keep("d", "1", data(5), 101); // larger than the budget
+  EXPECT_FALSE(kept.find("d", "1"));
+  EXPECT_EQ(kept.bytes(), 80u);
+  kept.clear();
+  EXPECT_EQ(kept.bytes(), 0u);
+  EXPECT_FALSE(kept.find("a", "2"));
+}
+
+TEST(KeptDeviceData, ARunShortOfMemoryDropsWhatIsKept)
+{
+  auto context = DeviceContext::acquire("0");
+  DeviceRun run(context);
+  auto buffer = std::make_shared<DeviceBuffer<cl_uchar>>(run.allocate<cl_uchar>(1 << 20, "kept"));
+  context->kept().keep("slot", "version", buffer, buffer->bytes());
+  buffer.reset();
+  ASSERT_TRUE(context->kept().find("slot", "version"));
+  const std::uint64_t inUse = context->counters()->memoryInUse();
+  const std::uint64_t global = run.info().globalMemoryBytes;
+  // Room for all but the kept megabyte: the kept buffer goes, and the request fits.
+  EXPECT_NO_THROW(run.requireMemory(global - inUse + (1 << 20) - 4096, "a large step"));
+  EXPECT_FALSE(context->kept().find("slot", "version"));
+  EXPECT_EQ(context->counters()->memoryInUse(), inUse - (1u << 20));
+}

@@ -36,6 +36,7 @@ DeviceContext::DeviceContext(const DeviceInfo& info, const cl::Device& device)
   Queue = cl::CommandQueue(Context, Device, CL_QUEUE_PROFILING_ENABLE, &status);
   check(status, "creating a command queue on device '" + Info.label() + "'");
   Staging = std::make_unique<StagingArea>(Context, Queue, defaultStagingChunkBytes);
+  Kept = std::make_unique<KeptDeviceData>(Info.globalMemoryBytes / 4);
   StagingThreshold = Info.isGPU ? std::size_t(16) << 20 : SIZE_MAX;
   DeviceIdentity = identityOf(Device);
   BinaryCache = ProgramBinaryCache::fromEnvironment();

@@ -1,6 +1,7 @@
 // The process-wide OpenCL context, queue and program cache of one device.
 #pragma once
 #include "gpumesh/runtime/Devices.h"
+#include "gpumesh/runtime/KeptDeviceData.h"
 #include "gpumesh/runtime/MemoryCounters.h"
 #include "gpumesh/runtime/OpenCL.h"
 #include "gpumesh/runtime/ProgramBinaryCache.h"
@@ -116,6 +117,8 @@ public:
   /// of a mesh's arrays (2 x 16 workers x 4 MiB = 128 MiB of pinned memory at most).
   static constexpr std::size_t defaultStagingChunkBytes = std::size_t(4) << 20;
   StagingArea& staging() { return *Staging; }
+  /// Device data kept between runs (a quarter of the device's memory at most).
+  KeptDeviceData& kept() { return *Kept; }
 
   DeviceContext(const DeviceInfo& info, const cl::Device& device); // use acquire()
 
@@ -126,6 +129,7 @@ private:
   cl::CommandQueue Queue;
   std::shared_ptr<MemoryCounters> Counters = std::make_shared<MemoryCounters>();
   std::unique_ptr<StagingArea> Staging;
+  std::unique_ptr<KeptDeviceData> Kept;
   std::size_t StagingThreshold = SIZE_MAX;
   /// Builds `source`, from its binary in the cache when that is there and the driver takes it.
   cl::Program build(const std::string& source, const std::string& options, const std::string& what,

@@ -202,7 +202,10 @@ void DeviceRun::requireMemory(std::uint64_t bytes, const std::string& what)
   };
   if (fits())
     return;
-  Pool->clear(); // the kept buffers' memory first
+  // The memory of data kept for later runs, and of buffers kept for reuse (where the former's
+  // small buffers go when dropped), first.
+  Device->kept().clear();
+  Pool->clear();
   if (!fits())
     outOfMemory(what, bytes, ", more than its global memory leaves");
 }

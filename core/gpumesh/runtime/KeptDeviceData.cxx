@@ -1,0 +1,69 @@
+#include "gpumesh/runtime/KeptDeviceData.h"
+
+#include <iterator>
+#include <utility>
+
+namespace gpumesh
+{
+
+KeptDeviceData::KeptDeviceData(std::uint64_t budgetBytes)
+  : Budget(budgetBytes)
+{
+}
+
+std::shared_ptr<const void> KeptDeviceData::find(const std::string& slot, const std::string& version)
+{
+  std::lock_guard<std::mutex> lock(Mutex);
+  for (auto entry = Entries.begin(); entry != Entries.end(); ++entry)
+  {
+    if (entry->slot == slot && entry->version == version)
+    {
+      Entries.splice(Entries.begin(), Entries, entry);
+      return Entries.front().data;
+    }
+  }
+  return nullptr;
+}
+
+void KeptDeviceData::keep(
+  const std::string& slot, const std::string& version, std::shared_ptr<const void> data, std::uint64_t bytes)
+{
+  std::list<Entry> dropped; // released outside the lock
+  {
+    std::lock_guard<std::mutex> lock(Mutex);
+    for (auto entry = Entries.begin(); entry != Entries.end(); ++entry)
+    {
+      if (entry->slot == slot)
+      {
+        Bytes -= entry->bytes;
+        dropped.splice(dropped.end(), Entries, entry);
+        break;
+      }
+    }
+    if (bytes > Budget)
+      return;
+    Entries.push_front(Entry{ slot, version, std::move(data), bytes });
+    Bytes += bytes;
+    while (Bytes > Budget)
+    {
+      Bytes -= Entries.back().bytes;
+      dropped.splice(dropped.end(), Entries, std::prev(Entries.end()));
+    }
+  }
+}
+
+void KeptDeviceData::clear()
+{
+  std::list<Entry> dropped;
+  std::lock_guard<std::mutex> lock(Mutex);
+  dropped.swap(Entries);
+  Bytes = 0;
+}
+
+std::uint64_t KeptDeviceData::bytes() const
+{
+  std::lock_guard<std::mutex> lock(Mutex);
+  return Bytes;
+}
+
+} // namespace gpumesh

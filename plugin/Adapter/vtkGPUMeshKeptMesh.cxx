@@ -1,0 +1,132 @@
+#include "vtkGPUMeshKeptMesh.h"
+
+#include "vtkCellArray.h"
+#include "vtkDataArray.h"
+#include "vtkIdTypeArray.h"
+#include "vtkPoints.h"
+#include "vtkPolyData.h"
+#include "vtkUnsignedCharArray.h"
+#include "vtkUnstructuredGrid.h"
+
+#include "vtkGPUMeshPiece.h"
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace
+{
+// The mesh with what it was made from: its description (a CPU device reads the arrays where
+// they are, a converted copy included) and the VTK objects the key names, alive as long as it.
+struct Kept
+{
+  Kept(gpumesh::DeviceRun& run, vtkGPUMeshAdapter::MeshDescription described, int minimumDimension,
+    std::vector<vtkSmartPointer<vtkObject>> from)
+    : Description(std::move(described))
+    , Mesh(run, Description.view, minimumDimension)
+    , Sources(std::move(from))
+  {
+  }
+  vtkGPUMeshAdapter::MeshDescription Description;
+  gpumesh::DeviceMesh Mesh;
+  std::vector<vtkSmartPointer<vtkObject>> Sources;
+};
+
+// An object's address, and its modification time.
+void add(std::string& key, vtkObject* object, bool modified = true)
+{
+  char text[64];
+  std::snprintf(text, sizeof(text), "%p@%llu;", static_cast<void*>(object),
+    static_cast<unsigned long long>(object && modified ? object->GetMTime() : 0));
+  key += text;
+}
+
+// The version's part for an array the mesh reads (kept alive with it: a CPU device reads it
+// where it is).
+void addArray(std::string& version, std::vector<vtkSmartPointer<vtkObject>>& sources, vtkObject* array)
+{
+  add(version, array);
+  if (array)
+    sources.emplace_back(array);
+}
+
+void addCells(std::string& version, std::vector<vtkSmartPointer<vtkObject>>& sources, vtkCellArray* cells)
+{
+  add(version, cells);
+  if (cells)
+  {
+    addArray(version, sources, cells->GetOffsetsArray());
+    addArray(version, sources, cells->GetConnectivityArray());
+  }
+}
+
+// The slot (which piece, seen how) and the version (its arrays and their modification times);
+// false for datasets whose cells are not arrays of their own (structured grids...).
+bool keysOf(gpumesh::DeviceRun& run, const vtkGPUMeshPiece& piece, const vtkGPUMeshAdapter::MeshDescription& description,
+  int minimumDimension, std::string& slot, std::string& version, std::vector<vtkSmartPointer<vtkObject>>& sources)
+{
+  const std::array<double, 3>& origin = description.view.points.origin;
+  char text[160];
+  std::snprintf(text, sizeof(text), "device %p precision %d dimension %d in-place %d origin %a %a %a;",
+    static_cast<void*>(&run.device()), static_cast<int>(run.precision()), minimumDimension,
+    description.view.readInPlace ? 1 : 0, origin[0], origin[1], origin[2]);
+  slot = text;
+  vtkPointSet* data = piece.Data;
+  add(slot, data, false);
+  add(slot, piece.MorePoints, false);
+  version.clear();
+  addArray(version, sources, data && data->GetPoints() ? data->GetPoints()->GetData() : nullptr);
+  if (auto* polydata = vtkPolyData::SafeDownCast(data))
+  {
+    addCells(version, sources, polydata->GetVerts());
+    addCells(version, sources, polydata->GetLines());
+    addCells(version, sources, polydata->GetPolys());
+    addCells(version, sources, polydata->GetStrips());
+  }
+  else if (auto* grid = vtkUnstructuredGrid::SafeDownCast(data))
+  {
+    addCells(version, sources, grid->GetCells());
+    addArray(version, sources, grid->GetCellTypesArray());
+    addArray(version, sources, grid->GetFaces());
+    addArray(version, sources, grid->GetFaceLocations());
+  }
+  else
+  {
+    return false;
+  }
+  addArray(version, sources, piece.MorePoints);
+  addCells(version, sources, piece.MoreCells);
+  addArray(version, sources, piece.MoreTypes);
+  return true;
+}
+} // namespace
+
+namespace vtkGPUMeshKeptMesh
+{
+
+std::shared_ptr<const gpumesh::DeviceMesh> Get(gpumesh::DeviceRun& run, const vtkGPUMeshPiece& piece,
+  vtkGPUMeshAdapter::MeshDescription description, int minimumDimension)
+{
+  std::string slot, version;
+  std::vector<vtkSmartPointer<vtkObject>> sources;
+  const bool keepable = keysOf(run, piece, description, minimumDimension, slot, version, sources);
+  if (keepable)
+  {
+    if (std::shared_ptr<const void> found = run.device().kept().find(slot, version))
+    {
+      auto kept = std::static_pointer_cast<const Kept>(found);
+      return std::shared_ptr<const gpumesh::DeviceMesh>(kept, &kept->Mesh);
+    }
+  }
+  const std::uint64_t inUseBefore = run.deviceMemoryInUse();
+  auto made = std::make_shared<const Kept>(run, std::move(description), minimumDimension, std::move(sources));
+  if (keepable)
+  {
+    run.device().kept().keep(slot, version, made, run.deviceMemoryInUse() - inUseBefore);
+  }
+  return std::shared_ptr<const gpumesh::DeviceMesh>(made, &made->Mesh);
+}
+
+} // namespace vtkGPUMeshKeptMesh
