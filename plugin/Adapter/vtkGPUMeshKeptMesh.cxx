@@ -18,8 +18,9 @@
 
 namespace
 {
-// The mesh with what it was made from: its description (a CPU device reads the arrays where
-// they are, a converted copy included) and the VTK objects the key names, alive as long as it.
+// The mesh, and where a CPU device reads the arrays where they are, what it was made from: its
+// description (a converted copy included) and the VTK arrays the key names, alive as long as it.
+// A GPU's mesh is a copy: the input's arrays are not held.
 struct Kept
 {
   Kept(gpumesh::DeviceRun& run, vtkGPUMeshAdapter::MeshDescription described, int minimumDimension,
@@ -28,6 +29,11 @@ struct Kept
     , Mesh(run, Description.view, minimumDimension)
     , Sources(std::move(from))
   {
+    if (run.info().isGPU || !Description.view.readInPlace)
+    {
+      Description = vtkGPUMeshAdapter::MeshDescription();
+      Sources.clear();
+    }
   }
   vtkGPUMeshAdapter::MeshDescription Description;
   gpumesh::DeviceMesh Mesh;
@@ -120,11 +126,14 @@ std::shared_ptr<const gpumesh::DeviceMesh> Get(gpumesh::DeviceRun& run, const vt
       return std::shared_ptr<const gpumesh::DeviceMesh>(kept, &kept->Mesh);
     }
   }
+  // What it holds: its device memory, and the host arrays a CPU device reads where they are.
   const std::uint64_t inUseBefore = run.deviceMemoryInUse();
+  const std::uint64_t inPlaceBefore = run.bytesReadInPlace();
   auto made = std::make_shared<const Kept>(run, std::move(description), minimumDimension, std::move(sources));
   if (keepable)
   {
-    run.device().kept().keep(slot, version, made, run.deviceMemoryInUse() - inUseBefore);
+    run.device().kept().keep(slot, version, made,
+      run.deviceMemoryInUse() - inUseBefore + run.bytesReadInPlace() - inPlaceBefore);
   }
   return std::shared_ptr<const gpumesh::DeviceMesh>(made, &made->Mesh);
 }
