@@ -7,6 +7,7 @@
 #include "vtkPolyData.h"
 #include "vtkUnsignedCharArray.h"
 #include "vtkUnstructuredGrid.h"
+#include "vtkWeakPointer.h"
 
 #include "vtkGPUMeshPiece.h"
 
@@ -81,8 +82,7 @@ bool keysOf(gpumesh::DeviceRun& run, const vtkGPUMeshPiece& piece, const vtkGPUM
   slot = text;
   vtkPointSet* data = piece.Data;
   add(slot, data, false);
-  add(slot, piece.MorePoints, false);
-  version.clear();
+  version.clear(); // a new ghost layer is a new version of the same slot
   addArray(version, sources, data && data->GetPoints() ? data->GetPoints()->GetData() : nullptr);
   if (auto* polydata = vtkPolyData::SafeDownCast(data))
   {
@@ -132,8 +132,11 @@ std::shared_ptr<const gpumesh::DeviceMesh> Get(gpumesh::DeviceRun& run, const vt
   auto made = std::make_shared<const Kept>(run, std::move(description), minimumDimension, std::move(sources));
   if (keepable)
   {
+    // Wanted while its dataset lives (a piece's ghosted copy is replaced when its input changes).
+    vtkWeakPointer<vtkPointSet> dataset = piece.Data;
     run.device().kept().keep(slot, version, made,
-      run.deviceMemoryInUse() - inUseBefore + run.bytesReadInPlace() - inPlaceBefore);
+      run.deviceMemoryInUse() - inUseBefore + run.bytesReadInPlace() - inPlaceBefore,
+      [dataset] { return dataset != nullptr; });
   }
   return std::shared_ptr<const gpumesh::DeviceMesh>(made, &made->Mesh);
 }

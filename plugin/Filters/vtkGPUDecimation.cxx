@@ -22,6 +22,8 @@
 #include "vtkUnstructuredGrid.h"
 
 #include "vtkGPUMeshAdapter.h"
+#include "vtkGPUMeshKeptMesh.h"
+#include "vtkGPUMeshPiece.h"
 #include "vtkGPUMeshDistributed.h"
 #include "vtkGPUMeshOutputArrays.h"
 #include "vtkGPUMeshPieceInterface.h"
@@ -238,10 +240,14 @@ void vtkGPUDecimation::ExecuteOnDevice(
       result.reachedTarget = true;
       return;
     }
-    const vtkGPUMeshAdapter::MeshDescription description = vtkGPUMeshAdapter::DescribeMesh(piece, run.precision());
-    const gpumesh::DeviceMesh mesh(run, description.view);
+    // The input's mesh is kept for the next execution; a piece's owned cells are a copy made
+    // for this one.
+    vtkGPUMeshAdapter::MeshDescription description = vtkGPUMeshAdapter::DescribeMesh(piece, run.precision());
+    const auto mesh = piece == input
+      ? vtkGPUMeshKeptMesh::Get(run, vtkGPUMeshPiece::Of(piece), std::move(description))
+      : std::make_shared<const gpumesh::DeviceMesh>(run, description.view);
     this->UpdateProgress(0.1);
-    result = gpumesh::decimateTriangles(run, mesh, options);
+    result = gpumesh::decimateTriangles(run, *mesh, options);
   });
   if (!owned.empty())
   {

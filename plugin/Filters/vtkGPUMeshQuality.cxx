@@ -16,6 +16,7 @@
 #include "vtkType.h"
 
 #include "vtkGPUMeshAdapter.h"
+#include "vtkGPUMeshKeptMesh.h"
 #include "vtkGPUMeshDistributed.h"
 #include "vtkGPUMeshOwnedValues.h"
 #include "vtkGPUMeshPiece.h"
@@ -436,8 +437,7 @@ void vtkGPUMeshQuality::ExecuteOnDevice(
     : std::array<double, 3>{ 0.0, 0.0, 0.0 };
   const std::vector<std::int32_t> ghosts = vtkGPUMeshDistributed::GhostCellIds(input);
 
-  vtkGPUMeshAdapter::MeshDescription description;
-  std::unique_ptr<gpumesh::DeviceMesh> mesh;
+  std::shared_ptr<const gpumesh::DeviceMesh> mesh;
   PerKind<long long> owned{};
   SizeSums sizes;
   vtkGPUMeshDistributed::AllSucceed(controller, [&] {
@@ -446,12 +446,12 @@ void vtkGPUMeshQuality::ExecuteOnDevice(
     {
       return;
     }
-    description = vtkGPUMeshAdapter::DescribeMesh(input, run.precision());
+    vtkGPUMeshAdapter::MeshDescription description = vtkGPUMeshAdapter::DescribeMesh(input, run.precision());
     if (controller)
     {
       description.view.points.origin = origin;
     }
-    mesh = std::make_unique<gpumesh::DeviceMesh>(run, description.view, 2);
+    mesh = vtkGPUMeshKeptMesh::Get(run, vtkGPUMeshPiece::Of(input), std::move(description), 2);
     owned = ownedCells(*mesh, input, ghosts);
     if (relative)
     {

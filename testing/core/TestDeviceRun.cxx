@@ -298,6 +298,14 @@ TEST(KeptDeviceData, OneVersionPerSlotWithinTheBudget)
   kept.keep("d", "1", data(5), 101); // larger than the budget
   EXPECT_FALSE(kept.find("d", "1"));
   EXPECT_EQ(kept.bytes(), 80u);
+  // An entry no longer wanted (its input gone) goes at the next keep.
+  bool inputAlive = true;
+  kept.keep("e", "1", data(6), 10, [&] { return inputAlive; });
+  EXPECT_TRUE(kept.find("e", "1"));
+  inputAlive = false;
+  kept.keep("f", "1", data(7), 10);
+  EXPECT_FALSE(kept.find("e", "1"));
+  EXPECT_TRUE(kept.find("f", "1"));
   kept.clear();
   EXPECT_EQ(kept.bytes(), 0u);
   EXPECT_FALSE(kept.find("a", "2"));

@@ -25,24 +25,25 @@ std::shared_ptr<const void> KeptDeviceData::find(const std::string& slot, const 
   return nullptr;
 }
 
-void KeptDeviceData::keep(
-  const std::string& slot, const std::string& version, std::shared_ptr<const void> data, std::uint64_t bytes)
+void KeptDeviceData::keep(const std::string& slot, const std::string& version, std::shared_ptr<const void> data,
+  std::uint64_t bytes, std::function<bool()> wanted)
 {
   std::list<Entry> dropped; // released outside the lock
   {
     std::lock_guard<std::mutex> lock(Mutex);
-    for (auto entry = Entries.begin(); entry != Entries.end(); ++entry)
+    for (auto entry = Entries.begin(); entry != Entries.end();)
     {
-      if (entry->slot == slot)
+      const auto next = std::next(entry);
+      if (entry->slot == slot || (entry->wanted && !entry->wanted()))
       {
         Bytes -= entry->bytes;
         dropped.splice(dropped.end(), Entries, entry);
-        break;
       }
+      entry = next;
     }
     if (bytes > Budget)
       return;
-    Entries.push_front(Entry{ slot, version, std::move(data), bytes });
+    Entries.push_front(Entry{ slot, version, std::move(data), bytes, std::move(wanted) });
     Bytes += bytes;
     while (Bytes > Budget)
     {

@@ -1,6 +1,7 @@
 // Device data kept between runs, for later runs on an input that did not change.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <list>
 #include <memory>
 #include <mutex>
@@ -14,8 +15,8 @@ namespace gpumesh
 /// can stay on the device. What is kept is found by two keys its owner makes: the slot (which
 /// input: a time series' reader refills the same dataset) and the version (its modification
 /// times), one version per slot. It holds its device memory until it is dropped: replaced by a
-/// newer version, the least recently used beyond the budget, and everything when a run lacks
-/// memory (DeviceRun::requireMemory). One per DeviceContext; thread-safe. The data are type-erased:
+/// newer version, no longer wanted (its input gone), the least recently used beyond the budget,
+/// and everything when a run lacks memory (DeviceRun::requireMemory). One per DeviceContext; thread-safe. The data are type-erased:
 /// the layer that keeps a kind of data reads it back (e.g. vtkGPUMeshKeptMesh).
 class KeptDeviceData
 {
@@ -25,9 +26,11 @@ public:
   /// What was kept in `slot` as `version` (now the most recently used), or null.
   std::shared_ptr<const void> find(const std::string& slot, const std::string& version);
   /// Keeps `data` (holding `bytes` of the device's memory) in `slot` as `version`, dropping what
-  /// the slot held, then the least recently used beyond the budget; data larger than the
-  /// budget is not kept.
-  void keep(const std::string& slot, const std::string& version, std::shared_ptr<const void> data, std::uint64_t bytes);
+  /// the slot held, what is no longer `wanted` (asked of every entry here; null: always
+  /// wanted), then the least recently used beyond the budget; data larger than the budget is
+  /// not kept.
+  void keep(const std::string& slot, const std::string& version, std::shared_ptr<const void> data, std::uint64_t bytes,
+    std::function<bool()> wanted = nullptr);
   void clear();
   std::uint64_t bytes() const;
   std::uint64_t budget() const { return Budget; }
@@ -39,6 +42,7 @@ private:
     std::string version;
     std::shared_ptr<const void> data;
     std::uint64_t bytes = 0;
+    std::function<bool()> wanted;
   };
   mutable std::mutex Mutex;
   std::list<Entry> Entries; ///< most recently used first
