@@ -53,32 +53,31 @@ __kernel void flag_listed_points(__global const int* points, const int count, __
     atomic_or(&bits[points[i] >> 5], 1u << (points[i] & 31));
 }
 
-// The cells holding two listed points: the only ones holding an edge with both ends listed, or
-// a face with such an edge.
-__kernel void flag_cells_with_two_listed(__global const int* connectivity, const int per_cell, const int cells,
-  __global const uint* bits, __global uint* flags)
+// The cells holding two listed points (the only ones holding an edge with both ends listed, or
+// a face with such an edge), appended in any order (the caller sorts them) with their points and
+// which of them are listed (bit k: point k): up to `capacity`, `count` tells how many there are.
+__kernel void append_cells_with_two_listed(__global const int* connectivity, const int per_cell, const int cells,
+  __global const uint* bits, const int capacity, __global int* count, __global int* out_cells,
+  __global int* out_points, __global int* out_listed)
 {
   const int c = get_global_id(0);
   if (c >= cells)
     return;
-  uint listed = 0;
+  int listed = 0, found = 0;
   for (int k = 0; k < per_cell; ++k)
   {
     const int p = connectivity[per_cell * c + k];
-    listed += (bits[p >> 5] >> (p & 31)) & 1u;
+    const int bit = (bits[p >> 5] >> (p & 31)) & 1u;
+    listed |= bit << k;
+    found += bit;
   }
-  flags[c] = listed >= 2;
-}
-
-// The flagged cells, in cell order, with their points.
-__kernel void gather_flagged_cells(__global const uint* places, const int cells, const int per_cell,
-  __global const int* connectivity, __global int* out_cells, __global int* out_points)
-{
-  const int c = get_global_id(0);
-  if (c >= cells || places[c + 1] == places[c])
+  if (found < 2)
     return;
-  const int at = places[c];
+  const int at = atomic_inc(count);
+  if (at >= capacity)
+    return;
   out_cells[at] = c;
+  out_listed[at] = listed;
   for (int k = 0; k < per_cell; ++k)
     out_points[per_cell * at + k] = connectivity[per_cell * c + k];
 }

@@ -378,12 +378,16 @@ void vtkGPUVertexSmoothing::ExecuteOnDevice(
     double* centre = input->GetCenter();
     options.windowedSincCentre = { centre[0], centre[1], centre[2] };
   }
+  vtkTimerLog::MarkStartEvent("GPUMesh: upload mesh");
   const gpumesh::DeviceMesh mesh(run, description.view, 2);
+  vtkTimerLog::MarkEndEvent("GPUMesh: upload mesh");
   if (automaticGuard)
   {
     options.preventInversion = hasVolumeCells(mesh);
   }
+  vtkTimerLog::MarkStartEvent("GPUMesh: smoother set-up");
   gpumesh::VertexSmoother smoother(run, mesh, options, pinned);
+  vtkTimerLog::MarkEndEvent("GPUMesh: smoother set-up");
   // Progress from 0.1 to 0.9 over the steps, reported each time the smoothing has advanced by
   // 1% (a million steps must not mean a million events); an abort stops between two steps.
   int reportedPercent = 0;
@@ -404,7 +408,9 @@ void vtkGPUVertexSmoothing::ExecuteOnDevice(
     }
     return true;
   };
+  vtkTimerLog::MarkStartEvent("GPUMesh: smoothing steps");
   const auto& smoothed = smoother.smooth(run, observeStep);
+  vtkTimerLog::MarkEndEvent("GPUMesh: smoothing steps");
   if (abortedAt)
   {
     const int perIteration = options.method == gpumesh::SmoothingMethod::Taubin ? 2 : 1;
@@ -412,6 +418,7 @@ void vtkGPUVertexSmoothing::ExecuteOnDevice(
       " of " + std::to_string(options.iterations) + " iterations; the output is empty");
   }
   reportGuard(output->GetFieldData(), options, smoother.shortenedMoves(), smoother.guardRounds());
+  vtkTimerLogScope scope("GPUMesh: smoothed points");
   const gpumesh::VertexSmoother::Result moved = smoother.finalMovedPoints(run, smoothed);
   this->UpdateProgress(0.9);
   setSmoothedPoints(run, mesh, moved, coordinates, output);

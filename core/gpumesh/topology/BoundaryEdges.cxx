@@ -39,29 +39,35 @@ Edge edgeOf(cl_int a, cl_int b)
   return { std::min(a, b), std::max(a, b) };
 }
 
-// The boundary slots of `cellCount` cells (their ids `cells`, their points `vertices`, in cell
-// order) whose edges have both ends in `among` (sorted): every cell holding two of `among`,
-// else the answer may be wrong. Sorts of the slots by edge, and for tetrahedra of the faces.
-BoundaryEdgeSlots matchOnHost(CellKind kind, const std::vector<cl_int>& cells, const std::vector<cl_int>& vertices,
-  const std::vector<cl_int>& among)
+// Cells on the host: per cell its id, its points and which of them are listed (bit k: point k).
+struct ListedCells
+{
+  std::vector<cl_int> ids, points, listed;
+};
+
+// The boundary slots of `cells` whose edges have both ends listed (`among`, sorted): right when
+// every cell holding two listed points is there (the edges' other cells, and for tetrahedra
+// the faces' other cells, are among them). Sorts of the slots by edge, and for tetrahedra of the
+// faces with two listed points.
+BoundaryEdgeSlots matchOnHost(CellKind kind, const ListedCells& cells, const std::vector<cl_int>& among)
 {
   static const int triangleEdges[3][2] = { { 0, 1 }, { 1, 2 }, { 2, 0 } };
   static const int tetraEdges[6][2] = { { 0, 1 }, { 1, 2 }, { 2, 0 }, { 0, 3 }, { 1, 3 }, { 2, 3 } };
   static const int tetraFaces[4][3] = { { 0, 1, 3 }, { 1, 2, 3 }, { 2, 0, 3 }, { 0, 2, 1 } };
-  const auto listed = [&](cl_int p) { return std::binary_search(among.begin(), among.end(), p); };
   const bool tetrahedra = kind == CellKind::Tetra;
   const int perCell = tetrahedra ? 4 : 3;
   const int edgesPerCell = tetrahedra ? 6 : 3;
-  // (edge, slot) of every edge with both ends listed.
+  // (edge, slot) of every edge with both ends listed, in slot order.
   std::vector<std::pair<Edge, cl_int>> slots;
-  for (std::size_t i = 0; i < cells.size(); ++i)
+  for (std::size_t i = 0; i < cells.ids.size(); ++i)
   {
-    const cl_int* v = vertices.data() + perCell * i;
+    const cl_int* v = cells.points.data() + perCell * i;
+    const cl_int listed = cells.listed[i];
     for (int e = 0; e < edgesPerCell; ++e)
     {
       const auto& local = tetrahedra ? tetraEdges[e] : triangleEdges[e];
-      if (listed(v[local[0]]) && listed(v[local[1]]))
-        slots.push_back({ edgeOf(v[local[0]], v[local[1]]), edgesPerCell * cells[i] + e });
+      if ((listed >> local[0] & 1) && (listed >> local[1] & 1))
+        slots.push_back({ edgeOf(v[local[0]], v[local[1]]), edgesPerCell * cells.ids[i] + e });
     }
   }
   std::vector<Edge> boundary; // sorted
@@ -69,20 +75,22 @@ BoundaryEdgeSlots matchOnHost(CellKind kind, const std::vector<cl_int>& cells, c
   {
     // The faces with two listed points (any face with such an edge), used by one tetrahedron.
     std::vector<std::array<cl_int, 3>> faces;
-    for (std::size_t i = 0; i < cells.size(); ++i)
+    for (std::size_t i = 0; i < cells.ids.size(); ++i)
     {
-      const cl_int* v = vertices.data() + perCell * i;
+      const cl_int* v = cells.points.data() + perCell * i;
+      const cl_int listed = cells.listed[i];
       for (const auto& f : tetraFaces)
       {
-        std::array<cl_int, 3> face = { v[f[0]], v[f[1]], v[f[2]] };
-        if (listed(face[0]) + listed(face[1]) + listed(face[2]) >= 2)
+        if ((listed >> f[0] & 1) + (listed >> f[1] & 1) + (listed >> f[2] & 1) >= 2)
         {
+          std::array<cl_int, 3> face = { v[f[0]], v[f[1]], v[f[2]] };
           std::sort(face.begin(), face.end());
           faces.push_back(face);
         }
       }
     }
     std::sort(faces.begin(), faces.end());
+    const auto isListed = [&](cl_int p) { return std::binary_search(among.begin(), among.end(), p); };
     for (std::size_t i = 0; i < faces.size();)
     {
       std::size_t j = i + 1;
@@ -92,7 +100,7 @@ BoundaryEdgeSlots matchOnHost(CellKind kind, const std::vector<cl_int>& cells, c
       {
         const auto& f = faces[i];
         for (const Edge& edge : { Edge{ f[0], f[1] }, Edge{ f[1], f[2] }, Edge{ f[0], f[2] } })
-          if (listed(edge.first) && listed(edge.second))
+          if (isListed(edge.first) && isListed(edge.second))
             boundary.push_back(edge);
       }
       i = j;
@@ -116,7 +124,7 @@ BoundaryEdgeSlots matchOnHost(CellKind kind, const std::vector<cl_int>& cells, c
     }
     std::sort(boundary.begin(), boundary.end());
   }
-  BoundaryEdgeSlots result; // in slot order: cells in order, edges in local order
+  BoundaryEdgeSlots result;
   for (const auto& [edge, slot] : slots)
   {
     if (std::binary_search(boundary.begin(), boundary.end(), edge))
@@ -188,19 +196,26 @@ BoundaryEdgeSlots boundaryEdgeSlotsAmong(
   const DeviceCellGroup& group = mesh.groups().front();
   const auto cellCount = static_cast<cl_int>(group.count);
   const cl_int perCell = fixedVertexCount(kind);
-  // The cells holding two of the points, in cell order.
+  // The cells holding two of the points, as many as the host matches (one more tells that there
+  // are more), in one pass over the cells.
+  const auto capacity =
+    static_cast<std::size_t>(std::clamp(hostFraction, 0.0, 1.0) * static_cast<double>(group.count)) + 1;
   DeviceBuffer<cl_uint> bits =
     run.allocate<cl_uint>((static_cast<std::size_t>(mesh.pointCount()) + 31) / 32, "listed points");
   run.fill(bits, cl_uint(0), "listed points");
   const DeviceBuffer<cl_int> listed = run.upload(among.data(), among.size(), "listed points");
   run.call({ program, "flag_listed_points" }, among.size(), "boundary edges", listed,
     static_cast<cl_int>(among.size()), bits);
-  DeviceBuffer<cl_uint> flags = run.allocate<cl_uint>(group.count, "cells with two listed points");
-  run.call({ program, "flag_cells_with_two_listed" }, group.count, "boundary edges", group.connectivity, perCell,
-    cellCount, bits, flags);
-  DeviceBuffer<cl_uint> places = run.allocate<cl_uint>(group.count + 1, "cells with two listed points");
-  const auto count = static_cast<std::size_t>(exclusiveScan(run, flags, group.count, places, "boundary edges"));
-  if (static_cast<double>(count) > hostFraction * static_cast<double>(group.count))
+  DeviceBuffer<cl_int> counter = run.allocate<cl_int>(1, "cells with two listed points");
+  run.fill(counter, cl_int(0), "cells with two listed points");
+  DeviceBuffer<cl_int> cellsFound = run.allocate<cl_int>(capacity, "cells with two listed points");
+  DeviceBuffer<cl_int> pointsFound = run.allocate<cl_int>(perCell * capacity, "cells with two listed points");
+  DeviceBuffer<cl_int> listedFound = run.allocate<cl_int>(capacity, "cells with two listed points");
+  run.call({ program, "append_cells_with_two_listed" }, group.count, "boundary edges", group.connectivity, perCell,
+    cellCount, bits, static_cast<cl_int>(capacity), counter, cellsFound, pointsFound, listedFound);
+  cl_int count = 0;
+  run.download(counter, &count, 1, "cells with two listed points");
+  if (static_cast<std::size_t>(count) >= capacity)
   {
     BoundaryEdgeSlots all = boundaryEdgeSlots(run, mesh);
     BoundaryEdgeSlots result;
@@ -219,14 +234,30 @@ BoundaryEdgeSlots boundaryEdgeSlotsAmong(
   {
     return {};
   }
-  DeviceBuffer<cl_int> cellsFound = run.allocate<cl_int>(count, "cells with two listed points");
-  DeviceBuffer<cl_int> verticesFound = run.allocate<cl_int>(perCell * count, "cells with two listed points");
-  run.call({ program, "gather_flagged_cells" }, group.count, "boundary edges", places, cellCount, perCell,
-    group.connectivity, cellsFound, verticesFound);
-  std::vector<cl_int> cells(count), vertices(perCell * count);
-  run.download(cellsFound, cells.data(), cells.size(), "cells with two listed points");
-  run.download(verticesFound, vertices.data(), vertices.size(), "cells with two listed points");
-  return matchOnHost(kind, cells, vertices, among);
+  // In cell order (the device appended them in any), so the slots come out in slot order.
+  const auto n = static_cast<std::size_t>(count);
+  ListedCells appended;
+  appended.ids.resize(n);
+  appended.points.resize(perCell * n);
+  appended.listed.resize(n);
+  run.download(cellsFound, appended.ids.data(), n, "cells with two listed points");
+  run.download(pointsFound, appended.points.data(), perCell * n, "cells with two listed points");
+  run.download(listedFound, appended.listed.data(), n, "cells with two listed points");
+  std::vector<std::size_t> order(n);
+  for (std::size_t i = 0; i < n; ++i)
+    order[i] = i;
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return appended.ids[a] < appended.ids[b]; });
+  ListedCells cells;
+  cells.ids.resize(n);
+  cells.points.resize(perCell * n);
+  cells.listed.resize(n);
+  for (std::size_t i = 0; i < n; ++i)
+  {
+    cells.ids[i] = appended.ids[order[i]];
+    cells.listed[i] = appended.listed[order[i]];
+    std::copy_n(appended.points.begin() + perCell * order[i], perCell, cells.points.begin() + perCell * i);
+  }
+  return matchOnHost(kind, cells, among);
 }
 
 } // namespace gpumesh

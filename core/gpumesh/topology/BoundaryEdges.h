@@ -25,10 +25,10 @@ BoundaryEdgeSlots boundaryEdgeSlots(DeviceRun& run, const DeviceMesh& mesh);
 /// (point ids of `mesh`, any order, repeats allowed; e.g. the points a piece shares with its
 /// neighbours, where every cut edge lies), without matching the whole mesh: every cell holding
 /// such an edge, or a face with such an edge, holds two of `points`, so the cells that do
-/// (flagged on the device) decide alone. They are matched on the host, sorted; when more than
-/// `hostFraction` of the cells hold two of `points` (a partition whose pieces interleave), the
-/// device's full matching (boundaryEdgeSlots) serves instead. Same errors, and an error naming
-/// a point outside the mesh.
+/// decide alone. One pass on the device finds them; they are matched on the host, sorted. When
+/// more than `hostFraction` of the cells hold two of `points` (a partition whose pieces
+/// interleave), the device's full matching (boundaryEdgeSlots) serves instead. Same errors, and
+/// an error naming a point outside the mesh.
 BoundaryEdgeSlots boundaryEdgeSlotsAmong(
   DeviceRun& run, const DeviceMesh& mesh, const std::vector<cl_int>& points, double hostFraction = 1.0 / 16);
 
