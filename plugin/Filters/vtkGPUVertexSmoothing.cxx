@@ -15,6 +15,7 @@
 #include "vtkTimerLog.h"
 
 #include "vtkGPUMeshAdapter.h"
+#include "vtkGPUMeshKeptMesh.h"
 #include "vtkGPUMeshDistributed.h"
 #include "vtkGPUMeshHaloedPiece.h"
 #include "vtkGPUMeshOutputArrays.h"
@@ -198,8 +199,7 @@ void smoothDistributed(gpumesh::DeviceRun& run, vtkPointSet* input,
     options.windowedSincCentre = origin; // the centre of the whole input's bounds
   }
 
-  vtkGPUMeshAdapter::MeshDescription description;
-  std::unique_ptr<gpumesh::DeviceMesh> mesh;
+  std::shared_ptr<const gpumesh::DeviceMesh> mesh;
   std::unique_ptr<gpumesh::VertexSmoother> smoother;
   std::vector<std::uint8_t> pinned;
   vtkGPUMeshDistributed::AllSucceed(controller, [&] {
@@ -209,10 +209,10 @@ void smoothDistributed(gpumesh::DeviceRun& run, vtkPointSet* input,
     {
       pinned = pinnedPoints(ghosted, fixedName);
     }
-    description = vtkGPUMeshAdapter::DescribeMesh(ghosted, run.precision());
+    vtkGPUMeshAdapter::MeshDescription description = vtkGPUMeshAdapter::DescribeMesh(ghosted, run.precision());
     description.view.points.origin = origin;
     vtkTimerLog::MarkStartEvent("GPUMesh: upload mesh");
-    mesh = std::make_unique<gpumesh::DeviceMesh>(run, description.view, 2);
+    mesh = vtkGPUMeshKeptMesh::Get(run, ghosted, std::move(description), 2);
     vtkTimerLog::MarkEndEvent("GPUMesh: upload mesh");
   });
   if (automaticGuard)
@@ -371,7 +371,7 @@ void vtkGPUVertexSmoothing::ExecuteOnDevice(
     output->GetPointData()->AddArray(none);
     return;
   }
-  const auto description = vtkGPUMeshAdapter::DescribeMesh(input, run.precision());
+  auto description = vtkGPUMeshAdapter::DescribeMesh(input, run.precision());
   this->UpdateProgress(0.1);
   if (this->NormalizeCoordinates)
   {
@@ -379,7 +379,8 @@ void vtkGPUVertexSmoothing::ExecuteOnDevice(
     options.windowedSincCentre = { centre[0], centre[1], centre[2] };
   }
   vtkTimerLog::MarkStartEvent("GPUMesh: upload mesh");
-  const gpumesh::DeviceMesh mesh(run, description.view, 2);
+  const auto kept = vtkGPUMeshKeptMesh::Get(run, vtkGPUMeshPiece::Of(input), std::move(description), 2);
+  const gpumesh::DeviceMesh& mesh = *kept;
   vtkTimerLog::MarkEndEvent("GPUMesh: upload mesh");
   if (automaticGuard)
   {
