@@ -126,6 +126,10 @@ std::shared_ptr<const gpumesh::DeviceMesh> Get(gpumesh::DeviceRun& run, const vt
       return std::shared_ptr<const gpumesh::DeviceMesh>(kept, &kept->Mesh);
     }
   }
+  if (keepable)
+  {
+    run.device().kept().forget(slot); // an older version's memory goes first, to be used again
+  }
   // What it holds: its device memory, and the host arrays a CPU device reads where they are.
   const std::uint64_t inUseBefore = run.deviceMemoryInUse();
   const std::uint64_t inPlaceBefore = run.bytesReadInPlace();

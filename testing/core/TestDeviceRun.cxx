@@ -306,6 +306,10 @@ TEST(KeptDeviceData, OneVersionPerSlotWithinTheBudget)
   kept.keep("f", "1", data(7), 10);
   EXPECT_FALSE(kept.find("e", "1"));
   EXPECT_TRUE(kept.find("f", "1"));
+  // Before a new version is made, the slot's old one goes.
+  kept.forget("f");
+  EXPECT_FALSE(kept.find("f", "1"));
+  EXPECT_TRUE(kept.find("a", "2"));
   kept.clear();
   EXPECT_EQ(kept.bytes(), 0u);
   EXPECT_FALSE(kept.find("a", "2"));

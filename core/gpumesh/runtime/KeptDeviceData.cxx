@@ -31,16 +31,7 @@ void KeptDeviceData::keep(const std::string& slot, const std::string& version, s
   std::list<Entry> dropped; // released outside the lock
   {
     std::lock_guard<std::mutex> lock(Mutex);
-    for (auto entry = Entries.begin(); entry != Entries.end();)
-    {
-      const auto next = std::next(entry);
-      if (entry->slot == slot || (entry->wanted && !entry->wanted()))
-      {
-        Bytes -= entry->bytes;
-        dropped.splice(dropped.end(), Entries, entry);
-      }
-      entry = next;
-    }
+    dropSlotAndUnwanted(slot, dropped);
     if (bytes > Budget)
       return;
     Entries.push_front(Entry{ slot, version, std::move(data), bytes, std::move(wanted) });
@@ -51,6 +42,27 @@ void KeptDeviceData::keep(const std::string& slot, const std::string& version, s
       dropped.splice(dropped.end(), Entries, std::prev(Entries.end()));
     }
   }
+}
+
+void KeptDeviceData::dropSlotAndUnwanted(const std::string& slot, std::list<Entry>& dropped)
+{
+  for (auto entry = Entries.begin(); entry != Entries.end();)
+  {
+    const auto next = std::next(entry);
+    if (entry->slot == slot || (entry->wanted && !entry->wanted()))
+    {
+      Bytes -= entry->bytes;
+      dropped.splice(dropped.end(), Entries, entry);
+    }
+    entry = next;
+  }
+}
+
+void KeptDeviceData::forget(const std::string& slot)
+{
+  std::list<Entry> dropped; // released outside the lock
+  std::lock_guard<std::mutex> lock(Mutex);
+  dropSlotAndUnwanted(slot, dropped);
 }
 
 void KeptDeviceData::clear()

@@ -31,6 +31,9 @@ public:
   /// not kept.
   void keep(const std::string& slot, const std::string& version, std::shared_ptr<const void> data, std::uint64_t bytes,
     std::function<bool()> wanted = nullptr);
+  /// Drops what `slot` holds, and whatever is no longer wanted: before a new version is made,
+  /// so that its memory is the old one's again rather than more of the device's.
+  void forget(const std::string& slot);
   void clear();
   std::uint64_t bytes() const;
   std::uint64_t budget() const { return Budget; }
@@ -44,6 +47,8 @@ private:
     std::uint64_t bytes = 0;
     std::function<bool()> wanted;
   };
+  /// Moves the slot's entry and those no longer wanted to `dropped` (the caller holds Mutex).
+  void dropSlotAndUnwanted(const std::string& slot, std::list<Entry>& dropped);
   mutable std::mutex Mutex;
   std::list<Entry> Entries; ///< most recently used first
   std::uint64_t Bytes = 0;
