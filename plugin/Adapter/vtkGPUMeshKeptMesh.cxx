@@ -12,7 +12,6 @@
 #include "vtkGPUMeshPiece.h"
 
 #include <cstdio>
-#include <cstring>
 #include <string>
 #include <utility>
 #include <vector>
@@ -42,11 +41,11 @@ struct Kept
 };
 
 // An object's address, and its modification time.
-void add(std::string& key, vtkObject* object, bool modified = true)
+void add(std::string& key, vtkObject* object)
 {
   char text[64];
   std::snprintf(text, sizeof(text), "%p@%llu;", static_cast<void*>(object),
-    static_cast<unsigned long long>(object && modified ? object->GetMTime() : 0));
+    static_cast<unsigned long long>(object ? object->GetMTime() : 0));
   key += text;
 }
 
@@ -69,20 +68,20 @@ void addCells(std::string& version, std::vector<vtkSmartPointer<vtkObject>>& sou
   }
 }
 
-// The slot (which piece, seen how) and the version (its arrays and their modification times);
-// false for datasets whose cells are not arrays of their own (structured grids...).
+// The slot (which dataset, seen how; the device's own KeptDeviceData holds it) and the version
+// (its arrays and their modification times: a new ghost layer is a new version of the same
+// slot); false for datasets whose cells are not arrays of their own (structured grids...).
 bool keysOf(gpumesh::DeviceRun& run, const vtkGPUMeshPiece& piece, const vtkGPUMeshAdapter::MeshDescription& description,
   int minimumDimension, std::string& slot, std::string& version, std::vector<vtkSmartPointer<vtkObject>>& sources)
 {
+  vtkPointSet* data = piece.Data;
   const std::array<double, 3>& origin = description.view.points.origin;
-  char text[160];
-  std::snprintf(text, sizeof(text), "device %p precision %d dimension %d in-place %d origin %a %a %a;",
-    static_cast<void*>(&run.device()), static_cast<int>(run.precision()), minimumDimension,
+  char text[192];
+  std::snprintf(text, sizeof(text), "dataset %p precision %d dimension %d in-place %d origin %a %a %a",
+    static_cast<void*>(data), static_cast<int>(run.precision()), minimumDimension,
     description.view.readInPlace ? 1 : 0, origin[0], origin[1], origin[2]);
   slot = text;
-  vtkPointSet* data = piece.Data;
-  add(slot, data, false);
-  version.clear(); // a new ghost layer is a new version of the same slot
+  version.clear();
   addArray(version, sources, data && data->GetPoints() ? data->GetPoints()->GetData() : nullptr);
   if (auto* polydata = vtkPolyData::SafeDownCast(data))
   {
@@ -125,9 +124,6 @@ std::shared_ptr<const gpumesh::DeviceMesh> Get(gpumesh::DeviceRun& run, const vt
       auto kept = std::static_pointer_cast<const Kept>(found);
       return std::shared_ptr<const gpumesh::DeviceMesh>(kept, &kept->Mesh);
     }
-  }
-  if (keepable)
-  {
     run.device().kept().forget(slot); // an older version's memory goes first, to be used again
   }
   // What it holds: its device memory, and the host arrays a CPU device reads where they are.
