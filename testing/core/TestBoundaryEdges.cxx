@@ -244,6 +244,16 @@ std::size_t expectPiecesMatch(const testmesh::Mesh& mesh, bool tetrahedra, int p
   }
   return total;
 }
+
+// A piece in [0, pieces) per cell, drawn at random (interleaved pieces: nearly every point shared).
+std::vector<int> randomPieces(std::size_t cells, int pieces, unsigned seed)
+{
+  std::mt19937 random(seed);
+  std::vector<int> piece(cells);
+  for (int& p : piece)
+    p = static_cast<int>(random() % static_cast<unsigned>(pieces));
+  return piece;
+}
 } // namespace
 
 // Triangles with a hole, cut into 2 halves, 4 quadrants (cuts meet the hole and the outer
@@ -256,10 +266,7 @@ TEST(BoundaryEdges, AmongSharedPointsOfTrianglePieces)
   const auto y = [&](std::size_t c) { return mesh.xyz[3 * mesh.cells[c].ids[0] + 1] + mesh.xyz[3 * mesh.cells[c].ids[2] + 1]; };
   EXPECT_GT(expectPiecesMatch(mesh, false, 2, [&](std::size_t c) { return x(c) < 7.0 ? 0 : 1; }), 0u);
   EXPECT_GT(expectPiecesMatch(mesh, false, 4, [&](std::size_t c) { return (x(c) < 8.0 ? 0 : 1) + (y(c) < 10.0 ? 0 : 2); }), 0u);
-  std::mt19937 random(7);
-  std::vector<int> pieces(mesh.cells.size());
-  for (int& p : pieces)
-    p = static_cast<int>(random() % 3);
+  const std::vector<int> pieces = randomPieces(mesh.cells.size(), 3, 7);
   EXPECT_GT(expectPiecesMatch(mesh, false, 3, [&](std::size_t c) { return pieces[c]; }), 0u);
 }
 
@@ -278,10 +285,7 @@ TEST(BoundaryEdges, AmongSharedPointsOfTetrahedronPieces)
   EXPECT_GT(expectPiecesMatch(mesh, true, 4,
               [&](std::size_t c) { return (centre(c, 0) < 1.5 ? 0 : 1) + (centre(c, 1) < 2.5 ? 0 : 2); }),
     0u);
-  std::mt19937 random(11);
-  std::vector<int> pieces(mesh.cells.size());
-  for (int& p : pieces)
-    p = static_cast<int>(random() % 2);
+  const std::vector<int> pieces = randomPieces(mesh.cells.size(), 2, 11);
   EXPECT_GT(expectPiecesMatch(mesh, true, 2, [&](std::size_t c) { return pieces[c]; }), 0u);
 }
 
