@@ -99,9 +99,8 @@ struct ImportedGroup
   }
 };
 
-std::vector<ImportedGroup> imported(DeviceRun& run, const MeshView& view)
+std::vector<ImportedGroup> groupsOf(DeviceRun& run, const DeviceMesh& mesh)
 {
-  const DeviceMesh mesh(run, view);
   std::vector<ImportedGroup> groups;
   for (const DeviceCellGroup& group : mesh.groups())
   {
@@ -113,6 +112,18 @@ std::vector<ImportedGroup> imported(DeviceRun& run, const MeshView& view)
     groups.push_back(std::move(host));
   }
   return groups;
+}
+
+std::vector<ImportedGroup> imported(DeviceRun& run, const MeshView& view)
+{
+  return groupsOf(run, DeviceMesh(run, view));
+}
+
+std::vector<double> pointsOf(DeviceRun& run, const DeviceMesh& mesh)
+{
+  std::vector<double> xyz(mesh.points().size());
+  run.download(mesh.points(), xyz.data(), xyz.size(), "points");
+  return xyz;
 }
 
 std::string importError(DeviceRun& run, const MeshView& view)
@@ -420,19 +431,62 @@ TEST(MeshImport, PointsInTwoPartsAndCellsInTwoSectionsGiveTheMeshOfOneView)
     ASSERT_EQ(expected.size(), 2u);
     EXPECT_TRUE(imported(run, twoParts) == expected) << precisionName(precision);
     const DeviceMesh one(run, whole(grid.xyz)), two(run, twoParts);
-    ASSERT_EQ(one.points().size(), two.points().size());
-    std::vector<double> a(one.points().size()), b(two.points().size());
-    run.download(one.points(), a.data(), a.size(), "points");
-    run.download(two.points(), b.data(), b.size(), "points");
-    EXPECT_EQ(a, b) << precisionName(precision);
+    EXPECT_EQ(pointsOf(run, one), pointsOf(run, two)) << precisionName(precision);
+
+    // The same mesh from its head already on the device (a kept piece) and the tail (its
+    // ghost layer), far from the origin so that Single rounds relative to it; the head is
+    // left as it was.
+    std::vector<double> far(grid.xyz);
+    for (double& value : far)
+      value += 1000.0;
+    std::vector<double> farTail(far.begin() + 3 * headPoints, far.end());
+    MeshView wholeFar = whole(far), twoFar = split(far);
+    twoFar.points.tailXyz = farTail.data();
+    for (MeshView* view : { &wholeFar, &twoFar })
+      view->points.origin = { 1015.0, 1015.0, 1000.0 };
+    MeshView headOnly = twoFar;
+    headOnly.points.count = headPoints;
+    headOnly.points.tailXyz = nullptr;
+    headOnly.points.tailCount = 0;
+    headOnly.sections.resize(1);
+    const DeviceMesh head(run, headOnly);
+    const std::vector<ImportedGroup> headBefore = groupsOf(run, head);
+    const std::vector<double> headPointsBefore = pointsOf(run, head);
+    const DeviceMesh full(run, wholeFar), extended(run, head, twoFar, 1);
+    EXPECT_EQ(extended.pointCount(), full.pointCount());
+    EXPECT_EQ(extended.cellCount(), full.cellCount());
+    EXPECT_EQ(extended.origin(), full.origin());
+    EXPECT_TRUE(groupsOf(run, extended) == groupsOf(run, full)) << precisionName(precision);
+    EXPECT_EQ(pointsOf(run, extended), pointsOf(run, full)) << precisionName(precision);
+    EXPECT_TRUE(groupsOf(run, head) == headBefore);
+    EXPECT_EQ(pointsOf(run, head), headPointsBefore);
   }
-  // A non-finite point in the tail is named by its index in the whole mesh.
+  // A non-finite point in the tail is named by its index in the whole mesh, whether the head
+  // goes up with it or is on the device already.
   tailCopy[3 * 5 + 1] = std::numeric_limits<double>::quiet_NaN();
   DeviceRun run(context, Precision::Double);
   MeshView bad = split(grid.xyz);
   bad.points.tailXyz = tailCopy.data();
-  EXPECT_NE(importError(run, bad).find("Point " + std::to_string(headPoints + 5) + " has a non-finite"), std::string::npos)
-    << importError(run, bad);
+  const std::string named = "Point " + std::to_string(headPoints + 5) + " has a non-finite";
+  EXPECT_NE(importError(run, bad).find(named), std::string::npos) << importError(run, bad);
+  MeshView headOnly = bad;
+  headOnly.points.count = headPoints;
+  headOnly.points.tailXyz = nullptr;
+  headOnly.points.tailCount = 0;
+  headOnly.sections.resize(1);
+  const DeviceMesh head(run, headOnly);
+  std::string extensionError = "no error";
+  try
+  {
+    const DeviceMesh extended(run, head, bad, 1);
+  }
+  catch (const Error& error)
+  {
+    extensionError = error.what();
+  }
+  EXPECT_NE(extensionError.find(named), std::string::npos) << extensionError;
+  // A prefix that is not the view's beginning is refused.
+  EXPECT_THROW(DeviceMesh(run, head, whole(grid.xyz), 1), Error);
 }
 
 // Polygons (a kind of variable size) from two sections are refused by name, not merged wrongly.

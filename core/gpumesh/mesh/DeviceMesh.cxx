@@ -392,85 +392,33 @@ std::uint64_t plannedImportBytes(const DeviceRun& run, const MeshView& view)
   }
   return bytes;
 }
-} // namespace
-
-DeviceMesh::DeviceMesh(DeviceRun& run, const MeshView& view, int minimumDimension)
-  : PointCount(view.points.count)
-  , CellCount(view.cellCount())
-{
-  checkIndexSpace(PointCount, "points");
-  checkIndexSpace(CellCount, "cells");
-  // Before any upload: a mesh the device cannot hold stops here.
-  run.requireMemory(plannedImportBytes(run, view),
-    "A mesh of " + std::to_string(PointCount) + " points and " + std::to_string(CellCount) + " cells");
-  uploadPoints(run, view.points, view.readInPlace);
-  for (const CellSection& section : view.sections)
-  {
-    importSection(run, section, minimumDimension, view.readInPlace,
-      view.points.isDouble && run.precision() == Precision::Single ? &view.points : nullptr);
-  }
-  // Stable: groups of one kind stay in section order, so their cell ids stay ascending.
-  std::stable_sort(Groups.begin(), Groups.end(),
-    [](const DeviceCellGroup& a, const DeviceCellGroup& b) { return a.kind < b.kind; });
-  std::vector<DeviceCellGroup> merged;
-  for (DeviceCellGroup& group : Groups)
-  {
-    if (merged.empty() || merged.back().kind != group.kind)
-    {
-      merged.push_back(std::move(group));
-      continue;
-    }
-    if (fixedVertexCount(group.kind) <= 0)
-      throw Error(std::string("Cells of kind ") + cellKindName(group.kind) +
-        " come from two sections of the mesh description");
-    merged.back() = appendGroup(run, merged.back(), group);
-  }
-  Groups = std::move(merged);
-}
-
-DeviceCellGroup DeviceMesh::appendGroup(DeviceRun& run, const DeviceCellGroup& first, const DeviceCellGroup& second)
-{
-  const auto perCell = static_cast<std::size_t>(fixedVertexCount(first.kind));
-  DeviceCellGroup both;
-  both.kind = first.kind;
-  both.count = first.count + second.count;
-  both.connectivity = run.allocate<cl_int>(perCell * both.count, "cell connectivity");
-  both.cellIds = run.allocate<cl_int>(both.count, "cell ids");
-  run.copy(first.connectivity, both.connectivity, perCell * first.count, "cell connectivity");
-  run.copy(second.connectivity, both.connectivity, perCell * second.count, "cell connectivity", perCell * first.count);
-  run.copy(first.cellIds, both.cellIds, first.count, "cell ids");
-  run.copy(second.cellIds, both.cellIds, second.count, "cell ids", first.count);
-  return both;
-}
-
-void DeviceMesh::uploadPoints(DeviceRun& run, const PointsView& view, bool inPlace)
+// The view's points on the device in the run's precision (double ones rounded to float relative
+// to view.origin in Single), checked finite; errors name them from `firstPoint` on.
+RealBuffer pointsOnDevice(DeviceRun& run, const PointsView& view, bool inPlace, std::int64_t firstPoint = 0)
 {
   const auto values = static_cast<std::size_t>(3 * view.count);
   if (view.count == 0)
-  {
-    Points = run.allocateReal(0, "points");
-    return;
-  }
+    return run.allocateReal(0, "points");
   const auto headValues = static_cast<std::size_t>(3 * view.headCount());
+  RealBuffer points;
   if (view.isDouble && run.precision() == Precision::Single)
   {
     // Rounded to float relative to the origin, so that a mesh far from it keeps its shape.
-    Origin = view.origin;
     std::vector<float> shifted(values);
     for (std::size_t i = 0; i < values; ++i)
     {
       const double value = i < headValues ? static_cast<const double*>(view.xyz)[i]
                                           : static_cast<const double*>(view.tailXyz)[i - headValues];
-      const double relative = value - Origin[i % 3];
+      const double relative = value - view.origin[i % 3];
       shifted[i] = static_cast<float>(relative);
       if (!std::isfinite(value) || std::isinf(shifted[i]))
       {
-        throw Error("Point " + std::to_string(i / 3) + " has the coordinate " + formatNumber(value) +
+        throw Error("Point " + std::to_string(firstPoint + static_cast<std::int64_t>(i / 3)) + " has the coordinate " + formatNumber(value) +
           (std::isfinite(value) ? ", outside the range of single precision: set Precision to Double"
                                 : ", which is not finite"));
       }
     }
-    Points = run.uploadReal(shifted.data(), values, "points");
+    points = run.uploadReal(shifted.data(), values, "points");
   }
   else
   {
@@ -487,20 +435,20 @@ void DeviceMesh::uploadPoints(DeviceRun& run, const PointsView& view, bool inPla
     };
     if (view.tailCount == 0)
     {
-      Points = part(view.xyz, values, inPlace);
+      points = part(view.xyz, values, inPlace);
     }
     else
     {
       const RealBuffer head = part(view.xyz, headValues, inPlace);
       const RealBuffer tail = part(view.tailXyz, values - headValues, false);
-      Points = run.allocateReal(values, "points");
-      run.copyReal(head, Points, headValues, "points");
-      run.copyReal(tail, Points, values - headValues, "points", headValues);
+      points = run.allocateReal(values, "points");
+      run.copyReal(head, points, headValues, "points");
+      run.copyReal(tail, points, values - headValues, "points", headValues);
     }
   }
   auto firstBad = run.allocate<cl_int>(1, "point check");
   run.fill(firstBad, noCell, "point check");
-  run.call({ "point_checks", "check_points" }, static_cast<std::size_t>(view.count), "check points", Points,
+  run.call({ "point_checks", "check_points" }, static_cast<std::size_t>(view.count), "check points", points,
     static_cast<cl_int>(view.count), firstBad);
   cl_int bad = noCell;
   run.download(firstBad, &bad, 1, "point check");
@@ -511,8 +459,143 @@ void DeviceMesh::uploadPoints(DeviceRun& run, const PointsView& view, bool inPla
     {
       xyz[c] = view.coordinate(bad, c);
     }
-    throw Error(nonFinitePointMessage(bad, xyz));
+    throw Error(nonFinitePointMessage(firstPoint + bad, xyz));
   }
+  return points;
+}
+
+} // namespace
+
+DeviceMesh::DeviceMesh(DeviceRun& run, const MeshView& view, int minimumDimension)
+  : PointCount(view.points.count)
+  , CellCount(view.cellCount())
+{
+  checkIndexSpace(PointCount, "points");
+  checkIndexSpace(CellCount, "cells");
+  // Before any upload: a mesh the device cannot hold stops here.
+  run.requireMemory(plannedImportBytes(run, view),
+    "A mesh of " + std::to_string(PointCount) + " points and " + std::to_string(CellCount) + " cells");
+  if (view.points.isDouble && run.precision() == Precision::Single)
+    Origin = view.points.origin;
+  Points = pointsOnDevice(run, view.points, view.readInPlace);
+  for (const CellSection& section : view.sections)
+  {
+    importSection(run, section, minimumDimension, view.readInPlace,
+      view.points.isDouble && run.precision() == Precision::Single ? &view.points : nullptr);
+  }
+  Groups = mergeGroups(run, std::move(Groups));
+}
+
+DeviceMesh::DeviceMesh(
+  DeviceRun& run, const DeviceMesh& prefix, const MeshView& view, std::size_t prefixSections, int minimumDimension)
+  : PointCount(view.points.count)
+  , CellCount(view.cellCount())
+  , Origin(prefix.origin())
+{
+  checkIndexSpace(PointCount, "points");
+  checkIndexSpace(CellCount, "cells");
+  std::int64_t prefixCells = 0;
+  for (std::size_t s = 0; s < prefixSections && s < view.sections.size(); ++s)
+    prefixCells += view.sections[s].cellCount;
+  const bool rounded = view.points.isDouble && run.precision() == Precision::Single;
+  if (prefixSections > view.sections.size() || prefix.pointCount() != view.points.headCount() ||
+    prefix.cellCount() != prefixCells || (rounded && Origin != view.points.origin))
+  {
+    throw Error("Internal error: a device mesh extends one that is not the beginning of its description");
+  }
+  run.requireMemory(plannedImportBytes(run, view),
+    "A mesh of " + std::to_string(PointCount) + " points and " + std::to_string(CellCount) + " cells");
+  // The prefix's points, then the tail's, uploaded and checked as the constructor above does.
+  const auto headValues = static_cast<std::size_t>(3 * prefix.pointCount());
+  const auto tailValues = static_cast<std::size_t>(3 * view.points.tailCount);
+  Points = run.allocateReal(headValues + tailValues, "points");
+  run.copyReal(prefix.points(), Points, headValues, "points");
+  if (tailValues > 0)
+  {
+    PointsView tail;
+    tail.xyz = view.points.tailXyz;
+    tail.isDouble = view.points.isDouble;
+    tail.count = view.points.tailCount;
+    tail.origin = view.points.origin;
+    const RealBuffer uploaded = pointsOnDevice(run, tail, false, prefix.pointCount());
+    run.copyReal(uploaded, Points, tailValues, "points", headValues);
+  }
+  for (std::size_t s = prefixSections; s < view.sections.size(); ++s)
+  {
+    importSection(run, view.sections[s], minimumDimension, view.readInPlace, rounded ? &view.points : nullptr);
+  }
+  // Per kind, the prefix's cells then the rest's, in one new group: the prefix is not modified.
+  std::vector<DeviceCellGroup> rest = mergeGroups(run, std::move(Groups));
+  Groups.clear();
+  for (const DeviceCellGroup& group : prefix.groups())
+  {
+    const auto same = std::find_if(
+      rest.begin(), rest.end(), [&](const DeviceCellGroup& other) { return other.kind == group.kind; });
+    if (same == rest.end())
+    {
+      Groups.push_back(copyGroup(run, group));
+      continue;
+    }
+    if (fixedVertexCount(group.kind) <= 0)
+      throw Error(std::string("Cells of kind ") + cellKindName(group.kind) +
+        " come from two sections of the mesh description");
+    Groups.push_back(appendGroup(run, group, *same));
+    rest.erase(same);
+  }
+  for (DeviceCellGroup& group : rest)
+    Groups.push_back(std::move(group));
+  std::stable_sort(Groups.begin(), Groups.end(),
+    [](const DeviceCellGroup& a, const DeviceCellGroup& b) { return a.kind < b.kind; });
+}
+
+DeviceCellGroup DeviceMesh::copyGroup(DeviceRun& run, const DeviceCellGroup& group)
+{
+  DeviceCellGroup copy;
+  copy.kind = group.kind;
+  copy.count = group.count;
+  copy.connectivity = run.allocate<cl_int>(group.connectivity.size(), "cell connectivity");
+  run.copy(group.connectivity, copy.connectivity, group.connectivity.size(), "cell connectivity");
+  copy.offsets = run.allocate<cl_int>(group.offsets.size(), "cell offsets");
+  run.copy(group.offsets, copy.offsets, group.offsets.size(), "cell offsets");
+  copy.cellIds = run.allocate<cl_int>(group.cellIds.size(), "cell ids");
+  run.copy(group.cellIds, copy.cellIds, group.cellIds.size(), "cell ids");
+  return copy;
+}
+
+std::vector<DeviceCellGroup> DeviceMesh::mergeGroups(DeviceRun& run, std::vector<DeviceCellGroup> groups)
+{
+  // Stable: groups of one kind stay in section order, so their cell ids stay ascending.
+  std::stable_sort(groups.begin(), groups.end(),
+    [](const DeviceCellGroup& a, const DeviceCellGroup& b) { return a.kind < b.kind; });
+  std::vector<DeviceCellGroup> merged;
+  for (DeviceCellGroup& group : groups)
+  {
+    if (merged.empty() || merged.back().kind != group.kind)
+    {
+      merged.push_back(std::move(group));
+      continue;
+    }
+    if (fixedVertexCount(group.kind) <= 0)
+      throw Error(std::string("Cells of kind ") + cellKindName(group.kind) +
+        " come from two sections of the mesh description");
+    merged.back() = appendGroup(run, merged.back(), group);
+  }
+  return merged;
+}
+
+DeviceCellGroup DeviceMesh::appendGroup(DeviceRun& run, const DeviceCellGroup& first, const DeviceCellGroup& second)
+{
+  const auto perCell = static_cast<std::size_t>(fixedVertexCount(first.kind));
+  DeviceCellGroup both;
+  both.kind = first.kind;
+  both.count = first.count + second.count;
+  both.connectivity = run.allocate<cl_int>(perCell * both.count, "cell connectivity");
+  both.cellIds = run.allocate<cl_int>(both.count, "cell ids");
+  run.copy(first.connectivity, both.connectivity, perCell * first.count, "cell connectivity");
+  run.copy(second.connectivity, both.connectivity, perCell * second.count, "cell connectivity", perCell * first.count);
+  run.copy(first.cellIds, both.cellIds, first.count, "cell ids");
+  run.copy(second.cellIds, both.cellIds, second.count, "cell ids", first.count);
+  return both;
 }
 
 void DeviceMesh::importSection(

@@ -31,6 +31,14 @@ public:
   /// largest, exceeds 1/1024 of the largest side of its bounding box) is an error naming it.
   DeviceMesh(DeviceRun& run, const MeshView& view, int minimumDimension = 1);
 
+  /// The mesh of `view` whose beginning is on the device already: `prefix`, made (as above,
+  /// with the same minimum dimension) from the view's head points and its first
+  /// `prefixSections` sections, the same origin. Only the rest goes up and is checked: the
+  /// tail points and the later sections (under MPI, a piece's ghost layer after the piece,
+  /// which a kept mesh holds); the prefix is copied on the device, never modified.
+  DeviceMesh(DeviceRun& run, const DeviceMesh& prefix, const MeshView& view, std::size_t prefixSections,
+    int minimumDimension = 1);
+
   /// A mesh made on the device: one fixed-size cell kind, cell ids 0..cellCount-1.
   DeviceMesh(DeviceRun& run, RealBuffer points, std::size_t pointCount, CellKind kind,
     DeviceBuffer<cl_int> connectivity, std::size_t cellCount, const std::array<double, 3>& origin);
@@ -58,10 +66,12 @@ public:
   const DeviceCellGroup* soleFixedSizeGroup() const;
 
 private:
-  /// inPlace: MeshView::readInPlace.
-  void uploadPoints(DeviceRun& run, const PointsView& points, bool inPlace);
   /// One group of the cells of two groups of the same fixed-size kind, in that order.
   static DeviceCellGroup appendGroup(DeviceRun& run, const DeviceCellGroup& first, const DeviceCellGroup& second);
+  /// A copy of the group on the device.
+  static DeviceCellGroup copyGroup(DeviceRun& run, const DeviceCellGroup& group);
+  /// Groups in CellKind order, those of one kind joined (appendGroup) in the order given.
+  static std::vector<DeviceCellGroup> mergeGroups(DeviceRun& run, std::vector<DeviceCellGroup> groups);
   /// rounded: the double points when they were rounded to float (Single), else nullptr.
   void importSection(
     DeviceRun& run, const CellSection& section, int minimumDimension, bool inPlace, const PointsView* rounded);
