@@ -45,13 +45,7 @@ __kernel void gather_boundary_slots(__global const uint* places, const int slots
   out_ends[places[s]] = (int2)((int)key.x, (int)key.y);
 }
 
-// boundaryEdgeSlotsAmong: the listed points as bits (atomic: points share words).
-__kernel void flag_listed_points(__global const int* points, const int count, __global uint* bits)
-{
-  const int i = get_global_id(0);
-  if (i < count)
-    atomic_or(&bits[points[i] >> 5], 1u << (points[i] & 31));
-}
+#include "listed_points.cl"
 
 // The cells holding two listed points (the only ones holding an edge with both ends listed, or
 // a face with such an edge), appended in any order (the caller sorts them) with their points and
