@@ -23,10 +23,14 @@ namespace
 // A GPU's mesh is a copy: the input's arrays are not held.
 struct Kept
 {
+  /// `prefix`: the mesh of the description's head points and first `prefixSections` sections,
+  /// on the device already (a piece's, which the ghost layer follows), or null.
   Kept(gpumesh::DeviceRun& run, vtkGPUMeshAdapter::MeshDescription described, int minimumDimension,
-    std::vector<vtkSmartPointer<vtkObject>> from)
+    std::vector<vtkSmartPointer<vtkObject>> from, const gpumesh::DeviceMesh* prefix = nullptr,
+    std::size_t prefixSections = 0)
     : Description(std::move(described))
-    , Mesh(run, Description.view, minimumDimension)
+    , Mesh(prefix ? gpumesh::DeviceMesh(run, *prefix, Description.view, prefixSections, minimumDimension)
+                  : gpumesh::DeviceMesh(run, Description.view, minimumDimension))
     , Sources(std::move(from))
   {
     if (run.info().isGPU || !Description.view.readInPlace)
@@ -68,18 +72,20 @@ void addCells(std::string& version, std::vector<vtkSmartPointer<vtkObject>>& sou
   }
 }
 
-// The slot (which dataset, seen how; the device's own KeptDeviceData holds it) and the version
-// (its arrays and their modification times: a new ghost layer is a new version of the same
-// slot); false for datasets whose cells are not arrays of their own (structured grids...).
+// The slot (which dataset, alone or with a ghost layer, seen how; the device's own
+// KeptDeviceData holds it) and the version (its arrays and their modification times: a new
+// ghost layer is a new version of the ghosted slot); false for datasets whose cells are not
+// arrays of their own (structured grids...).
 bool keysOf(gpumesh::DeviceRun& run, const vtkGPUMeshPiece& piece, const vtkGPUMeshAdapter::MeshDescription& description,
   int minimumDimension, std::string& slot, std::string& version, std::vector<vtkSmartPointer<vtkObject>>& sources)
 {
   vtkPointSet* data = piece.Data;
   const std::array<double, 3>& origin = description.view.points.origin;
   char text[192];
-  std::snprintf(text, sizeof(text), "dataset %p precision %d dimension %d in-place %d origin %a %a %a",
-    static_cast<void*>(data), static_cast<int>(run.precision()), minimumDimension,
-    description.view.readInPlace ? 1 : 0, origin[0], origin[1], origin[2]);
+  std::snprintf(text, sizeof(text), "dataset %p%s precision %d dimension %d in-place %d origin %a %a %a",
+    static_cast<void*>(data), piece.MorePoints || piece.MoreCells ? " ghosted" : "",
+    static_cast<int>(run.precision()), minimumDimension, description.view.readInPlace ? 1 : 0, origin[0], origin[1],
+    origin[2]);
   slot = text;
   version.clear();
   addArray(version, sources, data && data->GetPoints() ? data->GetPoints()->GetData() : nullptr);
@@ -114,6 +120,20 @@ namespace vtkGPUMeshKeptMesh
 std::shared_ptr<const gpumesh::DeviceMesh> Get(gpumesh::DeviceRun& run, const vtkGPUMeshPiece& piece,
   vtkGPUMeshAdapter::MeshDescription description, int minimumDimension)
 {
+  // A ghosted piece extends its dataset's own kept mesh with the layer alone.
+  std::shared_ptr<const gpumesh::DeviceMesh> prefix;
+  std::size_t prefixSections = 0;
+  if (piece.MorePoints || piece.MoreCells)
+  {
+    auto own = vtkGPUMeshAdapter::DescribeMesh(piece.Data, run.precision());
+    own.view.points.origin = description.view.points.origin;
+    prefixSections = own.view.sections.size();
+    const bool layerEmpty =
+      description.view.points.tailCount == 0 && description.view.sections.size() == prefixSections;
+    prefix = Get(run, vtkGPUMeshPiece::Of(piece.Data), std::move(own), minimumDimension);
+    if (layerEmpty)
+      return prefix;
+  }
   std::string slot, version;
   std::vector<vtkSmartPointer<vtkObject>> sources;
   const bool keepable = keysOf(run, piece, description, minimumDimension, slot, version, sources);
@@ -129,7 +149,8 @@ std::shared_ptr<const gpumesh::DeviceMesh> Get(gpumesh::DeviceRun& run, const vt
   // What it holds: its device memory, and the host arrays a CPU device reads where they are.
   const std::uint64_t inUseBefore = run.deviceMemoryInUse();
   const std::uint64_t inPlaceBefore = run.bytesReadInPlace();
-  auto made = std::make_shared<const Kept>(run, std::move(description), minimumDimension, std::move(sources));
+  auto made = std::make_shared<const Kept>(
+    run, std::move(description), minimumDimension, std::move(sources), prefix.get(), prefixSections);
   if (keepable)
   {
     // Wanted while its dataset lives (a piece's ghosted copy is replaced when its input changes).

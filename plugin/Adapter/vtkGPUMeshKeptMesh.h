@@ -22,7 +22,9 @@ namespace vtkGPUMeshKeptMesh
 /// kept for the next (gpumesh::KeptDeviceData: a quarter of the device's memory, the least
 /// recently used dropped, all of it when a run needs the memory). Several filters on one
 /// input share it. Read-only: a filter that changes its mesh makes its own. Datasets other
-/// than polydata and unstructured grids are uploaded every time.
+/// than polydata and unstructured grids are uploaded every time. A piece with a ghost layer
+/// is its dataset's kept mesh (got as above) extended on the device by the layer alone, and
+/// kept beside it.
 std::shared_ptr<const gpumesh::DeviceMesh> Get(gpumesh::DeviceRun& run, const vtkGPUMeshPiece& piece,
   vtkGPUMeshAdapter::MeshDescription description, int minimumDimension = 1);
 

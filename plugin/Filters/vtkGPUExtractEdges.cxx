@@ -86,7 +86,7 @@ void vtkGPUExtractEdges::ExecuteOnDevice(
   }
   // Under MPI: the edges of the ghosted piece, each output by the lowest-ranked process owning a
   // cell that uses it (collective).
-  const vtkGPUMeshDistributed::GhostedPiece& piece = this->GhostedPieceOf(input, controller, output->GetFieldData());
+  const vtkGPUMeshDistributed::GhostedPiece& piece = this->GhostedPieceOf(input, controller, output->GetFieldData(), run, 2);
   const std::array<double, 3> origin = vtkGPUMeshDistributed::GlobalBoundsCentre(piece.InputBox, controller);
   this->UpdateProgress(0.2);
   vtkGPUMeshDistributed::AllSucceed(controller, [&] {

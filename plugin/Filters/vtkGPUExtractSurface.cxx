@@ -73,7 +73,7 @@ void vtkGPUExtractSurface::ExecuteOnDevice(
   }
   // Under MPI: the faces of the owned cells matched against the ghost layer too, so that a face
   // on a cut, which the neighbour's ghost cell has, is inner (collective).
-  const vtkGPUMeshDistributed::GhostedPiece& piece = this->GhostedPieceOf(input, controller, output->GetFieldData());
+  const vtkGPUMeshDistributed::GhostedPiece& piece = this->GhostedPieceOf(input, controller, output->GetFieldData(), run, 3);
   const std::array<double, 3> origin = vtkGPUMeshDistributed::GlobalBoundsCentre(piece.InputBox, controller);
   this->UpdateProgress(0.2);
   vtkGPUMeshDistributed::AllSucceed(controller, [&] {

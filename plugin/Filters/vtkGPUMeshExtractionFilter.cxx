@@ -46,10 +46,11 @@ vtkGPUMeshExtractedPolyData::Options vtkGPUMeshExtractionFilter::OutputOptions()
   return options;
 }
 
-const vtkGPUMeshDistributed::GhostedPiece& vtkGPUMeshExtractionFilter::GhostedPieceOf(
-  vtkPointSet* input, vtkMultiProcessController* controller, vtkFieldData* report)
+const vtkGPUMeshDistributed::GhostedPiece& vtkGPUMeshExtractionFilter::GhostedPieceOf(vtkPointSet* input,
+  vtkMultiProcessController* controller, vtkFieldData* report, gpumesh::DeviceRun& run, int minimumDimension)
 {
-  return this->GhostedPiece->Get(input, controller, report);
+  const vtkGPUMeshDistributed::PieceDevice device{ &run, minimumDimension };
+  return this->GhostedPiece->Get(input, controller, report, &device);
 }
 
 void vtkGPUMeshExtractionFilter::PrintSelf(ostream& os, vtkIndent indent)

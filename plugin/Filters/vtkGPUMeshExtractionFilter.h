@@ -64,9 +64,10 @@ protected:
   vtkGPUMeshExtractedPolyData::Options OutputOptions() const;
 
   /// Collective: the ghosted piece of `input` (kept while no process's input changes), its
-  /// report into `report`.
-  const vtkGPUMeshDistributed::GhostedPiece& GhostedPieceOf(
-    vtkPointSet* input, vtkMultiProcessController* controller, vtkFieldData* report);
+  /// report into `report`; built with `run`'s device finding the cells around the shared
+  /// points in the input's mesh kept there with cells of `minimumDimension` and up.
+  const vtkGPUMeshDistributed::GhostedPiece& GhostedPieceOf(vtkPointSet* input,
+    vtkMultiProcessController* controller, vtkFieldData* report, gpumesh::DeviceRun& run, int minimumDimension);
 
   bool PassThroughCellIds = false;
   bool PassThroughPointIds = false;

@@ -26,10 +26,14 @@ void vtkGPUMeshPieceFilter::ExecuteOnDevice(
 {
   vtkMultiProcessController* controller = vtkGPUMeshDistributed::GetController();
   vtkGPUMeshDistributed::AllSucceed(controller, [&] { this->CheckInput(inputVector, input); });
-  this->OwnedValues->Compute(input, output, controller,
+  // ComputeArrays' meshes hold every cell (minimum dimension 1), as the input's kept there.
+  const vtkGPUMeshDistributed::PieceDevice device{ &run, 1 };
+  this->OwnedValues->Compute(
+    input, output, controller,
     [&](const vtkGPUMeshPiece& mesh, const std::array<double, 3>* origin, vtkPointSet* result) {
       this->ComputeArrays(run, mesh, origin, result);
-    });
+    },
+    &device);
   this->FinishOutput(run, output);
 }
 

@@ -547,7 +547,10 @@ void vtkGPUMeshQuality::ExecuteOnDevice(
     // Serial: the input's mesh and quality. MPI: the ghosted piece, measured with the whole
     // mesh's average sizes, so every owned point sees all its cells (collective).
     const PerKind<double> averages = averageSizes(sizes);
-    this->OwnedValues->Compute(input, output, controller,
+    // The piece's meshes hold surface and volume cells (minimum dimension 2), as the input's.
+    const vtkGPUMeshDistributed::PieceDevice device{ &run, 2 };
+    this->OwnedValues->Compute(
+      input, output, controller,
       [&](const vtkGPUMeshPiece& piece, const std::array<double, 3>* pieceOrigin, vtkPointSet* result) {
         if (!pieceOrigin)
         {
@@ -562,13 +565,14 @@ void vtkGPUMeshQuality::ExecuteOnDevice(
         }
         auto pieceDescription = vtkGPUMeshAdapter::DescribeMesh(piece, run.precision());
         pieceDescription.view.points.origin = *pieceOrigin;
-        const gpumesh::DeviceMesh pieceMesh(run, pieceDescription.view, 2);
-        const gpumesh::RealBuffer pieceQuality = measureCells(run, pieceMesh, kinds, averages);
+        const auto pieceMesh = vtkGPUMeshKeptMesh::Get(run, piece, std::move(pieceDescription), 2);
+        const gpumesh::RealBuffer pieceQuality = measureCells(run, *pieceMesh, kinds, averages);
         vtkSmartPointer<vtkDataArray> values = pointQualityArray(
-          run, &pieceMesh, pieceQuality, this->PointQuality, piece.GetNumberOfResultPoints());
+          run, pieceMesh.get(), pieceQuality, this->PointQuality, piece.GetNumberOfResultPoints());
         maskPointsOfNoOwnedCell(piece, values);
         result->GetPointData()->AddArray(values);
-      });
+      },
+      &device);
   }
   this->UpdateProgress(0.8);
 

@@ -350,7 +350,10 @@ void vtkGPUVertexSmoothing::ExecuteOnDevice(
   {
     // Collective whatever this piece holds.
     std::uint64_t bytesExchanged = 0;
-    const vtkGPUMeshHaloedPiece::Parts haloed = this->HaloedPiece->Get(input, controller, output->GetFieldData());
+    // Its meshes hold surface and volume cells (minimum dimension 2), as the input's kept there.
+    const vtkGPUMeshDistributed::PieceDevice device{ &run, 2 };
+    const vtkGPUMeshHaloedPiece::Parts haloed =
+      this->HaloedPiece->Get(input, controller, output->GetFieldData(), &device);
     smoothDistributed(run, input, haloed.Piece, haloed.Halo, options, automaticGuard, this->NormalizeCoordinates != 0,
       fixedName, controller, this, output, bytesExchanged);
     vtkGPUMeshRunReport::SetFieldCount(output->GetFieldData(), "HaloBytesExchanged", bytesExchanged);

@@ -21,6 +21,10 @@
 
 class vtkMultiProcessController;
 class vtkPointSet;
+namespace gpumesh
+{
+class DeviceRun;
+}
 
 namespace vtkGPUMeshDistributed
 {
@@ -68,6 +72,8 @@ struct GhostedPiece
   std::array<double, 6> InputBox{};
   /// Bytes this process sent and received to build the piece.
   std::uint64_t BytesExchanged = 0;
+  /// Whether InterfaceCells were found on the device (BuildGhostedPiece's `device`).
+  bool InterfaceCellsOnDevice = false;
 
   /// The piece to compute on: Mesh and Layer, the results needed for the input's points and
   /// the owned cells.
@@ -81,10 +87,23 @@ struct GhostedPiece
   }
 };
 
+/// Where BuildGhostedPiece finds the cells around the points a piece shares: on the device of
+/// `Run`, in the input's mesh kept there (vtkGPUMeshKeptMesh, with cells of at least
+/// `MinimumDimension`, relative to the global bounds' centre), which the filter's ghosted mesh
+/// then extends with the layer alone. The same on every process.
+struct PieceDevice
+{
+  gpumesh::DeviceRun* Run = nullptr;
+  int MinimumDimension = 1;
+};
+
 /// Builds the ghosted piece of `input`. Collective; throws gpumesh::Error (on every process)
 /// when one fails: a point that is not finite or a cell that refers to a point outside the
-/// piece is named.
-GhostedPiece BuildGhostedPiece(vtkPointSet* input, vtkMultiProcessController* controller);
+/// piece is named. With `device`, the input's cells around its shared points are found there
+/// (one pass over its cells on the device, none on the host), unless the input has ghost cells
+/// of its own or cells its device mesh leaves out; else by a pass over its cells on the host.
+GhostedPiece BuildGhostedPiece(
+  vtkPointSet* input, vtkMultiProcessController* controller, const PieceDevice* device = nullptr);
 
 /// Per input cell (`inputCells` of them): its cell in the piece, or -1 for a ghost cell of the
 /// input (whose owner computes it); empty when input cell c is piece cell c for every c.

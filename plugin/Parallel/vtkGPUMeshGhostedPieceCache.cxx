@@ -88,8 +88,8 @@ bool vtkGPUMeshGhostedPieceCache::Matches(const Key& key) const
     this->PieceKey.Processes == key.Processes;
 }
 
-const vtkGPUMeshDistributed::GhostedPiece& vtkGPUMeshGhostedPieceCache::Get(
-  vtkPointSet* input, vtkMultiProcessController* controller, vtkFieldData* report)
+const vtkGPUMeshDistributed::GhostedPiece& vtkGPUMeshGhostedPieceCache::Get(vtkPointSet* input,
+  vtkMultiProcessController* controller, vtkFieldData* report, const vtkGPUMeshDistributed::PieceDevice* device)
 {
   Key key = KeyOf(input, controller);
   // Building is collective: reuse only when every process can.
@@ -105,10 +105,11 @@ const vtkGPUMeshDistributed::GhostedPiece& vtkGPUMeshGhostedPieceCache::Get(
   const auto start = std::chrono::steady_clock::now();
   vtkTimerLogScope scope("GPUMesh: build ghosted piece");
   auto piece = std::make_unique<vtkGPUMeshDistributed::GhostedPiece>(
-    vtkGPUMeshDistributed::BuildGhostedPiece(input, controller));
+    vtkGPUMeshDistributed::BuildGhostedPiece(input, controller, device));
   vtkGPUMeshRunReport::SetFieldValue(report, "GhostedPieceBuildMs",
     std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
   vtkGPUMeshRunReport::SetFieldCount(report, "GhostedPieceBytesExchanged", piece->BytesExchanged);
+  vtkGPUMeshRunReport::SetFieldCount(report, "GhostedPieceCellsFoundOnDevice", piece->InterfaceCellsOnDevice);
   ++this->Builds;
   this->PieceKey = std::move(key);
   this->Piece = std::move(piece);

@@ -32,9 +32,13 @@ public:
   /// Collective. The ghosted piece of `input` (vtkGPUMeshDistributed::BuildGhostedPiece): the
   /// one kept from the last call when every process's input is unchanged since, else built
   /// afresh and kept; which of the two, as the field `GhostedPieceReused` (1 or 0) of
-  /// `report`, with `GhostedPieceBuildMs` and `GhostedPieceBytesExchanged` when it was built. Throws what BuildGhostedPiece throws (on every process); nothing is kept then.
-  const vtkGPUMeshDistributed::GhostedPiece& Get(
-    vtkPointSet* input, vtkMultiProcessController* controller, vtkFieldData* report);
+  /// `report`, with `GhostedPieceBuildMs`, `GhostedPieceBytesExchanged` and
+  /// `GhostedPieceCellsFoundOnDevice` (1: the cells around the shared points were found on the
+  /// device) when it was built.
+  /// Throws what BuildGhostedPiece throws (on every process); nothing is kept then. `device`:
+  /// where a build finds the cells around the shared points (BuildGhostedPiece).
+  const vtkGPUMeshDistributed::GhostedPiece& Get(vtkPointSet* input, vtkMultiProcessController* controller,
+    vtkFieldData* report, const vtkGPUMeshDistributed::PieceDevice* device = nullptr);
 
   /// Whether the last Get returned the piece kept from the call before.
   bool LastReused() const { return this->Reused; }

@@ -2,10 +2,10 @@
 
 #include "vtkTimerLog.h"
 
-vtkGPUMeshHaloedPiece::Parts vtkGPUMeshHaloedPiece::Get(
-  vtkPointSet* input, vtkMultiProcessController* controller, vtkFieldData* report)
+vtkGPUMeshHaloedPiece::Parts vtkGPUMeshHaloedPiece::Get(vtkPointSet* input, vtkMultiProcessController* controller,
+  vtkFieldData* report, const vtkGPUMeshDistributed::PieceDevice* device)
 {
-  const vtkGPUMeshDistributed::GhostedPiece& piece = this->Cache.Get(input, controller, report);
+  const vtkGPUMeshDistributed::GhostedPiece& piece = this->Cache.Get(input, controller, report, device);
   if (!this->Cache.LastReused())
   {
     this->Halo.reset();

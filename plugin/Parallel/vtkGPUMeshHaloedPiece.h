@@ -30,7 +30,9 @@ public:
   /// when every process's input is unchanged since, else both built afresh (whether the piece
   /// was reused goes into `report` as `GhostedPieceReused`). Throws what building them throws;
   /// nothing is kept then.
-  Parts Get(vtkPointSet* input, vtkMultiProcessController* controller, vtkFieldData* report);
+  /// `device`: where a build finds the cells around the shared points (BuildGhostedPiece).
+  Parts Get(vtkPointSet* input, vtkMultiProcessController* controller, vtkFieldData* report,
+    const vtkGPUMeshDistributed::PieceDevice* device = nullptr);
 
   /// How many pieces Get has built so far.
   vtkIdType GetBuildCount() const { return this->Cache.GetBuildCount(); }

@@ -39,15 +39,15 @@ void addOwned(
 }
 } // namespace
 
-void vtkGPUMeshOwnedValues::Compute(
-  vtkPointSet* input, vtkPointSet* output, vtkMultiProcessController* controller, const Computation& compute)
+void vtkGPUMeshOwnedValues::Compute(vtkPointSet* input, vtkPointSet* output, vtkMultiProcessController* controller,
+  const Computation& compute, const vtkGPUMeshDistributed::PieceDevice* device)
 {
   if (!controller)
   {
     compute(vtkGPUMeshPiece::Of(input), nullptr, output);
     return;
   }
-  const vtkGPUMeshDistributed::GhostedPiece& piece = this->Cache.Get(input, controller, output->GetFieldData());
+  const vtkGPUMeshDistributed::GhostedPiece& piece = this->Cache.Get(input, controller, output->GetFieldData(), device);
   vtkTimerLog::MarkStartEvent("GPUMesh: global bounds");
   const std::array<double, 3> origin = vtkGPUMeshDistributed::GlobalBoundsCentre(piece.InputBox, controller);
   vtkTimerLog::MarkEndEvent("GPUMesh: global bounds");

@@ -38,10 +38,11 @@ public:
    * Without a controller: compute(input, nullptr, output). With one (collective): compute on
    * the ghosted piece, whose arrays and points become the output's as the header says; whether
    * the piece was reused goes into the output's field data (`GhostedPieceReused`). A failure
-   * on any process is thrown on every process (vtkGPUMeshDistributed::AllSucceed).
+   * on any process is thrown on every process (vtkGPUMeshDistributed::AllSucceed). `device`:
+   * where a build of the piece finds the cells around the shared points (BuildGhostedPiece).
    */
   void Compute(vtkPointSet* input, vtkPointSet* output, vtkMultiProcessController* controller,
-    const Computation& compute);
+    const Computation& compute, const vtkGPUMeshDistributed::PieceDevice* device = nullptr);
 
   /// How many ghosted pieces Compute has built so far (0 in serial runs).
   vtkIdType GetBuildCount() const { return this->Cache.GetBuildCount(); }

@@ -193,7 +193,9 @@ TEST(MeshImport, IdsBeyondThirtyTwoBitsAreTheSameErrorsStagedOrNot)
     DeviceRun direct(context);
     const std::string expected = importError(direct, strip.view());
     EXPECT_NE(expected, "no error");
-    EXPECT_NE(expected.find(bad < 0 ? "negative id" : "beyond the mesh's points"), std::string::npos) << expected;
+    EXPECT_NE(expected.find("refers to point " + std::to_string(bad) + (bad < 0 ? ", a negative id" : ", beyond the mesh's")),
+      std::string::npos)
+      << expected;
     const ForcedStaging forced(context);
     DeviceRun staged(context);
     EXPECT_EQ(importError(staged, strip.view()), expected) << "id " << bad;

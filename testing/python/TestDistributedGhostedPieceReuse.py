@@ -198,6 +198,13 @@ def run_case(case, folder, layout, ranks):
         flags = field_per_process(filtered, "GhostedPieceReused", ranks)
         if flags != [reused] * ranks:
             problems.append("%s: GhostedPieceReused per process %s, expected %s" % (run, flags, [reused] * ranks))
+        if not reused:
+            # Built with the device finding the cells around the shared points (no pass over
+            # the piece's cells on the host), on every process, the empty one's included.
+            on_device = field_per_process(filtered, "GhostedPieceCellsFoundOnDevice", ranks)
+            if on_device != [1] * ranks:
+                problems.append("%s: GhostedPieceCellsFoundOnDevice per process %s, expected 1 on each"
+                                % (run, on_device))
         if name == "GPUVertexSmoothing":
             # The kept halo plan counts each execution's bytes alone: the same per iteration.
             iterations = (first if label == "A" else second)["Iterations"]

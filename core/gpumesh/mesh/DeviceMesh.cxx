@@ -31,7 +31,7 @@ std::int64_t indexAt(const void* values, bool is64, std::int64_t i)
 
 // The message for the first bad cell the classification found, composed on the host from the
 // section's own arrays.
-std::string describeBadCell(const CellSection& section, int kind, int badWhat, std::int64_t i)
+std::string describeBadCell(const CellSection& section, int kind, int badWhat, std::int64_t i, std::int64_t points)
 {
   const std::int64_t id = section.firstCellId + i;
   const std::int64_t begin = indexAt(section.offsets, section.indices64, i);
@@ -62,8 +62,11 @@ std::string describeBadCell(const CellSection& section, int kind, int badWhat, s
     const std::int64_t point = indexAt(section.connectivity, section.indices64, k);
     if (point < 0)
       return cell + " (" + what + ") refers to point " + std::to_string(point) + ", a negative id";
+    if (point >= points)
+      return cell + " (" + what + ") refers to point " + std::to_string(point) + ", beyond the mesh's " +
+        std::to_string(points) + " points";
   }
-  return cell + " (" + what + ") refers to a point beyond the mesh's points";
+  return cell + " (" + what + ") refers to a point beyond the mesh's " + std::to_string(points) + " points";
 }
 
 int layoutCode(SectionLayout layout)
@@ -179,7 +182,7 @@ std::pair<DeviceBuffer<cl_uchar>, DeviceBuffer<cl_int>> uploadTypeCodes(
 // Throws the message for the first bad cell the classification found, if any: firstBad holds
 // the smallest offending cell of each check (classify_cells).
 void rejectBadCells(DeviceRun& run, const CellSection& section, const CellKindCounts& classified,
-  const DeviceBuffer<cl_int>& firstBad)
+  const DeviceBuffer<cl_int>& firstBad, std::int64_t pointCount)
 {
   std::array<cl_int, 4> bad{};
   run.download(firstBad, bad.data(), bad.size(), "cell checks");
@@ -195,7 +198,7 @@ void rejectBadCells(DeviceRun& run, const CellSection& section, const CellKindCo
     run.download(classified.kinds, all.data(), all.size(), "cell kinds");
     badKind = all[static_cast<std::size_t>(*smallest)] & 0x7f;
   }
-  throw Error(describeBadCell(section, badKind, what, *smallest));
+  throw Error(describeBadCell(section, badKind, what, *smallest, pointCount));
 }
 
 // Every cell's kind and the count of each, every cell checked (its type, its vertex count, its
@@ -216,7 +219,7 @@ CellKindCounts classifyCells(
     "classify cells", raw.offsets(), raw.connectivity(), codes, table, cl_int(layoutCode(section.layout)),
     static_cast<cl_int>(raw.cells), static_cast<cl_long>(pointCount), static_cast<cl_long>(raw.ids),
     classified.kinds, kindCounts, firstBad);
-  rejectBadCells(run, section, classified, firstBad);
+  rejectBadCells(run, section, classified, firstBad, pointCount);
   run.download(kindCounts, classified.counts.data(), classified.counts.size(), "cell kind counts");
   return classified;
 }
