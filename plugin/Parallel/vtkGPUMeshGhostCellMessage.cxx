@@ -16,7 +16,6 @@
 #include <cstring>
 #include <limits>
 #include <string>
-#include <unordered_map>
 
 namespace vtkGPUMeshGhostCellMessage
 {
@@ -273,19 +272,28 @@ std::vector<ArrayView> getArrays(Reader& in, vtkIdType tuples)
 } // namespace
 
 vtkGPUMeshNeighbors::Buffer Write(vtkPointSet* input, const Cells& cells, const std::vector<vtkIdType>& cellIds,
-  const long long* globalIds, std::vector<vtkIdType>* pointsHeld)
+  const long long* globalIds, gpumesh::HostVector<std::int32_t>& localOf, std::vector<vtkIdType>* pointsHeld)
 {
-  // The cells' points, numbered in order of first use, 32-bit (a message's points fit).
-  std::unordered_map<vtkIdType, std::int32_t> localOf;
-  localOf.reserve(cells.Ids.size());
+  // The cells' points, numbered in order of first use through a table over the piece's points:
+  // made once per piece, uninitialised and filled on all threads (a zeroing pass on one thread
+  // cost more than the messages), 32-bit (a message's points fit).
+  if (localOf.empty())
+  {
+    localOf.resize(static_cast<std::size_t>(input->GetNumberOfPoints()));
+    vtkSMPTools::Fill(localOf.begin(), localOf.end(), std::int32_t(-1));
+  }
   std::vector<vtkIdType> sourcePoints;
   sourcePoints.reserve(cells.Ids.size() / 2 + 1);
   for (const vtkIdType id : cells.Ids)
   {
-    if (sourcePoints.size() >= static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()))
-      throw gpumesh::Error("Too many points in the ghost cells sent to one process");
-    if (localOf.emplace(id, static_cast<std::int32_t>(sourcePoints.size())).second)
+    std::int32_t& local = localOf[static_cast<std::size_t>(id)];
+    if (local < 0)
+    {
+      if (sourcePoints.size() >= static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()))
+        throw gpumesh::Error("Too many points in the ghost cells sent to one process");
+      local = static_cast<std::int32_t>(sourcePoints.size());
       sourcePoints.push_back(id);
+    }
   }
   const std::size_t cellCount = cells.Types.size();
   const std::size_t idCount = cells.Ids.size();
@@ -303,7 +311,9 @@ vtkGPUMeshNeighbors::Buffer Write(vtkPointSet* input, const Cells& cells, const 
   out.Bytes(cells.Types.data(), cellCount);
   out.Put(static_cast<std::int64_t>(idCount));
   out.PutInt64s(cellCount + 1, [&](std::size_t c) { return cells.Offsets[c]; });
-  out.PutInt64s(idCount, [&](std::size_t k) { return localOf.find(cells.Ids[k])->second; });
+  out.PutInt64s(idCount, [&](std::size_t k) { return localOf[static_cast<std::size_t>(cells.Ids[k])]; });
+  for (vtkIdType p : sourcePoints)
+    localOf[static_cast<std::size_t>(p)] = -1;
 
   out.Put(static_cast<std::int64_t>(points));
   out.PutInt64s(points, [&](std::size_t i) { return globalIds[sourcePoints[i]]; });

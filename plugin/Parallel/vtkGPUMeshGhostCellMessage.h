@@ -33,12 +33,12 @@ struct Cells
 };
 
 /// The message of `cells` of `input`, whose input cell ids are `cellIds` (for the cell
-/// arrays); `globalIds`: per input point, its global id. The message is sized first and
-/// written once: every array's tuples are gathered as bytes straight into it. `pointsHeld`,
-/// when given, gets the input points the message holds, each once. Nothing here is as large as
-/// the piece: the cells' points are numbered through a map of those points alone.
+/// arrays); `globalIds`: per input point, its global id. `localOf`: -1 per input point (or
+/// empty: it is made so, on all threads), and so again on return, reused from one message to
+/// the next. The message is sized first and written once: every array's tuples are gathered
+/// as bytes straight into it. `pointsHeld`, when given, gets the input points the message holds, each once.
 vtkGPUMeshNeighbors::Buffer Write(vtkPointSet* input, const Cells& cells, const std::vector<vtkIdType>& cellIds,
-  const long long* globalIds, std::vector<vtkIdType>* pointsHeld = nullptr);
+  const long long* globalIds, gpumesh::HostVector<std::int32_t>& localOf, std::vector<vtkIdType>* pointsHeld = nullptr);
 
 /// An array of a received message, read in place: `Tuples` tuples of `Components` values of
 /// VTK type `Type` at `Values` (not aligned: read them as bytes).

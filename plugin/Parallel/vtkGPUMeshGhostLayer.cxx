@@ -152,11 +152,12 @@ std::vector<vtkIdType> cellsTouching(const Cells& cells, const Flags& shared)
 }
 
 // The owned cells of the input holding a shared point (`pairs`: (point, neighbour), sorted by
-// point), ascending: found on the device in the input's kept mesh where `device` allows (then
-// no pass over the piece's cells or points here), else by a pass over its cells on all threads.
+// point; `setOf`: non-zero at those points), ascending: found on the device in the input's kept
+// mesh where `device` allows (then no pass over the piece's cells here), else by a pass over
+// its cells on all threads.
 std::vector<vtkIdType> interfaceCells(vtkPointSet* input, const Cells& cells,
-  const std::vector<std::pair<vtkIdType, std::size_t>>& pairs, const PieceDevice* device,
-  const std::array<double, 3>& origin, bool& onDevice)
+  const gpumesh::HostVector<std::uint16_t>& setOf, const std::vector<std::pair<vtkIdType, std::size_t>>& pairs,
+  const PieceDevice* device, const std::array<double, 3>& origin, bool& onDevice)
 {
   onDevice = false;
   if (device && !cells.Ghosts)
@@ -179,17 +180,14 @@ std::vector<vtkIdType> interfaceCells(vtkPointSet* input, const Cells& cells,
       return std::vector<vtkIdType>(found->begin(), found->end());
     }
   }
-  gpumesh::HostVector<std::uint8_t> flags(static_cast<std::size_t>(input->GetNumberOfPoints()));
-  vtkSMPTools::Fill(flags.begin(), flags.end(), std::uint8_t(0));
-  for (const auto& pair : pairs)
-    flags[static_cast<std::size_t>(pair.first)] = 1;
-  return cellsTouching(cells, flags);
+  return cellsTouching(cells, setOf);
 }
 
 // `cellIds` of the input with their points, point and cell arrays and the points' global ids,
 // as the message a neighbour reads (vtkGPUMeshGhostCellMessage).
 vtkGPUMeshNeighbors::Buffer packCells(vtkPointSet* input, const Cells& cells, const std::vector<vtkIdType>& cellIds,
-  const vtkGPUMeshGlobalPointIds& globalIds, std::vector<vtkIdType>& points)
+  const vtkGPUMeshGlobalPointIds& globalIds, gpumesh::HostVector<std::int32_t>& localOf,
+  std::vector<vtkIdType>& points)
 {
   vtkGPUMeshGhostCellMessage::Cells sent;
   sent.Types.reserve(cellIds.size());
@@ -206,7 +204,7 @@ vtkGPUMeshNeighbors::Buffer packCells(vtkPointSet* input, const Cells& cells, co
     sent.Offsets.push_back(static_cast<vtkIdType>(sent.Ids.size()));
     sent.Types.push_back(static_cast<unsigned char>(cells.TypeOf(section, cell, size)));
   }
-  return vtkGPUMeshGhostCellMessage::Write(input, sent, cellIds, globalIds.InputIds(), &points);
+  return vtkGPUMeshGhostCellMessage::Write(input, sent, cellIds, globalIds.InputIds(), localOf, &points);
 }
 
 // Where each ghost cell and each added point of the piece comes from.
@@ -653,9 +651,10 @@ GhostedPiece BuildGhostedPiece(vtkPointSet* input, vtkMultiProcessController* co
   AllSucceed(controller, [&] {
     vtkTimerLogScope packing("GPUMesh: pack ghost cells");
     const Cells cells(input);
-    // The neighbours of each shared point, as one of the few distinct sets that occur (index
-    // 0: not shared). (point, neighbour) pairs of the interface, sorted: each point's run is
-    // its set.
+    // The neighbours of each shared point, as one of the few distinct sets that occur: a dense
+    // per-point index (0: not shared), zeroed on all threads and read for every point of every
+    // interface cell (a hash map's lookups cost more where the interface is large: tetrahedra).
+    // (point, neighbour) pairs of the interface, sorted: each point's run is its set.
     std::vector<std::pair<vtkIdType, std::size_t>> pairs;
     for (std::size_t n = 0; n < count; ++n)
     {
@@ -665,8 +664,8 @@ GhostedPiece BuildGhostedPiece(vtkPointSet* input, vtkMultiProcessController* co
     std::sort(pairs.begin(), pairs.end());
     std::vector<std::vector<std::size_t>> sets;
     std::map<std::vector<std::size_t>, std::uint16_t> setIndex;
-    std::unordered_map<vtkIdType, std::uint16_t> setOfShared;
-    setOfShared.reserve(pairs.size());
+    gpumesh::HostVector<std::uint16_t> setOf(static_cast<std::size_t>(inputPoints));
+    vtkSMPTools::Fill(setOf.begin(), setOf.end(), std::uint16_t(0));
     std::vector<std::size_t> set;
     for (std::size_t i = 0; i < pairs.size();)
     {
@@ -682,13 +681,9 @@ GhostedPiece BuildGhostedPiece(vtkPointSet* input, vtkMultiProcessController* co
         found = setIndex.emplace(set, static_cast<std::uint16_t>(sets.size() + 1)).first;
         sets.push_back(set);
       }
-      setOfShared.emplace(p, found->second);
+      setOf[static_cast<std::size_t>(p)] = found->second;
     }
-    const auto setOf = [&](vtkIdType p) -> std::uint16_t {
-      const auto found = setOfShared.find(p);
-      return found == setOfShared.end() ? 0 : found->second;
-    };
-    piece.InterfaceCells = interfaceCells(input, cells, pairs, device, origin, piece.InterfaceCellsOnDevice);
+    piece.InterfaceCells = interfaceCells(input, cells, setOf, pairs, device, origin, piece.InterfaceCellsOnDevice);
     // A cell's points through its own cell array (vtkPolyData::GetCellPoints would first
     // build the polydata's cell map: a pass over every cell).
     vtkNew<vtkIdList> scratch;
@@ -706,7 +701,7 @@ GhostedPiece BuildGhostedPiece(vtkPointSet* input, vtkMultiProcessController* co
       pointsOf(c, size, ids);
       for (vtkIdType k = 0; k < size; ++k)
       {
-        if (const std::uint16_t set = setOf(ids[k]))
+        if (const std::uint16_t set = setOf[static_cast<std::size_t>(ids[k])])
           for (std::size_t n : sets[set - 1])
             target[n] = 1;
       }
@@ -716,6 +711,7 @@ GhostedPiece BuildGhostedPiece(vtkPointSet* input, vtkMultiProcessController* co
           cellsFor[n].push_back(c);
       }
     }
+    gpumesh::HostVector<std::int32_t> localOf; // made by the first message
     // The points sent, from each message's own list (each point once per message): a sort of
     // a few times the cut's points, not of every cell's every point.
     std::vector<vtkIdType> messagePoints;
@@ -723,7 +719,7 @@ GhostedPiece BuildGhostedPiece(vtkPointSet* input, vtkMultiProcessController* co
     {
       if (cellsFor[n].empty())
         continue;
-      sent[n] = packCells(input, cells, cellsFor[n], interface.GlobalIds, messagePoints);
+      sent[n] = packCells(input, cells, cellsFor[n], interface.GlobalIds, localOf, messagePoints);
       piece.SentPoints.insert(piece.SentPoints.end(), messagePoints.begin(), messagePoints.end());
     }
     vtkSMPTools::Sort(piece.SentPoints.begin(), piece.SentPoints.end());

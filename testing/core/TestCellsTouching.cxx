@@ -1,6 +1,6 @@
 // The cells holding listed points (cellsTouchingPoints) against a host loop over every cell, on
-// a mesh of lines, triangles, quads and a polygon (fixed and variable kinds), around a hub of
-// more cells than the first pass has room for; and no answer where the mesh left cells out.
+// a mesh of lines, triangles, quads and a polygon (fixed and variable kinds, so the groups'
+// lists are merged) and a hub of 3,000 cells; and no answer where the mesh left cells out.
 #include "gpumesh/topology/CellsTouching.h"
 
 #include "TestMesh.h"
@@ -77,7 +77,7 @@ TEST(CellsTouching, TheCellsOfListedPointsOfEveryKind)
   std::vector<std::vector<cl_int>> lists = {
     {},                    // nothing listed
     { 0 },                 // a corner: a line, the polygon and a quad
-    { hub },               // 3,000 cells: more than the first pass's room
+    { hub },               // 3,000 cells
     { hub, hub, 5, 5, 0 }, // repeats
   };
   for (int size : { 1, 10, 300 })

@@ -1,5 +1,7 @@
 #include "gpumesh/topology/CellsTouching.h"
 
+#include "gpumesh/primitives/Scan.h"
+
 #include <algorithm>
 #include <string>
 
@@ -38,33 +40,27 @@ std::optional<std::vector<std::int64_t>> cellsTouchingPoints(
   const DeviceBuffer<cl_int> onDevice = run.upload(listed.data(), listed.size(), "listed points");
   run.call({ program, "flag_listed_points" }, listed.size(), "cells touching points", onDevice,
     static_cast<cl_int>(listed.size()), bits);
-  // A point of a piece's interface lies in a few cells: room for a dozen each; one more pass,
-  // with room for all, where that is short.
-  std::size_t capacity = std::max<std::size_t>(1024, 12 * listed.size());
-  DeviceBuffer<cl_int> counter = run.allocate<cl_int>(1, "cells touching points");
-  for (;;)
+  // Each group's cells in order (flags, their prefix sums, a gather): groups of one kind hold
+  // ascending cell ids, so the groups' lists are merged, never sorted.
+  for (const DeviceCellGroup& group : mesh.groups())
   {
-    DeviceBuffer<cl_int> found = run.allocate<cl_int>(capacity, "cells touching points");
-    run.fill(counter, cl_int(0), "cells touching points");
-    for (const DeviceCellGroup& group : mesh.groups())
-    {
-      run.call({ program, "append_cells_touching" }, group.count, "cells touching points", CellArgs{ group }, bits,
-        static_cast<cl_int>(capacity), counter, found);
-    }
-    cl_int count = 0;
-    run.download(counter, &count, 1, "cells touching points");
-    const auto n = static_cast<std::size_t>(count);
-    if (n <= capacity)
-    {
-      std::vector<cl_int> ids(n);
-      if (n > 0)
-        run.download(found, ids.data(), n, "cells touching points");
-      cells.assign(ids.begin(), ids.end());
-      std::sort(cells.begin(), cells.end());
-      return cells;
-    }
-    capacity = n;
+    const std::size_t n = group.count;
+    DeviceBuffer<cl_uint> flags = run.allocate<cl_uint>(n, "cells touching points");
+    run.call({ program, "flag_cells_touching" }, n, "cells touching points", CellArgs{ group }, bits, flags);
+    DeviceBuffer<cl_uint> places = run.allocate<cl_uint>(n + 1, "cells touching points");
+    const auto found = static_cast<std::size_t>(exclusiveScan(run, flags, n, places, "cells touching points"));
+    if (found == 0)
+      continue;
+    DeviceBuffer<cl_int> ids = run.allocate<cl_int>(found, "cells touching points");
+    run.call({ program, "gather_flagged_cells" }, n, "cells touching points", places, static_cast<cl_int>(n),
+      group.cellIds, ids);
+    std::vector<cl_int> part(found);
+    run.download(ids, part.data(), found, "cells touching points");
+    const auto middle = static_cast<std::ptrdiff_t>(cells.size());
+    cells.insert(cells.end(), part.begin(), part.end());
+    std::inplace_merge(cells.begin(), cells.begin() + middle, cells.end());
   }
+  return cells;
 }
 
 } // namespace gpumesh
