@@ -11,12 +11,15 @@
 #include "vtkGPUMeshAdapter.h"
 #include "vtkGPUMeshDistributed.h"
 #include "vtkGPUMeshDistributedRefinement.h"
+#include "vtkGPUMeshKeptMesh.h"
+#include "vtkGPUMeshPiece.h"
 #include "vtkGPUMeshPieceInterface.h"
 #include "vtkGPUMeshRefinedMesh.h"
 #include "vtkGPUMeshRunReport.h"
 
 #include "gpumesh/algorithms/refinement/LongestEdgeRefinement.h"
 #include "gpumesh/algorithms/refinement/TetraRefinement.h"
+#include "gpumesh/mesh/DeviceMeshCopy.h"
 
 #include <array>
 #include <future>
@@ -25,6 +28,37 @@
 #include <utility>
 
 vtkStandardNewMacro(vtkGPULongestEdgeRefinement);
+
+namespace
+{
+// The mesh to refine, which the refinement modifies in place: a copy, made on the device, of
+// the input's kept mesh (vtkGPUMeshKeptMesh), so that a re-execution on the same input sends
+// none of it. When the copy does not fit beside the kept mesh, requireMemory has dropped the
+// kept meshes (ours stays until this returns) and the mesh is uploaded as its own, as without
+// kept meshes: the device never holds more than the kept mesh and its copy, and the kept mesh
+// goes before the refinement's own buffers need its memory.
+gpumesh::DeviceMesh MeshToRefine(
+  gpumesh::DeviceRun& run, vtkPointSet* input, const vtkGPUMeshAdapter::MeshDescription& description)
+{
+  std::shared_ptr<const gpumesh::DeviceMesh> kept =
+    vtkGPUMeshKeptMesh::Get(run, vtkGPUMeshPiece::Of(input), description);
+  bool copyFits = true;
+  try
+  {
+    run.requireMemory(gpumesh::copyOnDeviceBytes(*kept), "A copy of the mesh to refine");
+  }
+  catch (const gpumesh::Error&)
+  {
+    copyFits = false;
+  }
+  if (copyFits)
+  {
+    return gpumesh::copyOnDevice(run, *kept);
+  }
+  kept.reset();
+  return gpumesh::DeviceMesh(run, description.view);
+}
+} // namespace
 
 vtkGPULongestEdgeRefinement::vtkGPULongestEdgeRefinement()
 {
@@ -62,7 +96,7 @@ void vtkGPULongestEdgeRefinement::ExecuteOnDevice(
       description.view.points.origin = origin;
     }
     vtkTimerLog::MarkStartEvent("GPUMesh: upload mesh");
-    mesh.emplace(run, description.view);
+    mesh.emplace(MeshToRefine(run, input, description));
     vtkTimerLog::MarkEndEvent("GPUMesh: upload mesh");
     kind = vtkGPUMeshRefinedMesh::RefinedKind(input, *mesh);
     if (!this->RefineAll && (!controller || input->GetNumberOfCells() > 0)) // an empty piece may carry no arrays
