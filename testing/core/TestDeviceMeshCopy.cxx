@@ -1,6 +1,7 @@
 // copyOnDevice (core/gpumesh/mesh/DeviceMeshCopy.h): the copy's points and groups equal the
 // original's, in buffers of its own (modifying the copy's connectivity leaves the original's
-// alone), and it takes the device memory copyOnDeviceBytes says.
+// alone), and it takes the device memory copyOnDeviceBytes says. copyOrImport copies where the
+// device has room for the copy, and otherwise lets the original go and imports the mesh again.
 #include "gpumesh/mesh/DeviceMesh.h"
 #include "gpumesh/mesh/DeviceMeshCopy.h"
 #include "gpumesh/mesh/HostMesh.h"
@@ -8,7 +9,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 using namespace gpumesh;
@@ -145,4 +148,93 @@ TEST(DeviceMeshCopy, CopiesAnEmptyMesh)
   EXPECT_EQ(copy.pointCount(), 0);
   EXPECT_EQ(copy.cellCount(), 0);
   EXPECT_TRUE(copy.groups().empty());
+}
+
+namespace
+{
+// Triangles of a jittered grid of n x n squares, float points and 32-bit ids as a polydata's:
+// imported with few buffers beyond the mesh's own (its ids go up as they are).
+struct TriangleGrid
+{
+  std::vector<float> xyz;
+  std::vector<std::int32_t> offsets{ 0 }, connectivity;
+  MeshView view;
+
+  explicit TriangleGrid(int n)
+  {
+    for (int j = 0; j <= n; ++j)
+      for (int i = 0; i <= n; ++i)
+        xyz.insert(xyz.end(), { i + 0.1f * ((i * 7 + j * 3) % 5), j + 0.1f * ((i * 3 + j * 5) % 7), 0.0f });
+    for (std::int32_t j = 0; j < n; ++j)
+      for (std::int32_t i = 0; i < n; ++i)
+      {
+        const std::int32_t a = j * (n + 1) + i, b = a + 1, d = a + n + 1, e = d + 1;
+        connectivity.insert(connectivity.end(), { a, b, e, a, e, d });
+        offsets.push_back(offsets.back() + 3);
+        offsets.push_back(offsets.back() + 3);
+      }
+    view.points.xyz = xyz.data();
+    view.points.count = static_cast<std::int64_t>(xyz.size() / 3);
+    CellSection section;
+    section.layout = SectionLayout::Polygons;
+    section.cellCount = static_cast<std::int64_t>(offsets.size() - 1);
+    section.offsets = offsets.data();
+    section.connectivity = connectivity.data();
+    view.sections.push_back(section);
+  }
+};
+} // namespace
+
+TEST(DeviceMeshCopy, CopyOrImportCopiesWhereTheDeviceHasRoom)
+{
+  auto context = DeviceContext::acquire("0");
+  DeviceRun run(context);
+  const TriangleGrid grid(100);
+  auto kept = std::make_shared<const DeviceMesh>(run, grid.view);
+  const std::uint64_t uploaded = run.bytesUploaded() + run.bytesReadInPlace();
+  const DeviceMesh mesh = copyOrImport(run, kept, grid.view);
+  EXPECT_EQ(run.bytesUploaded() + run.bytesReadInPlace(), uploaded); // nothing sent: a copy
+  expectSameMesh(run, mesh, *kept);
+}
+
+TEST(DeviceMeshCopy, CopyOrImportWithoutRoomLetsTheKeptMeshGoAndImports)
+{
+  auto context = DeviceContext::acquire("0");
+  context->kept().clear();
+  const TriangleGrid grid(300);
+  std::uint64_t importPeak = 0;
+  {
+    DeviceRun probe(context);
+    const DeviceMesh imported(probe, grid.view);
+    importPeak = probe.peakDeviceMemory();
+  }
+  DeviceRun run(context);
+  auto kept = std::make_shared<const DeviceMesh>(run, grid.view);
+  const std::uint64_t copyBytes = copyOnDeviceBytes(*kept);
+  // The kept mesh's buffers are those of a copy: with `left` free beside it, a copy does not fit
+  // while the import fits once the kept mesh is freed.
+  const std::uint64_t left = importPeak / 2;
+  ASSERT_LT(left, copyBytes);
+  ASSERT_GE(left + copyBytes, importPeak);
+  // The device filled up to `left` (buffers beyond the pool's sizes: allocated exactly, and on a
+  // CPU device never touched).
+  std::uint64_t fill = run.info().globalMemoryBytes - context->counters()->memoryInUse() - left;
+  std::vector<DeviceBuffer<cl_uchar>> filler;
+  while (fill > 0)
+  {
+    std::uint64_t chunk = std::min<std::uint64_t>(fill, run.info().maxAllocationBytes);
+    if (fill > chunk && fill - chunk <= BufferPool::maxPooledBytes)
+      chunk = fill / 2; // no small last chunk
+    ASSERT_GT(chunk, BufferPool::maxPooledBytes);
+    filler.push_back(run.allocate<cl_uchar>(static_cast<std::size_t>(chunk), "filler"));
+    fill -= chunk;
+  }
+  const std::weak_ptr<const DeviceMesh> watched = kept;
+  const std::uint64_t uploaded = run.bytesUploaded() + run.bytesReadInPlace();
+  const DeviceMesh mesh = copyOrImport(run, std::move(kept), grid.view);
+  EXPECT_TRUE(watched.expired()); // let go
+  EXPECT_GT(run.bytesUploaded() + run.bytesReadInPlace(), uploaded); // imported
+  filler.clear();
+  const DeviceMesh reference(run, grid.view);
+  expectSameMesh(run, mesh, reference);
 }

@@ -61,4 +61,24 @@ DeviceMesh copyOnDevice(DeviceRun& run, const DeviceMesh& mesh)
     static_cast<std::size_t>(mesh.cellCount()), mesh.origin());
 }
 
+DeviceMesh copyOrImport(DeviceRun& run, std::shared_ptr<const DeviceMesh> kept, const MeshView& view,
+  int minimumDimension)
+{
+  bool copyFits = true;
+  try
+  {
+    run.requireMemory(copyOnDeviceBytes(*kept), "A copy of the mesh");
+  }
+  catch (const Error&)
+  {
+    copyFits = false; // requireMemory only throws for lack of memory
+  }
+  if (copyFits)
+  {
+    return copyOnDevice(run, *kept);
+  }
+  kept.reset();
+  return DeviceMesh(run, view, minimumDimension);
+}
+
 } // namespace gpumesh

@@ -4,6 +4,7 @@
 #include "gpumesh/mesh/DeviceMesh.h"
 
 #include <cstdint>
+#include <memory>
 
 namespace gpumesh
 {
@@ -17,5 +18,13 @@ std::uint64_t copyOnDeviceBytes(const DeviceMesh& mesh);
 /// (DeviceMesh::takeConnectivity) leaves `mesh` alone. An allocation error, as by
 /// DeviceRun::allocate, when the device has no room for it.
 DeviceMesh copyOnDevice(DeviceRun& run, const DeviceMesh& mesh);
+
+/// A mesh of its own for an algorithm that modifies it, from `kept` (a read-only mesh shared
+/// with later runs) made of `view`: copyOnDevice(*kept) when the device has room for the copy
+/// beside it (DeviceRun::requireMemory, which drops kept data and pooled buffers first), else
+/// `kept` is let go (freed unless someone else holds it) and `view` imported anew, as without
+/// kept meshes. `view` must describe the mesh `kept` was made of.
+DeviceMesh copyOrImport(DeviceRun& run, std::shared_ptr<const DeviceMesh> kept, const MeshView& view,
+  int minimumDimension = 1);
 
 } // namespace gpumesh
