@@ -34,9 +34,9 @@ namespace
 // The mesh to refine, which the refinement modifies in place: a copy, made on the device, of
 // the input's kept mesh (vtkGPUMeshKeptMesh), so that a re-execution on the same input sends
 // none of it. Where the copy does not fit beside the kept mesh, the kept meshes are dropped and
-// the mesh is uploaded as its own, as without kept meshes (gpumesh::copyOrImport); the
-// refinement's own buffers (measured: 3 to 14 times the mesh's memory) drop the kept mesh when they need
-// its memory.
+// the mesh is uploaded as its own, as without kept meshes (gpumesh::copyOrImport); later, the
+// refinement's own buffers (measured: 3 to 14 times the mesh's memory) drop the kept mesh when
+// they need its memory.
 gpumesh::DeviceMesh MeshToRefine(
   gpumesh::DeviceRun& run, vtkPointSet* input, const vtkGPUMeshAdapter::MeshDescription& description)
 {
