@@ -11,12 +11,15 @@
 #include "vtkGPUMeshAdapter.h"
 #include "vtkGPUMeshDistributed.h"
 #include "vtkGPUMeshDistributedRefinement.h"
+#include "vtkGPUMeshKeptMesh.h"
+#include "vtkGPUMeshPiece.h"
 #include "vtkGPUMeshPieceInterface.h"
 #include "vtkGPUMeshRefinedMesh.h"
 #include "vtkGPUMeshRunReport.h"
 
 #include "gpumesh/algorithms/refinement/LongestEdgeRefinement.h"
 #include "gpumesh/algorithms/refinement/TetraRefinement.h"
+#include "gpumesh/mesh/DeviceMeshCopy.h"
 
 #include <array>
 #include <future>
@@ -25,6 +28,22 @@
 #include <utility>
 
 vtkStandardNewMacro(vtkGPULongestEdgeRefinement);
+
+namespace
+{
+// The mesh to refine, which the refinement modifies in place: a copy, made on the device, of
+// the input's kept mesh (vtkGPUMeshKeptMesh), so that a re-execution on the same input sends
+// none of it. Where the copy does not fit beside the kept mesh, the kept meshes are dropped and
+// the mesh is uploaded as its own, as without kept meshes (gpumesh::copyOrImport); later, the
+// refinement's own buffers (measured: 3 to 14 times the mesh's memory) drop the kept mesh when
+// they need its memory.
+gpumesh::DeviceMesh MeshToRefine(
+  gpumesh::DeviceRun& run, vtkPointSet* input, const vtkGPUMeshAdapter::MeshDescription& description)
+{
+  return gpumesh::copyOrImport(
+    run, vtkGPUMeshKeptMesh::Get(run, vtkGPUMeshPiece::Of(input), description), description.view);
+}
+} // namespace
 
 vtkGPULongestEdgeRefinement::vtkGPULongestEdgeRefinement()
 {
@@ -62,7 +81,7 @@ void vtkGPULongestEdgeRefinement::ExecuteOnDevice(
       description.view.points.origin = origin;
     }
     vtkTimerLog::MarkStartEvent("GPUMesh: upload mesh");
-    mesh.emplace(run, description.view);
+    mesh.emplace(MeshToRefine(run, input, description));
     vtkTimerLog::MarkEndEvent("GPUMesh: upload mesh");
     kind = vtkGPUMeshRefinedMesh::RefinedKind(input, *mesh);
     if (!this->RefineAll && (!controller || input->GetNumberOfCells() > 0)) // an empty piece may carry no arrays

@@ -445,7 +445,7 @@ def bytes_uploaded(filtered, ranks):
     return uploaded
 
 
-def run_distributed(folder, layout, cases):
+def run_distributed(folder, layout, cases, reexecute=False):
     CLEAN_GLOBALS.update(globals())
     ranks = servermanager.ActiveConnection.GetNumberOfDataPartitions()
     failures = 0
@@ -468,6 +468,13 @@ def run_distributed(folder, layout, cases):
             # owned cells only.
             source = simple.GhostCellsGenerator(Input=simple.RedistributeDataSet(Input=source))
         filtered = apply_filter(source, name, properties, case)
+        if reexecute:
+            # The compared execution is a re-execution after a property change (another number of
+            # passes first): the refinement then refines a copy of the mesh its first execution kept.
+            passes = properties.get("Passes", 1)
+            filtered.Passes = passes % 3 + 1
+            filtered.UpdatePipeline()
+            filtered.Passes = passes
         compared = simple.RemoveGhostInformation(Input=filtered) if layout == "ghost-cells" else filtered
         with gt.CapturedErrors() as errors:
             compared.UpdatePipeline()
@@ -583,16 +590,18 @@ def main():
                         choices=["redistribute", "one-empty", "one-process", "ghost-cells", "reversed-points"])
     parser.add_argument("--pvserver", type=int, help="run through a client connected to N pvservers")
     parser.add_argument("--cases", help="comma-separated case names (default: all)")
+    parser.add_argument("--reexecute", action="store_true",
+                        help="compare a re-execution after a change of Passes (refinement cases)")
     args = parser.parse_args()
     cases = args.cases.split(",") if args.cases else list(CASES)
     if args.reference:
         gt.load_plugin()
         write_references(args.reference, cases)
     elif args.pvserver:
-        with_pvserver(args.pvserver, lambda: run_distributed(args.compare, args.layout, cases))
+        with_pvserver(args.pvserver, lambda: run_distributed(args.compare, args.layout, cases, args.reexecute))
     else:
         gt.load_plugin()
-        run_distributed(args.compare, args.layout, cases)
+        run_distributed(args.compare, args.layout, cases, args.reexecute)
 
 
 if __name__ == "__main__":
