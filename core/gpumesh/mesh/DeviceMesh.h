@@ -52,6 +52,10 @@ public:
   /// place); the group is left empty.
   DeviceBuffer<cl_int> takeConnectivity() { return std::move(Groups.front().connectivity); }
 
+  /// A copy of a group on the device (its connectivity, offsets and cell ids in buffers of
+  /// its own).
+  static DeviceCellGroup copyGroup(DeviceRun& run, const DeviceCellGroup& group);
+
   std::int64_t pointCount() const { return PointCount; }
   std::int64_t cellCount() const { return CellCount; }
   /// x, y, z per point in the run's precision, minus origin().
@@ -68,8 +72,6 @@ public:
 private:
   /// One group of the cells of two groups of the same fixed-size kind, in that order.
   static DeviceCellGroup appendGroup(DeviceRun& run, const DeviceCellGroup& first, const DeviceCellGroup& second);
-  /// A copy of the group on the device.
-  static DeviceCellGroup copyGroup(DeviceRun& run, const DeviceCellGroup& group);
   /// Groups in CellKind order, those of one kind joined (appendGroup) in the order given.
   static std::vector<DeviceCellGroup> mergeGroups(DeviceRun& run, std::vector<DeviceCellGroup> groups);
   /// rounded: the double points when they were rounded to float (Single), else nullptr.

@@ -15,14 +15,6 @@ std::uint64_t allocated(std::size_t bytes, std::size_t element)
 {
   return BufferPool::allocationBytes(bytes ? bytes : element);
 }
-
-template <typename T>
-DeviceBuffer<T> copied(DeviceRun& run, const DeviceBuffer<T>& from, const std::string& what)
-{
-  DeviceBuffer<T> to = run.allocate<T>(from.size(), what);
-  run.copy(from, to, from.size(), what);
-  return to;
-}
 } // namespace
 
 std::uint64_t copyOnDeviceBytes(const DeviceMesh& mesh)
@@ -48,15 +40,7 @@ DeviceMesh copyOnDevice(DeviceRun& run, const DeviceMesh& mesh)
   std::vector<DeviceCellGroup> groups;
   groups.reserve(mesh.groups().size());
   for (const DeviceCellGroup& group : mesh.groups())
-  {
-    DeviceCellGroup copy;
-    copy.kind = group.kind;
-    copy.count = group.count;
-    copy.connectivity = copied(run, group.connectivity, "cell connectivity");
-    copy.offsets = copied(run, group.offsets, "cell offsets");
-    copy.cellIds = copied(run, group.cellIds, "cell ids");
-    groups.push_back(std::move(copy));
-  }
+    groups.push_back(DeviceMesh::copyGroup(run, group));
   return DeviceMesh(std::move(points), static_cast<std::size_t>(mesh.pointCount()), std::move(groups),
     static_cast<std::size_t>(mesh.cellCount()), mesh.origin());
 }
