@@ -35,10 +35,8 @@
 #include <array>
 #include <cstring>
 #include <functional>
-#include <future>
 #include <limits>
 #include <map>
-#include <memory>
 #include <unordered_map>
 
 namespace vtkGPUMeshDistributed
@@ -153,38 +151,24 @@ std::vector<vtkIdType> cellsTouching(const Cells& cells, const Flags& shared)
   return found;
 }
 
-using KeptMeshFuture = std::future<std::shared_ptr<const gpumesh::DeviceMesh>>;
-
-// The input's device mesh (kept there: vtkGPUMeshKeptMesh), made on another thread while this
-// one finds the piece's interface: the upload crosses the bus while the host reads the points
-// and waits for the neighbours. Nothing else uses the run until the result is taken; the
-// description (and VTK's timer log) stay on this thread.
-KeptMeshFuture uploadMeanwhile(vtkPointSet* input, const PieceDevice& device, const std::array<double, 3>& origin)
-{
-  gpumesh::DeviceRun& run = *device.Run;
-  auto description = vtkGPUMeshAdapter::DescribeMesh(input, run.precision());
-  description.view.points.origin = origin;
-  const int minimumDimension = device.MinimumDimension;
-  return std::async(std::launch::async, [&run, input, minimumDimension, described = std::move(description)]() mutable {
-    return vtkGPUMeshKeptMesh::Get(run, vtkGPUMeshPiece::Of(input), std::move(described), minimumDimension);
-  });
-}
-
 // The owned cells of the input holding a shared point (`pairs`: (point, neighbour), sorted by
-// point; `setOf`: non-zero at those points), ascending: found on the device in the input's
-// mesh uploaded meanwhile where there is one (then no pass over the piece's cells here), else
-// by a pass over its cells on all threads.
-std::vector<vtkIdType> interfaceCells(const Cells& cells, const gpumesh::HostVector<std::uint16_t>& setOf,
-  const std::vector<std::pair<vtkIdType, std::size_t>>& pairs, const PieceDevice* device, KeptMeshFuture& uploaded,
-  bool& onDevice)
+// point; `setOf`: non-zero at those points), ascending: found on the device in the input's kept
+// mesh where `device` allows (then no pass over the piece's cells here), else by a pass over
+// its cells on all threads.
+std::vector<vtkIdType> interfaceCells(vtkPointSet* input, const Cells& cells,
+  const gpumesh::HostVector<std::uint16_t>& setOf, const std::vector<std::pair<vtkIdType, std::size_t>>& pairs,
+  const PieceDevice* device, const std::array<double, 3>& origin, bool& onDevice)
 {
   onDevice = false;
-  if (uploaded.valid())
+  if (device && !cells.Ghosts)
   {
-    vtkTimerLog::MarkStartEvent("GPUMesh: wait for upload");
-    const auto kept = uploaded.get();
-    vtkTimerLog::MarkEndEvent("GPUMesh: wait for upload");
     gpumesh::DeviceRun& run = *device->Run;
+    auto description = vtkGPUMeshAdapter::DescribeMesh(input, run.precision());
+    description.view.points.origin = origin;
+    vtkTimerLog::MarkStartEvent("GPUMesh: upload mesh");
+    const auto kept =
+      vtkGPUMeshKeptMesh::Get(run, vtkGPUMeshPiece::Of(input), std::move(description), device->MinimumDimension);
+    vtkTimerLog::MarkEndEvent("GPUMesh: upload mesh");
     // The kept mesh checked every point id: they are the device's 32-bit ones.
     std::vector<cl_int> shared;
     shared.reserve(pairs.size());
@@ -652,18 +636,11 @@ GhostedPiece BuildGhostedPiece(vtkPointSet* input, vtkMultiProcessController* co
 {
   GhostedPiece piece;
   vtkTimerLog::MarkStartEvent("GPUMesh: piece interface");
-  // With a device, the input's mesh goes up to it while the interface is found (an input with
-  // ghost cells of its own is copied instead: no upload). Its origin, the global bounds'
-  // centre, comes first (collective: on every process that has a device, ghosts or not).
+  // With a device, the box first: the origin of the input's device mesh follows from it.
   const vtkGPUMeshPieceBox box = device ? vtkGPUMeshPieceBox::Of(input) : vtkGPUMeshPieceBox();
-  KeptMeshFuture uploaded;
-  if (device)
-  {
-    const std::array<double, 3> origin = GlobalBoundsCentre(box.Box, controller);
-    if (!input->GetCellGhostArray())
-      uploaded = uploadMeanwhile(input, *device, origin);
-  }
   vtkGPUMeshPieceInterface interface = vtkGPUMeshPieceInterface::Find(input, controller, device ? &box : nullptr);
+  const std::array<double, 3> origin =
+    device ? GlobalBoundsCentre(box.Box, controller) : std::array<double, 3>{ 0.0, 0.0, 0.0 };
   vtkTimerLog::MarkEndEvent("GPUMesh: piece interface");
   vtkGPUMeshNeighbors& neighbors = interface.Neighbors;
   const std::size_t count = neighbors.Count();
@@ -706,7 +683,7 @@ GhostedPiece BuildGhostedPiece(vtkPointSet* input, vtkMultiProcessController* co
       }
       setOf[static_cast<std::size_t>(p)] = found->second;
     }
-    piece.InterfaceCells = interfaceCells(cells, setOf, pairs, device, uploaded, piece.InterfaceCellsOnDevice);
+    piece.InterfaceCells = interfaceCells(input, cells, setOf, pairs, device, origin, piece.InterfaceCellsOnDevice);
     // A cell's points through its own cell array (vtkPolyData::GetCellPoints would first
     // build the polydata's cell map: a pass over every cell).
     vtkNew<vtkIdList> scratch;
