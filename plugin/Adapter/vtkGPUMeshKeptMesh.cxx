@@ -12,6 +12,7 @@
 #include "vtkGPUMeshPiece.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <utility>
 #include <vector>
@@ -117,13 +118,19 @@ bool keysOf(gpumesh::DeviceRun& run, const vtkGPUMeshPiece& piece, const vtkGPUM
 namespace vtkGPUMeshKeptMesh
 {
 
+bool ExtendsOnDevice(const gpumesh::DeviceRun& run)
+{
+  const char* forced = std::getenv("GPUMESH_GHOST_LAYER_ON_DEVICE");
+  return run.info().isGPU || (forced && std::string(forced) == "1");
+}
+
 std::shared_ptr<const gpumesh::DeviceMesh> Get(gpumesh::DeviceRun& run, const vtkGPUMeshPiece& piece,
   vtkGPUMeshAdapter::MeshDescription description, int minimumDimension)
 {
   // A ghosted piece extends its dataset's own kept mesh with the layer alone.
   std::shared_ptr<const gpumesh::DeviceMesh> prefix;
   std::size_t prefixSections = 0;
-  if (piece.MorePoints || piece.MoreCells)
+  if ((piece.MorePoints || piece.MoreCells) && ExtendsOnDevice(run))
   {
     auto own = vtkGPUMeshAdapter::DescribeMesh(piece.Data, run.precision());
     own.view.points.origin = description.view.points.origin;

@@ -28,6 +28,13 @@ namespace vtkGPUMeshKeptMesh
 std::shared_ptr<const gpumesh::DeviceMesh> Get(gpumesh::DeviceRun& run, const vtkGPUMeshPiece& piece,
   vtkGPUMeshAdapter::MeshDescription description, int minimumDimension = 1);
 
+/// Whether a ghosted piece's mesh is its dataset's kept mesh extended on the device (Get), and
+/// so whether the ghost layer's cells are best found there: on a GPU, where copies on the
+/// device cost next to nothing beside the bus. On a CPU device a copy is host memory traffic
+/// like the import itself, so the piece is imported whole as one view, unless the environment
+/// sets GPUMESH_GHOST_LAYER_ON_DEVICE=1 (the tests of that path on a CPU, and comparisons).
+bool ExtendsOnDevice(const gpumesh::DeviceRun& run);
+
 } // namespace vtkGPUMeshKeptMesh
 
 #endif

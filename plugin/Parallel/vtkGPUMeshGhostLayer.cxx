@@ -160,7 +160,7 @@ std::vector<vtkIdType> interfaceCells(vtkPointSet* input, const Cells& cells,
   const PieceDevice* device, const std::array<double, 3>& origin, bool& onDevice)
 {
   onDevice = false;
-  if (device && !cells.Ghosts)
+  if (device && !cells.Ghosts && vtkGPUMeshKeptMesh::ExtendsOnDevice(*device->Run))
   {
     gpumesh::DeviceRun& run = *device->Run;
     auto description = vtkGPUMeshAdapter::DescribeMesh(input, run.precision());

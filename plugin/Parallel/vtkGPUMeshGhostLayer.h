@@ -100,8 +100,9 @@ struct PieceDevice
 /// Builds the ghosted piece of `input`. Collective; throws gpumesh::Error (on every process)
 /// when one fails: a point that is not finite or a cell that refers to a point outside the
 /// piece is named. With `device`, the input's cells around its shared points are found there
-/// (one pass over its cells on the device, none on the host), unless the input has ghost cells
-/// of its own or cells its device mesh leaves out; else by a pass over its cells on the host.
+/// (one pass over its cells on the device, none on the host) where
+/// vtkGPUMeshKeptMesh::ExtendsOnDevice (a GPU), unless the input has ghost cells of its own or
+/// cells its device mesh leaves out; else by a pass over its cells on the host.
 GhostedPiece BuildGhostedPiece(
   vtkPointSet* input, vtkMultiProcessController* controller, const PieceDevice* device = nullptr);
 

@@ -421,6 +421,14 @@ TEST(MeshImport, PointsInTwoPartsAndCellsInTwoSectionsGiveTheMeshOfOneView)
     view.sections = { head, tail };
     return view;
   };
+  // The head alone: what a kept piece holds before its ghost layer extends it.
+  const auto headOf = [&](MeshView view) {
+    view.points.count = headPoints;
+    view.points.tailXyz = nullptr;
+    view.points.tailCount = 0;
+    view.sections.resize(1);
+    return view;
+  };
   // The tail's points are read from a copy, so that only the view's pointers can bring them.
   std::vector<double> tailCopy(grid.xyz.begin() + 3 * headPoints, grid.xyz.end());
   auto context = DeviceContext::acquire("0");
@@ -446,12 +454,7 @@ TEST(MeshImport, PointsInTwoPartsAndCellsInTwoSectionsGiveTheMeshOfOneView)
     twoFar.points.tailXyz = farTail.data();
     for (MeshView* view : { &wholeFar, &twoFar })
       view->points.origin = { 1015.0, 1015.0, 1000.0 };
-    MeshView headOnly = twoFar;
-    headOnly.points.count = headPoints;
-    headOnly.points.tailXyz = nullptr;
-    headOnly.points.tailCount = 0;
-    headOnly.sections.resize(1);
-    const DeviceMesh head(run, headOnly);
+    const DeviceMesh head(run, headOf(twoFar));
     const std::vector<ImportedGroup> headBefore = groupsOf(run, head);
     const std::vector<double> headPointsBefore = pointsOf(run, head);
     const DeviceMesh full(run, wholeFar), extended(run, head, twoFar, 1);
@@ -471,12 +474,7 @@ TEST(MeshImport, PointsInTwoPartsAndCellsInTwoSectionsGiveTheMeshOfOneView)
   bad.points.tailXyz = tailCopy.data();
   const std::string named = "Point " + std::to_string(headPoints + 5) + " has a non-finite";
   EXPECT_NE(importError(run, bad).find(named), std::string::npos) << importError(run, bad);
-  MeshView headOnly = bad;
-  headOnly.points.count = headPoints;
-  headOnly.points.tailXyz = nullptr;
-  headOnly.points.tailCount = 0;
-  headOnly.sections.resize(1);
-  const DeviceMesh head(run, headOnly);
+  const DeviceMesh head(run, headOf(bad));
   std::string extensionError = "no error";
   try
   {
