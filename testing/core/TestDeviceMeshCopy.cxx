@@ -7,6 +7,8 @@
 #include "gpumesh/mesh/HostMesh.h"
 #include "gpumesh/runtime/DeviceRun.h"
 
+#include "TestMesh.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -173,14 +175,7 @@ struct TriangleGrid
         offsets.push_back(offsets.back() + 3);
         offsets.push_back(offsets.back() + 3);
       }
-    view.points.xyz = xyz.data();
-    view.points.count = static_cast<std::int64_t>(xyz.size() / 3);
-    CellSection section;
-    section.layout = SectionLayout::Polygons;
-    section.cellCount = static_cast<std::int64_t>(offsets.size() - 1);
-    section.offsets = offsets.data();
-    section.connectivity = connectivity.data();
-    view.sections.push_back(section);
+    view = testmesh::polygonsView(xyz, offsets, connectivity);
   }
 };
 } // namespace

@@ -1,6 +1,8 @@
-// Small meshes written out cell by cell for the core tests, and their HostMesh.
+// Small meshes written out cell by cell for the core tests, their HostMesh, and views of
+// meshes in VTK's layout.
 #pragma once
 #include "gpumesh/mesh/HostMesh.h"
+#include "gpumesh/mesh/MeshView.h"
 
 #include <cstdint>
 #include <vector>
@@ -45,6 +47,24 @@ MeshType fromGenerated(const Generated& generated)
       std::vector<std::int64_t>(generated.connectivity.begin() + static_cast<long>(c * v),
         generated.connectivity.begin() + static_cast<long>((c + 1) * v)) });
   return mesh;
+}
+
+// Points and one section of polygons (vtkPolyData's polys) in VTK's layout.
+template <typename Real, typename Index>
+inline gpumesh::MeshView polygonsView(const std::vector<Real>& xyz, const std::vector<Index>& offsets, const std::vector<Index>& connectivity)
+{
+  gpumesh::MeshView view;
+  view.points.xyz = xyz.data();
+  view.points.isDouble = sizeof(Real) == 8;
+  view.points.count = static_cast<std::int64_t>(xyz.size() / 3);
+  gpumesh::CellSection section;
+  section.layout = gpumesh::SectionLayout::Polygons;
+  section.cellCount = static_cast<std::int64_t>(offsets.size() - 1);
+  section.offsets = offsets.data();
+  section.connectivity = connectivity.data();
+  section.indices64 = sizeof(Index) == 8;
+  view.sections.push_back(section);
+  return view;
 }
 
 } // namespace testmesh

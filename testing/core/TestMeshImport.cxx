@@ -7,6 +7,8 @@
 #include "gpumesh/runtime/DeviceRun.h"
 #include "gpumesh/runtime/Error.h"
 
+#include "TestMesh.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -36,23 +38,6 @@ private:
   std::size_t Threshold;
 };
 
-// Points and one section of polygons (vtkPolyData's polys) in VTK's layout.
-template <typename Real, typename Index>
-MeshView polygonsView(const std::vector<Real>& xyz, const std::vector<Index>& offsets, const std::vector<Index>& connectivity)
-{
-  MeshView view;
-  view.points.xyz = xyz.data();
-  view.points.isDouble = sizeof(Real) == 8;
-  view.points.count = static_cast<std::int64_t>(xyz.size() / 3);
-  CellSection section;
-  section.layout = SectionLayout::Polygons;
-  section.cellCount = static_cast<std::int64_t>(offsets.size() - 1);
-  section.offsets = offsets.data();
-  section.connectivity = connectivity.data();
-  section.indices64 = sizeof(Index) == 8;
-  view.sections.push_back(section);
-  return view;
-}
 
 // A strip of `quads` unit squares as polygons: triangles, then quads, then one pentagon
 // (three kinds, so the mixed-kind gather runs too), with 64-bit offsets and ids.
@@ -85,7 +70,7 @@ struct PolygonStrip
     connectivity.insert(connectivity.end(), ids);
     offsets.push_back(static_cast<std::int64_t>(connectivity.size()));
   }
-  MeshView view() const { return polygonsView(xyz, offsets, connectivity); }
+  MeshView view() const { return testmesh::polygonsView(xyz, offsets, connectivity); }
 };
 
 struct ImportedGroup
@@ -244,7 +229,7 @@ struct TriangleStrip
       offsets.push_back(static_cast<Index>(connectivity.size()));
     }
   }
-  MeshView view() const { return polygonsView(xyz, offsets, connectivity); }
+  MeshView view() const { return testmesh::polygonsView(xyz, offsets, connectivity); }
 };
 
 template <typename Index>

@@ -2,6 +2,7 @@
 
 #include "gpumesh/primitives/Scan.h"
 #include "gpumesh/topology/CellEntities.h"
+#include "gpumesh/topology/ListedPoints.h"
 
 #include <algorithm>
 #include <array>
@@ -180,15 +181,7 @@ BoundaryEdgeSlots boundaryEdgeSlotsAmong(
   DeviceRun& run, const DeviceMesh& mesh, const std::vector<cl_int>& points, double hostFraction)
 {
   const CellKind kind = soleSimplexKind(mesh);
-  std::vector<cl_int> among(points);
-  std::sort(among.begin(), among.end());
-  among.erase(std::unique(among.begin(), among.end()), among.end());
-  if (!among.empty() && (among.front() < 0 || among.back() >= mesh.pointCount()))
-  {
-    throw Error("Boundary edges among points: point " +
-      std::to_string(among.front() < 0 ? among.front() : among.back()) + " is outside the mesh's " +
-      std::to_string(mesh.pointCount()) + " points");
-  }
+  const std::vector<cl_int> among = listedPoints(mesh, points, "Boundary edges among points");
   if (mesh.groups().empty() || among.empty())
   {
     return {};
@@ -200,12 +193,7 @@ BoundaryEdgeSlots boundaryEdgeSlotsAmong(
   // are more), in one pass over the cells.
   const auto capacity =
     static_cast<std::size_t>(std::clamp(hostFraction, 0.0, 1.0) * static_cast<double>(group.count)) + 1;
-  DeviceBuffer<cl_uint> bits =
-    run.allocate<cl_uint>((static_cast<std::size_t>(mesh.pointCount()) + 31) / 32, "listed points");
-  run.fill(bits, cl_uint(0), "listed points");
-  const DeviceBuffer<cl_int> listed = run.upload(among.data(), among.size(), "listed points");
-  run.call({ program, "flag_listed_points" }, among.size(), "boundary edges", listed,
-    static_cast<cl_int>(among.size()), bits);
+  const DeviceBuffer<cl_uint> bits = listedPointBits(run, mesh, among, program);
   DeviceBuffer<cl_int> counter = run.allocate<cl_int>(1, "cells with two listed points");
   run.fill(counter, cl_int(0), "cells with two listed points");
   DeviceBuffer<cl_int> cellsFound = run.allocate<cl_int>(capacity, "cells with two listed points");

@@ -1,6 +1,7 @@
 #include "gpumesh/topology/CellsTouching.h"
 
 #include "gpumesh/primitives/Scan.h"
+#include "gpumesh/topology/ListedPoints.h"
 
 #include <algorithm>
 #include <string>
@@ -21,25 +22,12 @@ std::optional<std::vector<std::int64_t>> cellsTouchingPoints(
     grouped += static_cast<std::int64_t>(group.count);
   if (grouped != mesh.cellCount())
     return std::nullopt;
-  std::vector<cl_int> listed(points);
-  std::sort(listed.begin(), listed.end());
-  listed.erase(std::unique(listed.begin(), listed.end()), listed.end());
-  if (!listed.empty() && (listed.front() < 0 || listed.back() >= mesh.pointCount()))
-  {
-    throw Error("Cells touching points: point " +
-      std::to_string(listed.front() < 0 ? listed.front() : listed.back()) + " is outside the mesh's " +
-      std::to_string(mesh.pointCount()) + " points");
-  }
+  const std::vector<cl_int> listed = listedPoints(mesh, points, "Cells touching points");
   std::vector<std::int64_t> cells;
   if (listed.empty() || grouped == 0)
     return cells;
 
-  DeviceBuffer<cl_uint> bits =
-    run.allocate<cl_uint>((static_cast<std::size_t>(mesh.pointCount()) + 31) / 32, "listed points");
-  run.fill(bits, cl_uint(0), "listed points");
-  const DeviceBuffer<cl_int> onDevice = run.upload(listed.data(), listed.size(), "listed points");
-  run.call({ program, "flag_listed_points" }, listed.size(), "cells touching points", onDevice,
-    static_cast<cl_int>(listed.size()), bits);
+  const DeviceBuffer<cl_uint> bits = listedPointBits(run, mesh, listed, program);
   // Each group's cells in order (flags, their prefix sums, a gather): groups of one kind hold
   // ascending cell ids, so the groups' lists are merged, never sorted.
   for (const DeviceCellGroup& group : mesh.groups())
