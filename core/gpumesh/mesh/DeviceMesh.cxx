@@ -416,7 +416,8 @@ RealBuffer pointsOnDevice(DeviceRun& run, const PointsView& view, bool inPlace, 
       shifted[i] = static_cast<float>(relative);
       if (!std::isfinite(value) || std::isinf(shifted[i]))
       {
-        throw Error("Point " + std::to_string(firstPoint + static_cast<std::int64_t>(i / 3)) + " has the coordinate " + formatNumber(value) +
+        throw Error("Point " + std::to_string(firstPoint + static_cast<std::int64_t>(i / 3)) + " has the coordinate " +
+          formatNumber(value) +
           (std::isfinite(value) ? ", outside the range of single precision: set Precision to Double"
                                 : ", which is not finite"));
       }
@@ -478,13 +479,13 @@ DeviceMesh::DeviceMesh(DeviceRun& run, const MeshView& view, int minimumDimensio
   // Before any upload: a mesh the device cannot hold stops here.
   run.requireMemory(plannedImportBytes(run, view),
     "A mesh of " + std::to_string(PointCount) + " points and " + std::to_string(CellCount) + " cells");
-  if (view.points.isDouble && run.precision() == Precision::Single)
+  const bool rounded = view.points.isDouble && run.precision() == Precision::Single;
+  if (rounded)
     Origin = view.points.origin;
   Points = pointsOnDevice(run, view.points, view.readInPlace);
   for (const CellSection& section : view.sections)
   {
-    importSection(run, section, minimumDimension, view.readInPlace,
-      view.points.isDouble && run.precision() == Precision::Single ? &view.points : nullptr);
+    importSection(run, section, minimumDimension, view.readInPlace, rounded ? &view.points : nullptr);
   }
   Groups = mergeGroups(run, std::move(Groups));
 }
@@ -539,9 +540,6 @@ DeviceMesh::DeviceMesh(
       Groups.push_back(copyGroup(run, group));
       continue;
     }
-    if (fixedVertexCount(group.kind) <= 0)
-      throw Error(std::string("Cells of kind ") + cellKindName(group.kind) +
-        " come from two sections of the mesh description");
     Groups.push_back(appendGroup(run, group, *same));
     rest.erase(same);
   }
@@ -578,9 +576,6 @@ std::vector<DeviceCellGroup> DeviceMesh::mergeGroups(DeviceRun& run, std::vector
       merged.push_back(std::move(group));
       continue;
     }
-    if (fixedVertexCount(group.kind) <= 0)
-      throw Error(std::string("Cells of kind ") + cellKindName(group.kind) +
-        " come from two sections of the mesh description");
     merged.back() = appendGroup(run, merged.back(), group);
   }
   return merged;
@@ -588,6 +583,10 @@ std::vector<DeviceCellGroup> DeviceMesh::mergeGroups(DeviceRun& run, std::vector
 
 DeviceCellGroup DeviceMesh::appendGroup(DeviceRun& run, const DeviceCellGroup& first, const DeviceCellGroup& second)
 {
+  // Joined by plain copies: variable-size kinds would need their offsets shifted.
+  if (fixedVertexCount(first.kind) <= 0)
+    throw Error(std::string("Cells of kind ") + cellKindName(first.kind) +
+      " come from two sections of the mesh description");
   const auto perCell = static_cast<std::size_t>(fixedVertexCount(first.kind));
   DeviceCellGroup both;
   both.kind = first.kind;

@@ -70,7 +70,8 @@ public:
   const DeviceCellGroup* soleFixedSizeGroup() const;
 
 private:
-  /// One group of the cells of two groups of the same fixed-size kind, in that order.
+  /// One group of the cells of two groups of the same kind, in that order; an error for a kind
+  /// of variable size ("come from two sections of the mesh description").
   static DeviceCellGroup appendGroup(DeviceRun& run, const DeviceCellGroup& first, const DeviceCellGroup& second);
   /// Groups in CellKind order, those of one kind joined (appendGroup) in the order given.
   static std::vector<DeviceCellGroup> mergeGroups(DeviceRun& run, std::vector<DeviceCellGroup> groups);
