@@ -127,19 +127,15 @@ bool ExtendsOnDevice(const gpumesh::DeviceRun& run)
 std::shared_ptr<const gpumesh::DeviceMesh> Get(gpumesh::DeviceRun& run, const vtkGPUMeshPiece& piece,
   vtkGPUMeshAdapter::MeshDescription description, int minimumDimension)
 {
-  // A ghosted piece extends its dataset's own kept mesh with the layer alone.
-  std::shared_ptr<const gpumesh::DeviceMesh> prefix;
-  std::size_t prefixSections = 0;
-  if ((piece.MorePoints || piece.MoreCells) && ExtendsOnDevice(run))
+  const bool extended = (piece.MorePoints || piece.MoreCells) && ExtendsOnDevice(run);
+  vtkGPUMeshAdapter::MeshDescription own;
+  if (extended)
   {
-    auto own = vtkGPUMeshAdapter::DescribeMesh(piece.Data, run.precision());
+    // An empty layer adds nothing: the dataset's own kept mesh serves.
+    own = vtkGPUMeshAdapter::DescribeMesh(piece.Data, run.precision());
     own.view.points.origin = description.view.points.origin;
-    prefixSections = own.view.sections.size();
-    const bool layerEmpty =
-      description.view.points.tailCount == 0 && description.view.sections.size() == prefixSections;
-    prefix = Get(run, vtkGPUMeshPiece::Of(piece.Data), std::move(own), minimumDimension);
-    if (layerEmpty)
-      return prefix;
+    if (description.view.points.tailCount == 0 && description.view.sections.size() == own.view.sections.size())
+      return Get(run, vtkGPUMeshPiece::Of(piece.Data), std::move(own), minimumDimension);
   }
   std::string slot, version;
   std::vector<vtkSmartPointer<vtkObject>> sources;
@@ -153,6 +149,12 @@ std::shared_ptr<const gpumesh::DeviceMesh> Get(gpumesh::DeviceRun& run, const vt
     }
     run.device().kept().forget(slot); // an older version's memory goes first, to be used again
   }
+  // A ghosted piece not kept extends its dataset's own kept mesh (found or made) with the layer
+  // alone.
+  std::shared_ptr<const gpumesh::DeviceMesh> prefix;
+  const std::size_t prefixSections = own.view.sections.size();
+  if (extended)
+    prefix = Get(run, vtkGPUMeshPiece::Of(piece.Data), std::move(own), minimumDimension);
   // What it holds: its device memory, and the host arrays a CPU device reads where they are.
   const std::uint64_t inUseBefore = run.deviceMemoryInUse();
   const std::uint64_t inPlaceBefore = run.bytesReadInPlace();
