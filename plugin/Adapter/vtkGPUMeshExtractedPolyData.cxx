@@ -1,6 +1,7 @@
 #include "vtkGPUMeshExtractedPolyData.h"
 
 #include "vtkGPUMeshAdapter.h"
+#include "vtkGPUMeshHostLoops.h"
 #include "vtkGPUMeshOutputArrays.h"
 
 #include "vtkCellArray.h"
@@ -12,7 +13,6 @@
 #include "vtkPointData.h"
 #include "vtkPoints.h"
 #include "vtkPolyData.h"
-#include "vtkSMPTools.h"
 #include "vtkUnsignedCharArray.h"
 #include "vtkUnstructuredGrid.h"
 
@@ -147,7 +147,7 @@ vtkSmartPointer<vtkIdTypeArray> idArray(const Ids& values, const char* name = nu
 // `cells` in the output's point numbering (`newId` per input point).
 vtkSmartPointer<vtkCellArray> outputCellArray(OutputCells& cells, const Ids& newId)
 {
-  vtkSMPTools::For(0, static_cast<vtkIdType>(cells.connectivity.size()), [&](vtkIdType begin, vtkIdType end) {
+  vtkGPUMeshHostLoops::For(0, static_cast<vtkIdType>(cells.connectivity.size()), [&](vtkIdType begin, vtkIdType end) {
     for (vtkIdType i = begin; i < end; ++i)
       cells.connectivity[i] = newId[cells.connectivity[i]];
   });

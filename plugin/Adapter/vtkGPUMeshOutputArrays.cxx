@@ -8,7 +8,8 @@
 #include "vtkIdTypeArray.h"
 #include "vtkMath.h"
 #include "vtkNew.h"
-#include "vtkSMPTools.h"
+
+#include "vtkGPUMeshHostLoops.h"
 
 #include "gpumesh/runtime/Error.h"
 #include "gpumesh/runtime/HostMemory.h"
@@ -41,7 +42,7 @@ struct GatherWorker
     const auto in = vtk::DataArrayValueRange(from);
     auto out = vtk::DataArrayValueRange(to);
     const int components = from->GetNumberOfComponents();
-    vtkSMPTools::For(0, count, [&](vtkIdType begin, vtkIdType end) {
+    vtkGPUMeshHostLoops::For(0, count, [&](vtkIdType begin, vtkIdType end) {
       if (components == 1)
       {
         for (vtkIdType i = begin; i < end; ++i)
@@ -65,7 +66,7 @@ struct MidpointWorker
     using Value = vtk::GetAPIType<Array>;
     auto values = vtk::DataArrayValueRange(array);
     const int components = array->GetNumberOfComponents();
-    vtkSMPTools::For(begin, end, [&](vtkIdType from, vtkIdType to) {
+    vtkGPUMeshHostLoops::For(begin, end, [&](vtkIdType from, vtkIdType to) {
       for (vtkIdType k = from; k < to; ++k)
       {
         const vtkIdType a = parents[2 * k] * components;
@@ -136,7 +137,7 @@ vtkSmartPointer<vtkDataArray> NewLike(vtkDataArray* like, vtkIdType tuples)
 void Copy(void* to, const void* from, std::size_t bytes)
 {
   const std::size_t blocks = (bytes + copyBlock - 1) / copyBlock;
-  vtkSMPTools::For(0, static_cast<vtkIdType>(blocks), [&](vtkIdType begin, vtkIdType end) {
+  vtkGPUMeshHostLoops::For(0, static_cast<vtkIdType>(blocks), [&](vtkIdType begin, vtkIdType end) {
     const std::size_t first = static_cast<std::size_t>(begin) * copyBlock;
     const std::size_t last = std::min(bytes, static_cast<std::size_t>(end) * copyBlock);
     std::memcpy(static_cast<char*>(to) + first, static_cast<const char*>(from) + first, last - first);
@@ -260,7 +261,7 @@ void GatherArrays(const std::vector<vtkAbstractArray*>& to, const std::vector<vt
     }
   }
   sameAsInput = std::min(sameAsInput, count);
-  vtkSMPTools::For(0, count, gatherBlock, [&](vtkIdType first, vtkIdType last) {
+  vtkGPUMeshHostLoops::For(0, count, gatherBlock, [&](vtkIdType first, vtkIdType last) {
     for (vtkIdType begin = first; begin < last; begin += gatherBlock)
     {
       const vtkIdType end = std::min(last, begin + gatherBlock);

@@ -1,6 +1,7 @@
 #include "vtkGPUMeshRefinedMesh.h"
 
 #include "vtkGPUMeshAdapter.h"
+#include "vtkGPUMeshHostLoops.h"
 
 #include "vtkCellArray.h"
 #include "vtkCellData.h"
@@ -12,7 +13,6 @@
 #include "vtkPointData.h"
 #include "vtkPoints.h"
 #include "vtkPolyData.h"
-#include "vtkSMPTools.h"
 #include "vtkTimerLog.h"
 #include "vtkTypeInt32Array.h"
 #include "vtkUnstructuredGrid.h"
@@ -79,7 +79,7 @@ NarrowedTriangles narrowedTriangles(vtkPointSet* input)
   if (cells->IsStorage64Bit())
   {
     const vtkTypeInt64* in = cells->GetConnectivityArray64()->GetPointer(0);
-    vtkSMPTools::For(0, ids, [&](vtkIdType begin, vtkIdType end) {
+    vtkGPUMeshHostLoops::For(0, ids, [&](vtkIdType begin, vtkIdType end) {
       for (vtkIdType i = begin; i < end; ++i)
         out[i] = static_cast<vtkTypeInt32>(in[i]);
     });
@@ -266,7 +266,7 @@ void BuildCells(gpumesh::DeviceRun& run, vtkPointSet* input, vtkPointSet* output
     static_cast<std::size_t>(vertices * appended), "appended cells");
   auto offsets = New<vtkTypeInt32Array>(count + 1);
   vtkTypeInt32* offset = offsets->GetPointer(0);
-  vtkSMPTools::For(0, count + 1, [&](vtkIdType begin, vtkIdType end) {
+  vtkGPUMeshHostLoops::For(0, count + 1, [&](vtkIdType begin, vtkIdType end) {
     for (vtkIdType c = begin; c < end; ++c)
       offset[c] = static_cast<vtkTypeInt32>(vertices * c);
   });

@@ -16,16 +16,16 @@
 #include "vtkPoints.h"
 #include "vtkMath.h"
 #include "vtkPolyData.h"
-#include "vtkSMPTools.h"
 #include "vtkSmartPointer.h"
 #include "vtkTypeInt32Array.h"
 #include "vtkUnstructuredGrid.h"
 
 #include "vtkGPUMeshAdapter.h"
-#include "vtkGPUMeshKeptMesh.h"
-#include "vtkGPUMeshPiece.h"
 #include "vtkGPUMeshDistributed.h"
+#include "vtkGPUMeshHostLoops.h"
+#include "vtkGPUMeshKeptMesh.h"
 #include "vtkGPUMeshOutputArrays.h"
+#include "vtkGPUMeshPiece.h"
 #include "vtkGPUMeshPieceInterface.h"
 #include "vtkGPUMeshRunReport.h"
 
@@ -113,7 +113,7 @@ struct EdgeInterpolation
     const auto in = vtk::DataArrayValueRange(from);
     auto out = vtk::DataArrayValueRange(to);
     const int components = to->GetNumberOfComponents();
-    vtkSMPTools::For(0, static_cast<vtkIdType>(source.size()), [&](vtkIdType begin, vtkIdType end) {
+    vtkGPUMeshHostLoops::For(0, static_cast<vtkIdType>(source.size()), [&](vtkIdType begin, vtkIdType end) {
       for (vtkIdType i = begin; i < end; ++i)
       {
         const vtkIdType a = static_cast<vtkIdType>(source[i]) * components;
@@ -272,7 +272,7 @@ void vtkGPUDecimation::ExecuteOnDevice(
   points->SetData(vtkGPUMeshOutputArrays::NewLike(points->GetData(), pointCount));
   std::vector<double> weight(static_cast<std::size_t>(pointCount), 0.0);
   vtkDataArray* xyz = points->GetData();
-  vtkSMPTools::For(0, pointCount, [&](vtkIdType begin, vtkIdType end) {
+  vtkGPUMeshHostLoops::For(0, pointCount, [&](vtkIdType begin, vtkIdType end) {
     for (vtkIdType i = begin; i < end; ++i)
     {
       double p[3];
@@ -324,7 +324,7 @@ void vtkGPUDecimation::ExecuteOnDevice(
     auto ids = vtkGPUMeshOutputArrays::New<vtkIdTypeArray>(pointCount);
     ids->SetName("vtkOriginalPointIds");
     vtkIdType* values = ids->GetPointer(0);
-    vtkSMPTools::For(0, pointCount, [&](vtkIdType begin, vtkIdType end) {
+    vtkGPUMeshHostLoops::For(0, pointCount, [&](vtkIdType begin, vtkIdType end) {
       std::copy(source.begin() + begin, source.begin() + end, values + begin);
     });
     outPD->AddArray(ids);
@@ -336,7 +336,7 @@ void vtkGPUDecimation::ExecuteOnDevice(
     auto offsets = vtkGPUMeshOutputArrays::New<vtkTypeInt32Array>(triangleCount + 1);
     auto connectivity = vtkGPUMeshOutputArrays::New<vtkTypeInt32Array>(3 * triangleCount);
     vtkTypeInt32* offset = offsets->GetPointer(0);
-    vtkSMPTools::For(0, triangleCount + 1, [&](vtkIdType begin, vtkIdType end) {
+    vtkGPUMeshHostLoops::For(0, triangleCount + 1, [&](vtkIdType begin, vtkIdType end) {
       for (vtkIdType t = begin; t < end; ++t)
         offset[t] = static_cast<vtkTypeInt32>(3 * t);
     });

@@ -10,13 +10,13 @@
 #include "vtkPointData.h"
 #include "vtkPointSet.h"
 #include "vtkPoints.h"
-#include "vtkSMPTools.h"
 #include "vtkStringArray.h"
 #include "vtkTimerLog.h"
 
 #include "vtkGPUMeshAdapter.h"
-#include "vtkGPUMeshKeptMesh.h"
 #include "vtkGPUMeshDistributed.h"
+#include "vtkGPUMeshHostLoops.h"
+#include "vtkGPUMeshKeptMesh.h"
 #include "vtkGPUMeshOutputArrays.h"
 #include "vtkGPUMeshPiece.h"
 #include "vtkGPUMeshRunReport.h"
@@ -153,7 +153,7 @@ void shiftValues(vtkDataArray* from, vtkDataArray* to, const std::array<double, 
   const From* in = static_cast<const From*>(from->GetVoidPointer(0));
   To* out = static_cast<To*>(to->GetVoidPointer(0));
   const int components = from->GetNumberOfComponents();
-  vtkSMPTools::For(0, from->GetNumberOfTuples(), [&](vtkIdType begin, vtkIdType end) {
+  vtkGPUMeshHostLoops::For(0, from->GetNumberOfTuples(), [&](vtkIdType begin, vtkIdType end) {
     for (vtkIdType t = begin; t < end; ++t)
       for (int c = 0; c < components; ++c)
       {
@@ -179,7 +179,7 @@ vtkIdType firstNonFinite(vtkDataArray* array)
   const T* values = static_cast<const T*>(array->GetVoidPointer(0));
   const vtkIdType count = array->GetNumberOfValues();
   std::atomic<vtkIdType> first{ count };
-  vtkSMPTools::For(0, count, [&](vtkIdType begin, vtkIdType end) {
+  vtkGPUMeshHostLoops::For(0, count, [&](vtkIdType begin, vtkIdType end) {
     for (vtkIdType i = begin; i < end && i < first.load(std::memory_order_relaxed); ++i)
     {
       if (!std::isfinite(values[i]))

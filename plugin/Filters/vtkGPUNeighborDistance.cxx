@@ -8,10 +8,10 @@
 #include "vtkObjectFactory.h"
 #include "vtkPointSet.h"
 #include "vtkPoints.h"
-#include "vtkSMPTools.h"
 #include "vtkTimerLog.h"
 
 #include "vtkGPUMeshAdapter.h"
+#include "vtkGPUMeshHostLoops.h"
 #include "vtkGPUMeshKeptMesh.h"
 #include "vtkGPUMeshOutputArrays.h"
 #include "vtkGPUMeshPiece.h"
@@ -47,7 +47,7 @@ void addCentroids(gpumesh::DeviceRun& run, const gpumesh::DeviceMesh& mesh,
   {
     auto shifted = vtkSmartPointer<vtkDoubleArray>::New();
     shifted->DeepCopy(array);
-    vtkSMPTools::For(0, cells, [&](vtkIdType begin, vtkIdType end) {
+    vtkGPUMeshHostLoops::For(0, cells, [&](vtkIdType begin, vtkIdType end) {
       double* xyz = shifted->GetPointer(3 * begin);
       for (vtkIdType i = 0; i < 3 * (end - begin); ++i)
         xyz[i] += origin[i % 3];

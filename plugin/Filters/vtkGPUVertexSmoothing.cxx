@@ -10,14 +10,14 @@
 #include "vtkPointData.h"
 #include "vtkPointSet.h"
 #include "vtkPoints.h"
-#include "vtkSMPTools.h"
 #include "vtkSmartPointer.h"
 #include "vtkTimerLog.h"
 
 #include "vtkGPUMeshAdapter.h"
-#include "vtkGPUMeshKeptMesh.h"
 #include "vtkGPUMeshDistributed.h"
 #include "vtkGPUMeshHaloedPiece.h"
+#include "vtkGPUMeshHostLoops.h"
+#include "vtkGPUMeshKeptMesh.h"
 #include "vtkGPUMeshOutputArrays.h"
 #include "vtkGPUMeshPiece.h"
 #include "vtkGPUMeshRunReport.h"
@@ -109,7 +109,7 @@ std::vector<std::uint8_t> pinnedPoints(const vtkGPUMeshPiece& piece, const std::
   vtkDataArray* more = piece.MoreValuesOf(array, true);
   const int components = array->GetNumberOfComponents();
   std::vector<std::uint8_t> pinned(static_cast<std::size_t>(piece.GetNumberOfPoints()), 0);
-  vtkSMPTools::For(0, piece.GetNumberOfPoints(), [&](vtkIdType begin, vtkIdType end) {
+  vtkGPUMeshHostLoops::For(0, piece.GetNumberOfPoints(), [&](vtkIdType begin, vtkIdType end) {
     for (vtkIdType p = begin; p < end; ++p)
     {
       for (int c = 0; c < components && !pinned[p]; ++c)
@@ -135,7 +135,7 @@ void addDisplacement(vtkDataArray* input, vtkDoubleArray* displacement, vtkPoint
   landed->SetName("Displacement");
   landed->SetNumberOfComponents(3);
   vtkGPUMeshOutputArrays::Allocate(landed, n);
-  vtkSMPTools::For(0, n, [&](vtkIdType begin, vtkIdType end) {
+  vtkGPUMeshHostLoops::For(0, n, [&](vtkIdType begin, vtkIdType end) {
     const double* d = displacement->GetPointer(0);
     Real* out = coordinates->GetPointer(0);
     Real* delta = landed->GetPointer(0);

@@ -6,9 +6,10 @@
 
 #include "vtkCellArray.h"
 #include "vtkDataArray.h"
-#include "vtkSMPTools.h"
 #include "vtkTypeInt32Array.h"
 #include "vtkTypeInt64Array.h"
+
+#include "vtkGPUMeshHostLoops.h"
 
 #include "gpumesh/runtime/Error.h"
 
@@ -64,7 +65,7 @@ std::vector<vtkIdType> CellsTouching(vtkCellArray* cells, vtkIdType firstCell, c
   std::vector<std::vector<vtkIdType>> perBlock(static_cast<std::size_t>(blocks));
   std::vector<vtkIdType> outside(static_cast<std::size_t>(blocks), -1); // per block: the first bad position
   WithStorage(cells, [&](const auto* offsets, const auto* ids) {
-    vtkSMPTools::For(0, blocks, [&](vtkIdType first, vtkIdType last) {
+    vtkGPUMeshHostLoops::For(0, blocks, [&](vtkIdType first, vtkIdType last) {
       for (vtkIdType b = first; b < last; ++b)
       {
         for (vtkIdType c = b * block; c < std::min(count, (b + 1) * block); ++c)

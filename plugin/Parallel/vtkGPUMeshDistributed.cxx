@@ -1,4 +1,5 @@
 #include "vtkGPUMeshDistributed.h"
+#include "vtkGPUMeshHostLoops.h"
 #include "vtkGPUMeshNeighbors.h"
 #include "vtkGPUMeshOutputArrays.h"
 
@@ -15,7 +16,6 @@
 #include "vtkPointSet.h"
 #include "vtkPoints.h"
 #include "vtkPolyData.h"
-#include "vtkSMPTools.h"
 #include "vtkTimerLog.h"
 #include "vtkUnstructuredGrid.h"
 #include "vtkUnsignedCharArray.h"
@@ -328,7 +328,7 @@ struct GatherTuples
     auto to = vtk::DataArrayValueRange(static_cast<PieceArray*>(out));
     const int components = piece->GetNumberOfComponents();
     const bool identity = source.empty();
-    vtkSMPTools::For(0, count, [&](vtkIdType begin, vtkIdType end) {
+    vtkGPUMeshHostLoops::For(0, count, [&](vtkIdType begin, vtkIdType end) {
       for (vtkIdType e = begin; e < end; ++e)
       {
         const vtkIdType at = identity ? e : source[e];

@@ -1,11 +1,11 @@
 #include "vtkGPUMeshDistributedRefinement.h"
 
 #include "vtkGPUMeshDistributed.h"
+#include "vtkGPUMeshHostLoops.h"
 #include "vtkGPUMeshPieceInterface.h"
 
 #include "vtkCommunicator.h"
 #include "vtkMultiProcessController.h"
-#include "vtkSMPTools.h"
 #include "vtkTimerLog.h"
 
 #include "gpumesh/runtime/Error.h"
@@ -296,7 +296,7 @@ gpumesh::RefinedSimplices RefinePiece(vtkPointSet* input, const vtkGPUMeshPieceB
   {
     const long long* ids = interface.GlobalIds.InputIds();
     distributed.tieIds.resize(interface.GlobalIds.InputSize());
-    vtkSMPTools::For(0, static_cast<vtkIdType>(distributed.tieIds.size()), [&](vtkIdType begin, vtkIdType end) {
+    vtkGPUMeshHostLoops::For(0, static_cast<vtkIdType>(distributed.tieIds.size()), [&](vtkIdType begin, vtkIdType end) {
       std::copy(ids + begin, ids + end, distributed.tieIds.begin() + begin);
     });
   }

@@ -7,7 +7,8 @@
 #include "vtkPointData.h"
 #include "vtkPointSet.h"
 #include "vtkPoints.h"
-#include "vtkSMPTools.h"
+
+#include "vtkGPUMeshHostLoops.h"
 
 #include "gpumesh/runtime/Error.h"
 
@@ -280,7 +281,7 @@ vtkGPUMeshNeighbors::Buffer Write(vtkPointSet* input, const Cells& cells, const 
   if (localOf.empty())
   {
     localOf.resize(static_cast<std::size_t>(input->GetNumberOfPoints()));
-    vtkSMPTools::Fill(localOf.begin(), localOf.end(), std::int32_t(-1));
+    vtkGPUMeshHostLoops::Fill(localOf.begin(), localOf.end(), std::int32_t(-1));
   }
   std::vector<vtkIdType> sourcePoints;
   sourcePoints.reserve(cells.Ids.size() / 2 + 1);

@@ -3,6 +3,7 @@
 #include "vtkGPUMeshCellArrays.h"
 #include "vtkGPUMeshDistributed.h"
 #include "vtkGPUMeshGhostCellMessage.h"
+#include "vtkGPUMeshHostLoops.h"
 #include "vtkGPUMeshOutputArrays.h"
 #include "vtkGPUMeshPieceInterface.h"
 
@@ -415,7 +416,7 @@ void assemble(vtkPointSet* input, const Cells& cells, const Received& received, 
   }
   const auto blockCount = static_cast<vtkIdType>(blocks.size());
   std::vector<vtkIdType> ownedIn(blocks.size() + 1, 0), idsIn(blocks.size() + 1, 0);
-  vtkSMPTools::For(0, blockCount, [&](vtkIdType first, vtkIdType last) {
+  vtkGPUMeshHostLoops::For(0, blockCount, [&](vtkIdType first, vtkIdType last) {
     for (vtkIdType b = first; b < last; ++b)
     {
       const Block& range = blocks[b];
@@ -454,7 +455,7 @@ void assemble(vtkPointSet* input, const Cells& cells, const Received& received, 
   vtkNew<vtkCellArray> cellArray;
   const auto fill = [&](auto* offsetsOut, auto* idsOut) {
     using Index = std::remove_pointer_t<decltype(offsetsOut)>;
-    vtkSMPTools::For(0, blockCount, [&](vtkIdType first, vtkIdType last) {
+    vtkGPUMeshHostLoops::For(0, blockCount, [&](vtkIdType first, vtkIdType last) {
       for (vtkIdType b = first; b < last; ++b)
       {
         const Block& range = blocks[b];
@@ -538,7 +539,7 @@ void assemble(vtkPointSet* input, const Cells& cells, const Received& received, 
     vtkNew<vtkUnsignedCharArray> fresh;
     fresh->SetName(ghostName);
     fresh->SetNumberOfTuples(total);
-    vtkSMPTools::Fill(fresh->GetPointer(0), fresh->GetPointer(0) + owned, static_cast<unsigned char>(0));
+    vtkGPUMeshHostLoops::Fill(fresh->GetPointer(0), fresh->GetPointer(0) + owned, static_cast<unsigned char>(0));
     mesh->GetCellData()->AddArray(fresh);
     ghosts = fresh;
   }
@@ -665,7 +666,7 @@ GhostedPiece BuildGhostedPiece(vtkPointSet* input, vtkMultiProcessController* co
     std::vector<std::vector<std::size_t>> sets;
     std::map<std::vector<std::size_t>, std::uint16_t> setIndex;
     gpumesh::HostVector<std::uint16_t> setOf(static_cast<std::size_t>(inputPoints));
-    vtkSMPTools::Fill(setOf.begin(), setOf.end(), std::uint16_t(0));
+    vtkGPUMeshHostLoops::Fill(setOf.begin(), setOf.end(), std::uint16_t(0));
     std::vector<std::size_t> set;
     for (std::size_t i = 0; i < pairs.size();)
     {

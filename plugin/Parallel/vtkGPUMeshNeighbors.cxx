@@ -8,9 +8,9 @@
 #include "vtkMultiProcessController.h"
 #include "vtkPointSet.h"
 #include "vtkPoints.h"
-#include "vtkSMPTools.h"
 
 #include "vtkGPUMeshDistributed.h"
+#include "vtkGPUMeshHostLoops.h"
 
 #include <algorithm>
 #include <cmath>
@@ -63,7 +63,7 @@ struct BoxOfPoints
     const vtkIdType blocks = (points + block - 1) / block;
     std::vector<vtkGPUMeshNeighbors::Box> perBlock(static_cast<std::size_t>(blocks), vtkGPUMeshNeighbors::EmptyBox());
     std::vector<vtkIdType> nonFinite(static_cast<std::size_t>(blocks), -1);
-    vtkSMPTools::For(0, blocks, [&](vtkIdType first, vtkIdType last) {
+    vtkGPUMeshHostLoops::For(0, blocks, [&](vtkIdType first, vtkIdType last) {
       for (vtkIdType b = first; b < last; ++b)
       {
         double lo[3], hi[3];

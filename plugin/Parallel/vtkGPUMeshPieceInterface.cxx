@@ -1,6 +1,7 @@
 #include "vtkGPUMeshPieceInterface.h"
 
 #include "vtkGPUMeshDistributed.h"
+#include "vtkGPUMeshHostLoops.h"
 
 #include "vtkArrayDispatch.h"
 #include "vtkCommunicator.h"
@@ -10,7 +11,6 @@
 #include "vtkPointData.h"
 #include "vtkPointSet.h"
 #include "vtkPoints.h"
-#include "vtkSMPTools.h"
 
 #include "gpumesh/mesh/DeviceMesh.h"
 #include "gpumesh/runtime/Error.h"
@@ -69,7 +69,7 @@ struct PointsInBoxes
     constexpr vtkIdType block = 1 << 16;
     const vtkIdType blocks = (points + block - 1) / block;
     std::vector<std::vector<vtkIdType>> perBlock(static_cast<std::size_t>(blocks));
-    vtkSMPTools::For(0, blocks, [&](vtkIdType first, vtkIdType last) {
+    vtkGPUMeshHostLoops::For(0, blocks, [&](vtkIdType first, vtkIdType last) {
       for (vtkIdType b = first; b < last; ++b)
       {
         for (vtkIdType p = b * block; p < std::min(points, (b + 1) * block); ++p)
@@ -117,7 +117,7 @@ struct ReadIds
   void operator()(Array* array)
   {
     const auto values = vtk::DataArrayValueRange<1>(array);
-    vtkSMPTools::For(0, array->GetNumberOfTuples(), [&](vtkIdType begin, vtkIdType end) {
+    vtkGPUMeshHostLoops::For(0, array->GetNumberOfTuples(), [&](vtkIdType begin, vtkIdType end) {
       for (vtkIdType p = begin; p < end; ++p)
         (*this->Ids)[p] = static_cast<long long>(values[p]);
     });
@@ -159,7 +159,7 @@ long long vtkGPUMeshGlobalPointIds::Largest() const
   const auto count = static_cast<vtkIdType>(this->InputCount);
   const vtkIdType blocks = (count + block - 1) / block;
   std::vector<long long> largest(static_cast<std::size_t>(blocks), -1);
-  vtkSMPTools::For(0, blocks, [&](vtkIdType first, vtkIdType last) {
+  vtkGPUMeshHostLoops::For(0, blocks, [&](vtkIdType first, vtkIdType last) {
     for (vtkIdType b = first; b < last; ++b)
       for (vtkIdType p = b * block; p < std::min(count, (b + 1) * block); ++p)
         largest[b] = std::max(largest[b], this->Input[p]);
@@ -180,7 +180,7 @@ bool vtkGPUMeshGlobalPointIds::InputIncreasing() const
   constexpr vtkIdType block = 1 << 16;
   const vtkIdType blocks = count > 1 ? (count - 1 + block - 1) / block : 0;
   std::vector<unsigned char> ordered(static_cast<std::size_t>(blocks), 1);
-  vtkSMPTools::For(0, blocks, [&](vtkIdType first, vtkIdType last) {
+  vtkGPUMeshHostLoops::For(0, blocks, [&](vtkIdType first, vtkIdType last) {
     for (vtkIdType b = first; b < last; ++b)
     {
       bool increasing = true;
@@ -257,7 +257,7 @@ vtkGPUMeshPieceInterface vtkGPUMeshPieceInterface::Find(
   if (found.Generated)
   {
     gpumesh::HostVector<long long> ids(static_cast<std::size_t>(points));
-    vtkSMPTools::For(0, points, [&](vtkIdType begin, vtkIdType end) {
+    vtkGPUMeshHostLoops::For(0, points, [&](vtkIdType begin, vtkIdType end) {
       for (vtkIdType p = begin; p < end; ++p)
         ids[p] = firstId + p;
     });

@@ -1,6 +1,7 @@
 #include "vtkGPUMeshPointHalo.h"
 
 #include "vtkGPUMeshCellArrays.h"
+#include "vtkGPUMeshHostLoops.h"
 #include "vtkGPUMeshPiece.h"
 
 #include "vtkDataArray.h"
@@ -9,7 +10,6 @@
 #include "vtkPoints.h"
 #include "vtkPolyData.h"
 #include "vtkUnstructuredGrid.h"
-#include "vtkSMPTools.h"
 
 #include "gpumesh/primitives/IndexedCopy.h"
 #include "gpumesh/runtime/Error.h"
@@ -94,7 +94,7 @@ vtkGPUMeshPointHalo::vtkGPUMeshPointHalo(
   if (piece.OwnedCells < mesh.GetNumberOfCells())
   {
     slotOf.resize(static_cast<std::size_t>(points));
-    vtkSMPTools::Fill(slotOf.begin(), slotOf.end(), std::int32_t(0));
+    vtkGPUMeshHostLoops::Fill(slotOf.begin(), slotOf.end(), std::int32_t(0));
     for (const auto& [cells, first] : arrays)
     {
       if (!cells || first + cells->GetNumberOfCells() <= piece.OwnedCells)
