@@ -81,7 +81,10 @@ bool keysOf(gpumesh::DeviceRun& run, const vtkGPUMeshPiece& piece, const vtkGPUM
   int minimumDimension, std::string& slot, std::string& version, std::vector<vtkSmartPointer<vtkObject>>& sources)
 {
   vtkPointSet* data = piece.Data;
-  const std::array<double, 3>& origin = description.view.points.origin;
+  // The origin matters only to points rounded to float relative to it: filters that give
+  // float points different origins share the mesh.
+  const bool rounded = description.view.points.isDouble && run.precision() == gpumesh::Precision::Single;
+  const std::array<double, 3> origin = rounded ? description.view.points.origin : std::array<double, 3>{};
   char text[192];
   std::snprintf(text, sizeof(text), "dataset %p%s precision %d dimension %d in-place %d origin %a %a %a",
     static_cast<void*>(data), piece.MorePoints || piece.MoreCells ? " ghosted" : "",

@@ -129,7 +129,7 @@ void vtkGPUCellReduction::ExecuteOnDevice(
   // each cell is measured exactly as in a serial run.
   vtkTimerLog::MarkStartEvent("GPUMesh: global bounds");
   const std::array<double, 3> origin = controller && this->Quantity != ARRAY
-    ? vtkGPUMeshDistributed::GlobalBoundsCentre(input, controller)
+    ? vtkGPUMeshDistributed::GlobalBoundsCentre(input, controller, run.precision())
     : std::array<double, 3>{ 0.0, 0.0, 0.0 };
   vtkTimerLog::MarkEndEvent("GPUMesh: global bounds");
 

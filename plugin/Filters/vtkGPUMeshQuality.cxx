@@ -433,7 +433,7 @@ void vtkGPUMeshQuality::ExecuteOnDevice(
   const auto cells = static_cast<std::size_t>(input->GetNumberOfCells());
   // Under MPI one origin for all processes (used when double points run in Single precision).
   const std::array<double, 3> origin = controller
-    ? vtkGPUMeshDistributed::GlobalBoundsCentre(input, controller)
+    ? vtkGPUMeshDistributed::GlobalBoundsCentre(input, controller, run.precision())
     : std::array<double, 3>{ 0.0, 0.0, 0.0 };
   const std::vector<std::int32_t> ghosts = vtkGPUMeshDistributed::GhostCellIds(input);
 

@@ -95,8 +95,11 @@ void AllReduce(vtkMultiProcessController* controller, long long* values, int cou
 ///@}
 
 /// The centre of the bounds of the points of all pieces (of this piece in serial): the origin
-/// a serial run computes relative to, so that every cell is computed as in serial.
-std::array<double, 3> GlobalBoundsCentre(vtkPointSet* piece, vtkMultiProcessController* controller);
+/// a serial run computes relative to, so that every cell is computed as in serial. Only pieces
+/// whose points are rounded to float relative to it (points not float, run in Single
+/// `precision`) pass over their points for their box; the others add none and use none.
+std::array<double, 3> GlobalBoundsCentre(
+  vtkPointSet* piece, vtkMultiProcessController* controller, gpumesh::Precision precision);
 /// The same from the piece's box already found (vtkGPUMeshNeighbors::BoxOf): no pass over it.
 std::array<double, 3> GlobalBoundsCentre(const std::array<double, 6>& pieceBox, vtkMultiProcessController* controller);
 
