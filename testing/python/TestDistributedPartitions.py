@@ -1,6 +1,7 @@
 """The distributed path on partitions that stress it (gpumesh_partition_pieces.py): a process that
 touches every other process of its mesh and one that touches none, an interface made of
-non-manifold edges and of a point shared by four processes, and the bytes the smoothing halo
+non-manifold edges and of a point shared by four processes, a vertex of degree 10,000 shared by
+four processes in a mesh with shuffled point ids, and the bytes the smoothing halo
 exchanges per step, which must not grow with processes that are not neighbours.
 
     pvpython TestDistributedPartitions.py --reference DIR
@@ -46,6 +47,10 @@ CASES = {
                                     ResultComponents=2, Kernel=NEIGHBOURS), "kernel_cells"),
     "book_kernel_relaxation": ("book", "GPUMeshKernel", dict(ResultArrayName="Points", ResultComponents=3,
                                                              Kernel=RELAXATION), "points"),
+    # A vertex of degree 10,000 on all four processes, shuffled point ids.
+    "fan_neighbors": ("fan", "GPUNeighborDistance", dict(ComputeCentroids=1), "cells"),
+    "fan_smoothing": ("fan", "GPUVertexSmoothing", dict(Method="Laplacian", Boundary="Free", Iterations=4),
+                      "points"),
     "pairs_smoothing": ("pairs", "GPUVertexSmoothing", SMOOTHING, "points"),
     "pair-alone_smoothing": ("pair-alone", "GPUVertexSmoothing", SMOOTHING, "points"),
 }

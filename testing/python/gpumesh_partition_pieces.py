@@ -11,6 +11,9 @@ Programmable Source) and by the serial reference alike. Plain VTK and numpy.
     "pairs"      the plate split in two along x (processes 0 and 1) and the far copy split the
                  same way (processes 2 and 3).
     "pair-alone" the plate split as in "pairs" (processes 0 and 1); processes 2 and 3 empty.
+    "fan"        a disc of 10,000 triangles around one hub (a vertex of degree 10,000, on all four
+                 processes), split by angle into quarters, its points numbered in a shuffled
+                 order: every cell of every piece touches the interface.
 """
 import numpy as np
 from vtkmodules.numpy_interface import dataset_adapter as dsa
@@ -23,7 +26,7 @@ from vtkmodules.vtkCommonCore import vtkIdList
 
 CELL_IDS = "CellIds"
 POINT_IDS = "PointIds"
-LAYOUTS = ("hub", "book", "pairs", "pair-alone")
+LAYOUTS = ("hub", "book", "pairs", "pair-alone", "fan")
 
 
 def _numbered(mesh):
@@ -100,10 +103,25 @@ def book():
     return _triangles(points, triangles), np.array(owner)
 
 
+def fan():
+    """The hub's fan with shuffled point ids, and the process of each cell (its quarter)."""
+    n = 10000
+    angles = 2.0 * np.pi * np.arange(n) / n
+    ring = np.column_stack((np.cos(angles), np.sin(angles), 0.05 * np.sin(3.0 * angles)))
+    points = np.vstack(([0.0, 0.0, 0.02], ring))
+    k = np.arange(n)
+    triangles = np.column_stack((np.zeros(n, dtype=np.int64), 1 + k, 1 + (k + 1) % n))
+    # Point i becomes point order[i]: ids unrelated to the geometry or the pieces.
+    order = np.random.default_rng(7).permutation(n + 1)
+    shuffled = np.empty_like(points)
+    shuffled[order] = points
+    return _triangles(shuffled, order[triangles]), (4 * k) // n
+
+
 def whole_mesh(layout, plate_path):
     """The whole mesh of a layout, numbered, and the process of each of its cells."""
-    if layout == "book":
-        mesh, owner = book()
+    if layout in ("book", "fan"):
+        mesh, owner = book() if layout == "book" else fan()
         return _numbered(mesh), owner
     mesh, plate_cells = _plate_and_copy(plate_path)
     xyz = np.array(dsa.vtkDataArrayToVTKArray(mesh.GetPoints().GetData()), dtype=np.float64)
