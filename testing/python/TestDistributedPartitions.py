@@ -1,8 +1,9 @@
 """The distributed path on partitions that stress it (gpumesh_partition_pieces.py): a process that
 touches every other process of its mesh and one that touches none, an interface made of
 non-manifold edges and of a point shared by four processes, a vertex of degree 10,000 shared by
-four processes in a mesh with shuffled point ids, and the bytes the smoothing halo
-exchanges per step, which must not grow with processes that are not neighbours.
+four processes in a mesh with shuffled point ids, a graded boundary layer cut between cells of
+different sizes, and the bytes the smoothing halo exchanges per step, which must not grow with
+processes that are not neighbours.
 
     pvpython TestDistributedPartitions.py --reference DIR
         serial runs of every case (one process holds the whole mesh), written to DIR;
@@ -51,6 +52,10 @@ CASES = {
     "fan_neighbors": ("fan", "GPUNeighborDistance", dict(ComputeCentroids=1), "cells"),
     "fan_smoothing": ("fan", "GPUVertexSmoothing", dict(Method="Laplacian", Boundary="Free", Iterations=4),
                       "points"),
+    # A boundary layer whose cuts run between cells of different sizes.
+    "graded_neighbors": ("graded", "GPUNeighborDistance", dict(ComputeCentroids=1), "cells"),
+    "graded_smoothing": ("graded", "GPUVertexSmoothing", SMOOTHING, "points"),
+    "graded_refinement_all": ("graded", "GPULongestEdgeRefinement", dict(RefineAll=1), "conforming"),
     "pairs_smoothing": ("pairs", "GPUVertexSmoothing", SMOOTHING, "points"),
     "pair-alone_smoothing": ("pair-alone", "GPUVertexSmoothing", SMOOTHING, "points"),
 }

@@ -14,6 +14,9 @@ Programmable Source) and by the serial reference alike. Plain VTK and numpy.
     "fan"        a disc of 10,000 triangles around one hub (a vertex of degree 10,000, on all four
                  processes), split by angle into quarters, its points numbered in a shuffled
                  order: every cell of every piece touches the interface.
+    "graded"     a boundary layer: a strip of triangles whose rows grow 15% a row from 1e-3 high
+                 (268 times from the first row to the last), split into four by rows, so that
+                 the cuts run between cells of different sizes.
 """
 import numpy as np
 from vtkmodules.numpy_interface import dataset_adapter as dsa
@@ -26,7 +29,7 @@ from vtkmodules.vtkCommonCore import vtkIdList
 
 CELL_IDS = "CellIds"
 POINT_IDS = "PointIds"
-LAYOUTS = ("hub", "book", "pairs", "pair-alone", "fan")
+LAYOUTS = ("hub", "book", "pairs", "pair-alone", "fan", "graded")
 
 
 def _numbered(mesh):
@@ -118,10 +121,26 @@ def fan():
     return _triangles(shuffled, order[triangles]), (4 * k) // n
 
 
+def graded():
+    """The graded strip, and the process of each cell (its quarter of the rows)."""
+    columns, rows = 40, 40
+    y = np.concatenate(([0.0], np.cumsum(1e-3 * 1.15 ** np.arange(rows))))
+    x = np.linspace(0.0, 1.0, columns + 1)
+    points = [(xi + 0.004 * np.sin(7.0 * xi + 40.0 * yj), yj, 0.0) for yj in y for xi in x]
+    triangles, owner = [], []
+    for j in range(rows):
+        for i in range(columns):
+            a, b = j * (columns + 1) + i, j * (columns + 1) + i + 1
+            c, d = b + columns + 1, a + columns + 1
+            triangles += [(a, b, c), (a, c, d)]
+            owner += [4 * j // rows] * 2
+    return _triangles(points, triangles), np.array(owner)
+
+
 def whole_mesh(layout, plate_path):
     """The whole mesh of a layout, numbered, and the process of each of its cells."""
-    if layout in ("book", "fan"):
-        mesh, owner = book() if layout == "book" else fan()
+    if layout in ("book", "fan", "graded"):
+        mesh, owner = {"book": book, "fan": fan, "graded": graded}[layout]()
         return _numbered(mesh), owner
     mesh, plate_cells = _plate_and_copy(plate_path)
     xyz = np.array(dsa.vtkDataArrayToVTKArray(mesh.GetPoints().GetData()), dtype=np.float64)
