@@ -109,7 +109,7 @@ MeshDescription DescribeMesh(vtkPointSet* input, gpumesh::Precision precision)
     view.points.count = data->GetNumberOfTuples();
     view.points.isDouble = data->GetDataType() == VTK_DOUBLE;
     view.points.xyz = data->GetVoidPointer(0);
-    if (view.points.isDouble && precision == gpumesh::Precision::Single)
+    if (view.points.roundedIn(precision))
     {
       // Doubles rounded to float keep more of a distant mesh's shape relative to its centre.
       double bounds[6];

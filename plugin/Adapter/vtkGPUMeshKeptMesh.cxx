@@ -83,8 +83,9 @@ bool keysOf(gpumesh::DeviceRun& run, const vtkGPUMeshPiece& piece, const vtkGPUM
   vtkPointSet* data = piece.Data;
   // The origin matters only to points rounded to float relative to it: filters that give
   // float points different origins share the mesh.
-  const bool rounded = description.view.points.isDouble && run.precision() == gpumesh::Precision::Single;
-  const std::array<double, 3> origin = rounded ? description.view.points.origin : std::array<double, 3>{};
+  const std::array<double, 3> origin = description.view.points.roundedIn(run.precision())
+    ? description.view.points.origin
+    : std::array<double, 3>{};
   char text[192];
   std::snprintf(text, sizeof(text), "dataset %p%s precision %d dimension %d in-place %d origin %a %a %a",
     static_cast<void*>(data), piece.MorePoints || piece.MoreCells ? " ghosted" : "",

@@ -404,7 +404,7 @@ RealBuffer pointsOnDevice(DeviceRun& run, const PointsView& view, bool inPlace, 
     return run.allocateReal(0, "points");
   const auto headValues = static_cast<std::size_t>(3 * view.headCount());
   RealBuffer points;
-  if (view.isDouble && run.precision() == Precision::Single)
+  if (view.roundedIn(run.precision()))
   {
     // Rounded to float relative to the origin, so that a mesh far from it keeps its shape.
     std::vector<float> shifted(values);
@@ -479,7 +479,7 @@ DeviceMesh::DeviceMesh(DeviceRun& run, const MeshView& view, int minimumDimensio
   // Before any upload: a mesh the device cannot hold stops here.
   run.requireMemory(plannedImportBytes(run, view),
     "A mesh of " + std::to_string(PointCount) + " points and " + std::to_string(CellCount) + " cells");
-  const bool rounded = view.points.isDouble && run.precision() == Precision::Single;
+  const bool rounded = view.points.roundedIn(run.precision());
   if (rounded)
     Origin = view.points.origin;
   Points = pointsOnDevice(run, view.points, view.readInPlace);
@@ -501,7 +501,7 @@ DeviceMesh::DeviceMesh(
   std::int64_t prefixCells = 0;
   for (std::size_t s = 0; s < prefixSections && s < view.sections.size(); ++s)
     prefixCells += view.sections[s].cellCount;
-  const bool rounded = view.points.isDouble && run.precision() == Precision::Single;
+  const bool rounded = view.points.roundedIn(run.precision());
   if (prefixSections > view.sections.size() || prefix.pointCount() != view.points.headCount() ||
     prefix.cellCount() != prefixCells || (rounded && Origin != view.points.origin))
   {

@@ -3,6 +3,7 @@
 // owns or copies memory.
 #pragma once
 #include "gpumesh/mesh/CellKind.h"
+#include "gpumesh/runtime/Precision.h"
 
 #include <array>
 #include <cstdint>
@@ -29,6 +30,9 @@ struct PointsView
   std::array<double, 3> origin{ 0.0, 0.0, 0.0 };
 
   std::int64_t headCount() const { return count - tailCount; }
+  /// Whether a run of `precision` rounds these points to float relative to `origin` (double
+  /// points in Single): the one case where `origin` matters.
+  bool roundedIn(Precision precision) const { return isDouble && precision == Precision::Single; }
   /// Coordinate c of point p, in double.
   double coordinate(std::int64_t p, int c) const
   {
