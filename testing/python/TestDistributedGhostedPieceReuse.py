@@ -156,15 +156,6 @@ def on_device_expected(output):
     return on_gpu or os.environ.get("GPUMESH_GHOST_LAYER_ON_DEVICE") == "1"
 
 
-def field_per_process(proxy, name, ranks):
-    """A one-value field data array of every process's piece (None where it is missing)."""
-    values = []
-    for rank in range(ranks):
-        array = servermanager.Fetch(proxy, rank).GetFieldData().GetAbstractArray(name)
-        values.append(None if array is None else int(array.GetTuple1(0)))
-    return values
-
-
 # The scripts of Programmable Sources and Filters run in pvbatch's __main__ namespace, which is
 # this script's: they import vtkmodules.numpy_interface.algorithms there, whose any, all, min,
 # max, sum, abs... then replace the builtins in this file. Do not use those names here.
@@ -185,14 +176,14 @@ def run_case(case, folder, layout, ranks):
             mesh_moved = True
             mover = simple.ProgrammableFilter(Input=source, OutputDataSetType="vtkUnstructuredGrid",
                                               Script=MOVE_SCRIPT.format(target=holders[-1], path=path, slabs=slabs))
-            executions = field_per_process(source, "SourceExecutions", ranks)
+            executions = gt.field_per_process(source, "SourceExecutions", ranks)
             mover.UpdatePipeline()
-            counts = field_per_process(mover, "MovedPoints", ranks)
+            counts = gt.field_per_process(mover, "MovedPoints", ranks)
             elsewhere = [counts[r] for r in range(ranks) if r != holders[-1] and counts[r] != 0]
             if not counts[holders[-1]] or elsewhere:
                 problems.append("moved points per process %s: expected some on process %d only"
                                 % (counts, holders[-1]))
-            if field_per_process(source, "SourceExecutions", ranks) != executions:
+            if gt.field_per_process(source, "SourceExecutions", ranks) != executions:
                 problems.append("the source executed again (the change must be in place)")
             simple.Delete(mover)
         for key, value in (first if label == "A" else second).items():
@@ -203,7 +194,7 @@ def run_case(case, folder, layout, ranks):
         run = "run %s%s" % (label, " after the move" if moved else "")
         if errors.text.strip():
             problems.append("%s: errors: %s" % (run, errors.text.strip()[:500]))
-        flags = field_per_process(filtered, "GhostedPieceReused", ranks)
+        flags = gt.field_per_process(filtered, "GhostedPieceReused", ranks)
         if flags != [reused] * ranks:
             problems.append("%s: GhostedPieceReused per process %s, expected %s" % (run, flags, [reused] * ranks))
         if not reused:
@@ -212,14 +203,14 @@ def run_case(case, folder, layout, ranks):
             # (the ctest runs of this script with 2 processes), else by the host's pass; on
             # every process, the empty one's included.
             expected = [1 if on_device_expected(output) else 0 for output in outputs]
-            on_device = field_per_process(filtered, "GhostedPieceCellsFoundOnDevice", ranks)
+            on_device = gt.field_per_process(filtered, "GhostedPieceCellsFoundOnDevice", ranks)
             if on_device != expected:
                 problems.append("%s: GhostedPieceCellsFoundOnDevice per process %s, expected %s"
                                 % (run, on_device, expected))
         if name == "GPUVertexSmoothing":
             # The kept halo plan counts each execution's bytes alone: the same per iteration.
             iterations = (first if label == "A" else second)["Iterations"]
-            per_iteration = [b / iterations for b in field_per_process(filtered, "HaloBytesExchanged", ranks)]
+            per_iteration = [b / iterations for b in gt.field_per_process(filtered, "HaloBytesExchanged", ranks)]
             halo_per_iteration = halo_per_iteration or per_iteration
             if per_iteration != halo_per_iteration:
                 problems.append("%s: halo bytes per iteration and process %s, first run %s"

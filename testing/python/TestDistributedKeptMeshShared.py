@@ -38,14 +38,12 @@ self.GetOutput().ShallowCopy(triangles.GetOutput())
 # The scripts of Programmable Sources run in pvbatch's __main__ namespace, this script's: they
 # import vtkmodules.numpy_interface.algorithms there, whose sum, min, max... replace the builtins
 # here. Do not use those names.
-def per_process(proxy, name, ranks):
-    return [gt.field_value(servermanager.Fetch(proxy, rank), name) for rank in range(ranks)]
-
-
 def mesh_bytes(proxy, ranks):
     """What each process moved to the device or read where it was."""
-    uploaded = per_process(proxy, "BytesUploaded", ranks)
-    in_place = per_process(proxy, "BytesReadInPlace", ranks)
+    uploaded = gt.field_per_process(proxy, "BytesUploaded", ranks)
+    in_place = gt.field_per_process(proxy, "BytesReadInPlace", ranks)
+    if None in uploaded or None in in_place:
+        raise AssertionError("BytesUploaded or BytesReadInPlace missing on a process: %s, %s" % (uploaded, in_place))
     return [u + p for u, p in zip(uploaded, in_place)]
 
 

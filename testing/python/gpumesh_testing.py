@@ -88,6 +88,16 @@ def field_value(dataset, name):
     return array.GetTuple1(0)
 
 
+def field_per_process(proxy, name, ranks):
+    """A one-value numeric field data array of every process's piece of `proxy`, as an int
+    (None where it is missing)."""
+    values = []
+    for rank in range(ranks):
+        array = servermanager.Fetch(proxy, rank).GetFieldData().GetAbstractArray(name)
+        values.append(None if array is None else int(array.GetTuple1(0)))
+    return values
+
+
 class CapturedErrors:
     """Collects what VTK writes to its output window (vtkErrorMacro) inside a `with` block."""
 
