@@ -26,9 +26,9 @@ void narrowClamped(std::int32_t* to, const std::int64_t* from, std::size_t count
 
 void narrowSaturated(std::int32_t* to, const std::int64_t* from, std::size_t count)
 {
-  // Truncated block by block while a flag notes any value outside the 32-bit range (the
-  // compiler vectorises both with SSE2, which has no 64-bit compare for the clamp): twice the
-  // speed of clamping every value. A block with such a value is done again, clamped.
+  // Truncated block by block while a flag notes any value outside the 32-bit range: the
+  // compiler vectorises both with SSE2, which has no 64-bit compare for a clamp of every
+  // value. A block with such a value is done again, clamped.
   constexpr std::size_t block = 2048;
   for (std::size_t first = 0; first < count; first += block)
   {
