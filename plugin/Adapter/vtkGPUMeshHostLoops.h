@@ -1,9 +1,8 @@
 // The filters' host loops (copies, gathers and passes as large as the mesh) on the core's
 // threads, which are started once per process (gpumesh::parallelFor), instead of vtkSMPTools:
-// the STDThread backend of this ParaView's VTK starts its threads anew for every loop, 1.1-1.4
-// ms a loop with 16 threads on a 64-core host, and a filter runs many such loops. As many
-// threads as vtkSMPTools would use where the loop runs (the filter's LocalScope sets them; one
-// with the Sequential backend). Private to the module.
+// the STDThread backend of this ParaView's VTK starts its threads anew for every loop, and a
+// filter runs many such loops. As many threads as vtkSMPTools would use where the loop runs
+// (the filter's LocalScope sets them; one with the Sequential backend). Private to the module.
 #ifndef vtkGPUMeshHostLoops_h
 #define vtkGPUMeshHostLoops_h
 

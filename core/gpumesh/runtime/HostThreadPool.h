@@ -10,9 +10,9 @@ namespace gpumesh
 /// thread) on up to `threads` threads, the caller's included, and returns when all are done;
 /// rethrows the first exception a block threw (the remaining blocks still run).
 ///
-/// The threads are started on first use and kept for the life of the process: starting 16
-/// threads for every loop, as VTK's STDThread backend of this ParaView does, cost 1.1-1.4 ms
-/// a loop on a 64-core host, more than many of the loops themselves. Loops started by several
+/// The threads are started on first use and kept for the life of the process: starting them
+/// for every loop, as VTK's STDThread backend of this ParaView does, costs a fixed time per
+/// loop that does not shrink with the work, more than many of the loops themselves. Loops started by several
 /// threads at once share the pool's threads (a refinement narrows its output's cells on one
 /// thread while the filter goes on); a loop started inside a block of another (nested) runs on
 /// its caller's thread alone.
