@@ -14,9 +14,9 @@ Programmable Source) and by the serial reference alike. Plain VTK and numpy.
     "fan"        a disc of 10,000 triangles around one hub (a vertex of degree 10,000, on all four
                  processes), split by angle into quarters, its points numbered in a shuffled
                  order: every cell of every piece touches the interface.
-    "graded"     a boundary layer: a strip of triangles whose rows grow 15% a row from 1e-3 high
-                 (268 times from the first row to the last), split into four by rows, so that
-                 the cuts run between cells of different sizes.
+    "graded"     a boundary layer: a strip of triangles whose rows grow 15% a row from 1e-5 high
+                 (about 1e5 times from the first row to the last), split into four by rows,
+                 so that the cuts run between cells of different sizes.
 """
 import numpy as np
 from vtkmodules.numpy_interface import dataset_adapter as dsa
@@ -123,8 +123,8 @@ def fan():
 
 def graded():
     """The graded strip, and the process of each cell (its quarter of the rows)."""
-    columns, rows = 40, 40
-    y = np.concatenate(([0.0], np.cumsum(1e-3 * 1.15 ** np.arange(rows))))
+    columns, rows = 40, 83
+    y = np.concatenate(([0.0], np.cumsum(1e-5 * 1.15 ** np.arange(rows))))
     x = np.linspace(0.0, 1.0, columns + 1)
     points = [(xi + 0.004 * np.sin(7.0 * xi + 40.0 * yj), yj, 0.0) for yj in y for xi in x]
     triangles, owner = [], []
