@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <mutex>
@@ -58,8 +59,9 @@ TEST(HostThreadPool, EmptyRangeCallsNothing)
 
 TEST(HostThreadPool, RunsBlocksOnSeveralThreadsKeptBetweenLoops)
 {
-  // The first block waits until a block runs on another thread: one thread alone would never
-  // see that (the wait gives up after 10 s, and the test fails instead of hanging).
+  // The first block waits until blocks ran on two threads, whichever thread runs it (an idle
+  // pool thread may take it before the caller): one thread alone would never see that (the
+  // wait gives up after 10 s, and the test fails instead of hanging).
   std::mutex mutex;
   std::set<std::thread::id> seen;
   std::atomic<bool> other{ false };
@@ -74,7 +76,11 @@ TEST(HostThreadPool, RunsBlocksOnSeveralThreadsKeptBetweenLoops)
     if (first == 0)
     {
       const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-      while (!other && std::chrono::steady_clock::now() < until)
+      const auto twoThreads = [&] {
+        std::lock_guard<std::mutex> lock(mutex);
+        return seen.size() >= 2;
+      };
+      while (!twoThreads() && std::chrono::steady_clock::now() < until)
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
   });
@@ -166,5 +172,48 @@ TEST(HostThreadPool, ConcurrentLoopsShareThePoolThreads)
       std::this_thread::sleep_for(std::chrono::milliseconds(1));
   });
   b.join();
+  EXPECT_TRUE(bByPool);
+}
+
+TEST(HostThreadPool, ALoopGetsThreadsWhileAnotherHoldsThemAll)
+{
+  // Loop A holds every pool thread and its caller (each of its blocks waits) until loop B,
+  // started by another thread once all of A's blocks run, has a block run by a pool thread:
+  // B gets threads of its own then, instead of running on its caller alone.
+  const unsigned threads = std::max(4u, gpumesh::hostPoolThreads() + 1); // A takes every pool thread
+  const auto started = std::chrono::steady_clock::now();
+  const auto waiting = [&] { return std::chrono::steady_clock::now() - started < std::chrono::seconds(10); };
+  std::atomic<unsigned> inA{ 0 };
+  std::atomic<bool> bByPool{ false };
+  std::thread::id bCaller;
+  std::mutex mutex;
+  std::thread b;
+  parallelFor(0, threads, 1, threads, [&](std::int64_t first, std::int64_t) {
+    ++inA;
+    if (first == 0)
+    {
+      b = std::thread([&] {
+        while (inA < threads && waiting())
+          std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        {
+          std::lock_guard<std::mutex> lock(mutex);
+          bCaller = std::this_thread::get_id();
+        }
+        parallelFor(0, 64, 1, 4, [&](std::int64_t, std::int64_t) {
+          {
+            std::lock_guard<std::mutex> lock(mutex);
+            if (std::this_thread::get_id() != bCaller)
+              bByPool = true;
+          }
+          // Blocks long enough that the caller alone would not finish them before a thread starts.
+          std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        });
+      });
+    }
+    while (!bByPool && waiting())
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  });
+  b.join();
+  EXPECT_EQ(inA.load(), threads) << "every block of A ran on a thread of its own";
   EXPECT_TRUE(bByPool);
 }

@@ -64,12 +64,14 @@ public:
   }
 
   /// Runs `loop` on the caller and up to `helpers` pool threads. Loops of several callers at
-  /// once share the threads.
+  /// once share the threads: a thread that took a loop stays with it until its blocks run out,
+  /// so threads are started until `helpers` are free (a loop started while a long one holds
+  /// every thread would otherwise run on its caller alone).
   void Run(Loop& loop, unsigned helpers)
   {
     {
       std::lock_guard<std::mutex> lock(Mutex);
-      while (Workers.size() < helpers)
+      while (Workers.size() - Busy < helpers && Workers.size() < maximumWorkers)
         Workers.emplace_back([this] { this->Serve(); });
       loop.Wanted = helpers;
       Open.push_back(&loop);
@@ -109,9 +111,11 @@ private:
       if (Stopping)
         return;
       ++loop->Claims;
+      ++Busy;
       lock.unlock();
       loop->Work();
       lock.lock();
+      --Busy;
       if (++loop->Finished == loop->Claims)
         Done.notify_all();
     }
@@ -121,7 +125,10 @@ private:
   std::condition_variable Wake, Done;
   std::vector<std::thread> Workers;
   std::vector<Loop*> Open; ///< loops that pool threads may take
+  std::size_t Busy = 0;    ///< workers inside a loop
   bool Stopping = false;
+  /// Loops of several callers at once start at most this many threads in all.
+  static constexpr std::size_t maximumWorkers = 512;
 };
 
 Pool& pool()
