@@ -124,6 +124,17 @@ public:
     return flags[1] != 0 && !this->AnyFailed;
   }
 
+  // Every slot of a cut edge, ascending (gpumesh::DistributedRefinement::cutSlots): the only
+  // divisions operator() acts on.
+  std::vector<cl_int> Slots() const
+  {
+    std::vector<cl_int> slots;
+    slots.reserve(this->KeyOf.size());
+    for (const auto& entry : this->KeyOf)
+      slots.push_back(entry.first);
+    return slots;
+  }
+
   // The neighbours (indices into the interface's Neighbors) holding `edge` too; empty when it
   // is not on the cut.
   const std::vector<std::size_t>& HoldersOf(const Key& edge) const
@@ -311,6 +322,7 @@ gpumesh::RefinedSimplices RefinePiece(vtkPointSet* input, const vtkGPUMeshPieceB
     vtkTimerLogScope scope("GPUMesh: exchange cut edges");
     return (*cut)(divided, forced, failed);
   };
+  distributed.cutSlots = [&cut] { return cut->Slots(); };
   distributed.nextPass = [&](const gpumesh::DeviceMesh* next, const std::vector<cl_int2>& parents, bool failed) {
     NextPass(run, controller, interface, cut, next, parents, failed);
   };

@@ -15,6 +15,7 @@
 // rule's one home), so every triangle sharing an edge agrees on it.
 #include "edge_order.cl"
 #include "bit_sets.cl"
+#include "cut_divisions.cl"
 
 // The vertices of slot j of triangle t (its edge from vertex j to vertex (j + 1) % 3), as
 // (smaller id, larger id).

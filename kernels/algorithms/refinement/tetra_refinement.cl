@@ -27,6 +27,7 @@
 // parent's orientation and half its volume.
 #include "edge_order.cl"
 #include "bit_sets.cl"
+#include "cut_divisions.cl"
 
 // Local edge k runs from vertex EDGE_A[k] to EDGE_B[k]; face f has local edges FACE_EDGES[f];
 // local edge k lies on faces EDGE_FACES[k] (VTK's faces (0 1 3) (1 2 3) (2 0 3) (0 2 1)).

@@ -38,13 +38,12 @@ cl_int crossProcesses(DeviceRun& run, const DistributedRefinement& distributed, 
   // Per round: the forced slots and their number.
   BoundKernel forceEdges = run.bind({ program, "force_edges" }, 2, edges.neighbor(), edges.slotEntity(), longest,
     dividedBits, divided, dividedCounter);
+  CutDivisions cut(run, program, edges.slotCount(), distributed.cutSlots());
   cl_int reported = 0;
-  std::vector<cl_int> all, forced;
+  std::vector<cl_int> forced;
   for (;;)
   {
-    all.resize(static_cast<std::size_t>(dividedCount));
-    run.download(divided, all.data(), all.size(), "divided edges");
-    const std::vector<cl_int> newly(all.begin() + reported, all.end());
+    const std::vector<cl_int> newly = cut.among(divided, reported, dividedCount);
     reported = dividedCount;
     forced.clear();
     if (!distributed.exchange(newly, forced, false))

@@ -1,9 +1,11 @@
 #include "gpumesh/algorithms/refinement/RefinementPasses.h"
 
 #include "gpumesh/mesh/RepeatedPoints.h"
+#include "gpumesh/runtime/Error.h"
 
 #include <algorithm>
 #include <optional>
+#include <string>
 #include <utility>
 
 namespace gpumesh
@@ -248,6 +250,47 @@ void RefinedSimplices::download(DeviceRun& run, std::vector<cl_int>& cells, std:
     run.download(keptParent, parents.data(), keptCount, "parents");
   }
   run.download(appendedParent, parents.data() + keptCount, cellCount - keptCount, "appended parents");
+}
+
+CutDivisions::CutDivisions(
+  DeviceRun& run, const std::string& program, std::size_t slotCount, const std::vector<cl_int>& cutSlots)
+  : Run(run)
+  , Program(program)
+  , CutCount(cutSlots.size())
+  , OnCut(run.allocate<cl_uchar>(slotCount, "cut slots"))
+  , Kept(run.allocate<cl_int>(std::max<std::size_t>(1, cutSlots.size()), "divided cut slots"))
+  , KeptCount(run.allocate<cl_int>(1, "divided cut slot count"))
+{
+  for (cl_int slot : cutSlots)
+  {
+    if (slot < 0 || static_cast<std::size_t>(slot) >= slotCount)
+      throw Error("Internal error: cut slot " + std::to_string(slot) + " outside the pass's " +
+        std::to_string(slotCount) + " slots");
+  }
+  run.fill(OnCut, cl_uchar(0), "cut slots");
+  if (!cutSlots.empty())
+  {
+    const DeviceBuffer<cl_int> slots = run.upload(cutSlots.data(), cutSlots.size(), "cut slots");
+    run.call({ program, "flag_cut_slots" }, cutSlots.size(), "cut slots", slots,
+      static_cast<cl_int>(cutSlots.size()), OnCut);
+  }
+}
+
+std::vector<cl_int> CutDivisions::among(const DeviceBuffer<cl_int>& divided, cl_int first, cl_int last)
+{
+  std::vector<cl_int> kept;
+  if (last <= first || CutCount == 0)
+    return kept;
+  Run.fill(KeptCount, cl_int(0), "divided cut slot count");
+  Run.call({ Program, "cut_divisions" }, static_cast<std::size_t>(last - first), "divided cut slots", divided, first,
+    static_cast<cl_int>(last - first), OnCut, Kept, KeptCount);
+  cl_int count = 0;
+  Run.download(KeptCount, &count, 1, "divided cut slot count");
+  kept.resize(static_cast<std::size_t>(count));
+  if (count > 0)
+    Run.download(Kept, kept.data(), kept.size(), "divided cut slots");
+  std::sort(kept.begin(), kept.end()); // the device appended them in any order
+  return kept;
 }
 
 } // namespace gpumesh

@@ -31,12 +31,39 @@ struct DistributedRefinement
   /// process gets the same answer; false ends the closure). `failed`: this process could not
   /// refine, and only answers until the others stop (then the error is thrown).
   std::function<bool(const std::vector<cl_int>& divided, std::vector<cl_int>& forced, bool failed)> exchange;
+  /// The slots of the current pass's cut edges (every slot of each edge the piece shares with a
+  /// neighbour), the only divisions `exchange` acts on: the closure reports those alone,
+  /// filtered on the device (CutDivisions).
+  std::function<std::vector<cl_int>()> cutSlots;
   /// Collective, between two passes (Passes > 1): `next` is the mesh the next pass refines, its
   /// points those of the mesh before followed by the midpoints of the `parents` pairs (points of
   /// the mesh before). Makes `exchange` work on the cut of `next` (its slots, its new points).
   /// Throws when any process failed. `failed`: this process could not refine (`next` is null);
   /// it only tells the others, and returns.
   std::function<void(const DeviceMesh* next, const std::vector<cl_int2>& parents, bool failed)> nextPass;
+};
+
+/// The cut's share of a distributed closure's divisions: the pass's cut slots
+/// (DistributedRefinement::cutSlots) flagged on the device once, so that each exchange round
+/// reads back the divided slots among them alone, instead of every slot the round divided
+/// (RefineAll divides a slot of most edges: tens of megabytes a round, each looked up on the
+/// host).
+class CutDivisions
+{
+public:
+  /// `program`: the refinement program (it includes cut_divisions.cl); `slotCount`: the slots of
+  /// the pass's cells.
+  CutDivisions(DeviceRun& run, const std::string& program, std::size_t slotCount, const std::vector<cl_int>& cutSlots);
+  /// The cut slots among divided[first, last), ascending.
+  std::vector<cl_int> among(const DeviceBuffer<cl_int>& divided, cl_int first, cl_int last);
+
+private:
+  DeviceRun& Run;
+  std::string Program;
+  std::size_t CutCount;
+  DeviceBuffer<cl_uchar> OnCut;
+  DeviceBuffer<cl_int> Kept;
+  DeviceBuffer<cl_int> KeptCount;
 };
 
 /// What one pass leaves: the input cells (each refined one replaced by its first child), the

@@ -150,8 +150,9 @@ cl_int closure(DeviceRun& run, const Edges& edges, const DeviceBuffer<cl_int>& m
   DeviceBuffer<cl_int> pendingCounter = run.allocate<cl_int>(1, "pending edge count");
   std::optional<DeviceBuffer<cl_int>> frontier, pending;
   const DeviceBuffer<cl_int>* from = &divided;
+  std::optional<CutDivisions> cut; // the first time the closure is here
   cl_int reported = 0;
-  std::vector<cl_int> all, forced;
+  std::vector<cl_int> forced;
   for (;;)
   {
     while (frontierCount > 0)
@@ -173,9 +174,9 @@ cl_int closure(DeviceRun& run, const Edges& edges, const DeviceBuffer<cl_int>& m
     {
       return dividedCount;
     }
-    all.resize(static_cast<std::size_t>(dividedCount));
-    run.download(divided, all.data(), all.size(), "divided edges");
-    const std::vector<cl_int> newly(all.begin() + reported, all.end());
+    if (!cut)
+      cut.emplace(run, program, entities.slotCount(), distributed->cutSlots());
+    const std::vector<cl_int> newly = cut->among(divided, reported, dividedCount);
     reported = dividedCount;
     forced.clear();
     if (!distributed->exchange(newly, forced, false))
