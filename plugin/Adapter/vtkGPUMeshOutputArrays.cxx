@@ -299,14 +299,22 @@ template void GatherArrays<vtkTypeInt32>(const std::vector<vtkAbstractArray*>&, 
 template void GatherArrays<vtkIdType>(const std::vector<vtkAbstractArray*>&, const std::vector<vtkAbstractArray*>&,
   vtkIdType, vtkIdType, const vtkIdType*, vtkIdType*);
 
+bool IsLabel(vtkDataSetAttributes* data, vtkAbstractArray* array, bool interpolating)
+{
+  return array &&
+    (array == data->GetGlobalIds() || (interpolating && array == data->GetPedigreeIds()));
+}
+
 void CopyParentCellData(vtkCellData* in, vtkCellData* out, vtkIdTypeArray* parentIds, vtkIdType sameAsInput,
-  const vtkTypeInt32* parents)
+  const vtkTypeInt32* parents, bool oneChildEach)
 {
   const vtkIdType count = parentIds->GetNumberOfTuples();
   std::vector<vtkSmartPointer<vtkAbstractArray>> arrays;
   std::vector<vtkAbstractArray*> to, from;
   for (int i = 0; i < in->GetNumberOfArrays(); ++i)
   {
+    if (!oneChildEach && IsLabel(in, in->GetAbstractArray(i), false))
+      continue;
     from.push_back(in->GetAbstractArray(i));
     arrays.push_back(NewOutputLike(from.back(), count));
     to.push_back(arrays.back());

@@ -82,13 +82,20 @@ template <typename Id>
 void GatherArrays(const std::vector<vtkAbstractArray*>& to, const std::vector<vtkAbstractArray*>& from,
   vtkIdType count, vtkIdType sameAsInput, const Id* ids, vtkIdType* sources = nullptr);
 
+/// Whether `array` is one of `data`'s labels that VTK's copies and interpolations leave out of
+/// a new dataset (vtkDataSetAttributes' default flags): its global ids, and when `interpolating`
+/// its pedigree ids too. A label given to several new tuples, or the midpoint of two labels,
+/// would name the wrong tuple (under MPI, other processes' points as well).
+bool IsLabel(vtkDataSetAttributes* data, vtkAbstractArray* array, bool interpolating);
+
 /// The cell data of refined cells, from their parents: the first `sameAsInput` output cells are
 /// the input's own, cell c after them the child of input cell `parents[c - sameAsInput]`.
 /// `parentIds` (of `count` tuples) receives every output cell's input cell; every array of `in`
 /// is added to `out`, in fresh arrays as above, all gathered in one pass (GatherArrays), with
-/// `in`'s active attributes.
+/// `in`'s active attributes. The global ids are left out (IsLabel) unless `oneChildEach` (no
+/// input cell is the parent of two output cells).
 void CopyParentCellData(vtkCellData* in, vtkCellData* out, vtkIdTypeArray* parentIds, vtkIdType sameAsInput,
-  const vtkTypeInt32* parents);
+  const vtkTypeInt32* parents, bool oneChildEach);
 
 /// Makes the arrays active in `in` (scalars, vectors, ...) active in `out` by name.
 void PassActiveAttributes(vtkDataSetAttributes* in, vtkDataSetAttributes* out);

@@ -196,6 +196,8 @@ void BuildPoints(gpumesh::DeviceRun& run, vtkPointSet* input, vtkPointSet* outpu
   for (int i = 0; i < in->GetNumberOfArrays(); ++i)
   {
     vtkAbstractArray* from = in->GetAbstractArray(i);
+    if (added > 0 && vtkGPUMeshOutputArrays::IsLabel(in, from, true))
+      continue;
     vtkSmartPointer<vtkAbstractArray> array = vtkGPUMeshOutputArrays::NewOutputLike(from, total);
     vtkGPUMeshOutputArrays::CopyTuples(array, from, old);
     midpoints().Interpolate(array);
@@ -234,7 +236,7 @@ void BuildCells(gpumesh::DeviceRun& run, vtkPointSet* input, vtkPointSet* output
     auto parentIds = New<vtkIdTypeArray>(count);
     parentIds->SetName("ParentCellId");
     vtkGPUMeshOutputArrays::CopyParentCellData(
-      input->GetCellData(), output->GetCellData(), parentIds, downloadedFrom, fromDevice);
+      input->GetCellData(), output->GetCellData(), parentIds, downloadedFrom, fromDevice, appended == 0);
     output->GetCellData()->AddArray(parentIds);
   }
 

@@ -350,7 +350,8 @@ void vtkGPUDecimation::ExecuteOnDevice(
   {
     auto parentIds = vtkGPUMeshOutputArrays::New<vtkIdTypeArray>(triangleCount);
     parentIds->SetName("vtkOriginalCellIds");
-    vtkGPUMeshOutputArrays::CopyParentCellData(input->GetCellData(), outCD, parentIds, 0, result.cellParent.data());
+    vtkGPUMeshOutputArrays::CopyParentCellData(
+      input->GetCellData(), outCD, parentIds, 0, result.cellParent.data(), true);
     if (this->PassThroughCellIds)
       outCD->AddArray(parentIds);
   }

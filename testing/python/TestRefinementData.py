@@ -3,7 +3,8 @@ its parent's values in every cell array (int, float, 3-component double with com
 strings), the parent found independently of the filter (the input cell holding the child's
 centroid); every new point has VTK's interpolation half-way between the ends of the input edge it
 splits (vtkAbstractArray::InterpolateTuple at t = 0.5 on the input's arrays: integers rounded,
-strings included). Triangles and tetrahedra; RefineAll, a few marks and two passes (cells of a
+strings included), except the ids VTK leaves out of new tuples (global ids; pedigree ids of
+points). Triangles and tetrahedra; RefineAll, a few marks and two passes (cells of a
 later pass gathered from the input, points of a later pass interpolated from new points); both
 vtkSMPTools back-ends a pvpython may run. A larger mesh carries cell arrays of every tuple size
 the gather copies as bytes (1 to 32 bytes and an odd 10) through several blocks and threads."""
@@ -231,6 +232,48 @@ class RefinementDataTest(unittest.TestCase):
         self.check(points, cells, VTK_TETRA, RefineAll=1)
         self.check(points, cells, VTK_TETRA, RefineAll=1, Passes=2)
         self.check(points, cells, VTK_TETRA, MarkArray=["CELLS", "Region"], MarkThreshold=3700.0)
+
+    def test_ids_are_left_out_as_vtk_leaves_them(self):
+        """Global and pedigree point ids, and global cell ids, are labels: VTK's copies and
+        interpolations leave them out of new tuples, and so does the refinement (a midpoint of
+        two global ids would name another point, one global id on two children another cell);
+        a cell's pedigree id is copied to its children, as VTK copies it. Refining nothing keeps
+        them all."""
+        for kind, (points, cells) in ((VTK_TRIANGLE, triangle_grid(6)), (VTK_TETRA, tetrahedron_grid(2))):
+            mesh = make_mesh(points, cells, kind)
+            labels = {}
+            for data, count, name, setter in (
+                    (mesh.GetPointData(), len(points), "PointGlobal", "SetGlobalIds"),
+                    (mesh.GetPointData(), len(points), "PointPedigree", "SetPedigreeIds"),
+                    (mesh.GetCellData(), len(cells), "CellGlobal", "SetGlobalIds"),
+                    (mesh.GetCellData(), len(cells), "CellPedigree", "SetPedigreeIds")):
+                array = ns.numpy_to_vtk(np.arange(count, dtype=np.int64) * 10 + 7, deep=1,
+                                        array_type=ns.get_vtk_array_type(np.int64))
+                array.SetName(name)
+                getattr(data, setter)(array)
+                labels[name] = array
+            for backend in ("Sequential", "STDThread"):
+                with self.subTest(kind=kind, backend=backend):
+                    refined = self.refine(mesh, backend, RefineAll=1)
+                    self.assertGreater(refined.GetNumberOfCells(), mesh.GetNumberOfCells())
+                    for name in ("PointGlobal", "PointPedigree"):
+                        self.assertIsNone(refined.GetPointData().GetAbstractArray(name), name)
+                    self.assertIsNone(refined.GetPointData().GetGlobalIds())
+                    self.assertIsNone(refined.GetCellData().GetAbstractArray("CellGlobal"))
+                    self.assertIsNone(refined.GetCellData().GetGlobalIds())
+                    parent = parents_by_containment(mesh, refined)
+                    np.testing.assert_array_equal(gt.cell_array(refined, "CellPedigree"), parent * 10 + 7)
+                    for name in POINT_ARRAYS:
+                        self.assertIsNotNone(refined.GetPointData().GetAbstractArray(name), name)
+                    for name in CELL_ARRAYS:
+                        self.assertIsNotNone(refined.GetCellData().GetAbstractArray(name), name)
+                    unrefined = self.refine(mesh, backend, MarkArray=["CELLS", "Region"], MarkThreshold=1e9)
+                    self.assertEqual(unrefined.GetNumberOfCells(), mesh.GetNumberOfCells())
+                    for data, name in ((unrefined.GetPointData(), "PointGlobal"),
+                                       (unrefined.GetPointData(), "PointPedigree"),
+                                       (unrefined.GetCellData(), "CellGlobal")):
+                        np.testing.assert_array_equal(ns.vtk_to_numpy(data.GetAbstractArray(name)),
+                                                      ns.vtk_to_numpy(labels[name]), name)
 
 
 if __name__ == "__main__":
