@@ -78,11 +78,15 @@ NarrowedTriangles narrowedTriangles(vtkPointSet* input)
   auto* out = static_cast<vtkTypeInt32*>(narrowed.ids.get());
   if (cells->IsStorage64Bit())
   {
+    // On half the threads: this runs while the filter goes on, whose own loops (the piece's
+    // interface under MPI) get threads of their own (gpumesh::parallelFor); all of them at once
+    // would be twice as many threads as the filter's share of the cores.
     const vtkTypeInt64* in = cells->GetConnectivityArray64()->GetPointer(0);
-    vtkGPUMeshHostLoops::For(0, ids, [&](vtkIdType begin, vtkIdType end) {
-      for (vtkIdType i = begin; i < end; ++i)
-        out[i] = static_cast<vtkTypeInt32>(in[i]);
-    });
+    gpumesh::parallelFor(0, ids, 0, std::max(1u, vtkGPUMeshHostLoops::Threads() / 2),
+      [&](std::int64_t begin, std::int64_t end) {
+        for (std::int64_t i = begin; i < end; ++i)
+          out[i] = static_cast<vtkTypeInt32>(in[i]);
+      });
   }
   else
   {
