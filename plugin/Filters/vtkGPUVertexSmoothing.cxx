@@ -200,6 +200,7 @@ void smoothDistributed(gpumesh::DeviceRun& run, vtkPointSet* input,
   }
 
   std::shared_ptr<const gpumesh::DeviceMesh> mesh;
+  vtkGPUMeshPointHalo::OnDevice haloPoints; // the halo's points on this run's device, for every exchange
   std::unique_ptr<gpumesh::VertexSmoother> smoother;
   std::vector<std::uint8_t> pinned;
   vtkGPUMeshDistributed::AllSucceed(controller, [&] {
@@ -214,6 +215,7 @@ void smoothDistributed(gpumesh::DeviceRun& run, vtkPointSet* input,
     vtkTimerLog::MarkStartEvent("GPUMesh: upload mesh");
     mesh = vtkGPUMeshKeptMesh::Get(run, ghosted, std::move(description), 2);
     vtkTimerLog::MarkEndEvent("GPUMesh: upload mesh");
+    haloPoints = halo.PointsOnDevice(run, static_cast<std::size_t>(mesh->pointCount()));
   });
   if (automaticGuard)
   {
@@ -235,7 +237,9 @@ void smoothDistributed(gpumesh::DeviceRun& run, vtkPointSet* input,
       {
         collectives.owned[static_cast<std::size_t>(p)] = 0;
       }
-      collectives.exchange = [&halo](gpumesh::DeviceRun& r, gpumesh::RealBuffer& values) { halo.Exchange(r, values); };
+      collectives.exchange = [&halo, &haloPoints](gpumesh::DeviceRun& r, gpumesh::RealBuffer& values) {
+        halo.Exchange(r, haloPoints, values);
+      };
       collectives.anyProcess = [controller](bool local) {
         long long any = local ? 1 : 0;
         vtkGPUMeshDistributed::AllReduce(controller, &any, 1, vtkCommunicator::MAX_OP);
@@ -253,7 +257,7 @@ void smoothDistributed(gpumesh::DeviceRun& run, vtkPointSet* input,
   vtkTimerLog::MarkStartEvent("GPUMesh: smoothing steps");
   const gpumesh::RealBuffer& result = smoother->smooth(
     run, [&](gpumesh::DeviceRun& stepRun, gpumesh::RealBuffer& displacements, int step, int steps) {
-      halo.Exchange(stepRun, displacements);
+      halo.Exchange(stepRun, haloPoints, displacements);
       const int percent = static_cast<int>(100.0 * step / steps);
       if (percent > reportedPercent)
       {

@@ -277,10 +277,16 @@ void vtkGPUMeshPointHalo::CheckComplete() const
   }
 }
 
-void vtkGPUMeshPointHalo::Exchange(gpumesh::DeviceRun& run, gpumesh::RealBuffer& values)
+vtkGPUMeshPointHalo::OnDevice vtkGPUMeshPointHalo::PointsOnDevice(gpumesh::DeviceRun& run, std::size_t points) const
+{
+  return { gpumesh::DeviceIndices(run, this->Published, points, "halo points"),
+    gpumesh::DeviceIndices(run, this->ReceivedPoints, points, "halo points") };
+}
+
+void vtkGPUMeshPointHalo::Exchange(gpumesh::DeviceRun& run, const OnDevice& points, gpumesh::RealBuffer& values)
 {
   const std::size_t count = this->Neighbors.Count();
-  const std::vector<double> mine = gpumesh::gather(run, values, 4, this->Published, "halo points");
+  const std::vector<double> mine = points.Published.gather(run, values, 4);
   std::vector<double> received(4 * this->ReceivedPoints.size());
   // Values travel in the run's precision (Single: floats, exact both ways).
   const auto exchange = [&](auto zero) {
@@ -302,5 +308,5 @@ void vtkGPUMeshPointHalo::Exchange(gpumesh::DeviceRun& run, gpumesh::RealBuffer&
     exchange(0.0);
   else
     exchange(0.0f);
-  gpumesh::scatter(run, values, 4, this->ReceivedPoints, received, "halo points");
+  points.Received.scatter(run, values, 4, received);
 }

@@ -10,6 +10,7 @@
 #include "vtkGPUMeshGhostLayer.h"
 #include "vtkGPUMeshNeighbors.h"
 
+#include "gpumesh/primitives/IndexedCopy.h"
 #include "gpumesh/runtime/DeviceRun.h"
 
 #include <cstdint>
@@ -33,10 +34,20 @@ public:
   /// Throws gpumesh::Error naming the global id of a needed point that no process owns.
   void CheckComplete() const;
 
+  /// The points an exchange gathers (those this process publishes) and scatters (those it
+  /// receives), checked against the piece's `points` and on `run`'s device once for all of
+  /// that run's exchanges. Throws gpumesh::Error naming a point outside the piece.
+  struct OnDevice
+  {
+    gpumesh::DeviceIndices Published, Received;
+  };
+  OnDevice PointsOnDevice(gpumesh::DeviceRun& run, std::size_t points) const;
+
   /// Collective. Overwrites the values of the points (4 REALs per point of the piece, the
   /// smoothing's displacements) that other processes own with their owners' values. They
-  /// travel in the run's precision, gathered and scattered on the device.
-  void Exchange(gpumesh::DeviceRun& run, gpumesh::RealBuffer& values);
+  /// travel in the run's precision, gathered and scattered on the device (`points`, from
+  /// PointsOnDevice on this run).
+  void Exchange(gpumesh::DeviceRun& run, const OnDevice& points, gpumesh::RealBuffer& values);
 
   /// The points of the piece whose values Exchange overwrites: those other processes own.
   const std::vector<std::int32_t>& Received() const { return this->ReceivedPoints; }

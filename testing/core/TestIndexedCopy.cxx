@@ -87,6 +87,47 @@ TEST_P(IndexedCopy, IndicesOutsideTheBufferAndMismatchedSizesAreErrors)
   EXPECT_TRUE(gather(run, values, 4, {}, "interface").empty());
 }
 
+TEST_P(IndexedCopy, DeviceIndicesServeRepeatedExchangesAndCheckTheBuffer)
+{
+  // As a halo exchange every step: the same indices, checked and uploaded once, gather the
+  // changing values again and again, and scatter into them.
+  DeviceRun run(DeviceContext::acquire("auto"), GetParam());
+  const std::vector<std::int32_t> indices = { 5, 0, 99 };
+  const DeviceIndices indexed(run, indices, 100, "interface");
+  EXPECT_EQ(indexed.size(), indices.size());
+  for (int step = 0; step < 3; ++step)
+  {
+    std::vector<double> host = numbered(100);
+    for (double& value : host)
+      value += step;
+    RealBuffer values = run.uploadReal(host.data(), host.size(), "points");
+    const std::vector<double> gathered = indexed.gather(run, values, 4);
+    ASSERT_EQ(gathered.size(), 4 * indices.size());
+    for (std::size_t i = 0; i < indices.size(); ++i)
+      for (int k = 0; k < 4; ++k)
+        EXPECT_EQ(gathered[4 * i + k], host[4 * indices[i] + k]) << "step " << step;
+    const std::vector<double> replacement(4 * indices.size(), -1.0 - step);
+    indexed.scatter(run, values, 4, replacement);
+    std::vector<double> after(host.size());
+    run.download(values, after.data(), after.size(), "points");
+    for (std::size_t p = 0; p < 100; ++p)
+    {
+      const bool hit = p == 5 || p == 0 || p == 99;
+      EXPECT_EQ(after[4 * p + 1], hit ? -1.0 - step : host[4 * p + 1]) << "point " << p << ", step " << step;
+    }
+  }
+  EXPECT_THROW(DeviceIndices(run, { 100 }, 100, "interface"), Error);
+  EXPECT_THROW(DeviceIndices(run, { -1 }, 100, "interface"), Error);
+  // A buffer smaller than the elements the indices were checked against, and a value count
+  // unlike the indices', are errors, not reads or writes outside it.
+  const std::vector<double> small = numbered(50);
+  RealBuffer smaller = run.uploadReal(small.data(), small.size(), "points");
+  EXPECT_THROW(indexed.gather(run, smaller, 4), Error);
+  EXPECT_THROW(indexed.scatter(run, smaller, 4, std::vector<double>(12, 0.0)), Error);
+  EXPECT_THROW(indexed.scatter(run, smaller, 4, std::vector<double>(8, 0.0)), Error);
+  EXPECT_TRUE(DeviceIndices(run, {}, 0, "interface").gather(run, smaller, 4).empty());
+}
+
 INSTANTIATE_TEST_SUITE_P(Precisions, IndexedCopy, ::testing::Values(Precision::Single, Precision::Double),
   [](const ::testing::TestParamInfo<Precision>& info) {
     return info.param == Precision::Double ? "Double" : "Single";

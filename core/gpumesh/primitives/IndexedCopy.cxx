@@ -30,17 +30,7 @@ DeviceBuffer<cl_int> checkedIndices(DeviceRun& run, const std::vector<std::int32
 std::vector<double> gather(DeviceRun& run, const RealBuffer& values, int width,
   const std::vector<std::int32_t>& indices, const std::string& what)
 {
-  std::vector<double> gathered(static_cast<std::size_t>(width) * indices.size());
-  if (indices.empty())
-  {
-    return gathered;
-  }
-  const DeviceBuffer<cl_int> where = checkedIndices(run, indices, values.size() / width, what);
-  RealBuffer compact = run.allocateReal(gathered.size(), what);
-  run.call({ "indexed_copy", "gather_real" }, indices.size(), "gather " + what, values,
-    static_cast<cl_int>(width), where, static_cast<cl_int>(indices.size()), compact);
-  run.download(compact, gathered.data(), gathered.size(), what);
-  return gathered;
+  return DeviceIndices(run, indices, values.size() / width, what).gather(run, values, width);
 }
 
 std::vector<cl_int> gather(DeviceRun& run, const DeviceBuffer<cl_int>& values, int width,
@@ -67,14 +57,54 @@ void scatter(DeviceRun& run, RealBuffer& values, int width, const std::vector<st
     throw Error(what + ": " + std::to_string(scattered.size()) + " values for " +
       std::to_string(indices.size()) + " indices of " + std::to_string(width));
   }
-  if (indices.empty())
+  DeviceIndices(run, indices, values.size() / width, what).scatter(run, values, width, scattered);
+}
+
+DeviceIndices::DeviceIndices(
+  DeviceRun& run, const std::vector<std::int32_t>& indices, std::size_t elements, const std::string& what)
+  : Count(indices.size())
+  , Elements(elements)
+  , What(what)
+{
+  if (!indices.empty())
+    Where = checkedIndices(run, indices, elements, what);
+}
+
+void DeviceIndices::requireElements(const RealBuffer& values, int width) const
+{
+  if (width <= 0 || values.size() / static_cast<std::size_t>(width) < Elements)
   {
-    return;
+    throw Error(What + ": a buffer of " + std::to_string(values.size()) + " values holds fewer than the " +
+      std::to_string(Elements) + " elements of " + std::to_string(width) + " its indices were checked against");
   }
-  const DeviceBuffer<cl_int> where = checkedIndices(run, indices, values.size() / width, what);
-  const RealBuffer compact = run.uploadReal(scattered.data(), scattered.size(), what);
-  run.call({ "indexed_copy", "scatter_real" }, indices.size(), "scatter " + what, values,
-    static_cast<cl_int>(width), where, static_cast<cl_int>(indices.size()), compact);
+}
+
+std::vector<double> DeviceIndices::gather(DeviceRun& run, const RealBuffer& values, int width) const
+{
+  std::vector<double> gathered(static_cast<std::size_t>(width) * Count);
+  if (Count == 0)
+    return gathered;
+  requireElements(values, width);
+  RealBuffer compact = run.allocateReal(gathered.size(), What);
+  run.call({ "indexed_copy", "gather_real" }, Count, "gather " + What, values, static_cast<cl_int>(width), Where,
+    static_cast<cl_int>(Count), compact);
+  run.download(compact, gathered.data(), gathered.size(), What);
+  return gathered;
+}
+
+void DeviceIndices::scatter(DeviceRun& run, RealBuffer& values, int width, const std::vector<double>& scattered) const
+{
+  if (scattered.size() != static_cast<std::size_t>(width) * Count)
+  {
+    throw Error(What + ": " + std::to_string(scattered.size()) + " values for " + std::to_string(Count) +
+      " indices of " + std::to_string(width));
+  }
+  if (Count == 0)
+    return;
+  requireElements(values, width);
+  const RealBuffer compact = run.uploadReal(scattered.data(), scattered.size(), What);
+  run.call({ "indexed_copy", "scatter_real" }, Count, "scatter " + What, values, static_cast<cl_int>(width), Where,
+    static_cast<cl_int>(Count), compact);
 }
 
 void fillAt(DeviceRun& run, RealBuffer& values, const std::vector<std::int32_t>& indices, double value,

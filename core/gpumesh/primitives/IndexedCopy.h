@@ -4,6 +4,7 @@
 #include "gpumesh/runtime/DeviceRun.h"
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace gpumesh
@@ -23,6 +24,32 @@ std::vector<cl_int> gather(DeviceRun& run, const DeviceBuffer<cl_int>& values, i
 /// value outside the run's precision is an error (DeviceRun::uploadReal).
 void scatter(DeviceRun& run, RealBuffer& values, int width, const std::vector<std::int32_t>& indices,
   const std::vector<double>& scattered, const std::string& what);
+
+/// Indices of `elements` elements (of `width` REALs each), checked and on the device once, for
+/// gathers and scatters of the same elements repeated within a run (a distributed run's halo,
+/// exchanged every step): each then costs its kernel and its values' transfer alone.
+class DeviceIndices
+{
+public:
+  DeviceIndices() = default;
+  /// Throws gpumesh::Error naming an index outside [0, elements).
+  DeviceIndices(DeviceRun& run, const std::vector<std::int32_t>& indices, std::size_t elements, const std::string& what);
+
+  std::size_t size() const { return Count; }
+
+  /// As gather above; `values` must hold the elements the indices were checked against.
+  std::vector<double> gather(DeviceRun& run, const RealBuffer& values, int width) const;
+  /// As scatter above.
+  void scatter(DeviceRun& run, RealBuffer& values, int width, const std::vector<double>& scattered) const;
+
+private:
+  void requireElements(const RealBuffer& values, int width) const;
+
+  DeviceBuffer<cl_int> Where;
+  std::size_t Count = 0;
+  std::size_t Elements = 0;
+  std::string What;
+};
 
 /// values[indices[i]] = value for every i (NaN included).
 void fillAt(DeviceRun& run, RealBuffer& values, const std::vector<std::int32_t>& indices, double value,
