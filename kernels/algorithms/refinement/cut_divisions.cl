@@ -10,14 +10,20 @@ __kernel void flag_cut_slots(__global const int* slots, const int count, __globa
     on_cut[slots[i]] = 1;
 }
 
-// divided[first, first + count): the flagged ones, appended to `kept` (at most the cut's slots).
+// divided[first, first + count): the flagged ones, appended to `kept` (room for `capacity`,
+// the cut's slots: a slot is divided once). `kept_count` counts them all, so that the host sees
+// any beyond the room.
 __kernel void cut_divisions(__global const int* divided, const int first, const int count,
-  __global const uchar* on_cut, __global int* kept, volatile __global int* kept_count)
+  __global const uchar* on_cut, __global int* kept, const int capacity, volatile __global int* kept_count)
 {
   const int i = get_global_id(0);
   if (i >= count)
     return;
   const int slot = divided[first + i];
   if (on_cut[slot])
-    kept[atomic_inc(kept_count)] = slot;
+  {
+    const int at = atomic_inc(kept_count);
+    if (at < capacity)
+      kept[at] = slot;
+  }
 }

@@ -283,9 +283,12 @@ std::vector<cl_int> CutDivisions::among(const DeviceBuffer<cl_int>& divided, cl_
     return kept;
   Run.fill(KeptCount, cl_int(0), "divided cut slot count");
   Run.call({ Program, "cut_divisions" }, static_cast<std::size_t>(last - first), "divided cut slots", divided, first,
-    static_cast<cl_int>(last - first), OnCut, Kept, KeptCount);
+    static_cast<cl_int>(last - first), OnCut, Kept, static_cast<cl_int>(Kept.size()), KeptCount);
   cl_int count = 0;
   Run.download(KeptCount, &count, 1, "divided cut slot count");
+  if (static_cast<std::size_t>(count) > Kept.size())
+    throw Error("Internal error: " + std::to_string(count) + " divided cut slots in one round, of " +
+      std::to_string(CutCount) + " on the cut");
   kept.resize(static_cast<std::size_t>(count));
   if (count > 0)
     Run.download(Kept, kept.data(), kept.size(), "divided cut slots");
