@@ -52,11 +52,6 @@ std::vector<cl_int> gather(DeviceRun& run, const DeviceBuffer<cl_int>& values, i
 void scatter(DeviceRun& run, RealBuffer& values, int width, const std::vector<std::int32_t>& indices,
   const std::vector<double>& scattered, const std::string& what)
 {
-  if (scattered.size() != static_cast<std::size_t>(width) * indices.size())
-  {
-    throw Error(what + ": " + std::to_string(scattered.size()) + " values for " +
-      std::to_string(indices.size()) + " indices of " + std::to_string(width));
-  }
   DeviceIndices(run, indices, values.size() / width, what).scatter(run, values, width, scattered);
 }
 
