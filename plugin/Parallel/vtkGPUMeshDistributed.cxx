@@ -291,9 +291,12 @@ void AllReduce(vtkMultiProcessController* controller, long long* values, int cou
 std::array<double, 3> GlobalBoundsCentre(
   vtkPointSet* piece, vtkMultiProcessController* controller, gpumesh::Precision precision)
 {
+  // The device sees doubles for points of any type but float (DescribeMesh converts them).
   vtkPoints* points = piece ? piece->GetPoints() : nullptr;
-  const bool rounded = precision == gpumesh::Precision::Single && points && points->GetDataType() != VTK_FLOAT;
-  return GlobalBoundsCentre(rounded ? vtkGPUMeshNeighbors::BoxOf(piece) : vtkGPUMeshNeighbors::EmptyBox(), controller);
+  gpumesh::PointsView view;
+  view.isDouble = points && points->GetDataType() != VTK_FLOAT;
+  return GlobalBoundsCentre(
+    view.roundedIn(precision) ? vtkGPUMeshNeighbors::BoxOf(piece) : vtkGPUMeshNeighbors::EmptyBox(), controller);
 }
 
 std::array<double, 3> GlobalBoundsCentre(const std::array<double, 6>& box, vtkMultiProcessController* controller)
