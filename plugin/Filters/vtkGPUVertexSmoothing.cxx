@@ -249,15 +249,18 @@ void smoothDistributed(gpumesh::DeviceRun& run, vtkPointSet* input,
     }
   });
   progress->UpdateProgress(0.1);
-  // The same number of steps on every process, each followed by the exchange. Progress is
+  // The same number of steps on every process, each followed by the exchange (made within the
+  // step by the inversion guard, when it runs: stepsExchanged). Progress is
   // reported per percent; there, and only there (the same steps on every process), the
   // processes agree on an abort, so that none stops alone and leaves the others waiting.
   int reportedPercent = 0;
   int abortedAt = 0;
+  const bool exchangedInStep = smoother->stepsExchanged();
   vtkTimerLog::MarkStartEvent("GPUMesh: smoothing steps");
   const gpumesh::RealBuffer& result = smoother->smooth(
     run, [&](gpumesh::DeviceRun& stepRun, gpumesh::RealBuffer& displacements, int step, int steps) {
-      halo.Exchange(stepRun, haloPoints, displacements);
+      if (!exchangedInStep)
+        halo.Exchange(stepRun, haloPoints, displacements);
       const int percent = static_cast<int>(100.0 * step / steps);
       if (percent > reportedPercent)
       {

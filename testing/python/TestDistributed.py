@@ -445,6 +445,25 @@ def bytes_uploaded(filtered, ranks):
     return uploaded
 
 
+def guard_exchange_problems(source, name, properties, case, pieces, ranks):
+    """The inversion guard exchanges each step's proposals and each round's halvings, and the
+    guarded step needs no exchange of its own: every process's HaloBytesExchanged is (steps +
+    guard rounds) times what one step exchanges without the guard."""
+    unguarded = apply_filter(source, name, dict(properties, PreventInversion="Off"), case)
+    unguarded.UpdatePipeline()
+    plain = [int(gt.field_value(servermanager.Fetch(unguarded, rank), "HaloBytesExchanged")) for rank in range(ranks)]
+    restore_globals()
+    simple.Delete(unguarded)
+    steps = properties["Iterations"] * (2 if properties.get("Method") == "Taubin" else 1)
+    rounds = int(gt.field_value(pieces[0], "InversionGuardRounds"))
+    got = [int(gt.field_value(piece, "HaloBytesExchanged")) for piece in pieces]
+    expected = [b // steps * (steps + rounds) for b in plain]
+    if rounds == 0 or got != expected:
+        return ["halo bytes per process %s with the guard (%d rounds), expected %s: %d steps of %s without it"
+                % (got, rounds, expected, steps, [b // steps for b in plain])]
+    return []
+
+
 def run_distributed(folder, layout, cases, reexecute=False):
     CLEAN_GLOBALS.update(globals())
     ranks = servermanager.ActiveConnection.GetNumberOfDataPartitions()
@@ -488,6 +507,8 @@ def run_distributed(folder, layout, cases, reexecute=False):
         problems = compare(case, whole, pieces, reference_reader.GetOutput())
         if errors.text.strip():
             problems.append("errors: " + errors.text.strip()[:500])
+        if "guard" in case and layout == "redistribute" and not reexecute:
+            problems += guard_exchange_problems(source, name, properties, case, pieces, ranks)
         cells = [piece.GetNumberOfCells() for piece in pieces]
         devices = [gt.field_value(piece, "Device") for piece in pieces if piece.GetFieldData().GetAbstractArray("Device")]
         print("%s on %d processes (%s, cells per process %s, devices %s): %s"

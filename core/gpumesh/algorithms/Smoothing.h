@@ -203,6 +203,12 @@ public:
   /// proposals and decides its rounds with the other processes. Call before smooth().
   void distribute(DeviceRun& run, SmoothingCollectives collectives);
 
+  /// Whether every step's state reaches the observer exchanged already: distributed with the
+  /// inversion guard, which exchanges the step's proposals and every round's halvings, after
+  /// which each point's guarded move is a function of its own exchanged values. The observer
+  /// then need not exchange the state again.
+  bool stepsExchanged() const { return Guarded && Collectives.exchange; }
+
   /// Runs options.iterations from the mesh's points, calling `observer` (when set) after each
   /// step. Returns the displacement of every point (4 REALs per point), valid until the next
   /// call or the smoother's end. The state is kept as displacements, not positions, so a small
