@@ -112,37 +112,48 @@ vtkGPUMeshPointHalo::vtkGPUMeshPointHalo(
     if (interfacePoints.size() >= static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()))
       throw gpumesh::Error("The interface of this piece has too many points");
     uses.resize(interfacePoints.size());
-    const auto countUses = [&](vtkCellArray* cells, vtkIdType first, vtkIdType c) {
+    // Counts the uses of interface points by cells [begin, end) of `cells` (numbered from
+    // `first` in the piece; each listed as its number minus `shift`): the raw arrays are found
+    // once per list, not once per cell.
+    const auto countUses = [&](vtkCellArray* cells, vtkIdType first, const vtkIdType* begin, const vtkIdType* end,
+                             vtkIdType shift) {
       vtkGPUMeshCellArrays::WithStorage(cells, [&](const auto* offsets, const auto* ids) {
-        for (auto k = offsets[c]; k < offsets[c + 1]; ++k)
-          if (slotOf[ids[k]] != 0)
-          {
-            Uses& u = uses[slot(static_cast<vtkIdType>(ids[k]))];
-            ++u.All;
-            u.Owned += first + c < piece.OwnedCells;
-          }
+        for (const vtkIdType* listed = begin; listed != end; ++listed)
+        {
+          const vtkIdType c = *listed - shift;
+          const long long owned = first + c < piece.OwnedCells ? 1 : 0;
+          for (auto k = offsets[c]; k < offsets[c + 1]; ++k)
+            if (const std::int32_t s = slotOf[static_cast<std::size_t>(ids[k])])
+            {
+              Uses& u = uses[static_cast<std::size_t>(s - 1)];
+              ++u.All;
+              u.Owned += owned;
+            }
+        }
       });
     };
     // The owned cells around the interface are among those that touch a shared point, found
     // while the piece was built, when they are the input's cells in order: no pass over the
     // piece's cells then. A copied piece without some input cells searches them all.
     const bool ownedCellsKnown = piece.OwnedInputCell.empty();
-    std::size_t array = 0;
-    for (vtkIdType c : ownedCellsKnown ? piece.InterfaceCells : std::vector<vtkIdType>())
-    {
-      while (!arrays[array].first || c >= arrays[array].second + arrays[array].first->GetNumberOfCells())
-        ++array;
-      countUses(arrays[array].first, arrays[array].second, c - arrays[array].second);
-    }
     for (const auto& [cells, first] : arrays)
     {
-      if (!cells || (ownedCellsKnown && first + cells->GetNumberOfCells() <= piece.OwnedCells))
+      if (!cells)
         continue;
+      if (ownedCellsKnown)
+      {
+        // The listed cells (ascending piece numbers) of this array.
+        const std::vector<vtkIdType>& known = piece.InterfaceCells;
+        const auto begin = std::lower_bound(known.begin(), known.end(), first);
+        const auto end = std::lower_bound(begin, known.end(), first + cells->GetNumberOfCells());
+        countUses(cells, first, known.data() + (begin - known.begin()), known.data() + (end - known.begin()), first);
+        if (first + cells->GetNumberOfCells() <= piece.OwnedCells)
+          continue;
+      }
       const auto touching = vtkGPUMeshCellArrays::CellsTouching(cells, 0, slotOf, [&, first = first](vtkIdType c) {
         return !ownedCellsKnown || first + c >= piece.OwnedCells;
       });
-      for (vtkIdType c : touching)
-        countUses(cells, first, c);
+      countUses(cells, first, touching.data(), touching.data() + touching.size(), 0);
     }
     std::sort(interfacePoints.begin(), interfacePoints.end());
   }
