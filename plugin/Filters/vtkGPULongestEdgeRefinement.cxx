@@ -59,11 +59,15 @@ void vtkGPULongestEdgeRefinement::ExecuteOnDevice(
     throw gpumesh::Error("Passes must be at least 1 (it is " + std::to_string(this->Passes) + ")");
   }
   vtkMultiProcessController* controller = vtkGPUMeshDistributed::GetController();
-  // Under MPI one origin for all processes (used when double points run in Single precision),
-  // so edge lengths, and so the longest edges, are the same on both sides of a cut.
-  // The piece's box, found once: for the origin here and for the piece's interface later.
+  // Under MPI one origin for all processes whose points are rounded to float relative to it
+  // (double points in Single precision), so edge lengths, and so the longest edges, are the
+  // same on both sides of a cut: the centre of their pieces' bounds. The piece's box, found
+  // once, serves the piece's interface later: by a pass over the points where they are rounded
+  // (the upload needs the origin), else on the device after the upload (and with it the
+  // piece's points in its neighbours' boxes: no pass over them on the host).
+  const bool rounded = vtkGPUMeshDistributed::PointsRoundedIn(input, run.precision());
   vtkTimerLog::MarkStartEvent("GPUMesh: global bounds");
-  const vtkGPUMeshPieceBox box = controller ? vtkGPUMeshPieceBox::Of(input) : vtkGPUMeshPieceBox();
+  vtkGPUMeshPieceBox box = controller && rounded ? vtkGPUMeshPieceBox::Of(input) : vtkGPUMeshPieceBox();
   const std::array<double, 3> origin = controller
     ? vtkGPUMeshDistributed::GlobalBoundsCentre(box.Box, controller)
     : std::array<double, 3>{ 0.0, 0.0, 0.0 };
@@ -83,6 +87,10 @@ void vtkGPULongestEdgeRefinement::ExecuteOnDevice(
     vtkTimerLog::MarkStartEvent("GPUMesh: upload mesh");
     mesh.emplace(MeshToRefine(run, input, description));
     vtkTimerLog::MarkEndEvent("GPUMesh: upload mesh");
+    if (controller && !rounded)
+    {
+      box = vtkGPUMeshPieceBox::OnDevice(run, *mesh);
+    }
     kind = vtkGPUMeshRefinedMesh::RefinedKind(input, *mesh);
     if (!this->RefineAll && (!controller || input->GetNumberOfCells() > 0)) // an empty piece may carry no arrays
     {

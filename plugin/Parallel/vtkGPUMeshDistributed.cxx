@@ -288,15 +288,20 @@ void AllReduce(vtkMultiProcessController* controller, long long* values, int cou
   }
 }
 
-std::array<double, 3> GlobalBoundsCentre(
-  vtkPointSet* piece, vtkMultiProcessController* controller, gpumesh::Precision precision)
+bool PointsRoundedIn(vtkPointSet* piece, gpumesh::Precision precision)
 {
   // The device sees doubles for points of any type but float (DescribeMesh converts them).
   vtkPoints* points = piece ? piece->GetPoints() : nullptr;
   gpumesh::PointsView view;
   view.isDouble = points && points->GetDataType() != VTK_FLOAT;
+  return view.roundedIn(precision);
+}
+
+std::array<double, 3> GlobalBoundsCentre(
+  vtkPointSet* piece, vtkMultiProcessController* controller, gpumesh::Precision precision)
+{
   return GlobalBoundsCentre(
-    view.roundedIn(precision) ? vtkGPUMeshNeighbors::BoxOf(piece) : vtkGPUMeshNeighbors::EmptyBox(), controller);
+    PointsRoundedIn(piece, precision) ? vtkGPUMeshNeighbors::BoxOf(piece) : vtkGPUMeshNeighbors::EmptyBox(), controller);
 }
 
 std::array<double, 3> GlobalBoundsCentre(const std::array<double, 6>& box, vtkMultiProcessController* controller)

@@ -94,6 +94,10 @@ void AllReduce(vtkMultiProcessController* controller, double* values, int count,
 void AllReduce(vtkMultiProcessController* controller, long long* values, int count, int operation);
 ///@}
 
+/// Whether a run of `precision` rounds the piece's points to float relative to an origin
+/// (points not float, in Single: gpumesh::PointsView::roundedIn, as DescribeMesh sees them).
+bool PointsRoundedIn(vtkPointSet* piece, gpumesh::Precision precision);
+
 /// The centre of the bounds of the points of all pieces (of this piece in serial): the origin
 /// a serial run computes relative to, so that every cell is computed as in serial. Only pieces
 /// whose points are rounded to float relative to it (points not float, run in Single

@@ -154,22 +154,24 @@ std::vector<vtkIdType> cellsTouching(const Cells& cells, const Flags& shared)
 
 // The owned cells of the input holding a shared point (`pairs`: (point, neighbour), sorted by
 // point; `setOf`: non-zero at those points), ascending: found on the device in the input's kept
-// mesh where `device` allows (then no pass over the piece's cells here), else by a pass over
-// its cells on all threads.
+// mesh (`kept`, or got here relative to `origin`) where `device` allows (then no pass over the
+// piece's cells here), else by a pass over its cells on all threads.
 std::vector<vtkIdType> interfaceCells(vtkPointSet* input, const Cells& cells,
   const gpumesh::HostVector<std::uint16_t>& setOf, const std::vector<std::pair<vtkIdType, std::size_t>>& pairs,
-  const PieceDevice* device, const std::array<double, 3>& origin, bool& onDevice)
+  const PieceDevice* device, const std::array<double, 3>& origin, std::shared_ptr<const gpumesh::DeviceMesh> kept,
+  bool& onDevice)
 {
   onDevice = false;
   if (device && !cells.Ghosts && vtkGPUMeshKeptMesh::ExtendsOnDevice(*device->Run))
   {
     gpumesh::DeviceRun& run = *device->Run;
-    auto description = vtkGPUMeshAdapter::DescribeMesh(input, run.precision());
-    description.view.points.origin = origin;
-    vtkTimerLog::MarkStartEvent("GPUMesh: upload mesh");
-    const auto kept =
-      vtkGPUMeshKeptMesh::Get(run, vtkGPUMeshPiece::Of(input), std::move(description), device->MinimumDimension);
-    vtkTimerLog::MarkEndEvent("GPUMesh: upload mesh");
+    if (!kept)
+    {
+      auto description = vtkGPUMeshAdapter::DescribeMesh(input, run.precision());
+      description.view.points.origin = origin;
+      vtkTimerLogScope upload("GPUMesh: upload mesh");
+      kept = vtkGPUMeshKeptMesh::Get(run, vtkGPUMeshPiece::Of(input), std::move(description), device->MinimumDimension);
+    }
     // The kept mesh checked every point id: they are the device's 32-bit ones.
     std::vector<cl_int> shared;
     shared.reserve(pairs.size());
@@ -182,6 +184,21 @@ std::vector<vtkIdType> interfaceCells(vtkPointSet* input, const Cells& cells,
     }
   }
   return cellsTouching(cells, setOf);
+}
+
+// The input's mesh kept on the device where the ghosted piece is built there (a GPU, an input
+// without ghost cells of its own) and the device holds the input's own coordinates (not rounded
+// to float: the origin, unknown yet, does not matter to it); else null.
+std::shared_ptr<const gpumesh::DeviceMesh> keptWithInputCoordinates(vtkPointSet* input, const PieceDevice& device)
+{
+  gpumesh::DeviceRun& run = *device.Run;
+  if (input->GetCellGhostArray() || !vtkGPUMeshKeptMesh::ExtendsOnDevice(run))
+    return nullptr;
+  auto description = vtkGPUMeshAdapter::DescribeMesh(input, run.precision());
+  if (description.view.points.roundedIn(run.precision()))
+    return nullptr;
+  vtkTimerLogScope upload("GPUMesh: upload mesh");
+  return vtkGPUMeshKeptMesh::Get(run, vtkGPUMeshPiece::Of(input), std::move(description), device.MinimumDimension);
 }
 
 // `cellIds` of the input with their points, point and cell arrays and the points' global ids,
@@ -637,8 +654,18 @@ GhostedPiece BuildGhostedPiece(vtkPointSet* input, vtkMultiProcessController* co
 {
   GhostedPiece piece;
   vtkTimerLog::MarkStartEvent("GPUMesh: piece interface");
-  // With a device, the box first: the origin of the input's device mesh follows from it.
-  const vtkGPUMeshPieceBox box = device ? vtkGPUMeshPieceBox::Of(input) : vtkGPUMeshPieceBox();
+  // With a device, the box first: the origin of the input's device mesh follows from it. Where
+  // the device holds the input's own coordinates the origin does not matter to that mesh: it
+  // goes there first, and the device finds the box and the points in the neighbours' boxes.
+  std::shared_ptr<const gpumesh::DeviceMesh> kept;
+  vtkGPUMeshPieceBox box;
+  if (device)
+  {
+    AllSucceed(controller, [&] {
+      kept = keptWithInputCoordinates(input, *device);
+      box = kept ? vtkGPUMeshPieceBox::OnDevice(*device->Run, *kept) : vtkGPUMeshPieceBox::Of(input);
+    });
+  }
   vtkGPUMeshPieceInterface interface = vtkGPUMeshPieceInterface::Find(input, controller, device ? &box : nullptr);
   const std::array<double, 3> origin =
     device ? GlobalBoundsCentre(box.Box, controller) : std::array<double, 3>{ 0.0, 0.0, 0.0 };
@@ -684,7 +711,7 @@ GhostedPiece BuildGhostedPiece(vtkPointSet* input, vtkMultiProcessController* co
       }
       setOf[static_cast<std::size_t>(p)] = found->second;
     }
-    piece.InterfaceCells = interfaceCells(input, cells, setOf, pairs, device, origin, piece.InterfaceCellsOnDevice);
+    piece.InterfaceCells = interfaceCells(input, cells, setOf, pairs, device, origin, kept, piece.InterfaceCellsOnDevice);
     // A cell's points through its own cell array (vtkPolyData::GetCellPoints would first
     // build the polydata's cell map: a pass over every cell).
     vtkNew<vtkIdList> scratch;

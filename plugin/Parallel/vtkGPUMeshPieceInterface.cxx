@@ -13,6 +13,7 @@
 #include "vtkPoints.h"
 
 #include "gpumesh/mesh/DeviceMesh.h"
+#include "gpumesh/mesh/PointBoxes.h"
 #include "gpumesh/runtime/Error.h"
 
 #include <algorithm>
@@ -94,13 +95,20 @@ struct PointsInBoxes
   }
 };
 
-std::vector<vtkIdType> pointsInBoxes(vtkPointSet* input, const std::vector<Box>& boxes)
+// The input's points in any of `boxes`, ascending: from the device where the box came from there
+// (which may list a few more: see gpumesh::pointsInBoxes), else by a pass over the points.
+std::vector<vtkIdType> pointsInBoxes(vtkPointSet* input, const std::vector<Box>& boxes, const vtkGPUMeshPieceBox* box)
 {
   PointsInBoxes finder;
   finder.Boxes = &boxes;
   if (boxes.empty() || input->GetNumberOfPoints() == 0)
   {
     return finder.Found;
+  }
+  if (box && box->Mesh)
+  {
+    const std::vector<cl_int> found = gpumesh::pointsInBoxes(*box->Run, *box->Mesh, boxes);
+    return std::vector<vtkIdType>(found.begin(), found.end());
   }
   vtkDataArray* xyz = input->GetPoints()->GetData();
   if (!vtkArrayDispatch::DispatchByValueType<vtkArrayDispatch::Reals>::Execute(xyz, finder))
@@ -199,6 +207,15 @@ vtkGPUMeshPieceBox vtkGPUMeshPieceBox::Of(vtkPointSet* input)
   return found;
 }
 
+vtkGPUMeshPieceBox vtkGPUMeshPieceBox::OnDevice(gpumesh::DeviceRun& run, const gpumesh::DeviceMesh& mesh)
+{
+  vtkGPUMeshPieceBox found;
+  found.Box = gpumesh::pointsBox(run, mesh);
+  found.Run = &run;
+  found.Mesh = &mesh;
+  return found;
+}
+
 vtkGPUMeshPieceInterface vtkGPUMeshPieceInterface::Find(
   vtkPointSet* input, vtkMultiProcessController* controller, const vtkGPUMeshPieceBox* knownBox)
 {
@@ -277,8 +294,10 @@ vtkGPUMeshPieceInterface vtkGPUMeshPieceInterface::Find(
   {
     boxes.push_back(found.Neighbors.BoxOf(n));
   }
+  // Each point listed is tested against each box here, in double: what the device lists beyond
+  // the boxes (within float rounding of a border) drops out.
   std::vector<std::vector<vtkIdType>> candidates(neighbors);
-  for (vtkIdType p : pointsInBoxes(input, boxes))
+  for (vtkIdType p : pointsInBoxes(input, boxes, knownBox))
   {
     double xyz[3];
     input->GetPoint(p, xyz);

@@ -12,6 +12,12 @@
 
 #include "gpumesh/runtime/HostMemory.h"
 
+namespace gpumesh
+{
+class DeviceMesh;
+class DeviceRun;
+}
+
 #include <vector>
 
 class vtkDataArray;
@@ -55,13 +61,22 @@ private:
   std::size_t InputCount = 0;
 };
 
-/// A piece's box and its first point that is not finite (-1: none), vtkGPUMeshNeighbors::BoxOf:
-/// found once by a filter that needs the box before the interface (the global bounds' centre).
+/// A piece's box and its first point that is not finite (-1: none), found once by a filter
+/// that needs the box before the interface (the global bounds' centre): by a pass over the
+/// input's points (Of, vtkGPUMeshNeighbors::BoxOf), or on the device from the piece's mesh there
+/// (OnDevice), which then also finds the input's points in the neighbours' boxes for Find: no
+/// pass over the piece's points on the host at all.
 struct vtkGPUMeshPieceBox
 {
   vtkGPUMeshNeighbors::Box Box = vtkGPUMeshNeighbors::EmptyBox();
   vtkIdType FirstNonFinite = -1;
+  /// OnDevice's mesh and run, else null. The caller keeps the mesh until Find has run.
+  gpumesh::DeviceRun* Run = nullptr;
+  const gpumesh::DeviceMesh* Mesh = nullptr;
   static vtkGPUMeshPieceBox Of(vtkPointSet* input);
+  /// The box of `mesh`, the input's mesh made on the device of `run` with the input's own
+  /// coordinates (not rounded: PointsView::roundedIn false), its points checked finite there.
+  static vtkGPUMeshPieceBox OnDevice(gpumesh::DeviceRun& run, const gpumesh::DeviceMesh& mesh);
 };
 
 struct vtkGPUMeshPieceInterface
@@ -70,7 +85,8 @@ struct vtkGPUMeshPieceInterface
   /// non-empty piece has them; otherwise they are generated: a point takes the smallest of
   /// (first point id of its process + its index) over the processes holding a point at exactly
   /// its coordinates. Throws gpumesh::Error on every process when one fails. `box`: the input's
-  /// box when the caller found it (else found here: a pass over the points).
+  /// box when the caller found it (else found here: a pass over the points); the input's
+  /// points in the neighbours' boxes are found where it was (the host: a pass over them).
   static vtkGPUMeshPieceInterface Find(
     vtkPointSet* input, vtkMultiProcessController* controller, const vtkGPUMeshPieceBox* box = nullptr);
 
