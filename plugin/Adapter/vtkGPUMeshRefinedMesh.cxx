@@ -66,7 +66,7 @@ gpumesh::ValueType valueType(vtkDataArray* array)
   }
 }
 
-NarrowedTriangles narrowedTriangles(vtkPointSet* input)
+NarrowedTriangles narrowedTriangles(vtkPointSet* input, unsigned threads)
 {
   auto* polydata = vtkPolyData::SafeDownCast(input);
   vtkCellArray* cells = polydata ? polydata->GetPolys() : vtkUnstructuredGrid::SafeDownCast(input)->GetCells();
@@ -78,11 +78,8 @@ NarrowedTriangles narrowedTriangles(vtkPointSet* input)
   auto* out = static_cast<vtkTypeInt32*>(narrowed.ids.get());
   if (cells->IsStorage64Bit())
   {
-    // On half the threads: this runs while the filter goes on, whose own loops (the piece's
-    // interface under MPI) get threads of their own (gpumesh::parallelFor); all of them at once
-    // would be twice as many threads as the filter's share of the cores.
     const vtkTypeInt64* in = cells->GetConnectivityArray64()->GetPointer(0);
-    gpumesh::parallelFor(0, ids, 0, std::max(1u, vtkGPUMeshHostLoops::Threads() / 2),
+    gpumesh::parallelFor(0, ids, 0, threads,
       [&](std::int64_t begin, std::int64_t end) {
         for (std::int64_t i = begin; i < end; ++i)
           out[i] = static_cast<vtkTypeInt32>(in[i]);
@@ -134,12 +131,16 @@ gpumesh::CellKind RefinedKind(vtkPointSet* input, const gpumesh::DeviceMesh& mes
 }
 
 std::future<NarrowedTriangles> NarrowTrianglesMeanwhile(
-  const gpumesh::DeviceRun& run, vtkPointSet* input, std::size_t markedCount, int passes)
+  const gpumesh::DeviceRun& run, vtkPointSet* input, std::size_t markedCount, int passes, bool hostPassesMeanwhile)
 {
   const auto cells = static_cast<std::size_t>(input->GetNumberOfCells());
   if (run.info().isGPU && passes == 1 && cells > 0 && markedCount * fewMarks < cells)
   {
-    return std::async(std::launch::async, narrowedTriangles, input);
+    // Where the filter's own loops run meanwhile, on half the threads: those loops get threads
+    // of their own (gpumesh::parallelFor), and all of them at once would be twice as many
+    // threads as the filter's share of the cores. Else on all: the device refines meanwhile.
+    const unsigned all = vtkGPUMeshHostLoops::Threads();
+    return std::async(std::launch::async, narrowedTriangles, input, hostPassesMeanwhile ? std::max(1u, all / 2) : all);
   }
   return {};
 }

@@ -41,8 +41,10 @@ struct NarrowedTriangles
 /// triangles that changed. A CPU device's triangles are host memory already: they come down as
 /// one copy into reused memory, where narrowing would compete with the device for the cores and
 /// touch fresh memory. Gives no future (valid() false) where narrowing does not pay.
-std::future<NarrowedTriangles> NarrowTrianglesMeanwhile(
-  const gpumesh::DeviceRun& run, vtkPointSet* input, std::size_t markedCount, int passes);
+/// `hostPassesMeanwhile`: the filter runs loops over the piece on the host meanwhile (the
+/// piece's interface from its points), which then keep half the threads.
+std::future<NarrowedTriangles> NarrowTrianglesMeanwhile(const gpumesh::DeviceRun& run, vtkPointSet* input,
+  std::size_t markedCount, int passes, bool hostPassesMeanwhile);
 
 /// The output's points: the input's as they are, then the new ones, straight from the device
 /// when it computed in the input's type without a shift, else as midpoints of their parents in

@@ -111,7 +111,10 @@ void vtkGPULongestEdgeRefinement::ExecuteOnDevice(
   std::future<vtkGPUMeshRefinedMesh::NarrowedTriangles> inputTriangles;
   if (kind == gpumesh::CellKind::Triangle)
   {
-    inputTriangles = vtkGPUMeshRefinedMesh::NarrowTrianglesMeanwhile(run, input, marked.count, this->Passes);
+    // The piece's interface passes over its points on the host where they are rounded (box.Mesh
+    // null); from the device otherwise.
+    inputTriangles = vtkGPUMeshRefinedMesh::NarrowTrianglesMeanwhile(
+      run, input, marked.count, this->Passes, controller && !box.Mesh);
   }
   vtkTimerLog::MarkStartEvent("GPUMesh: refine");
   const gpumesh::RefinedSimplices refined = vtkGPUMeshDistributedRefinement::RefinePiece(
