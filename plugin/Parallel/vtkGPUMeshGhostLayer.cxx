@@ -4,6 +4,7 @@
 #include "vtkGPUMeshDistributed.h"
 #include "vtkGPUMeshGhostCellMessage.h"
 #include "vtkGPUMeshHostLoops.h"
+#include "vtkGPUMeshIdMap.h"
 #include "vtkGPUMeshOutputArrays.h"
 #include "vtkGPUMeshPieceInterface.h"
 
@@ -38,7 +39,6 @@
 #include <functional>
 #include <limits>
 #include <map>
-#include <unordered_map>
 
 namespace vtkGPUMeshDistributed
 {
@@ -765,18 +765,17 @@ GhostedPiece BuildGhostedPiece(vtkPointSet* input, vtkMultiProcessController* co
     // Points of received cells: the shared ones are this piece's, the others are added once
     // (ghost cells of two processes may share a point this one lacks).
     std::vector<Message> grids(count); // read in place: `bytes` outlives them
-    std::size_t expected = 0; // ids the map below will hold at most: reserved, never rehashed
+    std::size_t expected = 0; // ids the map below will hold at most
     for (std::size_t n = 0; n < count; ++n)
     {
       grids[n] = vtkGPUMeshGhostCellMessage::Read(bytes[n], neighbors.Ranks()[n]);
       expected += interface.Shared[n].size() + static_cast<std::size_t>(grids[n].Points);
     }
-    std::unordered_map<long long, vtkIdType> pieceOfId;
-    pieceOfId.reserve(expected);
+    vtkGPUMeshIdMap pieceOfId(expected);
     for (std::size_t n = 0; n < count; ++n)
     {
       for (vtkIdType p : interface.Shared[n])
-        pieceOfId.emplace(interface.GlobalIds[static_cast<std::size_t>(p)], p);
+        pieceOfId.Emplace(interface.GlobalIds[static_cast<std::size_t>(p)], p);
     }
     for (std::size_t n = 0; n < count; ++n)
     {
@@ -785,14 +784,14 @@ GhostedPiece BuildGhostedPiece(vtkPointSet* input, vtkMultiProcessController* co
       for (vtkIdType p = 0; p < grid.Points; ++p)
       {
         const long long id = grid.GlobalId(p);
-        const auto inserted =
-          pieceOfId.emplace(id, inputPoints + static_cast<vtkIdType>(received.AddedPoints.size()));
-        if (inserted.second)
+        const auto [at, added] =
+          pieceOfId.Emplace(id, inputPoints + static_cast<vtkIdType>(received.AddedPoints.size()));
+        if (added)
         {
           received.AddedPoints.emplace_back(static_cast<int>(received.Grids.size()), p);
           received.AddedPointIds.push_back(id);
         }
-        pieceOf[p] = inserted.first->second;
+        pieceOf[p] = at;
       }
       if (grid.Cells > 0)
       {

@@ -2,6 +2,7 @@
 
 #include "vtkGPUMeshCellArrays.h"
 #include "vtkGPUMeshHostLoops.h"
+#include "vtkGPUMeshIdMap.h"
 #include "vtkGPUMeshPiece.h"
 
 #include "vtkDataArray.h"
@@ -15,8 +16,9 @@
 #include "gpumesh/runtime/Error.h"
 
 #include <algorithm>
+#include <atomic>
 #include <limits>
-#include <unordered_map>
+#include <memory>
 
 namespace
 {
@@ -70,7 +72,7 @@ vtkGPUMeshPointHalo::vtkGPUMeshPointHalo(
   // below (a dense table filled on all threads: the interface's points are read once per use).
   gpumesh::HostVector<std::int32_t> slotOf;
   std::vector<Uses> uses; // per slot
-  std::vector<vtkIdType> interfacePoints; // per slot, then sorted
+  std::vector<vtkIdType> interfacePoints; // per slot, ascending
   const auto slot = [&](vtkIdType p) { return static_cast<std::size_t>(slotOf[static_cast<std::size_t>(p)] - 1); };
   // The piece's cells as arrays of cells, each with the id of its first cell.
   std::vector<std::pair<vtkCellArray*, vtkIdType>> arrays;
@@ -93,43 +95,65 @@ vtkGPUMeshPointHalo::vtkGPUMeshPointHalo(
   }
   if (piece.OwnedCells < mesh.GetNumberOfCells())
   {
-    slotOf.resize(static_cast<std::size_t>(points));
-    vtkGPUMeshHostLoops::Fill(slotOf.begin(), slotOf.end(), std::int32_t(0));
+    // The ghost cells' points flagged on all threads (cells share points: atomic flags), then
+    // listed in ascending order block by block: the interface's slots.
+    std::unique_ptr<std::atomic<std::uint8_t>[]> flagged(new std::atomic<std::uint8_t>[static_cast<std::size_t>(points)]());
     for (const auto& [cells, first] : arrays)
     {
       if (!cells || first + cells->GetNumberOfCells() <= piece.OwnedCells)
         continue;
-      vtkGPUMeshCellArrays::WithStorage(cells, [&, first = first, cells = cells](const auto* offsets, const auto* ids) {
-        for (vtkIdType c = std::max<vtkIdType>(0, piece.OwnedCells - first); c < cells->GetNumberOfCells(); ++c)
-          for (auto k = offsets[c]; k < offsets[c + 1]; ++k)
-            if (slotOf[ids[k]] == 0)
-            {
-              interfacePoints.push_back(static_cast<vtkIdType>(ids[k]));
-              slotOf[ids[k]] = static_cast<std::int32_t>(interfacePoints.size());
-            }
+      const vtkIdType from = std::max<vtkIdType>(0, piece.OwnedCells - first);
+      vtkGPUMeshCellArrays::WithStorage(cells, [&, cells = cells](const auto* offsets, const auto* ids) {
+        vtkGPUMeshHostLoops::For(from, cells->GetNumberOfCells(), [&](vtkIdType begin, vtkIdType end) {
+          for (vtkIdType c = begin; c < end; ++c)
+            for (auto k = offsets[c]; k < offsets[c + 1]; ++k)
+              flagged[static_cast<std::size_t>(ids[k])].store(1, std::memory_order_relaxed);
+        });
       });
     }
+    constexpr vtkIdType block = 1 << 16;
+    const vtkIdType blocks = (points + block - 1) / block;
+    std::vector<std::vector<vtkIdType>> perBlock(static_cast<std::size_t>(blocks));
+    vtkGPUMeshHostLoops::For(0, blocks, [&](vtkIdType firstBlock, vtkIdType lastBlock) {
+      for (vtkIdType b = firstBlock; b < lastBlock; ++b)
+        for (vtkIdType p = b * block; p < std::min(points, (b + 1) * block); ++p)
+          if (flagged[static_cast<std::size_t>(p)].load(std::memory_order_relaxed))
+            perBlock[static_cast<std::size_t>(b)].push_back(p);
+    });
+    for (const auto& part : perBlock)
+      interfacePoints.insert(interfacePoints.end(), part.begin(), part.end());
     if (interfacePoints.size() >= static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()))
       throw gpumesh::Error("The interface of this piece has too many points");
-    uses.resize(interfacePoints.size());
+    slotOf.resize(static_cast<std::size_t>(points));
+    vtkGPUMeshHostLoops::Fill(slotOf.begin(), slotOf.end(), std::int32_t(0));
+    const auto interfaceCount = static_cast<vtkIdType>(interfacePoints.size());
+    vtkGPUMeshHostLoops::For(0, interfaceCount, [&](vtkIdType begin, vtkIdType end) {
+      for (vtkIdType i = begin; i < end; ++i)
+        slotOf[static_cast<std::size_t>(interfacePoints[static_cast<std::size_t>(i)])] = static_cast<std::int32_t>(i + 1);
+    });
+    // Per slot, counted on all threads: the uses by owned cells and by all cells.
+    std::unique_ptr<std::atomic<std::int32_t>[]> ownedUses(new std::atomic<std::int32_t>[interfacePoints.size()]());
+    std::unique_ptr<std::atomic<std::int32_t>[]> allUses(new std::atomic<std::int32_t>[interfacePoints.size()]());
     // Counts the uses of interface points by cells [begin, end) of `cells` (numbered from
     // `first` in the piece; each listed as its number minus `shift`): the raw arrays are found
     // once per list, not once per cell.
     const auto countUses = [&](vtkCellArray* cells, vtkIdType first, const vtkIdType* begin, const vtkIdType* end,
                              vtkIdType shift) {
       vtkGPUMeshCellArrays::WithStorage(cells, [&](const auto* offsets, const auto* ids) {
-        for (const vtkIdType* listed = begin; listed != end; ++listed)
-        {
-          const vtkIdType c = *listed - shift;
-          const long long owned = first + c < piece.OwnedCells ? 1 : 0;
-          for (auto k = offsets[c]; k < offsets[c + 1]; ++k)
-            if (const std::int32_t s = slotOf[static_cast<std::size_t>(ids[k])])
-            {
-              Uses& u = uses[static_cast<std::size_t>(s - 1)];
-              ++u.All;
-              u.Owned += owned;
-            }
-        }
+        vtkGPUMeshHostLoops::For(0, end - begin, [&](vtkIdType from, vtkIdType to) {
+          for (vtkIdType i = from; i < to; ++i)
+          {
+            const vtkIdType c = begin[i] - shift;
+            const bool owned = first + c < piece.OwnedCells;
+            for (auto k = offsets[c]; k < offsets[c + 1]; ++k)
+              if (const std::int32_t s = slotOf[static_cast<std::size_t>(ids[k])])
+              {
+                allUses[s - 1].fetch_add(1, std::memory_order_relaxed);
+                if (owned)
+                  ownedUses[s - 1].fetch_add(1, std::memory_order_relaxed);
+              }
+          }
+        });
       });
     };
     // The owned cells around the interface are among those that touch a shared point, found
@@ -155,7 +179,9 @@ vtkGPUMeshPointHalo::vtkGPUMeshPointHalo(
       });
       countUses(cells, first, touching.data(), touching.data() + touching.size(), 0);
     }
-    std::sort(interfacePoints.begin(), interfacePoints.end());
+    uses.resize(interfacePoints.size());
+    for (std::size_t i = 0; i < uses.size(); ++i)
+      uses[i] = { ownedUses[i].load(std::memory_order_relaxed), allUses[i].load(std::memory_order_relaxed) };
   }
 
   // Round 1: the owner of an interface point is the lowest rank holding every cell around it
@@ -170,19 +196,18 @@ vtkGPUMeshPointHalo::vtkGPUMeshPointHalo(
       forBoxesHolding(p, [&](std::size_t n) { records[n].push_back({ piece.GlobalPointId(p), u.Owned, u.All }); });
   }
   const auto heard = this->Neighbors.ExchangeValues(records);
-  std::unordered_map<long long, vtkIdType> interfaceOfId;
-  interfaceOfId.reserve(interfacePoints.size());
+  vtkGPUMeshIdMap interfaceOfId(interfacePoints.size());
   for (vtkIdType p : interfacePoints)
-    interfaceOfId.emplace(piece.GlobalPointId(p), p);
+    interfaceOfId.Emplace(piece.GlobalPointId(p), p);
   std::vector<long long> cellsAround(interfacePoints.size()); // per slot
   for (vtkIdType p : interfacePoints)
     cellsAround[slot(p)] = uses[slot(p)].Owned;
   for (const auto& fromNeighbor : heard)
     for (const InterfaceRecord& record : fromNeighbor)
     {
-      const auto found = interfaceOfId.find(record.Id);
-      if (found != interfaceOfId.end())
-        cellsAround[slot(found->second)] += record.OwnedUses;
+      const vtkIdType found = interfaceOfId.Find(record.Id);
+      if (found >= 0)
+        cellsAround[slot(found)] += record.OwnedUses;
     }
   std::vector<int> ownerOf(interfacePoints.size()); // per slot: the owner's rank, or -1
   for (vtkIdType p : interfacePoints)
@@ -190,10 +215,10 @@ vtkGPUMeshPointHalo::vtkGPUMeshPointHalo(
   for (std::size_t n = 0; n < count; ++n)
     for (const InterfaceRecord& record : heard[n])
     {
-      const auto found = interfaceOfId.find(record.Id);
-      if (found == interfaceOfId.end() || record.AllUses != cellsAround[slot(found->second)])
+      const vtkIdType found = interfaceOfId.Find(record.Id);
+      if (found < 0 || record.AllUses != cellsAround[slot(found)])
         continue;
-      int& owner = ownerOf[slot(found->second)];
+      int& owner = ownerOf[slot(found)];
       if (owner < 0 || this->Neighbors.Ranks()[n] < owner)
         owner = this->Neighbors.Ranks()[n];
     }
@@ -229,17 +254,13 @@ vtkGPUMeshPointHalo::vtkGPUMeshPointHalo(
   const auto asked = this->Neighbors.ExchangeValues(requests);
   // What can be asked for: the interface points, then the points sent as ghosts (looked up in
   // the interface's map first, not copied into a second one).
-  std::unordered_map<long long, vtkIdType> sentOfId;
-  sentOfId.reserve(piece.SentPoints.size());
+  vtkGPUMeshIdMap sentOfId(piece.SentPoints.size());
   for (vtkIdType p : piece.SentPoints)
-    if (!interfaceOfId.count(piece.GlobalPointId(p)))
-      sentOfId.emplace(piece.GlobalPointId(p), p);
+    if (interfaceOfId.Find(piece.GlobalPointId(p)) < 0)
+      sentOfId.Emplace(piece.GlobalPointId(p), p);
   const auto offered = [&](long long id) -> vtkIdType {
-    auto found = interfaceOfId.find(id);
-    if (found != interfaceOfId.end())
-      return found->second;
-    found = sentOfId.find(id);
-    return found != sentOfId.end() ? found->second : -1;
+    const vtkIdType found = interfaceOfId.Find(id);
+    return found >= 0 ? found : sentOfId.Find(id);
   };
   std::vector<std::vector<std::int32_t>> answers(count);
   this->PublishedStart.assign(1, 0);
