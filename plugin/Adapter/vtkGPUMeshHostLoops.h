@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <vector>
 
 namespace vtkGPUMeshHostLoops
 {
@@ -37,6 +38,26 @@ template <typename Body>
 void For(vtkIdType begin, vtkIdType end, Body&& body)
 {
   For(begin, end, 0, std::forward<Body>(body));
+}
+
+/// The indices i of [0, count) for which keep(i) holds, ascending: tested on all threads in
+/// fixed blocks, each block's list joined in block order.
+template <typename Keep>
+std::vector<vtkIdType> Where(vtkIdType count, Keep&& keep)
+{
+  constexpr vtkIdType block = 1 << 16;
+  const vtkIdType blocks = (count + block - 1) / block;
+  std::vector<std::vector<vtkIdType>> perBlock(static_cast<std::size_t>(blocks));
+  For(0, blocks, [&](vtkIdType firstBlock, vtkIdType lastBlock) {
+    for (vtkIdType b = firstBlock; b < lastBlock; ++b)
+      for (vtkIdType i = b * block; i < std::min(count, (b + 1) * block); ++i)
+        if (keep(i))
+          perBlock[static_cast<std::size_t>(b)].push_back(i);
+  });
+  std::vector<vtkIdType> found;
+  for (const auto& part : perBlock)
+    found.insert(found.end(), part.begin(), part.end());
+  return found;
 }
 
 /// [first, last) set to `value`, as vtkSMPTools::Fill.

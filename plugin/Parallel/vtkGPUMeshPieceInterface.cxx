@@ -56,7 +56,7 @@ std::array<double, 3> normalised(const double xyz[3])
 }
 
 // The input points inside any neighbour's box (the only ones another process can hold),
-// ascending: flagged on all threads in fixed blocks, concatenated in block order.
+// ascending, tested on all threads.
 struct PointsInBoxes
 {
   const std::vector<Box>* Boxes;
@@ -66,32 +66,16 @@ struct PointsInBoxes
   void operator()(Array* xyz)
   {
     const auto values = vtk::DataArrayTupleRange<3>(xyz);
-    const vtkIdType points = xyz->GetNumberOfTuples();
-    constexpr vtkIdType block = 1 << 16;
-    const vtkIdType blocks = (points + block - 1) / block;
-    std::vector<std::vector<vtkIdType>> perBlock(static_cast<std::size_t>(blocks));
-    vtkGPUMeshHostLoops::For(0, blocks, [&](vtkIdType first, vtkIdType last) {
-      for (vtkIdType b = first; b < last; ++b)
+    this->Found = vtkGPUMeshHostLoops::Where(xyz->GetNumberOfTuples(), [&](vtkIdType p) {
+      const double point[3] = { static_cast<double>(values[p][0]), static_cast<double>(values[p][1]),
+        static_cast<double>(values[p][2]) };
+      for (const Box& box : *this->Boxes)
       {
-        for (vtkIdType p = b * block; p < std::min(points, (b + 1) * block); ++p)
-        {
-          const double point[3] = { static_cast<double>(values[p][0]), static_cast<double>(values[p][1]),
-            static_cast<double>(values[p][2]) };
-          for (const Box& box : *this->Boxes)
-          {
-            if (vtkGPUMeshNeighbors::Contains(box, point))
-            {
-              perBlock[b].push_back(p);
-              break;
-            }
-          }
-        }
+        if (vtkGPUMeshNeighbors::Contains(box, point))
+          return true;
       }
+      return false;
     });
-    for (const auto& found : perBlock)
-    {
-      this->Found.insert(this->Found.end(), found.begin(), found.end());
-    }
   }
 };
 

@@ -96,7 +96,7 @@ vtkGPUMeshPointHalo::vtkGPUMeshPointHalo(
   if (piece.OwnedCells < mesh.GetNumberOfCells())
   {
     // The ghost cells' points flagged on all threads (cells share points: atomic flags), then
-    // listed in ascending order block by block: the interface's slots.
+    // listed in ascending order: the interface's slots.
     std::unique_ptr<std::atomic<std::uint8_t>[]> flagged(new std::atomic<std::uint8_t>[static_cast<std::size_t>(points)]());
     for (const auto& [cells, first] : arrays)
     {
@@ -111,17 +111,8 @@ vtkGPUMeshPointHalo::vtkGPUMeshPointHalo(
         });
       });
     }
-    constexpr vtkIdType block = 1 << 16;
-    const vtkIdType blocks = (points + block - 1) / block;
-    std::vector<std::vector<vtkIdType>> perBlock(static_cast<std::size_t>(blocks));
-    vtkGPUMeshHostLoops::For(0, blocks, [&](vtkIdType firstBlock, vtkIdType lastBlock) {
-      for (vtkIdType b = firstBlock; b < lastBlock; ++b)
-        for (vtkIdType p = b * block; p < std::min(points, (b + 1) * block); ++p)
-          if (flagged[static_cast<std::size_t>(p)].load(std::memory_order_relaxed))
-            perBlock[static_cast<std::size_t>(b)].push_back(p);
-    });
-    for (const auto& part : perBlock)
-      interfacePoints.insert(interfacePoints.end(), part.begin(), part.end());
+    interfacePoints = vtkGPUMeshHostLoops::Where(
+      points, [&](vtkIdType p) { return flagged[static_cast<std::size_t>(p)].load(std::memory_order_relaxed) != 0; });
     if (interfacePoints.size() >= static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()))
       throw gpumesh::Error("The interface of this piece has too many points");
     slotOf.resize(static_cast<std::size_t>(points));
