@@ -102,7 +102,9 @@ struct PieceDevice
 /// piece is named. With `device`, the input's cells around its shared points are found there
 /// (one pass over its cells on the device, none on the host) where
 /// vtkGPUMeshKeptMesh::ExtendsOnDevice (a GPU), unless the input has ghost cells of its own or
-/// cells its device mesh leaves out; else by a pass over its cells on the host.
+/// cells its device mesh leaves out; else by a pass over its cells on the host. Where the
+/// device also holds the input's own coordinates (not rounded to float), the piece's box and
+/// its points in the neighbours' boxes are found there too (vtkGPUMeshPieceBox::OnDevice).
 GhostedPiece BuildGhostedPiece(
   vtkPointSet* input, vtkMultiProcessController* controller, const PieceDevice* device = nullptr);
 
