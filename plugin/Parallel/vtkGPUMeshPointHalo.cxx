@@ -64,14 +64,15 @@ vtkGPUMeshPointHalo::vtkGPUMeshPointHalo(
 
   // The interface: the points of ghost cells, and their uses here. The ghost cells are the
   // piece's layer, or (a copied piece) the cells of its grid after the owned ones.
+  // Counted on all threads: atomic.
   struct Uses
   {
-    long long Owned = 0, All = 0;
+    std::atomic<std::int32_t> Owned{ 0 }, All{ 0 };
   };
   // Per piece point: 0 off the interface, else 1 + its slot in the per-interface-point vectors
   // below (a dense table filled on all threads: the interface's points are read once per use).
   gpumesh::HostVector<std::int32_t> slotOf;
-  std::vector<Uses> uses; // per slot
+  std::unique_ptr<Uses[]> uses; // per slot
   std::vector<vtkIdType> interfacePoints; // per slot, ascending
   const auto slot = [&](vtkIdType p) { return static_cast<std::size_t>(slotOf[static_cast<std::size_t>(p)] - 1); };
   // The piece's cells as arrays of cells, each with the id of its first cell.
@@ -122,9 +123,7 @@ vtkGPUMeshPointHalo::vtkGPUMeshPointHalo(
       for (vtkIdType i = begin; i < end; ++i)
         slotOf[static_cast<std::size_t>(interfacePoints[static_cast<std::size_t>(i)])] = static_cast<std::int32_t>(i + 1);
     });
-    // Per slot, counted on all threads: the uses by owned cells and by all cells.
-    std::unique_ptr<std::atomic<std::int32_t>[]> ownedUses(new std::atomic<std::int32_t>[interfacePoints.size()]());
-    std::unique_ptr<std::atomic<std::int32_t>[]> allUses(new std::atomic<std::int32_t>[interfacePoints.size()]());
+    uses.reset(new Uses[interfacePoints.size()]);
     // Counts the uses of interface points by cells [begin, end) of `cells` (numbered from
     // `first` in the piece; each listed as its number minus `shift`): the raw arrays are found
     // once per list, not once per cell.
@@ -139,9 +138,10 @@ vtkGPUMeshPointHalo::vtkGPUMeshPointHalo(
             for (auto k = offsets[c]; k < offsets[c + 1]; ++k)
               if (const std::int32_t s = slotOf[static_cast<std::size_t>(ids[k])])
               {
-                allUses[s - 1].fetch_add(1, std::memory_order_relaxed);
+                Uses& u = uses[static_cast<std::size_t>(s - 1)];
+                u.All.fetch_add(1, std::memory_order_relaxed);
                 if (owned)
-                  ownedUses[s - 1].fetch_add(1, std::memory_order_relaxed);
+                  u.Owned.fetch_add(1, std::memory_order_relaxed);
               }
           }
         });
@@ -170,9 +170,6 @@ vtkGPUMeshPointHalo::vtkGPUMeshPointHalo(
       });
       countUses(cells, first, touching.data(), touching.data() + touching.size(), 0);
     }
-    uses.resize(interfacePoints.size());
-    for (std::size_t i = 0; i < uses.size(); ++i)
-      uses[i] = { ownedUses[i].load(std::memory_order_relaxed), allUses[i].load(std::memory_order_relaxed) };
   }
 
   // Round 1: the owner of an interface point is the lowest rank holding every cell around it

@@ -13,10 +13,16 @@ namespace
 {
 constexpr const char* program = "point_boxes";
 
-// The program's options, the same for its every kernel (one build): point_bounds' work-group size.
+// point_bounds' work-group size (WG), the one source of the program's options and its launch.
+std::size_t boundsGroup(DeviceRun& run)
+{
+  return run.device().workGroupSize(256);
+}
+
+// The program's options, the same for its every kernel (one build).
 std::string programOptions(DeviceRun& run)
 {
-  return "-DWG=" + std::to_string(run.device().workGroupSize(256));
+  return "-DWG=" + std::to_string(boundsGroup(run));
 }
 
 // A bound relative to `origin`, as the device compares it: in float, the nearest float on the
@@ -59,7 +65,7 @@ PointBox pointsBox(DeviceRun& run, const DeviceMesh& mesh)
   if (count == 0)
     return box;
   // A few groups per compute unit, each folding a grid stride of points, then the partials here.
-  const std::size_t group = run.device().workGroupSize(256);
+  const std::size_t group = boundsGroup(run);
   const std::size_t wanted = static_cast<std::size_t>(std::max(run.info().computeUnits, 1)) * 4;
   const std::size_t groups = std::max<std::size_t>(1, std::min(wanted, (count + group - 1) / group));
   RealBuffer partial = run.allocateReal(6 * groups, "point bounds");
