@@ -1,10 +1,16 @@
-// How fast one device's bus moves data, per process: `gpumesh-bus-rate DEVICE BYTES [START]`
-// copies BYTES between host and device three ways, 6 times each, and prints one JSON line of
-// the median rates of the last 5 in GB/s:
+// How fast one device's bus moves data, per process:
+// `gpumesh-bus-rate DEVICE BYTES [START [CHUNK_BYTES...]]` copies BYTES between host and device
+// in several ways, 6 times each, and prints one JSON line of the median rates of the last 5 in
+// GB/s:
 //
 //   pinned     one enqueueWriteBuffer/ReadBuffer from memory the driver pinned (the bus alone)
 //   staged     DeviceRun's upload/download of ordinary host memory (the filters' path: pinned
-//              chunks filled by several host threads)
+//              chunks filled by several host threads), with the default chunk and with each
+//              CHUNK_BYTES given (staged_up_CHUNK)
+//   narrowed   DeviceRun's uploadNarrowed of 64-bit ids (BYTES of 32-bit values sent, twice
+//              that read: the cells' connectivity)
+//   registered a buffer made on the ordinary host memory (CL_MEM_USE_HOST_PTR) and copied to
+//              the device buffer, made and released every time (a new input's arrays)
 //   pageable   one enqueueWriteBuffer/ReadBuffer from ordinary host memory (the driver stages)
 //
 // Several processes started at once, one per GPU of a host (START: the Unix time at which all
@@ -46,9 +52,9 @@ double medianRate(std::size_t bytes, const std::function<void()>& copy)
 
 int main(int argc, char** argv)
 {
-  if (argc < 3 || argc > 4)
+  if (argc < 3)
   {
-    std::fprintf(stderr, "usage: gpumesh-bus-rate DEVICE BYTES [START]\n");
+    std::fprintf(stderr, "usage: gpumesh-bus-rate DEVICE BYTES [START [CHUNK_BYTES...]]\n");
     return 2;
   }
   const std::size_t bytes = std::strtoull(argv[2], nullptr, 10);
@@ -73,10 +79,11 @@ int main(int argc, char** argv)
     check(status, "mapping pinned memory");
     std::memset(pinned, 1, bytes);
     std::vector<char> pageable(bytes, 2);
+    std::vector<cl_long> wide((bytes + sizeof(cl_int) - 1) / sizeof(cl_int), 3);
     auto staged = run.allocate<char>(bytes, "staged");
     check(queue.finish(), "preparing");
 
-    if (argc == 4) // all processes begin together
+    if (argc >= 4 && std::atoll(argv[3]) > 0) // all processes begin together
     {
       const auto start = std::chrono::system_clock::time_point(std::chrono::seconds(std::atoll(argv[3])));
       std::this_thread::sleep_until(start);
@@ -92,13 +99,44 @@ int main(int argc, char** argv)
       check(queue.finish(), "finishing the staged upload");
     });
     const double stagedDown = medianRate(bytes, [&] { run.download(staged, pageable.data(), bytes, "staged"); });
+    const double narrowedUp = medianRate(bytes, [&] {
+      auto buffer = run.uploadNarrowed(wide.data(), wide.size(), "narrowed upload");
+      check(queue.finish(), "finishing the narrowed upload");
+    });
+    const double registeredUp = medianRate(bytes, [&] {
+      cl_int made = CL_SUCCESS;
+      cl::Buffer registered(device->context(), CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, bytes, pageable.data(), &made);
+      check(made, "making a buffer on host memory");
+      check(queue.enqueueCopyBuffer(registered, target, 0, 0, bytes), "copying from host memory");
+      check(queue.finish(), "finishing the copy from host memory");
+    });
+    std::string chunkRates;
+    for (int a = 4; a < argc; ++a)
+    {
+      const std::size_t chunk = std::strtoull(argv[a], nullptr, 10);
+      if (chunk == 0 || chunk % sizeof(cl_int) != 0)
+        throw Error(std::string("CHUNK_BYTES must be a positive multiple of 4: ") + argv[a]);
+      device->setStaging(std::size_t(16) << 20, chunk);
+      const double rate = medianRate(bytes, [&] {
+        auto buffer = run.upload(pageable.data(), bytes, "staged upload");
+        check(queue.finish(), "finishing the staged upload");
+      });
+      const double narrowed = medianRate(bytes, [&] {
+        auto buffer = run.uploadNarrowed(wide.data(), wide.size(), "narrowed upload");
+        check(queue.finish(), "finishing the narrowed upload");
+      });
+      chunkRates += ", \"staged_up_" + std::to_string(chunk) + "\": " + std::to_string(rate) + ", \"narrowed_up_" +
+        std::to_string(chunk) + "\": " + std::to_string(narrowed);
+    }
     const double pageableUp = medianRate(bytes, [&] { write(pageable.data()); });
     const double pageableDown = medianRate(bytes, [&] { read(pageable.data()); });
     check(queue.enqueueUnmapMemObject(pinnedBuffer, pinned), "unmapping pinned memory");
     check(queue.finish(), "finishing");
     std::printf("{\"device\": \"%s\", \"bytes\": %zu, \"pinned_up\": %.2f, \"pinned_down\": %.2f, "
-                "\"staged_up\": %.2f, \"staged_down\": %.2f, \"pageable_up\": %.2f, \"pageable_down\": %.2f}\n",
-      device->info().label().c_str(), bytes, pinnedUp, pinnedDown, stagedUp, stagedDown, pageableUp, pageableDown);
+                "\"staged_up\": %.2f, \"staged_down\": %.2f, \"narrowed_up\": %.2f, \"registered_up\": %.2f, "
+                "\"pageable_up\": %.2f, \"pageable_down\": %.2f%s}\n",
+      device->info().label().c_str(), bytes, pinnedUp, pinnedDown, stagedUp, stagedDown, narrowedUp, registeredUp,
+      pageableUp, pageableDown, chunkRates.c_str());
   }
   catch (const std::exception& failure)
   {

@@ -132,7 +132,8 @@ TEST(MeshImport, NarrowedWhileStagedSaturatesOutOfRangeValues)
     std::numeric_limits<cl_int>::min(), std::int64_t(1) << 31, -(std::int64_t(1) << 31) - 1,
     std::numeric_limits<cl_long>::max(), std::numeric_limits<cl_long>::min(), 123456789 };
   std::vector<cl_long> many;
-  for (int repeat = 0; repeat < 3001; ++repeat) // 30,010 values: 30 chunks of 4 KiB and a partial one
+  // 30,010 values: 58 chunks of 2 KiB of narrowed values (half a 4 KiB chunk each) and a partial one.
+  for (int repeat = 0; repeat < 3001; ++repeat)
     many.insert(many.end(), values.begin(), values.end());
   for (const bool staged : { false, true })
   {

@@ -79,10 +79,10 @@ void StagingArea::allocate(unsigned workersNeeded)
   }
 }
 
-std::vector<cl::Event> StagingArea::forEachChunk(
-  std::size_t bytes, const std::function<cl::Event(Chunk& chunk, std::size_t first, std::size_t n)>& work)
+std::vector<cl::Event> StagingArea::forEachChunk(std::size_t bytes, std::size_t step,
+  const std::function<cl::Event(Chunk& chunk, std::size_t first, std::size_t n)>& work)
 {
-  const std::size_t chunks = (bytes + ChunkBytes - 1) / ChunkBytes;
+  const std::size_t chunks = (bytes + step - 1) / step;
   const auto workers = static_cast<unsigned>(std::min<std::size_t>(Workers, chunks));
   allocate(workers);
   std::vector<cl::Event> events(chunks);
@@ -95,8 +95,8 @@ std::vector<cl::Event> StagingArea::forEachChunk(
         Chunk& chunk = Chunks[2 * w + round % 2];
         if (chunk.inFlight())
           check(chunk.inFlight.wait(), "waiting for a staged transfer");
-        const std::size_t first = index * ChunkBytes;
-        events[index] = work(chunk, first, std::min(ChunkBytes, bytes - first));
+        const std::size_t first = index * step;
+        events[index] = work(chunk, first, std::min(step, bytes - first));
         chunk.inFlight = events[index];
       }
     }
@@ -116,10 +116,11 @@ std::vector<cl::Event> StagingArea::forEachChunk(
 }
 
 template <typename Fill>
-std::vector<cl::Event> StagingArea::uploadChunks(const cl::Buffer& target, std::size_t offset, std::size_t bytes, Fill fill)
+std::vector<cl::Event> StagingArea::uploadChunks(
+  const cl::Buffer& target, std::size_t offset, std::size_t bytes, std::size_t step, Fill fill)
 {
   std::lock_guard<std::mutex> lock(Mutex);
-  return forEachChunk(bytes, [&](Chunk& chunk, std::size_t first, std::size_t n) {
+  return forEachChunk(bytes, step, [&](Chunk& chunk, std::size_t first, std::size_t n) {
     fill(chunk.mapped, first, n);
     cl::Event event;
     check(Queue.enqueueWriteBuffer(target, CL_FALSE, offset + first, n, chunk.mapped, nullptr, &event),
@@ -131,18 +132,20 @@ std::vector<cl::Event> StagingArea::uploadChunks(const cl::Buffer& target, std::
 std::vector<cl::Event> StagingArea::upload(const cl::Buffer& target, std::size_t offset, const void* data, std::size_t bytes)
 {
   const char* source = static_cast<const char*>(data);
-  return uploadChunks(target, offset, bytes,
+  return uploadChunks(target, offset, bytes, ChunkBytes,
     [source](char* chunk, std::size_t first, std::size_t n) { std::memcpy(chunk, source + first, n); });
 }
 
 std::vector<cl::Event> StagingArea::uploadNarrowed(const cl::Buffer& target, const std::int64_t* data, std::size_t count)
 {
-  // Each chunk must hold whole 32-bit values.
-  if (ChunkBytes % sizeof(std::int32_t) != 0)
+  // Each chunk holds half its bytes of narrowed values: as many bytes of the caller's memory go
+  // through it as through a copy's (the host's memory traffic sets the pace, not the bus).
+  const std::size_t step = ChunkBytes / 2 / sizeof(std::int32_t) * sizeof(std::int32_t);
+  if (step == 0)
   {
     throw Error("staging chunks of " + std::to_string(ChunkBytes) + " bytes cannot hold whole 32-bit values");
   }
-  return uploadChunks(target, 0, count * sizeof(std::int32_t), [data](char* chunk, std::size_t first, std::size_t n) {
+  return uploadChunks(target, 0, count * sizeof(std::int32_t), step, [data](char* chunk, std::size_t first, std::size_t n) {
     narrowSaturated(reinterpret_cast<std::int32_t*>(chunk), data + first / sizeof(std::int32_t), n / sizeof(std::int32_t));
   });
 }
@@ -151,7 +154,7 @@ std::vector<cl::Event> StagingArea::download(const cl::Buffer& source, std::size
 {
   std::lock_guard<std::mutex> lock(Mutex);
   char* target = static_cast<char*>(data);
-  return forEachChunk(bytes, [&](Chunk& chunk, std::size_t first, std::size_t n) {
+  return forEachChunk(bytes, ChunkBytes, [&](Chunk& chunk, std::size_t first, std::size_t n) {
     cl::Event event;
     check(Queue.enqueueReadBuffer(source, CL_FALSE, offset + first, n, chunk.mapped, nullptr, &event),
       "downloading through pinned memory");

@@ -58,17 +58,18 @@ private:
   };
   /// Pinned memory is allocated on first use only: small transfers never need it.
   void allocate(unsigned workersNeeded);
-  /// Runs work(chunk, first, n) for bytes [first, first + n) of a transfer of `bytes`, a chunk's
-  /// worth at a time (the i-th on worker i % workers, alternating its two chunks, each once the
-  /// transfer work returned for it last, in this call or an earlier one, has completed), the
-  /// workers in parallel; returns those transfers' events, in order. An exception in any
-  /// worker is rethrown here.
-  std::vector<cl::Event> forEachChunk(
-    std::size_t bytes, const std::function<cl::Event(Chunk& chunk, std::size_t first, std::size_t n)>& work);
-  /// Uploads `bytes` to `target` at `offset` chunk by chunk; fill(chunk, first, n) writes bytes
-  /// [first, first + n) of what goes up into the pinned chunk.
+  /// Runs work(chunk, first, n) for bytes [first, first + n) of a transfer of `bytes`, `step`
+  /// bytes (at most a chunk) at a time (the i-th on worker i % workers, alternating its two
+  /// chunks, each once the transfer work returned for it last, in this call or an earlier one,
+  /// has completed), the workers in parallel; returns those transfers' events, in order. An
+  /// exception in any worker is rethrown here.
+  std::vector<cl::Event> forEachChunk(std::size_t bytes, std::size_t step,
+    const std::function<cl::Event(Chunk& chunk, std::size_t first, std::size_t n)>& work);
+  /// Uploads `bytes` to `target` at `offset`, `step` bytes at a time; fill(chunk, first, n)
+  /// writes bytes [first, first + n) of what goes up into the pinned chunk.
   template <typename Fill>
-  std::vector<cl::Event> uploadChunks(const cl::Buffer& target, std::size_t offset, std::size_t bytes, Fill fill);
+  std::vector<cl::Event> uploadChunks(
+    const cl::Buffer& target, std::size_t offset, std::size_t bytes, std::size_t step, Fill fill);
 
   cl::Context Context;
   cl::CommandQueue Queue;
