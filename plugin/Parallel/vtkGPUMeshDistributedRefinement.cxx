@@ -14,10 +14,7 @@
 #include <algorithm>
 #include <exception>
 #include <iterator>
-#include <map>
 #include <optional>
-#include <set>
-#include <unordered_set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -35,11 +32,21 @@ gpumesh::Error AnotherProcessFailed()
 // The edges a piece shares with its neighbours (the cut) in one pass's mesh, and the closure's
 // exchange across them: after each propagation round every process sends each neighbour the
 // cut edges the two share that it divided (by their global point ids), and each divides those
-// it receives, until no process divided a new one.
+// it receives, until no process divided a new one. Sorted flat tables, searched by halving: the
+// cut is built again for every pass and its lookups run in every round.
 class CutEdgeExchange
 {
 public:
   using Key = std::pair<long long, long long>;
+
+  // The neighbours (indices into the interface's Neighbors) holding a cut edge.
+  struct Holders
+  {
+    const std::size_t* First = nullptr;
+    const std::size_t* Last = nullptr;
+    const std::size_t* begin() const { return this->First; }
+    const std::size_t* end() const { return this->Last; }
+  };
 
   // Collective: a boundary edge of this piece (BoundaryEdgesOnInterface) whose two points a
   // neighbour holds too is offered to that neighbour; the edges both offer each other are their
@@ -51,47 +58,77 @@ public:
   {
     const auto& ids = interface.GlobalIds;
     const std::size_t count = this->Neighbors.Count();
-    std::vector<std::vector<long long>> offered(count);
-    std::vector<std::vector<Key>> offeredKeys(count);
-    std::vector<std::unordered_set<vtkIdType>> shared(count);
+    std::vector<std::vector<vtkIdType>> shared(count);
     for (std::size_t n = 0; n < count; ++n)
-      shared[n].insert(interface.Shared[n].begin(), interface.Shared[n].end());
-    std::map<Key, cl_int> firstSlot;
-    for (std::size_t i = 0; i < boundary.slots.size(); ++i)
     {
-      const vtkIdType a = boundary.ends[i].s[0], b = boundary.ends[i].s[1];
-      const Key edge{ std::min(ids[a], ids[b]), std::max(ids[a], ids[b]) };
-      const bool first = firstSlot.emplace(edge, boundary.slots[i]).second;
-      // The closure reports an edge by whichever of its slots claimed it: know them all.
-      this->KeyOf[boundary.slots[i]] = edge;
-      for (std::size_t n = 0; first && n < count; ++n)
+      shared[n] = interface.Shared[n];
+      std::sort(shared[n].begin(), shared[n].end());
+    }
+    const auto holds = [&](std::size_t n, vtkIdType p) {
+      return std::binary_search(shared[n].begin(), shared[n].end(), p);
+    };
+    // Every boundary slot by its edge's key, in the boundary's order within a key: an edge's
+    // first slot divides it here, and the closure reports it by whichever slot claimed it.
+    struct Slot
+    {
+      Key key;
+      std::size_t index;
+    };
+    std::vector<Slot> slots(boundary.slots.size());
+    for (std::size_t i = 0; i < slots.size(); ++i)
+    {
+      const long long a = ids[boundary.ends[i].s[0]], b = ids[boundary.ends[i].s[1]];
+      slots[i] = { { std::min(a, b), std::max(a, b) }, i };
+    }
+    std::sort(slots.begin(), slots.end(),
+      [](const Slot& x, const Slot& y) { return x.key != y.key ? x.key < y.key : x.index < y.index; });
+    std::vector<std::vector<long long>> offered(count);
+    std::vector<std::vector<std::size_t>> offeredSlots(count); // each offer's first slot, in key order
+    for (std::size_t i = 0; i < slots.size(); ++i)
+    {
+      if (i > 0 && slots[i].key == slots[i - 1].key)
+        continue;
+      const vtkIdType a = boundary.ends[slots[i].index].s[0], b = boundary.ends[slots[i].index].s[1];
+      for (std::size_t n = 0; n < count; ++n)
       {
-        if (shared[n].count(a) && shared[n].count(b))
+        if (holds(n, a) && holds(n, b))
         {
-          offered[n].insert(offered[n].end(), { edge.first, edge.second });
-          offeredKeys[n].push_back(edge);
+          offered[n].insert(offered[n].end(), { slots[i].key.first, slots[i].key.second });
+          offeredSlots[n].push_back(i);
         }
       }
     }
     const auto heard = this->Neighbors.ExchangeValues(offered);
+    // The (first slot, neighbour) pairs of the cut: an offer the neighbour made too.
+    std::vector<std::pair<std::size_t, std::size_t>> cut;
     for (std::size_t n = 0; n < count; ++n)
     {
-      std::set<Key> theirs;
+      std::vector<Key> theirs;
+      theirs.reserve(heard[n].size() / 2);
       for (std::size_t i = 0; i + 1 < heard[n].size(); i += 2)
-        theirs.insert({ heard[n][i], heard[n][i + 1] });
-      for (const Key& edge : offeredKeys[n])
+        theirs.emplace_back(heard[n][i], heard[n][i + 1]);
+      std::sort(theirs.begin(), theirs.end());
+      for (std::size_t i : offeredSlots[n])
       {
-        if (theirs.count(edge))
-        {
-          this->SlotOf.emplace(edge, firstSlot[edge]);
-          this->SharedWith[edge].push_back(n);
-        }
+        if (std::binary_search(theirs.begin(), theirs.end(), slots[i].key))
+          cut.emplace_back(i, n);
       }
     }
-    for (auto it = this->KeyOf.begin(); it != this->KeyOf.end();)
+    std::sort(cut.begin(), cut.end());
+    for (std::size_t c = 0; c < cut.size(); ++c)
     {
-      it = this->SlotOf.count(it->second) ? std::next(it) : this->KeyOf.erase(it);
+      if (c == 0 || cut[c].first != cut[c - 1].first)
+      {
+        const std::size_t first = cut[c].first;
+        this->Edges.push_back({ slots[first].key, boundary.slots[slots[first].index] });
+        this->HolderStart.push_back(this->HolderList.size());
+        for (std::size_t i = first; i < slots.size() && slots[i].key == slots[first].key; ++i)
+          this->EdgeOfSlot.emplace_back(boundary.slots[slots[i].index], this->Edges.size() - 1);
+      }
+      this->HolderList.push_back(cut[c].second);
     }
+    this->HolderStart.push_back(this->HolderList.size());
+    std::sort(this->EdgeOfSlot.begin(), this->EdgeOfSlot.end());
   }
 
   // gpumesh::DistributedRefinement::exchange. Collective.
@@ -102,12 +139,14 @@ public:
     long long flags[2] = { failed ? 1 : 0, 0 }; // any failed, any divided a cut edge
     for (cl_int slot : divided)
     {
-      const auto found = this->KeyOf.find(slot);
-      if (found == this->KeyOf.end())
+      const auto found = std::lower_bound(this->EdgeOfSlot.begin(), this->EdgeOfSlot.end(),
+        std::pair<cl_int, std::size_t>(slot, 0));
+      if (found == this->EdgeOfSlot.end() || found->first != slot)
         continue;
       flags[1] = 1;
-      for (std::size_t n : this->SharedWith[found->second])
-        sent[n].insert(sent[n].end(), { found->second.first, found->second.second });
+      const Key& edge = this->Edges[found->second].key;
+      for (std::size_t n : this->HoldersAt(found->second))
+        sent[n].insert(sent[n].end(), { edge.first, edge.second });
     }
     vtkGPUMeshDistributed::AllReduce(this->Controller, flags, 2, vtkCommunicator::MAX_OP);
     this->AnyFailed |= flags[0] != 0;
@@ -116,9 +155,9 @@ public:
     {
       for (std::size_t i = 0; i + 1 < values.size(); i += 2)
       {
-        const auto found = this->SlotOf.find({ values[i], values[i + 1] });
-        if (found != this->SlotOf.end())
-          forced.push_back(found->second);
+        const std::size_t e = this->Find({ values[i], values[i + 1] });
+        if (e < this->Edges.size())
+          forced.push_back(this->Edges[e].slot);
       }
     }
     return flags[1] != 0 && !this->AnyFailed;
@@ -129,29 +168,46 @@ public:
   std::vector<cl_int> Slots() const
   {
     std::vector<cl_int> slots;
-    slots.reserve(this->KeyOf.size());
-    for (const auto& entry : this->KeyOf)
+    slots.reserve(this->EdgeOfSlot.size());
+    for (const auto& entry : this->EdgeOfSlot)
       slots.push_back(entry.first);
     return slots;
   }
 
-  // The neighbours (indices into the interface's Neighbors) holding `edge` too; empty when it
-  // is not on the cut.
-  const std::vector<std::size_t>& HoldersOf(const Key& edge) const
+  // The neighbours holding `edge` too; none when it is not on the cut.
+  Holders HoldersOf(const Key& edge) const
   {
-    static const std::vector<std::size_t> none;
-    const auto found = this->SharedWith.find(edge);
-    return found == this->SharedWith.end() ? none : found->second;
+    const std::size_t e = this->Find(edge);
+    return e < this->Edges.size() ? this->HoldersAt(e) : Holders{};
   }
 
   bool AnyFailed = false;
 
 private:
+  struct CutEdge
+  {
+    Key key;
+    cl_int slot; // the slot that divides it here
+  };
+  // The index of `edge` in Edges, or Edges.size().
+  std::size_t Find(const Key& edge) const
+  {
+    const auto found = std::lower_bound(this->Edges.begin(), this->Edges.end(), edge,
+      [](const CutEdge& cutEdge, const Key& key) { return cutEdge.key < key; });
+    return found != this->Edges.end() && found->key == edge ? static_cast<std::size_t>(found - this->Edges.begin())
+                                                            : this->Edges.size();
+  }
+  Holders HoldersAt(std::size_t e) const
+  {
+    return { this->HolderList.data() + this->HolderStart[e], this->HolderList.data() + this->HolderStart[e + 1] };
+  }
+
   vtkMultiProcessController* Controller;
   vtkGPUMeshNeighbors& Neighbors;
-  std::map<Key, cl_int> SlotOf;                   // cut edges: the slot that divides it here
-  std::map<Key, std::vector<std::size_t>> SharedWith; // cut edges: the neighbours holding it
-  std::map<cl_int, Key> KeyOf;                    // every slot of a cut edge
+  std::vector<CutEdge> Edges;                           // the cut, by key
+  std::vector<std::size_t> HolderStart;                 // Edges' holders: HolderList[HolderStart[e], HolderStart[e + 1])
+  std::vector<std::size_t> HolderList;
+  std::vector<std::pair<cl_int, std::size_t>> EdgeOfSlot; // every slot of a cut edge, ascending, and its edge
 };
 
 // The boundary edges of `mesh` (the piece, or a pass's refined piece) with both ends shared with
@@ -183,7 +239,7 @@ bool AppendNewPoints(vtkGPUMeshPieceInterface& interface, const CutEdgeExchange&
   const long long processes = controller->GetNumberOfProcesses();
   const std::vector<int>& ranks = interface.Neighbors.Ranks();
   std::vector<std::vector<long long>> sent(interface.Neighbors.Count());
-  std::map<Key, std::size_t> awaited; // cut edges a lower process numbers: their new point's index in Added
+  std::vector<std::pair<Key, std::size_t>> awaited; // cut edges a lower process numbers: their new point's index in Added
   const std::size_t oldAdded = ids.Added.size();
   ids.Added.resize(oldAdded + parents.size(), -1);
   long long owned = 0;
@@ -192,7 +248,7 @@ bool AppendNewPoints(vtkGPUMeshPieceInterface& interface, const CutEdgeExchange&
     const long long a = ids[static_cast<std::size_t>(parents[i].s[0])];
     const long long b = ids[static_cast<std::size_t>(parents[i].s[1])];
     const Key edge{ std::min(a, b), std::max(a, b) };
-    const std::vector<std::size_t>& holders = cut.HoldersOf(edge);
+    const CutEdgeExchange::Holders holders = cut.HoldersOf(edge);
     if (std::all_of(holders.begin(), holders.end(), [&](std::size_t n) { return ranks[n] > rank; }))
     {
       ids.Added[oldAdded + i] = first + rank + processes * owned++;
@@ -201,18 +257,20 @@ bool AppendNewPoints(vtkGPUMeshPieceInterface& interface, const CutEdgeExchange&
     }
     else
     {
-      awaited.emplace(edge, oldAdded + i);
+      awaited.emplace_back(edge, oldAdded + i);
     }
     for (std::size_t n : holders)
       interface.Shared[n].push_back(static_cast<vtkIdType>(old + i));
   }
+  std::sort(awaited.begin(), awaited.end());
   const auto heard = interface.Neighbors.ExchangeValues(sent);
   for (const auto& values : heard)
   {
     for (std::size_t i = 0; i + 2 < values.size(); i += 3)
     {
-      const auto found = awaited.find({ values[i], values[i + 1] });
-      if (found != awaited.end())
+      const Key edge{ values[i], values[i + 1] };
+      const auto found = std::lower_bound(awaited.begin(), awaited.end(), std::make_pair(edge, std::size_t(0)));
+      if (found != awaited.end() && found->first == edge)
         ids.Added[found->second] = values[i + 2];
     }
   }
