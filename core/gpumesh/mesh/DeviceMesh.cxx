@@ -4,7 +4,6 @@
 #include "gpumesh/primitives/Scan.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -118,46 +117,26 @@ SectionOnDevice uploadSection(DeviceRun& run, const CellSection& section, bool i
   raw.ids64 = section.indices64 && !narrowedWhileStaged;
   // Offsets that would be staged and are those of one cell size (checked here on the host)
   // stay here: the kernels compute them (UNIFORM_SIZE, kernels/mesh/mesh_import.cl).
-  const std::size_t offsetCount = raw.cells + 1;
-  const bool offsetsStaged = run.staged(offsetCount * (raw.ids64 ? sizeof(cl_long) : sizeof(cl_int)));
-  if (narrowedWhileStaged)
-  {
-    // The offsets are checked by the staging workers beside the connectivity they index, each
-    // chunk's cells as its ids go up: one pass over the host's memory instead of two.
-    const std::int64_t size = offsetsStaged ? uniformCellSizeCandidate(section) : 0;
-    std::atomic<bool> uniform{ size > 0 };
-    const auto checkOffsets = [&](std::size_t first, std::size_t n) {
-      if (!uniform.load(std::memory_order_relaxed))
-        return;
-      const auto firstCell = (static_cast<std::int64_t>(first) + size - 1) / size;
-      const auto lastCell = static_cast<std::int64_t>(first + n) / size;
-      if (!offsetsOfSize(section, size, firstCell, lastCell + 1))
-        uniform.store(false, std::memory_order_relaxed);
-    };
-    raw.connectivity32 = run.uploadNarrowed(static_cast<const cl_long*>(section.connectivity), raw.ids,
-      "cell connectivity", size > 0 ? checkOffsets : std::function<void(std::size_t, std::size_t)>());
-    raw.uniformSize = uniform ? size : 0;
-    if (raw.uniformSize == 0)
-      raw.offsets32 = run.uploadNarrowed(static_cast<const cl_long*>(section.offsets), offsetCount, "cell offsets");
-  }
-  else
-  {
-    raw.uniformSize = offsetsStaged ? uniformCellSize(section) : 0;
-  }
+  raw.uniformSize =
+    run.staged((raw.cells + 1) * (raw.ids64 ? sizeof(cl_long) : sizeof(cl_int))) ? uniformCellSize(section) : 0;
   raw.options = raw.ids64 ? "-DINDEX=long" : "-DINDEX=int";
   if (raw.uniformSize > 0)
     raw.options += " -DUNIFORM_SIZE=" + std::to_string(raw.uniformSize);
   const bool withOffsets = raw.uniformSize == 0;
-  if (narrowedWhileStaged)
-  {
-    // Uploaded above.
-  }
-  else if (raw.ids64)
+  const std::size_t offsetCount = raw.cells + 1;
+  if (raw.ids64)
   {
     if (withOffsets)
       raw.offsets64 = take(run, static_cast<const cl_long*>(section.offsets), offsetCount, "cell offsets", inPlace);
     raw.connectivity64 =
       take(run, static_cast<const cl_long*>(section.connectivity), raw.ids, "cell connectivity", inPlace);
+  }
+  else if (narrowedWhileStaged)
+  {
+    if (withOffsets)
+      raw.offsets32 = run.uploadNarrowed(static_cast<const cl_long*>(section.offsets), offsetCount, "cell offsets");
+    raw.connectivity32 =
+      run.uploadNarrowed(static_cast<const cl_long*>(section.connectivity), raw.ids, "cell connectivity");
   }
   else
   {

@@ -335,23 +335,20 @@ bool DeviceRun::staged(std::size_t bytes) const
   return bytes >= Device->stagingThreshold();
 }
 
-DeviceBuffer<cl_int> DeviceRun::uploadNarrowed(const cl_long* data, std::size_t count, const std::string& what,
-  const std::function<void(std::size_t first, std::size_t n)>& beside)
+DeviceBuffer<cl_int> DeviceRun::uploadNarrowed(const cl_long* data, std::size_t count, const std::string& what)
 {
   const std::size_t bytes = count * sizeof(cl_int);
   if (!staged(bytes))
   {
     std::vector<cl_int> narrowed(count);
     narrowSaturated(narrowed.data(), data, count);
-    if (beside)
-      beside(0, count);
     return upload(narrowed.data(), count, what);
   }
   DeviceBuffer<cl_int> buffer = allocate<cl_int>(count, what);
   std::vector<cl::Event> events;
   try
   {
-    events = Device->staging().uploadNarrowed(buffer.handle(), data, count, beside);
+    events = Device->staging().uploadNarrowed(buffer.handle(), data, count);
   }
   catch (const Error& error)
   {

@@ -7,7 +7,6 @@
 #include "gpumesh/runtime/RealBuffer.h"
 
 #include <cstdint>
-#include <functional>
 #include <map>
 #include <memory>
 #include <set>
@@ -151,10 +150,8 @@ public:
   /// allocate + blocking copy of `count` 64-bit integers as 32-bit ones, narrowed on the host:
   /// while staged when the copy is (half the bytes on the bus), else through a host copy.
   /// Values outside the 32-bit range saturate (to INT32_MIN or INT32_MAX), so the range checks
-  /// that follow on the device still see them. `beside(first, n)`, when given, runs for every
-  /// range of values once it is on its way (staged: on the staging workers, several at once).
-  DeviceBuffer<cl_int> uploadNarrowed(const cl_long* data, std::size_t count, const std::string& what,
-    const std::function<void(std::size_t first, std::size_t n)>& beside = {});
+  /// that follow on the device still see them.
+  DeviceBuffer<cl_int> uploadNarrowed(const cl_long* data, std::size_t count, const std::string& what);
 
   /// Blocking copy of the first `count` elements of `buffer` to host memory.
   template <typename T>

@@ -115,9 +115,9 @@ std::vector<cl::Event> StagingArea::forEachChunk(std::size_t bytes, std::size_t 
   return events;
 }
 
-template <typename Fill, typename Queued>
+template <typename Fill>
 std::vector<cl::Event> StagingArea::uploadChunks(
-  const cl::Buffer& target, std::size_t offset, std::size_t bytes, std::size_t step, Fill fill, Queued queued)
+  const cl::Buffer& target, std::size_t offset, std::size_t bytes, std::size_t step, Fill fill)
 {
   std::lock_guard<std::mutex> lock(Mutex);
   return forEachChunk(bytes, step, [&](Chunk& chunk, std::size_t first, std::size_t n) {
@@ -125,7 +125,6 @@ std::vector<cl::Event> StagingArea::uploadChunks(
     cl::Event event;
     check(Queue.enqueueWriteBuffer(target, CL_FALSE, offset + first, n, chunk.mapped, nullptr, &event),
       "uploading through pinned memory");
-    queued(first, n);
     return event;
   });
 }
@@ -133,14 +132,11 @@ std::vector<cl::Event> StagingArea::uploadChunks(
 std::vector<cl::Event> StagingArea::upload(const cl::Buffer& target, std::size_t offset, const void* data, std::size_t bytes)
 {
   const char* source = static_cast<const char*>(data);
-  return uploadChunks(
-    target, offset, bytes, ChunkBytes,
-    [source](char* chunk, std::size_t first, std::size_t n) { std::memcpy(chunk, source + first, n); },
-    [](std::size_t, std::size_t) {});
+  return uploadChunks(target, offset, bytes, ChunkBytes,
+    [source](char* chunk, std::size_t first, std::size_t n) { std::memcpy(chunk, source + first, n); });
 }
 
-std::vector<cl::Event> StagingArea::uploadNarrowed(const cl::Buffer& target, const std::int64_t* data,
-  std::size_t count, const std::function<void(std::size_t first, std::size_t n)>& beside)
+std::vector<cl::Event> StagingArea::uploadNarrowed(const cl::Buffer& target, const std::int64_t* data, std::size_t count)
 {
   // Each chunk holds half its bytes of narrowed values: as many bytes of the caller's memory go
   // through it as through a copy's (the host's memory traffic sets the pace, not the bus).
@@ -149,16 +145,9 @@ std::vector<cl::Event> StagingArea::uploadNarrowed(const cl::Buffer& target, con
   {
     throw Error("staging chunks of " + std::to_string(ChunkBytes) + " bytes cannot hold whole 32-bit values");
   }
-  constexpr std::size_t valueBytes = sizeof(std::int32_t);
-  return uploadChunks(
-    target, 0, count * valueBytes, step,
-    [data](char* chunk, std::size_t first, std::size_t n) {
-      narrowSaturated(reinterpret_cast<std::int32_t*>(chunk), data + first / valueBytes, n / valueBytes);
-    },
-    [&beside](std::size_t first, std::size_t n) {
-      if (beside)
-        beside(first / valueBytes, n / valueBytes);
-    });
+  return uploadChunks(target, 0, count * sizeof(std::int32_t), step, [data](char* chunk, std::size_t first, std::size_t n) {
+    narrowSaturated(reinterpret_cast<std::int32_t*>(chunk), data + first / sizeof(std::int32_t), n / sizeof(std::int32_t));
+  });
 }
 
 std::vector<cl::Event> StagingArea::download(const cl::Buffer& source, std::size_t offset, void* data, std::size_t bytes)

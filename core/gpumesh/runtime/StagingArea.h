@@ -41,10 +41,7 @@ public:
   /// Copies `count` 64-bit integers from `data` to `target` (from its start) as 32-bit ones,
   /// narrowed while they are staged: half the bytes cross the bus. Values outside the 32-bit
   /// range saturate (to INT32_MIN or INT32_MAX), so range checks on the device still see them.
-  /// `beside(first, n)`, when given, runs for values [first, first + n) once they are queued,
-  /// on the worker that staged them (a pass over memory they index, while they cross the bus).
-  std::vector<cl::Event> uploadNarrowed(const cl::Buffer& target, const std::int64_t* data, std::size_t count,
-    const std::function<void(std::size_t first, std::size_t n)>& beside = {});
+  std::vector<cl::Event> uploadNarrowed(const cl::Buffer& target, const std::int64_t* data, std::size_t count);
   /// Copies `bytes` from `source` at byte `offset` to `data`; returns the transfer events.
   std::vector<cl::Event> download(const cl::Buffer& source, std::size_t offset, void* data, std::size_t bytes);
 
@@ -69,11 +66,10 @@ private:
   std::vector<cl::Event> forEachChunk(std::size_t bytes, std::size_t step,
     const std::function<cl::Event(Chunk& chunk, std::size_t first, std::size_t n)>& work);
   /// Uploads `bytes` to `target` at `offset`, `step` bytes at a time; fill(chunk, first, n)
-  /// writes bytes [first, first + n) of what goes up into the pinned chunk, and queued(first, n)
-  /// runs once they are queued.
-  template <typename Fill, typename Queued>
+  /// writes bytes [first, first + n) of what goes up into the pinned chunk.
+  template <typename Fill>
   std::vector<cl::Event> uploadChunks(
-    const cl::Buffer& target, std::size_t offset, std::size_t bytes, std::size_t step, Fill fill, Queued queued);
+    const cl::Buffer& target, std::size_t offset, std::size_t bytes, std::size_t step, Fill fill);
 
   cl::Context Context;
   cl::CommandQueue Queue;
