@@ -115,8 +115,8 @@ public:
   void setStaging(std::size_t thresholdBytes, std::size_t chunkBytes);
   /// 2 MiB: large enough for the bus's full speed, small enough that every worker fills several
   /// chunks of a piece's arrays while earlier ones cross the bus (2 x 16 workers x 2 MiB = 64 MiB
-  /// of pinned memory at most). With two or four processes uploading at once, 4 MiB chunks moved
-  /// 15-40% less a second (gpumesh-bus-rate on 2 and 4 H200: docs/benchmarks.md).
+  /// of pinned memory at most). With two or four processes uploading at once, copies through
+  /// 4 MiB chunks were 10-40% slower (gpumesh-bus-rate on 2 and 4 H200: docs/benchmarks.md).
   static constexpr std::size_t defaultStagingChunkBytes = std::size_t(2) << 20;
   StagingArea& staging() { return *Staging; }
   /// Device data kept between runs (a quarter of the device's memory at most).
