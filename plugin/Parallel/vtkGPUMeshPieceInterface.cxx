@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <mutex>
 #include <type_traits>
 #include <unordered_map>
 #include <unordered_set>
@@ -164,8 +165,34 @@ long long vtkGPUMeshGlobalPointIds::Largest() const
   return result;
 }
 
+namespace
+{
+// The input's array of global ids last found increasing: its address and modification time.
+// VTK's modification times only grow, so a new array at the same address never matches, and
+// an array changed in place (then marked Modified(), as VTK requires) is looked at again.
+struct IncreasingArray
+{
+  std::mutex Mutex;
+  const vtkDataArray* Array = nullptr;
+  vtkMTimeType Time = 0;
+};
+
+IncreasingArray& lastIncreasing()
+{
+  static IncreasingArray last;
+  return last;
+}
+} // namespace
+
 bool vtkGPUMeshGlobalPointIds::InputIncreasing() const
 {
+  if (this->Held)
+  {
+    IncreasingArray& last = lastIncreasing();
+    std::lock_guard<std::mutex> lock(last.Mutex);
+    if (last.Array == this->Held.GetPointer() && last.Time == this->Held->GetMTime())
+      return true;
+  }
   const long long* ids = this->Input;
   const auto count = static_cast<vtkIdType>(this->InputCount);
   // Each point after the first against the one before it, in fixed blocks on all threads.
@@ -181,7 +208,15 @@ bool vtkGPUMeshGlobalPointIds::InputIncreasing() const
       ordered[b] = increasing;
     }
   });
-  return std::all_of(ordered.begin(), ordered.end(), [](unsigned char o) { return o != 0; });
+  const bool increasing = std::all_of(ordered.begin(), ordered.end(), [](unsigned char o) { return o != 0; });
+  if (increasing && this->Held)
+  {
+    IncreasingArray& last = lastIncreasing();
+    std::lock_guard<std::mutex> lock(last.Mutex);
+    last.Array = this->Held.GetPointer();
+    last.Time = this->Held->GetMTime();
+  }
+  return increasing;
 }
 
 vtkGPUMeshPieceBox vtkGPUMeshPieceBox::Of(vtkPointSet* input)

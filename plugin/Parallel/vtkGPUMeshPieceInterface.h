@@ -39,7 +39,8 @@ public:
   const long long* InputIds() const { return this->Input; }
   std::size_t InputSize() const { return this->InputCount; }
   /// Whether the input points' ids increase with the point ids (p < q: id(p) < id(q)): then
-  /// they order any of the piece's points as its own ids do. A parallel pass over them.
+  /// they order any of the piece's points as its own ids do. A parallel pass over them, except
+  /// for the input's array last found so and unmodified since (a re-execution's).
   bool InputIncreasing() const;
   /// The largest id (-1 when there is none). A parallel pass over them.
   long long Largest() const;
