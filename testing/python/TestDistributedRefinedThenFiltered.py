@@ -17,33 +17,12 @@ import gpumesh_testing as gt
 # [0, n/2) on process 0 and [n/2, n) on process 1 (the cut row on both), "whole": every row on
 # process 0 and none on process 1.
 PIECE_SCRIPT = """
-from vtkmodules.vtkCommonCore import vtkIdTypeArray, vtkPoints
-from vtkmodules.vtkCommonDataModel import VTK_TRIANGLE
+import gpumesh_slab_pieces as pieces
 from vtkmodules.vtkCommonExecutionModel import vtkStreamingDemandDrivenPipeline
 piece = self.GetOutputInformation(0).Get(vtkStreamingDemandDrivenPipeline.UPDATE_PIECE_NUMBER())
 n = {n}
 rows = {{"split": [(0, n // 2), (n // 2, n)], "whole": [(0, n), (0, 0)]}}["{mode}"][piece]
-output = self.GetOutput()
-points = vtkPoints()
-points.SetDataTypeToDouble()
-ids = vtkIdTypeArray()
-ids.SetName("GlobalPointIds")
-first, last = rows
-for j in range(first, last + 1 if last > first else first):
-    for i in range(n + 1):
-        inside = 0 < i < n and 0 < j < n
-        points.InsertNextPoint(i + (0.21 * ((7 * i + 3 * j) % 5) - 0.4 if inside else 0.0),
-                               j + (0.17 * ((5 * i + 11 * j) % 7) - 0.5 if inside else 0.0), 0.0)
-        ids.InsertNextValue(j * (n + 1) + i)
-output.SetPoints(points)
-output.GetPointData().SetGlobalIds(ids)
-output.Allocate(2 * n * (last - first if last > first else 0))
-for j in range(first, last):
-    for i in range(n):
-        a, b = (j - first) * (n + 1) + i, (j - first) * (n + 1) + i + 1
-        c, d = b + n + 1, a + n + 1
-        output.InsertNextCell(VTK_TRIANGLE, 3, [a, b, c])
-        output.InsertNextCell(VTK_TRIANGLE, 3, [a, c, d])
+self.GetOutput().ShallowCopy(pieces.grid_rows(n, rows[0], rows[1], jitter=True))
 """
 ARRAYS = ("NeighborCount", "MinNeighborDistance", "MaxNeighborDistance", "MeanNeighborDistance")
 

@@ -21,29 +21,12 @@ import gpumesh_testing as gt
 
 N = 12
 PIECE_SCRIPT = """
-from vtkmodules.vtkCommonCore import vtkIdTypeArray, vtkPoints
-from vtkmodules.vtkCommonDataModel import VTK_TRIANGLE
+import gpumesh_slab_pieces as pieces
 from vtkmodules.vtkCommonExecutionModel import vtkStreamingDemandDrivenPipeline
 piece = self.GetOutputInformation(0).Get(vtkStreamingDemandDrivenPipeline.UPDATE_PIECE_NUMBER())
 n = {n}
 first, last = [(0, n // 2), (n // 2, n)][piece]
-output = self.GetOutput()
-points = vtkPoints()
-ids = vtkIdTypeArray()
-ids.SetName("GlobalPointIds")
-for j in range(first, last + 1):
-    for i in range(n + 1):
-        points.InsertNextPoint(i, j, 0.0)
-        ids.InsertNextValue(j * (n + 1) + i)
-output.SetPoints(points)
-output.GetPointData().SetGlobalIds(ids)
-output.Allocate(2 * n * (last - first))
-for j in range(first, last):
-    for i in range(n):
-        a, b = (j - first) * (n + 1) + i, (j - first) * (n + 1) + i + 1
-        c, d = b + n + 1, a + n + 1
-        output.InsertNextCell(VTK_TRIANGLE, 3, [a, b, c])
-        output.InsertNextCell(VTK_TRIANGLE, 3, [a, c, d])
+self.GetOutput().ShallowCopy(pieces.grid_rows(n, first, last))
 """
 # Reverses the source's global ids in place on this process (the source does not execute
 # again) and reports how many it changed.

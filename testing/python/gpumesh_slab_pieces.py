@@ -1,12 +1,14 @@
 """A mesh cut into slabs along x, one per process, made by each process itself (inside a
 Programmable Source), and an in-place change of the last slab's points that keeps the whole
-mesh consistent: only points no other slab uses move. Plain VTK and numpy, so that the
+mesh consistent: only points no other slab uses move. Also rows of a grid of triangles with
+global point ids (grid_rows), a process's piece made from nothing. Plain VTK and numpy, so that the
 pipeline scripts of every process can import it; the serial references use the same functions.
 """
 import numpy as np
 from vtkmodules.numpy_interface import dataset_adapter as dsa
 from vtkmodules.util.numpy_support import numpy_to_vtk
-from vtkmodules.vtkCommonCore import VTK_ID_TYPE, vtkIdList
+from vtkmodules.vtkCommonCore import VTK_ID_TYPE, vtkIdList, vtkIdTypeArray, vtkPoints
+from vtkmodules.vtkCommonDataModel import VTK_TRIANGLE, vtkPolyData
 from vtkmodules.vtkFiltersCore import vtkExtractCells
 from vtkmodules.vtkFiltersGeometry import vtkGeometryFilter
 from vtkmodules.vtkIOXML import vtkXMLUnstructuredGridReader
@@ -101,3 +103,32 @@ def move_points_in_place(dataset, moved_ids):
     coordinates[moved] = xyz + shift
     dataset.GetPoints().Modified()
     return len(moved)
+
+
+def grid_rows(n, first, last, jitter=False):
+    """Rows [first, last) of an n x n grid of unit squares, each cut into two triangles, as
+    vtkPolyData with double points (rows first to last: a cut row is in both pieces) and global
+    point ids j * (n + 1) + i; no points when last <= first. `jitter` moves the interior points
+    by fixed amounts, so that no two triangles are alike; without it every edge has its twins."""
+    output = vtkPolyData()
+    points = vtkPoints()
+    points.SetDataTypeToDouble()
+    ids = vtkIdTypeArray()
+    ids.SetName("GlobalPointIds")
+    rows = last - first if last > first else 0
+    for j in range(first, first + rows + 1 if rows else first):
+        for i in range(n + 1):
+            inside = jitter and 0 < i < n and 0 < j < n
+            points.InsertNextPoint(i + (0.21 * ((7 * i + 3 * j) % 5) - 0.4 if inside else 0.0),
+                                   j + (0.17 * ((5 * i + 11 * j) % 7) - 0.5 if inside else 0.0), 0.0)
+            ids.InsertNextValue(j * (n + 1) + i)
+    output.SetPoints(points)
+    output.GetPointData().SetGlobalIds(ids)
+    output.Allocate(2 * n * rows)
+    for j in range(rows):
+        for i in range(n):
+            a, b = j * (n + 1) + i, j * (n + 1) + i + 1
+            c, d = b + n + 1, a + n + 1
+            output.InsertNextCell(VTK_TRIANGLE, 3, [a, b, c])
+            output.InsertNextCell(VTK_TRIANGLE, 3, [a, c, d])
+    return output
