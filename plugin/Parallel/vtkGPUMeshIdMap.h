@@ -25,7 +25,7 @@ public:
     this->Keys.resize(capacity);
     this->Values.assign(capacity, -1);
     this->Mask = capacity - 1;
-    this->Room = capacity - expected; // at least half the table stays empty
+    this->Room = expected; // at most half the table filled: probes stay short and end
   }
 
   /// The value of `id` and false when it is there already; else adds (id, value), value >= 0,
