@@ -94,15 +94,18 @@ int main(int argc, char** argv)
     const auto read = [&](void* to) { check(queue.enqueueReadBuffer(target, CL_TRUE, 0, bytes, to), "downloading"); };
     const double pinnedUp = medianRate(bytes, [&] { write(pinned); });
     const double pinnedDown = medianRate(bytes, [&] { read(pinned); });
-    const double stagedUp = medianRate(bytes, [&] {
+    // The filters' two staged uploads, timed with the default chunks and with each given size.
+    const auto stagedUpload = [&] {
       auto buffer = run.upload(pageable.data(), bytes, "staged upload");
       check(queue.finish(), "finishing the staged upload");
-    });
-    const double stagedDown = medianRate(bytes, [&] { run.download(staged, pageable.data(), bytes, "staged"); });
-    const double narrowedUp = medianRate(bytes, [&] {
+    };
+    const auto narrowedUpload = [&] {
       auto buffer = run.uploadNarrowed(wide.data(), wide.size(), "narrowed upload");
       check(queue.finish(), "finishing the narrowed upload");
-    });
+    };
+    const double stagedUp = medianRate(bytes, stagedUpload);
+    const double stagedDown = medianRate(bytes, [&] { run.download(staged, pageable.data(), bytes, "staged"); });
+    const double narrowedUp = medianRate(bytes, narrowedUpload);
     const double registeredUp = medianRate(bytes, [&] {
       cl_int made = CL_SUCCESS;
       cl::Buffer registered(device->context(), CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, bytes, pageable.data(), &made);
@@ -116,17 +119,11 @@ int main(int argc, char** argv)
       const std::size_t chunk = std::strtoull(argv[a], nullptr, 10);
       if (chunk == 0 || chunk % sizeof(cl_int) != 0)
         throw Error(std::string("CHUNK_BYTES must be a positive multiple of 4: ") + argv[a]);
-      device->setStaging(std::size_t(16) << 20, chunk);
-      const double rate = medianRate(bytes, [&] {
-        auto buffer = run.upload(pageable.data(), bytes, "staged upload");
-        check(queue.finish(), "finishing the staged upload");
-      });
-      const double narrowed = medianRate(bytes, [&] {
-        auto buffer = run.uploadNarrowed(wide.data(), wide.size(), "narrowed upload");
-        check(queue.finish(), "finishing the narrowed upload");
-      });
-      chunkRates += ", \"staged_up_" + std::to_string(chunk) + "\": " + std::to_string(rate) + ", \"narrowed_up_" +
-        std::to_string(chunk) + "\": " + std::to_string(narrowed);
+      device->setStaging(device->stagingThreshold(), chunk);
+      char rates[128];
+      std::snprintf(rates, sizeof rates, ", \"staged_up_%zu\": %.2f, \"narrowed_up_%zu\": %.2f", chunk,
+        medianRate(bytes, stagedUpload), chunk, medianRate(bytes, narrowedUpload));
+      chunkRates += rates;
     }
     const double pageableUp = medianRate(bytes, [&] { write(pageable.data()); });
     const double pageableDown = medianRate(bytes, [&] { read(pageable.data()); });
