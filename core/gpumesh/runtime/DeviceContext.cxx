@@ -37,7 +37,7 @@ DeviceContext::DeviceContext(const DeviceInfo& info, const cl::Device& device)
   check(status, "creating a command queue on device '" + Info.label() + "'");
   Staging = std::make_unique<StagingArea>(Context, Queue, defaultStagingChunkBytes);
   Kept = std::make_unique<KeptDeviceData>(Info.globalMemoryBytes / 4);
-  StagingThreshold = Info.isGPU ? std::size_t(16) << 20 : SIZE_MAX;
+  StagingThreshold = Info.isGPU ? std::size_t(1) << 20 : SIZE_MAX;
   DeviceIdentity = identityOf(Device);
   BinaryCache = ProgramBinaryCache::fromEnvironment();
 }

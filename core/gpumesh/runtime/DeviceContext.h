@@ -107,7 +107,11 @@ public:
   std::size_t workGroupSize(std::size_t preferred = 256) const;
 
   /// Host<->device copies of at least this many bytes go through pinned staging (default:
-  /// 16 MiB on GPUs; never on CPU devices, whose "device memory" is host memory).
+  /// 1 MiB on GPUs; never on CPU devices, whose "device memory" is host memory). Below it
+  /// NVIDIA's own copy from pageable memory is as fast as staging, and narrowing 64-bit ids
+  /// there (into a host copy, on one thread) matters little; from 1 MiB on, staged narrowing
+  /// is 2-8 times faster (gpumesh-bus-rate, docs/benchmarks.md), which a process's piece of a
+  /// mesh (its cell offsets, a ghost layer) often needs.
   std::size_t stagingThreshold() const { return StagingThreshold; }
   /// Changes the threshold and the size of the pinned chunks (two per staging worker; tests
   /// use tiny ones to exercise the staged path on any device). Not to be called while
