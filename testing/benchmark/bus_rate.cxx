@@ -5,8 +5,10 @@
 //
 //   pinned     one enqueueWriteBuffer/ReadBuffer from memory the driver pinned (the bus alone)
 //   staged     DeviceRun's upload/download of ordinary host memory (the filters' path: pinned
-//              chunks filled by several host threads), with the default chunk and with each
-//              CHUNK_BYTES given (staged_up_CHUNK)
+//              chunks filled by several host threads, or the pageable copy below the device's
+//              staging threshold), with the default chunk and with each CHUNK_BYTES given
+//              (staged_up_CHUNK: staged whatever BYTES, to compare with pageable below the
+//              threshold)
 //   narrowed   DeviceRun's uploadNarrowed of 64-bit ids (BYTES of 32-bit values sent, twice
 //              that read: the cells' connectivity)
 //   registered a buffer made on the ordinary host memory (CL_MEM_USE_HOST_PTR) and copied to
@@ -119,7 +121,7 @@ int main(int argc, char** argv)
       const std::size_t chunk = std::strtoull(argv[a], nullptr, 10);
       if (chunk == 0 || chunk % sizeof(cl_int) != 0)
         throw Error(std::string("CHUNK_BYTES must be a positive multiple of 4: ") + argv[a]);
-      device->setStaging(device->stagingThreshold(), chunk);
+      device->setStaging(0, chunk); // staged at every size, below the device's threshold too
       char rates[128];
       std::snprintf(rates, sizeof rates, ", \"staged_up_%zu\": %.2f, \"narrowed_up_%zu\": %.2f", chunk,
         medianRate(bytes, stagedUpload), chunk, medianRate(bytes, narrowedUpload));
