@@ -20,7 +20,6 @@
 #include "vtkPointSet.h"
 #include "vtkPoints.h"
 #include "vtkPolyData.h"
-#include "vtkSMPTools.h"
 #include "vtkTimerLog.h"
 #include "vtkTypeInt32Array.h"
 #include "vtkTypeInt64Array.h"
@@ -184,6 +183,56 @@ std::vector<vtkIdType> interfaceCells(vtkPointSet* input, const Cells& cells,
     }
   }
   return cellsTouching(cells, setOf);
+}
+
+// Each neighbour's cells among `interfaceCells` (ascending): those holding a point whose set of
+// neighbours (setOf: its index in `sets` plus one, 0 for a point not shared) has it. In fixed
+// blocks on all threads, each block's lists joined in block order: every list stays ascending.
+std::vector<std::vector<vtkIdType>> cellsForNeighbors(const Cells& cells, const std::vector<vtkIdType>& interfaceCells,
+  const gpumesh::HostVector<std::uint16_t>& setOf, const std::vector<std::vector<std::size_t>>& sets,
+  std::size_t count)
+{
+  constexpr vtkIdType cellBlock = 1 << 12;
+  const auto total = static_cast<vtkIdType>(interfaceCells.size());
+  const vtkIdType blocks = (total + cellBlock - 1) / cellBlock;
+  std::vector<std::vector<std::vector<vtkIdType>>> perBlock(
+    static_cast<std::size_t>(blocks), std::vector<std::vector<vtkIdType>>(count));
+  vtkGPUMeshHostLoops::For(0, blocks, [&](vtkIdType firstBlock, vtkIdType lastBlock) {
+    // A cell's points through its own cell array (vtkPolyData::GetCellPoints would first build
+    // the polydata's cell map: a pass over every cell); the list holds them where the array's
+    // ids are not vtkIdType.
+    vtkNew<vtkIdList> scratch;
+    std::vector<std::uint8_t> target(count);
+    for (vtkIdType b = firstBlock; b < lastBlock; ++b)
+    {
+      std::vector<std::vector<vtkIdType>>& lists = perBlock[static_cast<std::size_t>(b)];
+      for (vtkIdType i = b * cellBlock; i < std::min(total, (b + 1) * cellBlock); ++i)
+      {
+        const vtkIdType c = interfaceCells[static_cast<std::size_t>(i)];
+        const Section& section = cells.SectionOf(c);
+        vtkIdType size;
+        const vtkIdType* ids;
+        section.Cells->GetCellAtId(c - section.FirstCell, size, ids, scratch);
+        std::fill(target.begin(), target.end(), 0);
+        for (vtkIdType k = 0; k < size; ++k)
+        {
+          if (const std::uint16_t set = setOf[static_cast<std::size_t>(ids[k])])
+            for (std::size_t n : sets[set - 1])
+              target[n] = 1;
+        }
+        for (std::size_t n = 0; n < count; ++n)
+        {
+          if (target[n])
+            lists[n].push_back(c);
+        }
+      }
+    }
+  });
+  std::vector<std::vector<vtkIdType>> cellsFor(count);
+  for (const auto& lists : perBlock)
+    for (std::size_t n = 0; n < count; ++n)
+      cellsFor[n].insert(cellsFor[n].end(), lists[n].begin(), lists[n].end());
+  return cellsFor;
 }
 
 // The input's mesh kept on the device where the ghosted piece is built there (a GPU, an input
@@ -712,36 +761,11 @@ GhostedPiece BuildGhostedPiece(vtkPointSet* input, vtkMultiProcessController* co
       setOf[static_cast<std::size_t>(p)] = found->second;
     }
     piece.InterfaceCells = interfaceCells(input, cells, setOf, pairs, device, origin, kept, piece.InterfaceCellsOnDevice);
-    // A cell's points through its own cell array (vtkPolyData::GetCellPoints would first
-    // build the polydata's cell map: a pass over every cell).
-    vtkNew<vtkIdList> scratch;
-    const auto pointsOf = [&](vtkIdType c, vtkIdType& size, const vtkIdType*& ids) {
-      const Section& section = cells.SectionOf(c);
-      section.Cells->GetCellAtId(c - section.FirstCell, size, ids, scratch);
-    };
-    std::vector<std::vector<vtkIdType>> cellsFor(count);
-    std::vector<std::uint8_t> target(count);
-    for (vtkIdType c : piece.InterfaceCells)
-    {
-      std::fill(target.begin(), target.end(), 0);
-      vtkIdType size;
-      const vtkIdType* ids;
-      pointsOf(c, size, ids);
-      for (vtkIdType k = 0; k < size; ++k)
-      {
-        if (const std::uint16_t set = setOf[static_cast<std::size_t>(ids[k])])
-          for (std::size_t n : sets[set - 1])
-            target[n] = 1;
-      }
-      for (std::size_t n = 0; n < count; ++n)
-      {
-        if (target[n])
-          cellsFor[n].push_back(c);
-      }
-    }
+    const std::vector<std::vector<vtkIdType>> cellsFor =
+      cellsForNeighbors(cells, piece.InterfaceCells, setOf, sets, count);
     gpumesh::HostVector<std::int32_t> localOf; // made by the first message
-    // The points sent, from each message's own list (each point once per message): a sort of
-    // a few times the cut's points, not of every cell's every point.
+    // The points sent, each message's own list (each point once per message) as it is: their
+    // one reader looks them up by global id, in any order.
     std::vector<vtkIdType> messagePoints;
     for (std::size_t n = 0; n < count; ++n)
     {
@@ -750,8 +774,6 @@ GhostedPiece BuildGhostedPiece(vtkPointSet* input, vtkMultiProcessController* co
       sent[n] = packCells(input, cells, cellsFor[n], interface.GlobalIds, localOf, messagePoints);
       piece.SentPoints.insert(piece.SentPoints.end(), messagePoints.begin(), messagePoints.end());
     }
-    vtkSMPTools::Sort(piece.SentPoints.begin(), piece.SentPoints.end());
-    piece.SentPoints.erase(std::unique(piece.SentPoints.begin(), piece.SentPoints.end()), piece.SentPoints.end());
   });
   vtkTimerLog::MarkStartEvent("GPUMesh: exchange ghost cells");
   const std::vector<vtkGPUMeshNeighbors::Buffer> bytes = neighbors.Exchange(sent);

@@ -62,8 +62,9 @@ struct GhostedPiece
   /// Where the ghost cells came from, in piece order after the owned cells: (the process that
   /// owns them, how many) per run of cells received from one process.
   std::vector<std::pair<int, vtkIdType>> GhostCellOwners;
-  /// The input points of the cells this process sent to others as their ghosts, ascending: with
-  /// the points of its own ghost cells, the only points another process can need from it.
+  /// The input points of the cells this process sent to others as their ghosts, each once per
+  /// message it went in, in no order: with the points of its own ghost cells, the only points
+  /// another process can need from it.
   std::vector<vtkIdType> SentPoints;
   /// The owned cells of the input that use a point shared with another process, ascending:
   /// every owned cell that can touch a ghost cell (a ghost cell's points here are shared ones).
