@@ -1,13 +1,15 @@
 // Global ids to piece point ids (private to the module): the interface's points and the ghost
 // layer's, built once and looked up many times per new input. Open addressing in one flat table
 // sized for the entries it will hold, where std::unordered_map allocates a node per entry and
-// follows a pointer on every lookup.
+// follows a pointer on every lookup; each slot holds its key beside its value (a probe reads
+// one cache line), in reused host pages (a new input's maps take no fresh pages).
 #ifndef vtkGPUMeshIdMap_h
 #define vtkGPUMeshIdMap_h
 
 #include "vtkType.h"
 
 #include "gpumesh/runtime/Error.h"
+#include "gpumesh/runtime/HostMemory.h"
 
 #include <cstdint>
 #include <utility>
@@ -22,8 +24,7 @@ public:
     std::size_t capacity = 16;
     while (capacity < 2 * expected)
       capacity *= 2;
-    this->Keys.resize(capacity);
-    this->Values.assign(capacity, -1);
+    this->Slots.assign(capacity, Slot{ 0, -1 });
     this->Mask = capacity - 1;
     this->Room = expected; // at most half the table filled: probes stay short and end
   }
@@ -33,26 +34,25 @@ public:
   std::pair<vtkIdType, bool> Emplace(long long id, vtkIdType value)
   {
     std::size_t at = this->SlotOf(id);
-    for (; this->Values[at] >= 0; at = (at + 1) & this->Mask)
+    for (; this->Slots[at].Value >= 0; at = (at + 1) & this->Mask)
     {
-      if (this->Keys[at] == id)
-        return { this->Values[at], false };
+      if (this->Slots[at].Key == id)
+        return { this->Slots[at].Value, false };
     }
     if (this->Room == 0)
       throw gpumesh::Error("Internal error: more global ids than their map was made for");
     --this->Room;
-    this->Keys[at] = id;
-    this->Values[at] = value;
+    this->Slots[at] = Slot{ id, value };
     return { value, true };
   }
 
   /// The value of `id`, or -1 when it is not there.
   vtkIdType Find(long long id) const
   {
-    for (std::size_t at = this->SlotOf(id); this->Values[at] >= 0; at = (at + 1) & this->Mask)
+    for (std::size_t at = this->SlotOf(id); this->Slots[at].Value >= 0; at = (at + 1) & this->Mask)
     {
-      if (this->Keys[at] == id)
-        return this->Values[at];
+      if (this->Slots[at].Key == id)
+        return this->Slots[at].Value;
     }
     return -1;
   }
@@ -67,8 +67,12 @@ private:
     return static_cast<std::size_t>(x ^ (x >> 31)) & this->Mask;
   }
 
-  std::vector<long long> Keys;
-  std::vector<vtkIdType> Values; // -1: an empty slot
+  struct Slot
+  {
+    long long Key;
+    vtkIdType Value; // -1: an empty slot
+  };
+  gpumesh::HostVector<Slot> Slots;
   std::size_t Mask = 0;
   std::size_t Room = 0;
 };
