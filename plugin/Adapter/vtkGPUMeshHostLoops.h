@@ -60,6 +60,40 @@ std::vector<vtkIdType> Where(vtkIdType count, Keep&& keep)
   return found;
 }
 
+/// Lists made on all threads in fixed blocks of [0, count): body(first, last, add) visits the
+/// items [first, last) of a block in order and calls add(list, value) to append a value to list
+/// `list` (of `lists`). Each list holds its values in item order, as one loop over [0, count)
+/// would have made it (the blocks' lists joined in block order).
+template <typename T, typename Body>
+std::vector<std::vector<T>> Lists(vtkIdType count, std::size_t lists, Body&& body)
+{
+  constexpr vtkIdType block = 1 << 12;
+  const vtkIdType blocks = (count + block - 1) / block;
+  std::vector<std::vector<std::vector<T>>> perBlock(static_cast<std::size_t>(blocks));
+  For(0, blocks, [&](vtkIdType firstBlock, vtkIdType lastBlock) {
+    for (vtkIdType b = firstBlock; b < lastBlock; ++b)
+    {
+      std::vector<std::vector<T>>& own = perBlock[static_cast<std::size_t>(b)];
+      own.resize(lists);
+      const auto add = [&own](std::size_t list, const T& value) { own[list].push_back(value); };
+      body(b * block, std::min(count, (b + 1) * block), add);
+    }
+  });
+  std::vector<std::vector<T>> joined(lists);
+  For(0, static_cast<vtkIdType>(lists), 1, [&](vtkIdType firstList, vtkIdType lastList) {
+    for (auto l = static_cast<std::size_t>(firstList); l < static_cast<std::size_t>(lastList); ++l)
+    {
+      std::size_t size = 0;
+      for (const auto& own : perBlock)
+        size += own[l].size();
+      joined[l].reserve(size);
+      for (const auto& own : perBlock)
+        joined[l].insert(joined[l].end(), own[l].begin(), own[l].end());
+    }
+  });
+  return joined;
+}
+
 /// [first, last) set to `value`, as vtkSMPTools::Fill.
 template <typename Iterator, typename T>
 void Fill(Iterator first, Iterator last, const T& value)

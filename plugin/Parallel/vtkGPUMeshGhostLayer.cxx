@@ -192,21 +192,14 @@ std::vector<std::vector<vtkIdType>> cellsForNeighbors(const Cells& cells, const 
   const gpumesh::HostVector<std::uint16_t>& setOf, const std::vector<std::vector<std::size_t>>& sets,
   std::size_t count)
 {
-  constexpr vtkIdType cellBlock = 1 << 12;
-  const auto total = static_cast<vtkIdType>(interfaceCells.size());
-  const vtkIdType blocks = (total + cellBlock - 1) / cellBlock;
-  std::vector<std::vector<std::vector<vtkIdType>>> perBlock(
-    static_cast<std::size_t>(blocks), std::vector<std::vector<vtkIdType>>(count));
-  vtkGPUMeshHostLoops::For(0, blocks, [&](vtkIdType firstBlock, vtkIdType lastBlock) {
-    // A cell's points through its own cell array (vtkPolyData::GetCellPoints would first build
-    // the polydata's cell map: a pass over every cell); the list holds them where the array's
-    // ids are not vtkIdType.
-    vtkNew<vtkIdList> scratch;
-    std::vector<std::uint8_t> target(count);
-    for (vtkIdType b = firstBlock; b < lastBlock; ++b)
-    {
-      std::vector<std::vector<vtkIdType>>& lists = perBlock[static_cast<std::size_t>(b)];
-      for (vtkIdType i = b * cellBlock; i < std::min(total, (b + 1) * cellBlock); ++i)
+  return vtkGPUMeshHostLoops::Lists<vtkIdType>(static_cast<vtkIdType>(interfaceCells.size()), count,
+    [&](vtkIdType first, vtkIdType last, const auto& add) {
+      // A cell's points through its own cell array (vtkPolyData::GetCellPoints would first
+      // build the polydata's cell map: a pass over every cell); the list holds them where the
+      // array's ids are not vtkIdType.
+      vtkNew<vtkIdList> scratch;
+      std::vector<std::uint8_t> target(count);
+      for (vtkIdType i = first; i < last; ++i)
       {
         const vtkIdType c = interfaceCells[static_cast<std::size_t>(i)];
         const Section& section = cells.SectionOf(c);
@@ -223,16 +216,10 @@ std::vector<std::vector<vtkIdType>> cellsForNeighbors(const Cells& cells, const 
         for (std::size_t n = 0; n < count; ++n)
         {
           if (target[n])
-            lists[n].push_back(c);
+            add(n, c);
         }
       }
-    }
-  });
-  std::vector<std::vector<vtkIdType>> cellsFor(count);
-  for (const auto& lists : perBlock)
-    for (std::size_t n = 0; n < count; ++n)
-      cellsFor[n].insert(cellsFor[n].end(), lists[n].begin(), lists[n].end());
-  return cellsFor;
+    });
 }
 
 // The input's mesh kept on the device where the ghosted piece is built there (a GPU, an input
@@ -256,21 +243,59 @@ vtkGPUMeshNeighbors::Buffer packCells(vtkPointSet* input, const Cells& cells, co
   const vtkGPUMeshGlobalPointIds& globalIds, gpumesh::HostVector<std::int32_t>& localOf,
   std::vector<vtkIdType>& points)
 {
-  vtkGPUMeshGhostCellMessage::Cells sent;
-  sent.Types.reserve(cellIds.size());
-  sent.Offsets.reserve(cellIds.size() + 1);
-  sent.Ids.reserve(4 * cellIds.size());
-  vtkNew<vtkIdList> scratch;
-  for (vtkIdType cell : cellIds)
-  {
+  // On all threads: each cell's size, their offsets (a sum per block, then within blocks), then
+  // each cell's ids and type.
+  const auto count = static_cast<vtkIdType>(cellIds.size());
+  const auto cellPoints = [&](vtkIdType i, vtkIdList* scratch, vtkIdType& size, const vtkIdType*& ids) -> const Section& {
+    const vtkIdType cell = cellIds[static_cast<std::size_t>(i)];
     const Section& section = cells.SectionOf(cell);
-    vtkIdType size;
-    const vtkIdType* ids;
     section.Cells->GetCellAtId(cell - section.FirstCell, size, ids, scratch);
-    sent.Ids.insert(sent.Ids.end(), ids, ids + size);
-    sent.Offsets.push_back(static_cast<vtkIdType>(sent.Ids.size()));
-    sent.Types.push_back(static_cast<unsigned char>(cells.TypeOf(section, cell, size)));
-  }
+    return section;
+  };
+  vtkGPUMeshGhostCellMessage::Cells sent;
+  sent.Types.resize(cellIds.size());
+  sent.Offsets.resize(cellIds.size() + 1);
+  constexpr vtkIdType block = 1 << 12;
+  const vtkIdType blocks = (count + block - 1) / block;
+  std::vector<vtkIdType> blockStart(static_cast<std::size_t>(blocks) + 1, 0);
+  vtkGPUMeshHostLoops::For(0, blocks, [&](vtkIdType firstBlock, vtkIdType lastBlock) {
+    vtkNew<vtkIdList> scratch;
+    for (vtkIdType b = firstBlock; b < lastBlock; ++b)
+    {
+      vtkIdType sum = 0;
+      for (vtkIdType i = b * block; i < std::min(count, (b + 1) * block); ++i)
+      {
+        vtkIdType size;
+        const vtkIdType* ids;
+        cellPoints(i, scratch, size, ids);
+        sum += size;
+        sent.Offsets[static_cast<std::size_t>(i) + 1] = sum; // within the block, for now
+      }
+      blockStart[static_cast<std::size_t>(b) + 1] = sum;
+    }
+  });
+  for (std::size_t b = 0; b < static_cast<std::size_t>(blocks); ++b)
+    blockStart[b + 1] += blockStart[b];
+  sent.Offsets[0] = 0;
+  sent.Ids.resize(static_cast<std::size_t>(blockStart.back()));
+  vtkGPUMeshHostLoops::For(0, blocks, [&](vtkIdType firstBlock, vtkIdType lastBlock) {
+    vtkNew<vtkIdList> scratch;
+    for (vtkIdType b = firstBlock; b < lastBlock; ++b)
+    {
+      const vtkIdType start = blockStart[static_cast<std::size_t>(b)];
+      for (vtkIdType i = b * block; i < std::min(count, (b + 1) * block); ++i)
+      {
+        vtkIdType size;
+        const vtkIdType* ids;
+        const Section& section = cellPoints(i, scratch, size, ids);
+        vtkIdType& end = sent.Offsets[static_cast<std::size_t>(i) + 1];
+        end += start;
+        std::copy(ids, ids + size, sent.Ids.begin() + (end - size));
+        sent.Types[static_cast<std::size_t>(i)] =
+          static_cast<unsigned char>(cells.TypeOf(section, cellIds[static_cast<std::size_t>(i)], size));
+      }
+    }
+  });
   return vtkGPUMeshGhostCellMessage::Write(input, sent, cellIds, globalIds.InputIds(), localOf, &points);
 }
 
@@ -697,6 +722,86 @@ void addLayer(vtkPointSet* input, const Received& received, GhostedPiece& piece)
     copyReceivedCells(copier, received, 0);
   });
 }
+// The received grids' points as piece points (Received::PieceOfPoint): a point the piece holds
+// (shared with the neighbour that sent it) is that point; any other is added once, numbered
+// from `inputPoints` in the order the grids list them (ghost cells of two processes may share a
+// point this one lacks). On all threads: every id goes into one map at once keeping its lowest
+// value (its piece point, else inputPoints plus its first place among the received points),
+// which gives the numbering one loop over the grids would. `expected`: the ids the map holds
+// at most.
+void mapReceivedPoints(
+  const vtkGPUMeshPieceInterface& interface, vtkIdType inputPoints, std::size_t expected, Received& received)
+{
+  vtkGPUMeshIdMap pieceOfId(expected);
+  for (const std::vector<vtkIdType>& shared : interface.Shared)
+  {
+    vtkGPUMeshHostLoops::For(0, static_cast<vtkIdType>(shared.size()), [&](vtkIdType begin, vtkIdType end) {
+      for (vtkIdType i = begin; i < end; ++i)
+      {
+        const vtkIdType p = shared[static_cast<std::size_t>(i)];
+        pieceOfId.EmplaceLowest(interface.GlobalIds[static_cast<std::size_t>(p)], p);
+      }
+    });
+  }
+  // Each grid's first place among the received points.
+  std::vector<vtkIdType> gridStart(1, 0);
+  for (const Message& grid : received.Grids)
+    gridStart.push_back(gridStart.back() + grid.Points);
+  for (std::size_t g = 0; g < received.Grids.size(); ++g)
+  {
+    const Message& grid = received.Grids[g];
+    vtkGPUMeshHostLoops::For(0, grid.Points, [&](vtkIdType begin, vtkIdType end) {
+      for (vtkIdType p = begin; p < end; ++p)
+        pieceOfId.EmplaceLowest(grid.GlobalId(p), inputPoints + gridStart[g] + p);
+    });
+  }
+  // The map's value of every received point, and the points added (those whose value is their
+  // own place), in order.
+  received.PieceOfPoint.resize(received.Grids.size());
+  std::vector<std::pair<int, vtkIdType>> added;
+  for (std::size_t g = 0; g < received.Grids.size(); ++g)
+  {
+    const Message& grid = received.Grids[g];
+    std::vector<vtkIdType>& pieceOf = received.PieceOfPoint[g];
+    pieceOf.resize(static_cast<std::size_t>(grid.Points));
+    const std::vector<std::vector<vtkIdType>> first =
+      vtkGPUMeshHostLoops::Lists<vtkIdType>(grid.Points, 1, [&](vtkIdType begin, vtkIdType end, const auto& add) {
+        for (vtkIdType p = begin; p < end; ++p)
+        {
+          const vtkIdType value = pieceOfId.Find(grid.GlobalId(p));
+          pieceOf[static_cast<std::size_t>(p)] = value;
+          if (value == inputPoints + gridStart[g] + p)
+            add(0, p);
+        }
+      });
+    for (vtkIdType p : first[0])
+      added.emplace_back(static_cast<int>(g), p);
+  }
+  // Places among the received points to added points' numbers.
+  std::vector<vtkIdType> numberOf(static_cast<std::size_t>(gridStart.back()));
+  received.AddedPointIds.resize(added.size());
+  vtkGPUMeshHostLoops::For(0, static_cast<vtkIdType>(added.size()), [&](vtkIdType begin, vtkIdType end) {
+    for (vtkIdType k = begin; k < end; ++k)
+    {
+      const auto [g, p] = added[static_cast<std::size_t>(k)];
+      numberOf[static_cast<std::size_t>(gridStart[static_cast<std::size_t>(g)] + p)] = inputPoints + k;
+      received.AddedPointIds[static_cast<std::size_t>(k)] = received.Grids[static_cast<std::size_t>(g)].GlobalId(p);
+    }
+  });
+  for (std::vector<vtkIdType>& pieceOf : received.PieceOfPoint)
+  {
+    vtkGPUMeshHostLoops::For(0, static_cast<vtkIdType>(pieceOf.size()), [&](vtkIdType begin, vtkIdType end) {
+      for (vtkIdType p = begin; p < end; ++p)
+      {
+        vtkIdType& value = pieceOf[static_cast<std::size_t>(p)];
+        if (value >= inputPoints)
+          value = numberOf[static_cast<std::size_t>(value - inputPoints)];
+      }
+    });
+  }
+  received.AddedPoints = std::move(added);
+}
+
 } // namespace
 
 GhostedPiece BuildGhostedPiece(vtkPointSet* input, vtkMultiProcessController* controller, const PieceDevice* device)
@@ -793,39 +898,20 @@ GhostedPiece BuildGhostedPiece(vtkPointSet* input, vtkMultiProcessController* co
       grids[n] = vtkGPUMeshGhostCellMessage::Read(bytes[n], neighbors.Ranks()[n]);
       expected += interface.Shared[n].size() + static_cast<std::size_t>(grids[n].Points);
     }
-    vtkGPUMeshIdMap pieceOfId(expected);
-    for (std::size_t n = 0; n < count; ++n)
-    {
-      for (vtkIdType p : interface.Shared[n])
-        pieceOfId.Emplace(interface.GlobalIds[static_cast<std::size_t>(p)], p);
-    }
     for (std::size_t n = 0; n < count; ++n)
     {
       Message& grid = grids[n];
-      std::vector<vtkIdType> pieceOf(static_cast<std::size_t>(grid.Points));
-      for (vtkIdType p = 0; p < grid.Points; ++p)
-      {
-        const long long id = grid.GlobalId(p);
-        const auto [at, added] =
-          pieceOfId.Emplace(id, inputPoints + static_cast<vtkIdType>(received.AddedPoints.size()));
-        if (added)
-        {
-          received.AddedPoints.emplace_back(static_cast<int>(received.Grids.size()), p);
-          received.AddedPointIds.push_back(id);
-        }
-        pieceOf[p] = at;
-      }
-      if (grid.Cells > 0)
+      if (grid.Cells > 0) // a message's points are those of its cells
       {
         received.Cells += grid.Cells;
         for (vtkIdType c = 0; c < grid.Cells && received.AllFixedSize; ++c)
           received.AllFixedSize = fixedSize(grid.Types[c]);
         received.Connectivity += grid.Ids;
-        received.PieceOfPoint.push_back(std::move(pieceOf));
         piece.GhostCellOwners.emplace_back(neighbors.Ranks()[n], grid.Cells);
         received.Grids.push_back(std::move(grid));
       }
     }
+    mapReceivedPoints(interface, inputPoints, expected, received);
     if (received.Grids.empty() && !cells.Ghosts)
     {
       // Nothing to add or leave out: the input itself.

@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstring>
 #include <limits>
 #include <memory>
 
@@ -39,17 +40,32 @@ vtkGPUMeshPointHalo::vtkGPUMeshPointHalo(
   const int rank = controller->GetLocalProcessId();
   const vtkGPUMeshPiece mesh = piece.View();
   const vtkIdType points = mesh.GetNumberOfPoints();
-  // The input's box, found while the piece was built, grown by the points other processes sent.
+  // The input's box, found while the piece was built, grown by the points other processes sent
+  // (a box per block of them on all threads, then joined).
   vtkGPUMeshNeighbors::Box box = piece.InputBox;
-  for (vtkIdType p = piece.InputPoints; p < points; ++p)
   {
-    double xyz[3];
-    mesh.GetPoint(p, xyz);
-    for (int c = 0; c < 3; ++c)
-    {
-      box[2 * c] = std::min(box[2 * c], xyz[c]);
-      box[2 * c + 1] = std::max(box[2 * c + 1], xyz[c]);
-    }
+    const std::vector<std::vector<vtkGPUMeshNeighbors::Box>> blockBoxes =
+      vtkGPUMeshHostLoops::Lists<vtkGPUMeshNeighbors::Box>(points - piece.InputPoints, 1,
+        [&](vtkIdType first, vtkIdType last, const auto& add) {
+          vtkGPUMeshNeighbors::Box grown = vtkGPUMeshNeighbors::EmptyBox();
+          for (vtkIdType p = piece.InputPoints + first; p < piece.InputPoints + last; ++p)
+          {
+            double xyz[3];
+            mesh.GetPoint(p, xyz);
+            for (int c = 0; c < 3; ++c)
+            {
+              grown[2 * c] = std::min(grown[2 * c], xyz[c]);
+              grown[2 * c + 1] = std::max(grown[2 * c + 1], xyz[c]);
+            }
+          }
+          add(0, grown);
+        });
+    for (const vtkGPUMeshNeighbors::Box& grown : blockBoxes[0])
+      for (int c = 0; c < 3; ++c)
+      {
+        box[2 * c] = std::min(box[2 * c], grown[2 * c]);
+        box[2 * c + 1] = std::max(box[2 * c + 1], grown[2 * c + 1]);
+      }
   }
   this->Neighbors = vtkGPUMeshNeighbors(controller, box);
   const std::size_t count = this->Neighbors.Count();
@@ -67,7 +83,13 @@ vtkGPUMeshPointHalo::vtkGPUMeshPointHalo(
   // Counted on all threads: atomic.
   struct Uses
   {
-    std::atomic<std::int32_t> Owned{ 0 }, All{ 0 };
+    // Uses by owned cells in the high 32 bits, by all cells in the low: one atomic add a use.
+    std::atomic<std::uint64_t> Counts{ 0 };
+    std::int32_t Owned() const { return static_cast<std::int32_t>(this->Counts.load(std::memory_order_relaxed) >> 32); }
+    std::int32_t All() const
+    {
+      return static_cast<std::int32_t>(this->Counts.load(std::memory_order_relaxed) & 0xffffffffu);
+    }
   };
   // Per piece point: 0 off the interface, else 1 + its slot in the per-interface-point vectors
   // below (a dense table filled on all threads: the interface's points are read once per use).
@@ -138,10 +160,8 @@ vtkGPUMeshPointHalo::vtkGPUMeshPointHalo(
             for (auto k = offsets[c]; k < offsets[c + 1]; ++k)
               if (const std::int32_t s = slotOf[static_cast<std::size_t>(ids[k])])
               {
-                Uses& u = uses[static_cast<std::size_t>(s - 1)];
-                u.All.fetch_add(1, std::memory_order_relaxed);
-                if (owned)
-                  u.Owned.fetch_add(1, std::memory_order_relaxed);
+                uses[static_cast<std::size_t>(s - 1)].Counts.fetch_add(
+                  owned ? (std::uint64_t(1) << 32) + 1 : 1, std::memory_order_relaxed);
               }
           }
         });
@@ -172,120 +192,221 @@ vtkGPUMeshPointHalo::vtkGPUMeshPointHalo(
     }
   }
 
+  // Every pass over the interface below runs on all threads: lists are made in fixed blocks
+  // joined in order (vtkGPUMeshHostLoops::Lists), counts and owners are atomic, and each
+  // message names the first offending point in interface order, as one loop would.
+  const auto interfaceCount = static_cast<vtkIdType>(interfacePoints.size());
+  const auto pointOf = [&](vtkIdType i) { return interfacePoints[static_cast<std::size_t>(i)]; };
+  // The lowest index i of [0, count) where bad(i) holds, or -1.
+  const auto firstWhere = [](vtkIdType count, auto&& bad) {
+    std::atomic<vtkIdType> first{ count };
+    vtkGPUMeshHostLoops::For(0, count, [&](vtkIdType begin, vtkIdType end) {
+      for (vtkIdType i = begin; i < std::min(end, first.load(std::memory_order_relaxed)); ++i)
+        if (bad(i))
+        {
+          vtkIdType seen = first.load(std::memory_order_relaxed);
+          while (i < seen && !first.compare_exchange_weak(seen, i, std::memory_order_relaxed))
+          {
+          }
+          return;
+        }
+    });
+    return first.load() < count ? first.load() : vtkIdType(-1);
+  };
+
   // Round 1: the owner of an interface point is the lowest rank holding every cell around it
   // (the owned uses of all holders add up to the cells around it). A ghost layer can miss cells
   // of a process that touches this one at a single point: that process is not an owner. Every
   // holder with owned cells there is a neighbour (its box and this one hold the point).
-  std::vector<std::vector<InterfaceRecord>> records(count);
-  for (vtkIdType p : interfacePoints)
-  {
-    const Uses& u = uses[slot(p)];
-    if (u.Owned > 0)
-      forBoxesHolding(p, [&](std::size_t n) { records[n].push_back({ piece.GlobalPointId(p), u.Owned, u.All }); });
-  }
+  const std::vector<std::vector<InterfaceRecord>> records = vtkGPUMeshHostLoops::Lists<InterfaceRecord>(
+    interfaceCount, count, [&](vtkIdType first, vtkIdType last, const auto& add) {
+      for (vtkIdType i = first; i < last; ++i)
+      {
+        const Uses& u = uses[static_cast<std::size_t>(i)];
+        const std::int32_t owned = u.Owned();
+        if (owned > 0)
+          forBoxesHolding(pointOf(i), [&](std::size_t n) {
+            add(n, InterfaceRecord{ piece.GlobalPointId(pointOf(i)), owned, u.All() });
+          });
+      }
+    });
   const auto heard = this->Neighbors.ExchangeValues(records);
   vtkGPUMeshIdMap interfaceOfId(interfacePoints.size());
-  for (vtkIdType p : interfacePoints)
-    interfaceOfId.Emplace(piece.GlobalPointId(p), p);
-  std::vector<long long> cellsAround(interfacePoints.size()); // per slot
-  for (vtkIdType p : interfacePoints)
-    cellsAround[slot(p)] = uses[slot(p)].Owned;
-  for (const auto& fromNeighbor : heard)
-    for (const InterfaceRecord& record : fromNeighbor)
-    {
-      const vtkIdType found = interfaceOfId.Find(record.Id);
-      if (found >= 0)
-        cellsAround[slot(found)] += record.OwnedUses;
-    }
-  std::vector<int> ownerOf(interfacePoints.size()); // per slot: the owner's rank, or -1
-  for (vtkIdType p : interfacePoints)
-    ownerOf[slot(p)] = uses[slot(p)].Owned > 0 && uses[slot(p)].All == cellsAround[slot(p)] ? rank : -1;
+  vtkGPUMeshHostLoops::For(0, interfaceCount, [&](vtkIdType begin, vtkIdType end) {
+    for (vtkIdType i = begin; i < end; ++i)
+      interfaceOfId.EmplaceLowest(piece.GlobalPointId(pointOf(i)), i);
+  });
+  // Per neighbour and record heard: the interface slot of its point, or -1.
+  std::vector<std::vector<vtkIdType>> heardSlot(count);
+  std::unique_ptr<std::atomic<long long>[]> cellsAround(new std::atomic<long long>[interfacePoints.size()]);
+  vtkGPUMeshHostLoops::For(0, interfaceCount, [&](vtkIdType begin, vtkIdType end) {
+    for (vtkIdType i = begin; i < end; ++i)
+      cellsAround[i].store(uses[i].Owned(), std::memory_order_relaxed);
+  });
   for (std::size_t n = 0; n < count; ++n)
-    for (const InterfaceRecord& record : heard[n])
-    {
-      const vtkIdType found = interfaceOfId.Find(record.Id);
-      if (found < 0 || record.AllUses != cellsAround[slot(found)])
-        continue;
-      int& owner = ownerOf[slot(found)];
-      if (owner < 0 || this->Neighbors.Ranks()[n] < owner)
-        owner = this->Neighbors.Ranks()[n];
-    }
-  for (vtkIdType p : interfacePoints)
   {
-    if (ownerOf[slot(p)] < 0 && uses[slot(p)].Owned > 0 && this->Missing.empty())
+    heardSlot[n].resize(heard[n].size());
+    vtkGPUMeshHostLoops::For(0, static_cast<vtkIdType>(heard[n].size()), [&](vtkIdType begin, vtkIdType end) {
+      for (vtkIdType r = begin; r < end; ++r)
+      {
+        const InterfaceRecord& record = heard[n][static_cast<std::size_t>(r)];
+        const vtkIdType i = interfaceOfId.Find(record.Id);
+        heardSlot[n][static_cast<std::size_t>(r)] = i;
+        if (i >= 0)
+          cellsAround[i].fetch_add(record.OwnedUses, std::memory_order_relaxed);
+      }
+    });
+  }
+  // Per slot: the owner's rank, or `none`.
+  constexpr int none = std::numeric_limits<int>::max();
+  std::unique_ptr<std::atomic<int>[]> ownerOf(new std::atomic<int>[interfacePoints.size()]);
+  vtkGPUMeshHostLoops::For(0, interfaceCount, [&](vtkIdType begin, vtkIdType end) {
+    for (vtkIdType i = begin; i < end; ++i)
     {
-      this->Missing = "No process holds every cell around the point with global id " +
-        std::to_string(piece.GlobalPointId(p)) + " (the ghost layer is incomplete there)";
+      const std::int32_t owned = uses[i].Owned();
+      const bool holdsAll = owned > 0 && uses[i].All() == cellsAround[i].load(std::memory_order_relaxed);
+      ownerOf[i].store(holdsAll ? rank : none, std::memory_order_relaxed);
     }
+  });
+  for (std::size_t n = 0; n < count; ++n)
+  {
+    const int neighborRank = this->Neighbors.Ranks()[n];
+    vtkGPUMeshHostLoops::For(0, static_cast<vtkIdType>(heard[n].size()), [&](vtkIdType begin, vtkIdType end) {
+      for (vtkIdType r = begin; r < end; ++r)
+      {
+        const vtkIdType i = heardSlot[n][static_cast<std::size_t>(r)];
+        if (i < 0 || heard[n][static_cast<std::size_t>(r)].AllUses != cellsAround[i].load(std::memory_order_relaxed))
+          continue;
+        int owner = ownerOf[i].load(std::memory_order_relaxed);
+        while (neighborRank < owner && !ownerOf[i].compare_exchange_weak(owner, neighborRank, std::memory_order_relaxed))
+        {
+        }
+      }
+    });
+  }
+  const vtkIdType unowned = firstWhere(interfaceCount, [&](vtkIdType i) {
+    return ownerOf[i].load(std::memory_order_relaxed) == none && uses[i].Owned() > 0;
+  });
+  if (unowned >= 0)
+  {
+    this->Missing = "No process holds every cell around the point with global id " +
+      std::to_string(piece.GlobalPointId(pointOf(unowned))) + " (the ghost layer is incomplete there)";
   }
   // A point off the interface is used by owned cells only: this process owns it.
   const auto owns = [&](vtkIdType p) {
-    return slotOf.empty() || slotOf[static_cast<std::size_t>(p)] == 0 || ownerOf[slot(p)] == rank;
+    return slotOf.empty() || slotOf[static_cast<std::size_t>(p)] == 0 ||
+      ownerOf[slot(p)].load(std::memory_order_relaxed) == rank;
   };
 
   // Round 2: each process asks its neighbours for the interface points it does not own; those
   // that own one of them answer with the positions they will send. What another process can
   // ask for is a point of the cells this one sent it as ghosts, or of its own ghost cells.
-  std::vector<std::vector<long long>> requests(count);
-  std::vector<std::vector<vtkIdType>> requested(count);
-  std::vector<vtkIdType> needed;
-  for (vtkIdType p : interfacePoints)
+  // Per neighbour: the global ids asked for, and the piece points they are.
+  struct Request
   {
-    if (owns(p))
-      continue;
-    needed.push_back(p);
-    forBoxesHolding(p, [&](std::size_t n) {
-      requests[n].push_back(piece.GlobalPointId(p));
-      requested[n].push_back(p);
+    long long Id;
+    vtkIdType Point;
+  };
+  const std::vector<std::vector<Request>> requests = vtkGPUMeshHostLoops::Lists<Request>(
+    interfaceCount, count + 1, [&](vtkIdType first, vtkIdType last, const auto& add) {
+      for (vtkIdType i = first; i < last; ++i)
+      {
+        const vtkIdType p = pointOf(i);
+        if (owns(p))
+          continue;
+        add(count, Request{ 0, p }); // the last list: every point needed
+        forBoxesHolding(p, [&](std::size_t n) { add(n, Request{ piece.GlobalPointId(p), p }); });
+      }
+    });
+  std::vector<std::vector<long long>> requestedIds(count);
+  for (std::size_t n = 0; n < count; ++n)
+  {
+    requestedIds[n].resize(requests[n].size());
+    vtkGPUMeshHostLoops::For(0, static_cast<vtkIdType>(requests[n].size()), [&](vtkIdType begin, vtkIdType end) {
+      for (vtkIdType r = begin; r < end; ++r)
+        requestedIds[n][static_cast<std::size_t>(r)] = requests[n][static_cast<std::size_t>(r)].Id;
     });
   }
-  const auto asked = this->Neighbors.ExchangeValues(requests);
+  const auto asked = this->Neighbors.ExchangeValues(requestedIds);
   // What can be asked for: the interface points, then the points sent as ghosts (looked up in
   // the interface's map first, not copied into a second one).
   vtkGPUMeshIdMap sentOfId(piece.SentPoints.size());
-  for (vtkIdType p : piece.SentPoints)
-    if (interfaceOfId.Find(piece.GlobalPointId(p)) < 0)
-      sentOfId.Emplace(piece.GlobalPointId(p), p);
+  vtkGPUMeshHostLoops::For(0, static_cast<vtkIdType>(piece.SentPoints.size()), [&](vtkIdType begin, vtkIdType end) {
+    for (vtkIdType s = begin; s < end; ++s)
+    {
+      const vtkIdType p = piece.SentPoints[static_cast<std::size_t>(s)];
+      const long long id = piece.GlobalPointId(p);
+      if (interfaceOfId.Find(id) < 0)
+        sentOfId.EmplaceLowest(id, p);
+    }
+  });
   const auto offered = [&](long long id) -> vtkIdType {
-    const vtkIdType found = interfaceOfId.Find(id);
-    return found >= 0 ? found : sentOfId.Find(id);
+    const vtkIdType i = interfaceOfId.Find(id);
+    return i >= 0 ? pointOf(i) : sentOfId.Find(id);
   };
+  // Per neighbour: the positions in its request of the points this process owns and sends.
   std::vector<std::vector<std::int32_t>> answers(count);
   this->PublishedStart.assign(1, 0);
   for (std::size_t n = 0; n < count; ++n)
   {
-    for (std::size_t i = 0; i < asked[n].size(); ++i)
-    {
-      const vtkIdType p = offered(asked[n][i]);
-      if (p >= 0 && owns(p))
-      {
-        answers[n].push_back(static_cast<std::int32_t>(i));
-        this->Published.push_back(static_cast<std::int32_t>(p));
-      }
-    }
+    std::vector<std::vector<std::int32_t>> found = vtkGPUMeshHostLoops::Lists<std::int32_t>(
+      static_cast<vtkIdType>(asked[n].size()), 2, [&](vtkIdType first, vtkIdType last, const auto& add) {
+        for (vtkIdType a = first; a < last; ++a)
+        {
+          const vtkIdType p = offered(asked[n][static_cast<std::size_t>(a)]);
+          if (p >= 0 && owns(p))
+          {
+            add(0, static_cast<std::int32_t>(a));
+            add(1, static_cast<std::int32_t>(p));
+          }
+        }
+      });
+    answers[n] = std::move(found[0]);
+    this->Published.insert(this->Published.end(), found[1].begin(), found[1].end());
     this->PublishedStart.push_back(this->Published.size());
   }
   const auto answered = this->Neighbors.ExchangeValues(answers);
-  std::vector<int> suppliers(interfacePoints.size()); // per slot (a needed point is an interface point)
+  std::unique_ptr<std::atomic<int>[]> suppliers(new std::atomic<int>[interfacePoints.size()]); // per slot
+  vtkGPUMeshHostLoops::For(0, interfaceCount, [&](vtkIdType begin, vtkIdType end) {
+    for (vtkIdType i = begin; i < end; ++i)
+      suppliers[i].store(0, std::memory_order_relaxed);
+  });
   this->ReceivedStart.assign(1, 0);
   for (std::size_t n = 0; n < count; ++n)
+    this->ReceivedStart.push_back(this->ReceivedStart.back() + answered[n].size());
+  this->ReceivedPoints.resize(this->ReceivedStart.back());
+  std::atomic<bool> outOfRange{ false };
+  for (std::size_t n = 0; n < count; ++n)
   {
-    for (std::int32_t i : answered[n])
-    {
-      const vtkIdType p = requested[n].at(static_cast<std::size_t>(i));
-      this->ReceivedPoints.push_back(static_cast<std::int32_t>(p));
-      ++suppliers[slot(p)];
-    }
-    this->ReceivedStart.push_back(this->ReceivedPoints.size());
+    vtkGPUMeshHostLoops::For(0, static_cast<vtkIdType>(answered[n].size()), [&](vtkIdType begin, vtkIdType end) {
+      for (vtkIdType a = begin; a < end; ++a)
+      {
+        const auto r = static_cast<std::size_t>(answered[n][static_cast<std::size_t>(a)]);
+        if (r >= requests[n].size())
+        {
+          outOfRange.store(true, std::memory_order_relaxed);
+          continue;
+        }
+        const vtkIdType p = requests[n][r].Point;
+        this->ReceivedPoints[this->ReceivedStart[n] + static_cast<std::size_t>(a)] = static_cast<std::int32_t>(p);
+        suppliers[slot(p)].fetch_add(1, std::memory_order_relaxed);
+      }
+    });
   }
-  for (vtkIdType p : needed)
+  if (outOfRange.load() && this->Missing.empty())
+    this->Missing = "A neighbouring process answered a halo request it was not sent";
+  // The points needed (every interface point this process does not own), in interface order.
+  const std::vector<Request>& needed = requests[count];
+  const vtkIdType wrongSuppliers = firstWhere(static_cast<vtkIdType>(needed.size()), [&](vtkIdType i) {
+    return suppliers[slot(needed[static_cast<std::size_t>(i)].Point)].load(std::memory_order_relaxed) != 1;
+  });
+  if (wrongSuppliers >= 0 && this->Missing.empty())
   {
-    if (suppliers[slot(p)] != 1 && this->Missing.empty())
-    {
-      this->Missing = "Point with global id " + std::to_string(piece.GlobalPointId(p)) +
-        " is used by cells of this process but " + (suppliers[slot(p)] ? "several processes own it" : "no process owns it") +
-        " (inconsistent global point ids?)";
-    }
+    const vtkIdType p = needed[static_cast<std::size_t>(wrongSuppliers)].Point;
+    this->Missing = "Point with global id " + std::to_string(piece.GlobalPointId(p)) +
+      " is used by cells of this process but " +
+      (suppliers[slot(p)].load() ? "several processes own it" : "no process owns it") +
+      " (inconsistent global point ids?)";
   }
 }
 
@@ -308,20 +429,31 @@ void vtkGPUMeshPointHalo::Exchange(gpumesh::DeviceRun& run, const OnDevice& poin
   const std::size_t count = this->Neighbors.Count();
   const std::vector<double> mine = points.Published.gather(run, values, 4);
   std::vector<double> received(4 * this->ReceivedPoints.size());
-  // Values travel in the run's precision (Single: floats, exact both ways).
+  // Values travel in the run's precision (Single: floats, exact both ways), and each side knows
+  // from the plan how many it gets: no round of sizes.
   const auto exchange = [&](auto zero) {
     using Real = decltype(zero);
-    std::vector<std::vector<Real>> sent(count);
-    for (std::size_t n = 0; n < count; ++n)
-      sent[n].assign(mine.begin() + 4 * this->PublishedStart[n], mine.begin() + 4 * this->PublishedStart[n + 1]);
-    const auto heard = this->Neighbors.ExchangeValues(sent);
+    std::vector<vtkGPUMeshNeighbors::Buffer> sent(count);
+    std::vector<std::size_t> expected(count);
     for (std::size_t n = 0; n < count; ++n)
     {
-      const std::size_t expected = 4 * (this->ReceivedStart[n + 1] - this->ReceivedStart[n]);
-      if (heard[n].size() != expected)
-        throw gpumesh::Error("Process " + std::to_string(this->Neighbors.Ranks()[n]) + " sent " +
-          std::to_string(heard[n].size()) + " halo values instead of " + std::to_string(expected));
-      std::copy(heard[n].begin(), heard[n].end(), received.begin() + 4 * this->ReceivedStart[n]);
+      sent[n].resize(4 * (this->PublishedStart[n + 1] - this->PublishedStart[n]) * sizeof(Real));
+      for (std::size_t i = 4 * this->PublishedStart[n], k = 0; i < 4 * this->PublishedStart[n + 1]; ++i, ++k)
+      {
+        const auto value = static_cast<Real>(mine[i]);
+        std::memcpy(sent[n].data() + k * sizeof value, &value, sizeof value);
+      }
+      expected[n] = 4 * (this->ReceivedStart[n + 1] - this->ReceivedStart[n]) * sizeof(Real);
+    }
+    const std::vector<vtkGPUMeshNeighbors::Buffer> heard = this->Neighbors.Exchange(sent, expected);
+    for (std::size_t n = 0; n < count; ++n)
+    {
+      for (std::size_t k = 0; k < heard[n].size() / sizeof(Real); ++k)
+      {
+        Real value;
+        std::memcpy(&value, heard[n].data() + k * sizeof value, sizeof value);
+        received[4 * this->ReceivedStart[n] + k] = value;
+      }
     }
   };
   if (run.precision() == gpumesh::Precision::Double)
