@@ -12,9 +12,12 @@
 #include "vtkGPUMeshDistributed.h"
 #include "vtkGPUMeshHostLoops.h"
 
+#include "gpumesh/runtime/Error.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string>
 
 namespace
 {
@@ -184,6 +187,18 @@ void waitAll(vtkMPICommunicator* mpi, std::vector<vtkMPICommunicator::Request>& 
 
 std::vector<vtkGPUMeshNeighbors::Buffer> vtkGPUMeshNeighbors::Exchange(const std::vector<Buffer>& sent)
 {
+  return this->ExchangeSized(sent, nullptr);
+}
+
+std::vector<vtkGPUMeshNeighbors::Buffer> vtkGPUMeshNeighbors::Exchange(
+  const std::vector<Buffer>& sent, const std::vector<std::size_t>& expected)
+{
+  return this->ExchangeSized(sent, &expected);
+}
+
+std::vector<vtkGPUMeshNeighbors::Buffer> vtkGPUMeshNeighbors::ExchangeSized(
+  const std::vector<Buffer>& sent, const std::vector<std::size_t>* expected)
+{
   const std::size_t count = this->NeighborRanks.size();
   std::vector<Buffer> received(count);
   if (count == 0)
@@ -194,17 +209,22 @@ std::vector<vtkGPUMeshNeighbors::Buffer> vtkGPUMeshNeighbors::Exchange(const std
   for (std::size_t n = 0; n < count; ++n)
   {
     sizesOut[n] = static_cast<vtkIdType>(n < sent.size() ? sent[n].size() : 0);
+    if (expected)
+      sizesIn[n] = static_cast<vtkIdType>(n < expected->size() ? (*expected)[n] : 0);
   }
   auto* mpi = vtkMPICommunicator::SafeDownCast(this->Controller->GetCommunicator());
   if (mpi)
   {
-    std::vector<vtkMPICommunicator::Request> requests(2 * count);
-    for (std::size_t n = 0; n < count; ++n)
+    if (!expected)
     {
-      mpi->NoBlockReceive(&sizesIn[n], 1, this->NeighborRanks[n], sizeTag, requests[n]);
-      mpi->NoBlockSend(&sizesOut[n], 1, this->NeighborRanks[n], sizeTag, requests[count + n]);
+      std::vector<vtkMPICommunicator::Request> requests(2 * count);
+      for (std::size_t n = 0; n < count; ++n)
+      {
+        mpi->NoBlockReceive(&sizesIn[n], 1, this->NeighborRanks[n], sizeTag, requests[n]);
+        mpi->NoBlockSend(&sizesOut[n], 1, this->NeighborRanks[n], sizeTag, requests[count + n]);
+      }
+      waitAll(mpi, requests);
     }
-    waitAll(mpi, requests);
     std::vector<vtkMPICommunicator::Request> payload;
     payload.reserve(2 * count * 2);
     for (std::size_t n = 0; n < count; ++n)
@@ -233,7 +253,8 @@ std::vector<vtkGPUMeshNeighbors::Buffer> vtkGPUMeshNeighbors::Exchange(const std
   else
   {
     // Blocking, in an order that cannot deadlock: with each neighbour, the lower rank sends
-    // first.
+    // first. Sizes always go first here (both sides take this way), checked where expected.
+    const std::vector<vtkIdType> expectedIn = sizesIn;
     const int rank = this->Controller->GetLocalProcessId();
     for (std::size_t n = 0; n < count; ++n)
     {
@@ -259,6 +280,12 @@ std::vector<vtkGPUMeshNeighbors::Buffer> vtkGPUMeshNeighbors::Exchange(const std
         receive();
         send();
       }
+    }
+    for (std::size_t n = 0; expected && n < count; ++n)
+    {
+      if (sizesIn[n] != expectedIn[n])
+        throw gpumesh::Error("Process " + std::to_string(this->NeighborRanks[n]) + " sent " +
+          std::to_string(sizesIn[n]) + " bytes instead of the " + std::to_string(expectedIn[n]) + " expected");
     }
   }
   for (std::size_t n = 0; n < count; ++n)

@@ -56,6 +56,12 @@ public:
   /// the same order. Non-blocking sends and receives under MPI.
   std::vector<Buffer> Exchange(const std::vector<Buffer>& sent);
 
+  /// Exchange where every process knows beforehand how many bytes each neighbour sends it
+  /// (`expected`, in Ranks() order: a plan both sides made together, such as the point halo's):
+  /// the payloads go at once, without the round of sizes. Under MPI, a neighbour sending more
+  /// than expected is MPI's error; without MPI, it throws.
+  std::vector<Buffer> Exchange(const std::vector<Buffer>& sent, const std::vector<std::size_t>& expected);
+
   /// Exchange of trivially copyable values.
   template <typename T>
   std::vector<std::vector<T>> ExchangeValues(const std::vector<std::vector<T>>& sent)
@@ -83,6 +89,9 @@ public:
   std::uint64_t BytesExchanged() const { return this->Bytes; }
 
 private:
+  // Exchange, with the sizes received first unless `expected` gives them.
+  std::vector<Buffer> ExchangeSized(const std::vector<Buffer>& sent, const std::vector<std::size_t>* expected);
+
   vtkMultiProcessController* Controller = nullptr;
   std::vector<int> NeighborRanks;
   std::vector<Box> NeighborBoxes;
