@@ -18,6 +18,12 @@
 namespace vtkGPUMeshHostLoops
 {
 
+/// Items of a light loop (a few loads and stores each) below which it runs on its caller: on a
+/// 64-core host of VMs, waking the pool's threads for one loop cost 0.5-1 ms (idle vCPUs
+/// wake slowly), more than such a loop of 16K items takes on one thread. Loops over the
+/// interface pass it as their grain.
+constexpr vtkIdType SmallLoop = 1 << 14;
+
 /// The threads a loop started here runs on (at least 1).
 inline unsigned Threads()
 {
@@ -67,7 +73,7 @@ std::vector<vtkIdType> Where(vtkIdType count, Keep&& keep)
 template <typename T, typename Body>
 std::vector<std::vector<T>> Lists(vtkIdType count, std::size_t lists, Body&& body)
 {
-  constexpr vtkIdType block = 1 << 12;
+  constexpr vtkIdType block = SmallLoop;
   const vtkIdType blocks = (count + block - 1) / block;
   std::vector<std::vector<std::vector<T>>> perBlock(static_cast<std::size_t>(blocks));
   For(0, blocks, [&](vtkIdType firstBlock, vtkIdType lastBlock) {
@@ -80,25 +86,23 @@ std::vector<std::vector<T>> Lists(vtkIdType count, std::size_t lists, Body&& bod
     }
   });
   std::vector<std::vector<T>> joined(lists);
-  For(0, static_cast<vtkIdType>(lists), 1, [&](vtkIdType firstList, vtkIdType lastList) {
-    for (auto l = static_cast<std::size_t>(firstList); l < static_cast<std::size_t>(lastList); ++l)
-    {
-      std::size_t size = 0;
-      for (const auto& own : perBlock)
-        size += own[l].size();
-      joined[l].reserve(size);
-      for (const auto& own : perBlock)
-        joined[l].insert(joined[l].end(), own[l].begin(), own[l].end());
-    }
-  });
+  for (std::size_t l = 0; l < lists; ++l)
+  {
+    std::size_t size = 0;
+    for (const auto& own : perBlock)
+      size += own[l].size();
+    joined[l].reserve(size);
+    for (const auto& own : perBlock)
+      joined[l].insert(joined[l].end(), own[l].begin(), own[l].end());
+  }
   return joined;
 }
 
-/// [first, last) set to `value`, as vtkSMPTools::Fill.
+/// [first, last) set to `value`, as vtkSMPTools::Fill (on the caller below SmallLoop values).
 template <typename Iterator, typename T>
 void Fill(Iterator first, Iterator last, const T& value)
 {
-  For(0, static_cast<vtkIdType>(last - first),
+  For(0, static_cast<vtkIdType>(last - first), SmallLoop,
     [&](vtkIdType begin, vtkIdType end) { std::fill(first + begin, first + end, value); });
 }
 

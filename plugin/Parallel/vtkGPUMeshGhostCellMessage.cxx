@@ -43,7 +43,7 @@ public:
   void PutInt64s(std::size_t count, ValueOf valueOf)
   {
     char* at = this->Next(count * sizeof(std::int64_t));
-    vtkGPUMeshHostLoops::For(0, static_cast<vtkIdType>(count), [&](vtkIdType begin, vtkIdType end) {
+    vtkGPUMeshHostLoops::For(0, static_cast<vtkIdType>(count), vtkGPUMeshHostLoops::SmallLoop, [&](vtkIdType begin, vtkIdType end) {
       for (auto i = static_cast<std::size_t>(begin); i < static_cast<std::size_t>(end); ++i)
       {
         const auto value = static_cast<std::int64_t>(valueOf(i));
@@ -135,7 +135,7 @@ std::size_t tupleBytes(vtkDataArray* array)
 template <std::size_t Bytes>
 void gatherFixed(char* out, const char* base, const vtkIdType* ids, std::size_t count)
 {
-  vtkGPUMeshHostLoops::For(0, static_cast<vtkIdType>(count), [&](vtkIdType begin, vtkIdType end) {
+  vtkGPUMeshHostLoops::For(0, static_cast<vtkIdType>(count), vtkGPUMeshHostLoops::SmallLoop, [&](vtkIdType begin, vtkIdType end) {
     for (auto i = static_cast<std::size_t>(begin); i < static_cast<std::size_t>(end); ++i)
       std::memcpy(out + i * Bytes, base + static_cast<std::size_t>(ids[i]) * Bytes, Bytes);
   });
@@ -172,7 +172,7 @@ void gatherTuples(char* out, vtkDataArray* source, const vtkIdType* ids, std::si
     case 16: gatherFixed<16>(out, base, ids, count); break;
     case 24: gatherFixed<24>(out, base, ids, count); break;
     default:
-      vtkGPUMeshHostLoops::For(0, static_cast<vtkIdType>(count), [&](vtkIdType begin, vtkIdType end) {
+      vtkGPUMeshHostLoops::For(0, static_cast<vtkIdType>(count), vtkGPUMeshHostLoops::SmallLoop, [&](vtkIdType begin, vtkIdType end) {
         for (auto i = static_cast<std::size_t>(begin); i < static_cast<std::size_t>(end); ++i)
           std::memcpy(out + i * bytes, base + static_cast<std::size_t>(ids[i]) * bytes, bytes);
       });
@@ -294,7 +294,7 @@ vtkGPUMeshNeighbors::Buffer Write(vtkPointSet* input, const Cells& cells, const 
   const auto ids = static_cast<vtkIdType>(cells.Ids.size());
   if (cells.Ids.size() >= static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()))
     throw gpumesh::Error("Too many points in the ghost cells sent to one process");
-  vtkGPUMeshHostLoops::For(0, ids, [&](vtkIdType begin, vtkIdType end) {
+  vtkGPUMeshHostLoops::For(0, ids, vtkGPUMeshHostLoops::SmallLoop, [&](vtkIdType begin, vtkIdType end) {
     for (vtkIdType k = begin; k < end; ++k)
     {
       std::int32_t* first = &localOf[static_cast<std::size_t>(cells.Ids[static_cast<std::size_t>(k)])];
@@ -307,7 +307,7 @@ vtkGPUMeshNeighbors::Buffer Write(vtkPointSet* input, const Cells& cells, const 
   });
   std::vector<vtkIdType> sourcePoints = vtkGPUMeshHostLoops::Where(
     ids, [&](vtkIdType k) { return localOf[static_cast<std::size_t>(cells.Ids[static_cast<std::size_t>(k)])] == k; });
-  vtkGPUMeshHostLoops::For(0, static_cast<vtkIdType>(sourcePoints.size()), [&](vtkIdType begin, vtkIdType end) {
+  vtkGPUMeshHostLoops::For(0, static_cast<vtkIdType>(sourcePoints.size()), vtkGPUMeshHostLoops::SmallLoop, [&](vtkIdType begin, vtkIdType end) {
     for (vtkIdType i = begin; i < end; ++i)
     {
       vtkIdType& point = sourcePoints[static_cast<std::size_t>(i)];
@@ -332,7 +332,7 @@ vtkGPUMeshNeighbors::Buffer Write(vtkPointSet* input, const Cells& cells, const 
   out.Put(static_cast<std::int64_t>(idCount));
   out.PutInt64s(cellCount + 1, [&](std::size_t c) { return cells.Offsets[c]; });
   out.PutInt64s(idCount, [&](std::size_t k) { return localOf[static_cast<std::size_t>(cells.Ids[k])]; });
-  vtkGPUMeshHostLoops::For(0, static_cast<vtkIdType>(sourcePoints.size()), [&](vtkIdType begin, vtkIdType end) {
+  vtkGPUMeshHostLoops::For(0, static_cast<vtkIdType>(sourcePoints.size()), vtkGPUMeshHostLoops::SmallLoop, [&](vtkIdType begin, vtkIdType end) {
     for (vtkIdType i = begin; i < end; ++i)
       localOf[static_cast<std::size_t>(sourcePoints[static_cast<std::size_t>(i)])] = -1;
   });
