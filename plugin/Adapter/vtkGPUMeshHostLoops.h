@@ -18,11 +18,12 @@
 namespace vtkGPUMeshHostLoops
 {
 
-/// Items of a light loop (a few loads and stores each) below which it runs on its caller: on a
-/// 64-core host of VMs, waking the pool's threads for one loop cost 0.5-1 ms (idle vCPUs
-/// wake slowly), more than such a loop of 16K items takes on one thread. Loops over the
-/// interface pass it as their grain.
-constexpr vtkIdType SmallLoop = 1 << 14;
+/// Items of a light loop (a few loads and stores each) below which it runs on its caller. On
+/// the 64-core GPU hosts (VMs, whose idle vCPUs wake slowly) waking even one of the pool's
+/// threads cost 0.5-1 ms a loop: a ghost cell message of 24K ids packed on all threads took a
+/// millisecond longer than on one, one of 240K ids 2-3 ms less. Loops over the interface and
+/// the messages pass it as their grain.
+constexpr vtkIdType SmallLoop = 1 << 16;
 
 /// The threads a loop started here runs on (at least 1).
 inline unsigned Threads()

@@ -40,32 +40,17 @@ vtkGPUMeshPointHalo::vtkGPUMeshPointHalo(
   const int rank = controller->GetLocalProcessId();
   const vtkGPUMeshPiece mesh = piece.View();
   const vtkIdType points = mesh.GetNumberOfPoints();
-  // The input's box, found while the piece was built, grown by the points other processes sent
-  // (a box per block of them on all threads, then joined).
+  // The input's box, found while the piece was built, grown by the points other processes sent.
   vtkGPUMeshNeighbors::Box box = piece.InputBox;
+  for (vtkIdType p = piece.InputPoints; p < points; ++p)
   {
-    const std::vector<std::vector<vtkGPUMeshNeighbors::Box>> blockBoxes =
-      vtkGPUMeshHostLoops::Lists<vtkGPUMeshNeighbors::Box>(points - piece.InputPoints, 1,
-        [&](vtkIdType first, vtkIdType last, const auto& add) {
-          vtkGPUMeshNeighbors::Box grown = vtkGPUMeshNeighbors::EmptyBox();
-          for (vtkIdType p = piece.InputPoints + first; p < piece.InputPoints + last; ++p)
-          {
-            double xyz[3];
-            mesh.GetPoint(p, xyz);
-            for (int c = 0; c < 3; ++c)
-            {
-              grown[2 * c] = std::min(grown[2 * c], xyz[c]);
-              grown[2 * c + 1] = std::max(grown[2 * c + 1], xyz[c]);
-            }
-          }
-          add(0, grown);
-        });
-    for (const vtkGPUMeshNeighbors::Box& grown : blockBoxes[0])
-      for (int c = 0; c < 3; ++c)
-      {
-        box[2 * c] = std::min(box[2 * c], grown[2 * c]);
-        box[2 * c + 1] = std::max(box[2 * c + 1], grown[2 * c + 1]);
-      }
+    double xyz[3];
+    mesh.GetPoint(p, xyz);
+    for (int c = 0; c < 3; ++c)
+    {
+      box[2 * c] = std::min(box[2 * c], xyz[c]);
+      box[2 * c + 1] = std::max(box[2 * c + 1], xyz[c]);
+    }
   }
   this->Neighbors = vtkGPUMeshNeighbors(controller, box);
   const std::size_t count = this->Neighbors.Count();
@@ -83,13 +68,7 @@ vtkGPUMeshPointHalo::vtkGPUMeshPointHalo(
   // Counted on all threads: atomic.
   struct Uses
   {
-    // Uses by owned cells in the high 32 bits, by all cells in the low: one atomic add a use.
-    std::atomic<std::uint64_t> Counts{ 0 };
-    std::int32_t Owned() const { return static_cast<std::int32_t>(this->Counts.load(std::memory_order_relaxed) >> 32); }
-    std::int32_t All() const
-    {
-      return static_cast<std::int32_t>(this->Counts.load(std::memory_order_relaxed) & 0xffffffffu);
-    }
+    std::atomic<std::int32_t> Owned{ 0 }, All{ 0 };
   };
   // Per piece point: 0 off the interface, else 1 + its slot in the per-interface-point vectors
   // below (a dense table filled on all threads: the interface's points are read once per use).
@@ -127,7 +106,7 @@ vtkGPUMeshPointHalo::vtkGPUMeshPointHalo(
         continue;
       const vtkIdType from = std::max<vtkIdType>(0, piece.OwnedCells - first);
       vtkGPUMeshCellArrays::WithStorage(cells, [&, cells = cells](const auto* offsets, const auto* ids) {
-        vtkGPUMeshHostLoops::For(from, cells->GetNumberOfCells(), vtkGPUMeshHostLoops::SmallLoop, [&](vtkIdType begin, vtkIdType end) {
+        vtkGPUMeshHostLoops::For(from, cells->GetNumberOfCells(), [&](vtkIdType begin, vtkIdType end) {
           for (vtkIdType c = begin; c < end; ++c)
             for (auto k = offsets[c]; k < offsets[c + 1]; ++k)
               flagged[static_cast<std::size_t>(ids[k])].store(1, std::memory_order_relaxed);
@@ -141,7 +120,7 @@ vtkGPUMeshPointHalo::vtkGPUMeshPointHalo(
     slotOf.resize(static_cast<std::size_t>(points));
     vtkGPUMeshHostLoops::Fill(slotOf.begin(), slotOf.end(), std::int32_t(0));
     const auto interfaceCount = static_cast<vtkIdType>(interfacePoints.size());
-    vtkGPUMeshHostLoops::For(0, interfaceCount, vtkGPUMeshHostLoops::SmallLoop, [&](vtkIdType begin, vtkIdType end) {
+    vtkGPUMeshHostLoops::For(0, interfaceCount, [&](vtkIdType begin, vtkIdType end) {
       for (vtkIdType i = begin; i < end; ++i)
         slotOf[static_cast<std::size_t>(interfacePoints[static_cast<std::size_t>(i)])] = static_cast<std::int32_t>(i + 1);
     });
@@ -152,7 +131,7 @@ vtkGPUMeshPointHalo::vtkGPUMeshPointHalo(
     const auto countUses = [&](vtkCellArray* cells, vtkIdType first, const vtkIdType* begin, const vtkIdType* end,
                              vtkIdType shift) {
       vtkGPUMeshCellArrays::WithStorage(cells, [&](const auto* offsets, const auto* ids) {
-        vtkGPUMeshHostLoops::For(0, end - begin, vtkGPUMeshHostLoops::SmallLoop, [&](vtkIdType from, vtkIdType to) {
+        vtkGPUMeshHostLoops::For(0, end - begin, [&](vtkIdType from, vtkIdType to) {
           for (vtkIdType i = from; i < to; ++i)
           {
             const vtkIdType c = begin[i] - shift;
@@ -160,8 +139,10 @@ vtkGPUMeshPointHalo::vtkGPUMeshPointHalo(
             for (auto k = offsets[c]; k < offsets[c + 1]; ++k)
               if (const std::int32_t s = slotOf[static_cast<std::size_t>(ids[k])])
               {
-                uses[static_cast<std::size_t>(s - 1)].Counts.fetch_add(
-                  owned ? (std::uint64_t(1) << 32) + 1 : 1, std::memory_order_relaxed);
+                Uses& u = uses[static_cast<std::size_t>(s - 1)];
+                u.All.fetch_add(1, std::memory_order_relaxed);
+                if (owned)
+                  u.Owned.fetch_add(1, std::memory_order_relaxed);
               }
           }
         });
@@ -192,66 +173,50 @@ vtkGPUMeshPointHalo::vtkGPUMeshPointHalo(
     }
   }
 
-  // The lists below are made on all threads in fixed blocks joined in order
-  // (vtkGPUMeshHostLoops::Lists): the same lists as one loop's. Each message names the first
-  // offending point in interface order, as one loop would.
-  const auto interfaceCount = static_cast<vtkIdType>(interfacePoints.size());
-  const auto pointOf = [&](vtkIdType i) { return interfacePoints[static_cast<std::size_t>(i)]; };
-
   // Round 1: the owner of an interface point is the lowest rank holding every cell around it
   // (the owned uses of all holders add up to the cells around it). A ghost layer can miss cells
   // of a process that touches this one at a single point: that process is not an owner. Every
   // holder with owned cells there is a neighbour (its box and this one hold the point).
-  const std::vector<std::vector<InterfaceRecord>> records = vtkGPUMeshHostLoops::Lists<InterfaceRecord>(
-    interfaceCount, count, [&](vtkIdType first, vtkIdType last, const auto& add) {
-      for (vtkIdType i = first; i < last; ++i)
-      {
-        const Uses& u = uses[static_cast<std::size_t>(i)];
-        const std::int32_t owned = u.Owned();
-        if (owned > 0)
-          forBoxesHolding(pointOf(i), [&](std::size_t n) {
-            add(n, InterfaceRecord{ piece.GlobalPointId(pointOf(i)), owned, u.All() });
-          });
-      }
-    });
+  std::vector<std::vector<InterfaceRecord>> records(count);
+  for (vtkIdType p : interfacePoints)
+  {
+    const Uses& u = uses[slot(p)];
+    if (u.Owned > 0)
+      forBoxesHolding(p, [&](std::size_t n) { records[n].push_back({ piece.GlobalPointId(p), u.Owned, u.All }); });
+  }
   const auto heard = this->Neighbors.ExchangeValues(records);
   vtkGPUMeshIdMap interfaceOfId(interfacePoints.size());
-  vtkGPUMeshHostLoops::For(0, interfaceCount, vtkGPUMeshHostLoops::SmallLoop, [&](vtkIdType begin, vtkIdType end) {
-    for (vtkIdType i = begin; i < end; ++i)
-      interfaceOfId.EmplaceLowest(piece.GlobalPointId(pointOf(i)), i);
-  });
-  // The owners, on one thread: these passes read and update what other threads wrote just
-  // before (the map, the counts), and on a 64-core host that took twice as long on all threads.
+  for (vtkIdType p : interfacePoints)
+    interfaceOfId.Emplace(piece.GlobalPointId(p), p);
   std::vector<long long> cellsAround(interfacePoints.size()); // per slot
-  for (std::size_t i = 0; i < interfacePoints.size(); ++i)
-    cellsAround[i] = uses[i].Owned();
+  for (vtkIdType p : interfacePoints)
+    cellsAround[slot(p)] = uses[slot(p)].Owned;
   for (const auto& fromNeighbor : heard)
     for (const InterfaceRecord& record : fromNeighbor)
     {
-      const vtkIdType i = interfaceOfId.Find(record.Id);
-      if (i >= 0)
-        cellsAround[static_cast<std::size_t>(i)] += record.OwnedUses;
+      const vtkIdType found = interfaceOfId.Find(record.Id);
+      if (found >= 0)
+        cellsAround[slot(found)] += record.OwnedUses;
     }
   std::vector<int> ownerOf(interfacePoints.size()); // per slot: the owner's rank, or -1
-  for (std::size_t i = 0; i < interfacePoints.size(); ++i)
-    ownerOf[i] = uses[i].Owned() > 0 && uses[i].All() == cellsAround[i] ? rank : -1;
+  for (vtkIdType p : interfacePoints)
+    ownerOf[slot(p)] = uses[slot(p)].Owned > 0 && uses[slot(p)].All == cellsAround[slot(p)] ? rank : -1;
   for (std::size_t n = 0; n < count; ++n)
     for (const InterfaceRecord& record : heard[n])
     {
-      const vtkIdType i = interfaceOfId.Find(record.Id);
-      if (i < 0 || record.AllUses != cellsAround[static_cast<std::size_t>(i)])
+      const vtkIdType found = interfaceOfId.Find(record.Id);
+      if (found < 0 || record.AllUses != cellsAround[slot(found)])
         continue;
-      int& owner = ownerOf[static_cast<std::size_t>(i)];
+      int& owner = ownerOf[slot(found)];
       if (owner < 0 || this->Neighbors.Ranks()[n] < owner)
         owner = this->Neighbors.Ranks()[n];
     }
-  for (std::size_t i = 0; i < interfacePoints.size(); ++i)
+  for (vtkIdType p : interfacePoints)
   {
-    if (ownerOf[i] < 0 && uses[i].Owned() > 0)
+    if (ownerOf[slot(p)] < 0 && uses[slot(p)].Owned > 0 && this->Missing.empty())
     {
       this->Missing = "No process holds every cell around the point with global id " +
-        std::to_string(piece.GlobalPointId(interfacePoints[i])) + " (the ghost layer is incomplete there)";
-      break;
+        std::to_string(piece.GlobalPointId(p)) + " (the ghost layer is incomplete there)";
     }
   }
   // A point off the interface is used by owned cells only: this process owns it.
@@ -262,62 +227,43 @@ vtkGPUMeshPointHalo::vtkGPUMeshPointHalo(
   // Round 2: each process asks its neighbours for the interface points it does not own; those
   // that own one of them answer with the positions they will send. What another process can
   // ask for is a point of the cells this one sent it as ghosts, or of its own ghost cells.
-  // Per neighbour: the global ids asked for, and the piece points they are.
-  struct Request
+  std::vector<std::vector<long long>> requests(count);
+  std::vector<std::vector<vtkIdType>> requested(count);
+  std::vector<vtkIdType> needed;
+  for (vtkIdType p : interfacePoints)
   {
-    long long Id;
-    vtkIdType Point;
-  };
-  const std::vector<std::vector<Request>> requests = vtkGPUMeshHostLoops::Lists<Request>(
-    interfaceCount, count + 1, [&](vtkIdType first, vtkIdType last, const auto& add) {
-      for (vtkIdType i = first; i < last; ++i)
-      {
-        const vtkIdType p = pointOf(i);
-        if (owns(p))
-          continue;
-        add(count, Request{ 0, p }); // the last list: every point needed
-        forBoxesHolding(p, [&](std::size_t n) { add(n, Request{ piece.GlobalPointId(p), p }); });
-      }
-    });
-  std::vector<std::vector<long long>> requestedIds(count);
-  for (std::size_t n = 0; n < count; ++n)
-  {
-    requestedIds[n].resize(requests[n].size());
-    vtkGPUMeshHostLoops::For(0, static_cast<vtkIdType>(requests[n].size()), vtkGPUMeshHostLoops::SmallLoop, [&](vtkIdType begin, vtkIdType end) {
-      for (vtkIdType r = begin; r < end; ++r)
-        requestedIds[n][static_cast<std::size_t>(r)] = requests[n][static_cast<std::size_t>(r)].Id;
+    if (owns(p))
+      continue;
+    needed.push_back(p);
+    forBoxesHolding(p, [&](std::size_t n) {
+      requests[n].push_back(piece.GlobalPointId(p));
+      requested[n].push_back(p);
     });
   }
-  const auto asked = this->Neighbors.ExchangeValues(requestedIds);
+  const auto asked = this->Neighbors.ExchangeValues(requests);
   // What can be asked for: the interface points, then the points sent as ghosts (looked up in
   // the interface's map first, not copied into a second one).
-  vtkGPUMeshIdMap sentOfId(piece.SentPoints.size()); // on one thread, as the owners above
+  vtkGPUMeshIdMap sentOfId(piece.SentPoints.size());
   for (vtkIdType p : piece.SentPoints)
     if (interfaceOfId.Find(piece.GlobalPointId(p)) < 0)
       sentOfId.Emplace(piece.GlobalPointId(p), p);
   const auto offered = [&](long long id) -> vtkIdType {
-    const vtkIdType i = interfaceOfId.Find(id);
-    return i >= 0 ? pointOf(i) : sentOfId.Find(id);
+    const vtkIdType found = interfaceOfId.Find(id);
+    return found >= 0 ? found : sentOfId.Find(id);
   };
-  // Per neighbour: the positions in its request of the points this process owns and sends.
   std::vector<std::vector<std::int32_t>> answers(count);
   this->PublishedStart.assign(1, 0);
   for (std::size_t n = 0; n < count; ++n)
   {
-    std::vector<std::vector<std::int32_t>> found = vtkGPUMeshHostLoops::Lists<std::int32_t>(
-      static_cast<vtkIdType>(asked[n].size()), 2, [&](vtkIdType first, vtkIdType last, const auto& add) {
-        for (vtkIdType a = first; a < last; ++a)
-        {
-          const vtkIdType p = offered(asked[n][static_cast<std::size_t>(a)]);
-          if (p >= 0 && owns(p))
-          {
-            add(0, static_cast<std::int32_t>(a));
-            add(1, static_cast<std::int32_t>(p));
-          }
-        }
-      });
-    answers[n] = std::move(found[0]);
-    this->Published.insert(this->Published.end(), found[1].begin(), found[1].end());
+    for (std::size_t i = 0; i < asked[n].size(); ++i)
+    {
+      const vtkIdType p = offered(asked[n][i]);
+      if (p >= 0 && owns(p))
+      {
+        answers[n].push_back(static_cast<std::int32_t>(i));
+        this->Published.push_back(static_cast<std::int32_t>(p));
+      }
+    }
     this->PublishedStart.push_back(this->Published.size());
   }
   const auto answered = this->Neighbors.ExchangeValues(answers);
@@ -325,25 +271,16 @@ vtkGPUMeshPointHalo::vtkGPUMeshPointHalo(
   this->ReceivedStart.assign(1, 0);
   for (std::size_t n = 0; n < count; ++n)
   {
-    for (std::int32_t r : answered[n])
+    for (std::int32_t i : answered[n])
     {
-      if (r < 0 || static_cast<std::size_t>(r) >= requests[n].size())
-      {
-        if (this->Missing.empty())
-          this->Missing = "Process " + std::to_string(this->Neighbors.Ranks()[n]) +
-            " answered a halo request it was not sent";
-        continue;
-      }
-      const vtkIdType p = requests[n][static_cast<std::size_t>(r)].Point;
+      const vtkIdType p = requested[n].at(static_cast<std::size_t>(i));
       this->ReceivedPoints.push_back(static_cast<std::int32_t>(p));
       ++suppliers[slot(p)];
     }
     this->ReceivedStart.push_back(this->ReceivedPoints.size());
   }
-  // The points needed: every interface point this process does not own, in interface order.
-  for (const Request& need : requests[count])
+  for (vtkIdType p : needed)
   {
-    const vtkIdType p = need.Point;
     if (suppliers[slot(p)] != 1 && this->Missing.empty())
     {
       this->Missing = "Point with global id " + std::to_string(piece.GlobalPointId(p)) +
