@@ -18,13 +18,6 @@
 namespace vtkGPUMeshHostLoops
 {
 
-/// Items of a light loop (a few loads and stores each) below which it runs on its caller. On
-/// the 64-core GPU hosts (VMs, whose idle vCPUs wake slowly) waking even one of the pool's
-/// threads cost 0.5-1 ms a loop: a ghost cell message of 24K ids packed on all threads took a
-/// millisecond longer than on one, one of 240K ids 2-3 ms less. Loops over the interface and
-/// the messages pass it as their grain.
-constexpr vtkIdType SmallLoop = 1 << 16;
-
 /// The threads a loop started here runs on (at least 1).
 inline unsigned Threads()
 {
@@ -67,43 +60,11 @@ std::vector<vtkIdType> Where(vtkIdType count, Keep&& keep)
   return found;
 }
 
-/// Lists made on all threads in fixed blocks of [0, count): body(first, last, add) visits the
-/// items [first, last) of a block in order and calls add(list, value) to append a value to list
-/// `list` (of `lists`). Each list holds its values in item order, as one loop over [0, count)
-/// would have made it (the blocks' lists joined in block order).
-template <typename T, typename Body>
-std::vector<std::vector<T>> Lists(vtkIdType count, std::size_t lists, Body&& body)
-{
-  constexpr vtkIdType block = SmallLoop;
-  const vtkIdType blocks = (count + block - 1) / block;
-  std::vector<std::vector<std::vector<T>>> perBlock(static_cast<std::size_t>(blocks));
-  For(0, blocks, [&](vtkIdType firstBlock, vtkIdType lastBlock) {
-    for (vtkIdType b = firstBlock; b < lastBlock; ++b)
-    {
-      std::vector<std::vector<T>>& own = perBlock[static_cast<std::size_t>(b)];
-      own.resize(lists);
-      const auto add = [&own](std::size_t list, const T& value) { own[list].push_back(value); };
-      body(b * block, std::min(count, (b + 1) * block), add);
-    }
-  });
-  std::vector<std::vector<T>> joined(lists);
-  for (std::size_t l = 0; l < lists; ++l)
-  {
-    std::size_t size = 0;
-    for (const auto& own : perBlock)
-      size += own[l].size();
-    joined[l].reserve(size);
-    for (const auto& own : perBlock)
-      joined[l].insert(joined[l].end(), own[l].begin(), own[l].end());
-  }
-  return joined;
-}
-
-/// [first, last) set to `value`, as vtkSMPTools::Fill (on the caller below SmallLoop values).
+/// [first, last) set to `value`, as vtkSMPTools::Fill.
 template <typename Iterator, typename T>
 void Fill(Iterator first, Iterator last, const T& value)
 {
-  For(0, static_cast<vtkIdType>(last - first), SmallLoop,
+  For(0, static_cast<vtkIdType>(last - first),
     [&](vtkIdType begin, vtkIdType end) { std::fill(first + begin, first + end, value); });
 }
 

@@ -38,18 +38,16 @@ public:
     if (size > 0)
       std::memcpy(this->Next(size), data, size);
   }
-  // `count` 64-bit values, the i-th valueOf(i), written straight into the message on all threads.
+  // `count` 64-bit values, the i-th valueOf(i), written straight into the message.
   template <typename ValueOf>
   void PutInt64s(std::size_t count, ValueOf valueOf)
   {
     char* at = this->Next(count * sizeof(std::int64_t));
-    vtkGPUMeshHostLoops::For(0, static_cast<vtkIdType>(count), vtkGPUMeshHostLoops::SmallLoop, [&](vtkIdType begin, vtkIdType end) {
-      for (auto i = static_cast<std::size_t>(begin); i < static_cast<std::size_t>(end); ++i)
-      {
-        const auto value = static_cast<std::int64_t>(valueOf(i));
-        std::memcpy(at + i * sizeof value, &value, sizeof value);
-      }
-    });
+    for (std::size_t i = 0; i < count; ++i)
+    {
+      const auto value = static_cast<std::int64_t>(valueOf(i));
+      std::memcpy(at + i * sizeof value, &value, sizeof value);
+    }
   }
   // Room for the next `size` bytes, to be written by the caller.
   char* Next(std::size_t size)
@@ -130,15 +128,13 @@ std::size_t tupleBytes(vtkDataArray* array)
   return static_cast<std::size_t>(array->GetNumberOfComponents()) * static_cast<std::size_t>(array->GetDataTypeSize());
 }
 
-// Copies tuple ids[i] of `base` (tuples of Bytes bytes) to tuple i of `out` on all threads: a
-// fixed-size copy the compiler makes a move or two.
+// Copies tuple ids[i] of `base` (tuples of Bytes bytes) to tuple i of `out`: a fixed-size copy
+// the compiler makes a move or two.
 template <std::size_t Bytes>
 void gatherFixed(char* out, const char* base, const vtkIdType* ids, std::size_t count)
 {
-  vtkGPUMeshHostLoops::For(0, static_cast<vtkIdType>(count), vtkGPUMeshHostLoops::SmallLoop, [&](vtkIdType begin, vtkIdType end) {
-    for (auto i = static_cast<std::size_t>(begin); i < static_cast<std::size_t>(end); ++i)
-      std::memcpy(out + i * Bytes, base + static_cast<std::size_t>(ids[i]) * Bytes, Bytes);
-  });
+  for (std::size_t i = 0; i < count; ++i)
+    std::memcpy(out + i * Bytes, base + static_cast<std::size_t>(ids[i]) * Bytes, Bytes);
 }
 
 // The tuples `ids` of `source` in the array's own type, at `out`: a byte gather from the
@@ -172,10 +168,8 @@ void gatherTuples(char* out, vtkDataArray* source, const vtkIdType* ids, std::si
     case 16: gatherFixed<16>(out, base, ids, count); break;
     case 24: gatherFixed<24>(out, base, ids, count); break;
     default:
-      vtkGPUMeshHostLoops::For(0, static_cast<vtkIdType>(count), vtkGPUMeshHostLoops::SmallLoop, [&](vtkIdType begin, vtkIdType end) {
-        for (auto i = static_cast<std::size_t>(begin); i < static_cast<std::size_t>(end); ++i)
-          std::memcpy(out + i * bytes, base + static_cast<std::size_t>(ids[i]) * bytes, bytes);
-      });
+      for (std::size_t i = 0; i < count; ++i)
+        std::memcpy(out + i * bytes, base + static_cast<std::size_t>(ids[i]) * bytes, bytes);
   }
 }
 
@@ -283,38 +277,25 @@ vtkGPUMeshNeighbors::Buffer Write(vtkPointSet* input, const Cells& cells, const 
 {
   // The cells' points, numbered in order of first use through a table over the piece's points:
   // made once per piece, uninitialised and filled on all threads (a zeroing pass on one thread
-  // cost more than the messages), 32-bit (a message's points fit). On all threads: each point
-  // takes the lowest place k among the ids that holds it (atomic), the points are those whose
-  // place is their own, in order, and each is then numbered by its rank there.
+  // cost more than the messages), 32-bit (a message's points fit).
   if (localOf.empty())
   {
     localOf.resize(static_cast<std::size_t>(input->GetNumberOfPoints()));
     vtkGPUMeshHostLoops::Fill(localOf.begin(), localOf.end(), std::int32_t(-1));
   }
-  const auto ids = static_cast<vtkIdType>(cells.Ids.size());
-  if (cells.Ids.size() >= static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()))
-    throw gpumesh::Error("Too many points in the ghost cells sent to one process");
-  vtkGPUMeshHostLoops::For(0, ids, vtkGPUMeshHostLoops::SmallLoop, [&](vtkIdType begin, vtkIdType end) {
-    for (vtkIdType k = begin; k < end; ++k)
+  std::vector<vtkIdType> sourcePoints;
+  sourcePoints.reserve(cells.Ids.size() / 2 + 1);
+  for (const vtkIdType id : cells.Ids)
+  {
+    std::int32_t& local = localOf[static_cast<std::size_t>(id)];
+    if (local < 0)
     {
-      std::int32_t* first = &localOf[static_cast<std::size_t>(cells.Ids[static_cast<std::size_t>(k)])];
-      std::int32_t seen = __atomic_load_n(first, __ATOMIC_RELAXED);
-      while ((seen < 0 || k < seen) &&
-        !__atomic_compare_exchange_n(first, &seen, static_cast<std::int32_t>(k), false, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
-      {
-      }
+      if (sourcePoints.size() >= static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()))
+        throw gpumesh::Error("Too many points in the ghost cells sent to one process");
+      local = static_cast<std::int32_t>(sourcePoints.size());
+      sourcePoints.push_back(id);
     }
-  });
-  std::vector<vtkIdType> sourcePoints = vtkGPUMeshHostLoops::Where(
-    ids, [&](vtkIdType k) { return localOf[static_cast<std::size_t>(cells.Ids[static_cast<std::size_t>(k)])] == k; });
-  vtkGPUMeshHostLoops::For(0, static_cast<vtkIdType>(sourcePoints.size()), vtkGPUMeshHostLoops::SmallLoop, [&](vtkIdType begin, vtkIdType end) {
-    for (vtkIdType i = begin; i < end; ++i)
-    {
-      vtkIdType& point = sourcePoints[static_cast<std::size_t>(i)];
-      point = cells.Ids[static_cast<std::size_t>(point)]; // the place k becomes its point
-      localOf[static_cast<std::size_t>(point)] = static_cast<std::int32_t>(i);
-    }
-  });
+  }
   const std::size_t cellCount = cells.Types.size();
   const std::size_t idCount = cells.Ids.size();
   const std::size_t points = sourcePoints.size();
@@ -332,10 +313,8 @@ vtkGPUMeshNeighbors::Buffer Write(vtkPointSet* input, const Cells& cells, const 
   out.Put(static_cast<std::int64_t>(idCount));
   out.PutInt64s(cellCount + 1, [&](std::size_t c) { return cells.Offsets[c]; });
   out.PutInt64s(idCount, [&](std::size_t k) { return localOf[static_cast<std::size_t>(cells.Ids[k])]; });
-  vtkGPUMeshHostLoops::For(0, static_cast<vtkIdType>(sourcePoints.size()), vtkGPUMeshHostLoops::SmallLoop, [&](vtkIdType begin, vtkIdType end) {
-    for (vtkIdType i = begin; i < end; ++i)
-      localOf[static_cast<std::size_t>(sourcePoints[static_cast<std::size_t>(i)])] = -1;
-  });
+  for (vtkIdType p : sourcePoints)
+    localOf[static_cast<std::size_t>(p)] = -1;
 
   out.Put(static_cast<std::int64_t>(points));
   out.PutInt64s(points, [&](std::size_t i) { return globalIds[sourcePoints[i]]; });
