@@ -40,24 +40,49 @@ void For(vtkIdType begin, vtkIdType end, Body&& body)
   For(begin, end, 0, std::forward<Body>(body));
 }
 
+/// Lists made on all threads in fixed blocks of `block` items of [0, count): body(first, last,
+/// add) visits the items [first, last) of one block in order and calls add(list, value) to
+/// append a value to list `list` (of `lists`). Each list holds its values in item order, as one
+/// loop over [0, count) would have made it (the blocks' lists joined in block order).
+template <typename T, typename Body>
+std::vector<std::vector<T>> Lists(vtkIdType count, std::size_t lists, vtkIdType block, Body&& body)
+{
+  const vtkIdType blocks = (count + block - 1) / block;
+  std::vector<std::vector<std::vector<T>>> perBlock(static_cast<std::size_t>(blocks));
+  For(0, blocks, [&](vtkIdType firstBlock, vtkIdType lastBlock) {
+    for (vtkIdType b = firstBlock; b < lastBlock; ++b)
+    {
+      std::vector<std::vector<T>>& own = perBlock[static_cast<std::size_t>(b)];
+      own.resize(lists);
+      const auto add = [&own](std::size_t list, const T& value) { own[list].push_back(value); };
+      body(b * block, std::min(count, (b + 1) * block), add);
+    }
+  });
+  std::vector<std::vector<T>> joined(lists);
+  for (std::size_t l = 0; l < lists; ++l)
+  {
+    std::size_t size = 0;
+    for (const auto& own : perBlock)
+      size += own[l].size();
+    joined[l].reserve(size);
+    for (const auto& own : perBlock)
+      joined[l].insert(joined[l].end(), own[l].begin(), own[l].end());
+  }
+  return joined;
+}
+
 /// The indices i of [0, count) for which keep(i) holds, ascending: tested on all threads in
 /// fixed blocks, each block's list joined in block order.
 template <typename Keep>
 std::vector<vtkIdType> Where(vtkIdType count, Keep&& keep)
 {
-  constexpr vtkIdType block = 1 << 16;
-  const vtkIdType blocks = (count + block - 1) / block;
-  std::vector<std::vector<vtkIdType>> perBlock(static_cast<std::size_t>(blocks));
-  For(0, blocks, [&](vtkIdType firstBlock, vtkIdType lastBlock) {
-    for (vtkIdType b = firstBlock; b < lastBlock; ++b)
-      for (vtkIdType i = b * block; i < std::min(count, (b + 1) * block); ++i)
+  std::vector<std::vector<vtkIdType>> found =
+    Lists<vtkIdType>(count, 1, 1 << 16, [&](vtkIdType first, vtkIdType last, const auto& add) {
+      for (vtkIdType i = first; i < last; ++i)
         if (keep(i))
-          perBlock[static_cast<std::size_t>(b)].push_back(i);
-  });
-  std::vector<vtkIdType> found;
-  for (const auto& part : perBlock)
-    found.insert(found.end(), part.begin(), part.end());
-  return found;
+          add(0, i);
+    });
+  return std::move(found[0]);
 }
 
 /// [first, last) set to `value`, as vtkSMPTools::Fill.

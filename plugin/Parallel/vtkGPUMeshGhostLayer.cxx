@@ -192,21 +192,14 @@ std::vector<std::vector<vtkIdType>> cellsForNeighbors(const Cells& cells, const 
   const gpumesh::HostVector<std::uint16_t>& setOf, const std::vector<std::vector<std::size_t>>& sets,
   std::size_t count)
 {
-  constexpr vtkIdType cellBlock = 1 << 12;
-  const auto total = static_cast<vtkIdType>(interfaceCells.size());
-  const vtkIdType blocks = (total + cellBlock - 1) / cellBlock;
-  std::vector<std::vector<std::vector<vtkIdType>>> perBlock(
-    static_cast<std::size_t>(blocks), std::vector<std::vector<vtkIdType>>(count));
-  vtkGPUMeshHostLoops::For(0, blocks, [&](vtkIdType firstBlock, vtkIdType lastBlock) {
-    // A cell's points through its own cell array (vtkPolyData::GetCellPoints would first build
-    // the polydata's cell map: a pass over every cell); the list holds them where the array's
-    // ids are not vtkIdType.
-    vtkNew<vtkIdList> scratch;
-    std::vector<std::uint8_t> target(count);
-    for (vtkIdType b = firstBlock; b < lastBlock; ++b)
-    {
-      std::vector<std::vector<vtkIdType>>& lists = perBlock[static_cast<std::size_t>(b)];
-      for (vtkIdType i = b * cellBlock; i < std::min(total, (b + 1) * cellBlock); ++i)
+  return vtkGPUMeshHostLoops::Lists<vtkIdType>(static_cast<vtkIdType>(interfaceCells.size()), count, 1 << 12,
+    [&](vtkIdType first, vtkIdType last, const auto& add) {
+      // A cell's points through its own cell array (vtkPolyData::GetCellPoints would first
+      // build the polydata's cell map: a pass over every cell); the list holds them where the
+      // array's ids are not vtkIdType.
+      vtkNew<vtkIdList> scratch;
+      std::vector<std::uint8_t> target(count);
+      for (vtkIdType i = first; i < last; ++i)
       {
         const vtkIdType c = interfaceCells[static_cast<std::size_t>(i)];
         const Section& section = cells.SectionOf(c);
@@ -223,16 +216,10 @@ std::vector<std::vector<vtkIdType>> cellsForNeighbors(const Cells& cells, const 
         for (std::size_t n = 0; n < count; ++n)
         {
           if (target[n])
-            lists[n].push_back(c);
+            add(n, c);
         }
       }
-    }
-  });
-  std::vector<std::vector<vtkIdType>> cellsFor(count);
-  for (const auto& lists : perBlock)
-    for (std::size_t n = 0; n < count; ++n)
-      cellsFor[n].insert(cellsFor[n].end(), lists[n].begin(), lists[n].end());
-  return cellsFor;
+    });
 }
 
 // The input's mesh kept on the device where the ghosted piece is built there (a GPU, an input
