@@ -183,6 +183,35 @@ void waitAll(vtkMPICommunicator* mpi, std::vector<vtkMPICommunicator::Request>& 
     return done != 0;
   });
 }
+
+// Posts every payload, received and sent (in pieces of at most largestMessage bytes), and
+// waits for them all.
+void exchangePayloads(vtkMPICommunicator* mpi, const std::vector<int>& ranks,
+  const std::vector<vtkGPUMeshNeighbors::OutgoingBytes>& sent,
+  const std::vector<vtkGPUMeshNeighbors::IncomingBytes>& received)
+{
+  std::vector<vtkMPICommunicator::Request> payload;
+  payload.reserve(4 * ranks.size());
+  for (std::size_t n = 0; n < ranks.size(); ++n)
+  {
+    for (std::size_t at = 0; at < received[n].Size; at += largestMessage)
+    {
+      payload.emplace_back();
+      mpi->NoBlockReceive(received[n].Data + at, static_cast<int>(std::min(largestMessage, received[n].Size - at)),
+        ranks[n], payloadTag, payload.back());
+    }
+  }
+  for (std::size_t n = 0; n < ranks.size(); ++n)
+  {
+    for (std::size_t at = 0; at < sent[n].Size; at += largestMessage)
+    {
+      payload.emplace_back();
+      mpi->NoBlockSend(sent[n].Data + at,
+        static_cast<int>(std::min(largestMessage, sent[n].Size - at)), ranks[n], payloadTag, payload.back());
+    }
+  }
+  waitAll(mpi, payload);
+}
 } // namespace
 
 std::vector<vtkGPUMeshNeighbors::Buffer> vtkGPUMeshNeighbors::Exchange(const std::vector<Buffer>& sent)
@@ -225,30 +254,15 @@ std::vector<vtkGPUMeshNeighbors::Buffer> vtkGPUMeshNeighbors::ExchangeSized(
       }
       waitAll(mpi, requests);
     }
-    std::vector<vtkMPICommunicator::Request> payload;
-    payload.reserve(2 * count * 2);
+    std::vector<OutgoingBytes> outgoing(count);
+    std::vector<IncomingBytes> incoming(count);
     for (std::size_t n = 0; n < count; ++n)
     {
       received[n].resize(static_cast<std::size_t>(sizesIn[n]));
-      for (std::size_t at = 0; at < received[n].size(); at += largestMessage)
-      {
-        payload.emplace_back();
-        mpi->NoBlockReceive(received[n].data() + at,
-          static_cast<int>(std::min(largestMessage, received[n].size() - at)), this->NeighborRanks[n], payloadTag,
-          payload.back());
-      }
+      incoming[n] = { received[n].data(), received[n].size() };
+      outgoing[n] = { n < sent.size() ? sent[n].data() : nullptr, static_cast<std::size_t>(sizesOut[n]) };
     }
-    for (std::size_t n = 0; n < count; ++n)
-    {
-      for (std::size_t at = 0; at < static_cast<std::size_t>(sizesOut[n]); at += largestMessage)
-      {
-        payload.emplace_back();
-        mpi->NoBlockSend(sent[n].data() + at,
-          static_cast<int>(std::min(largestMessage, sent[n].size() - at)), this->NeighborRanks[n], payloadTag,
-          payload.back());
-      }
-    }
-    waitAll(mpi, payload);
+    exchangePayloads(mpi, this->NeighborRanks, outgoing, incoming);
   }
   else
   {
@@ -293,4 +307,38 @@ std::vector<vtkGPUMeshNeighbors::Buffer> vtkGPUMeshNeighbors::ExchangeSized(
     this->Bytes += static_cast<std::uint64_t>(sizesOut[n] + sizesIn[n]);
   }
   return received;
+}
+
+void vtkGPUMeshNeighbors::Exchange(const std::vector<OutgoingBytes>& sent, const std::vector<IncomingBytes>& received)
+{
+  const std::size_t count = this->NeighborRanks.size();
+  if (sent.size() != count || received.size() != count)
+  {
+    throw gpumesh::Error("An exchange with " + std::to_string(count) + " neighbours was given " +
+      std::to_string(sent.size()) + " messages to send and " + std::to_string(received.size()) + " to receive");
+  }
+  auto* mpi = vtkMPICommunicator::SafeDownCast(this->Controller ? this->Controller->GetCommunicator() : nullptr);
+  if (!mpi)
+  {
+    // Without MPI the sizes go first, checked against the plan: through the buffered exchange.
+    std::vector<Buffer> copies(count);
+    std::vector<std::size_t> expected(count);
+    for (std::size_t n = 0; n < count; ++n)
+    {
+      copies[n].assign(sent[n].Data, sent[n].Data + sent[n].Size);
+      expected[n] = received[n].Size;
+    }
+    const std::vector<Buffer> heard = this->ExchangeSized(copies, &expected);
+    for (std::size_t n = 0; n < count; ++n)
+    {
+      if (!heard[n].empty())
+        std::memcpy(received[n].Data, heard[n].data(), heard[n].size());
+    }
+    return;
+  }
+  exchangePayloads(mpi, this->NeighborRanks, sent, received);
+  for (std::size_t n = 0; n < count; ++n)
+  {
+    this->Bytes += static_cast<std::uint64_t>(sent[n].Size + received[n].Size);
+  }
 }

@@ -62,6 +62,21 @@ public:
   /// than expected is MPI's error; without MPI, it throws.
   std::vector<Buffer> Exchange(const std::vector<Buffer>& sent, const std::vector<std::size_t>& expected);
 
+  /// Bytes sent to, or received from, one neighbour, in the caller's memory.
+  struct OutgoingBytes
+  {
+    const char* Data = nullptr;
+    std::size_t Size = 0;
+  };
+  struct IncomingBytes
+  {
+    char* Data = nullptr;
+    std::size_t Size = 0;
+  };
+  /// The Exchange above without copies (in Ranks() order): what goes to neighbour n is read from
+  /// sent[n], and what it sends arrives in received[n], whose size both sides planned.
+  void Exchange(const std::vector<OutgoingBytes>& sent, const std::vector<IncomingBytes>& received);
+
   /// Exchange of trivially copyable values.
   template <typename T>
   std::vector<std::vector<T>> ExchangeValues(const std::vector<std::vector<T>>& sent)

@@ -304,41 +304,41 @@ vtkGPUMeshPointHalo::OnDevice vtkGPUMeshPointHalo::PointsOnDevice(gpumesh::Devic
     gpumesh::DeviceIndices(run, this->ReceivedPoints, points, "halo points") };
 }
 
+namespace
+{
+// One exchange in the values' own precision: gathered on the device straight into `mine`
+// (grouped by neighbour as Published is), sent from there, received into `theirs` (grouped as
+// ReceivedPoints is) and scattered from there; the host converts and copies nothing.
+template <typename Real>
+void exchangeIn(gpumesh::DeviceRun& run, const vtkGPUMeshPointHalo::OnDevice& points, gpumesh::RealBuffer& values,
+  vtkGPUMeshNeighbors& neighbors, const std::vector<std::size_t>& publishedStart,
+  const std::vector<std::size_t>& receivedStart, gpumesh::HostVector<Real>& mine, gpumesh::HostVector<Real>& theirs)
+{
+  const std::size_t count = neighbors.Count();
+  mine.resize(4 * points.Published.size());
+  theirs.resize(4 * points.Received.size());
+  points.Published.gather(run, values, 4, mine.data());
+  std::vector<vtkGPUMeshNeighbors::OutgoingBytes> sent(count);
+  std::vector<vtkGPUMeshNeighbors::IncomingBytes> received(count);
+  for (std::size_t n = 0; n < count; ++n)
+  {
+    sent[n] = { reinterpret_cast<const char*>(mine.data() + 4 * publishedStart[n]),
+      4 * (publishedStart[n + 1] - publishedStart[n]) * sizeof(Real) };
+    received[n] = { reinterpret_cast<char*>(theirs.data() + 4 * receivedStart[n]),
+      4 * (receivedStart[n + 1] - receivedStart[n]) * sizeof(Real) };
+  }
+  neighbors.Exchange(sent, received);
+  points.Received.scatter(run, values, 4, theirs.data());
+}
+} // namespace
+
 void vtkGPUMeshPointHalo::Exchange(gpumesh::DeviceRun& run, const OnDevice& points, gpumesh::RealBuffer& values)
 {
-  const std::size_t count = this->Neighbors.Count();
-  const std::vector<double> mine = points.Published.gather(run, values, 4);
-  std::vector<double> received(4 * this->ReceivedPoints.size());
-  // Values travel in the run's precision (Single: floats, exact both ways), and each side knows
-  // from the plan how many it gets: no round of sizes.
-  const auto exchange = [&](auto zero) {
-    using Real = decltype(zero);
-    std::vector<vtkGPUMeshNeighbors::Buffer> sent(count);
-    std::vector<std::size_t> expected(count);
-    for (std::size_t n = 0; n < count; ++n)
-    {
-      sent[n].resize(4 * (this->PublishedStart[n + 1] - this->PublishedStart[n]) * sizeof(Real));
-      for (std::size_t i = 4 * this->PublishedStart[n], k = 0; i < 4 * this->PublishedStart[n + 1]; ++i, ++k)
-      {
-        const auto value = static_cast<Real>(mine[i]);
-        std::memcpy(sent[n].data() + k * sizeof value, &value, sizeof value);
-      }
-      expected[n] = 4 * (this->ReceivedStart[n + 1] - this->ReceivedStart[n]) * sizeof(Real);
-    }
-    const std::vector<vtkGPUMeshNeighbors::Buffer> heard = this->Neighbors.Exchange(sent, expected);
-    for (std::size_t n = 0; n < count; ++n)
-    {
-      for (std::size_t k = 0; k < heard[n].size() / sizeof(Real); ++k)
-      {
-        Real value;
-        std::memcpy(&value, heard[n].data() + k * sizeof value, sizeof value);
-        received[4 * this->ReceivedStart[n] + k] = value;
-      }
-    }
-  };
-  if (run.precision() == gpumesh::Precision::Double)
-    exchange(0.0);
+  // Each side knows from the plan how many values it gets: no round of sizes.
+  if (values.precision() == gpumesh::Precision::Double)
+    exchangeIn(run, points, values, this->Neighbors, this->PublishedStart, this->ReceivedStart, this->SentDoubles,
+      this->ReceivedDoubles);
   else
-    exchange(0.0f);
-  points.Received.scatter(run, values, 4, received);
+    exchangeIn(run, points, values, this->Neighbors, this->PublishedStart, this->ReceivedStart, this->SentFloats,
+      this->ReceivedFloats);
 }

@@ -11,6 +11,7 @@
 #include "vtkGPUMeshNeighbors.h"
 
 #include "gpumesh/primitives/IndexedCopy.h"
+#include "gpumesh/runtime/HostMemory.h"
 #include "gpumesh/runtime/DeviceRun.h"
 
 #include <cstdint>
@@ -45,8 +46,8 @@ public:
 
   /// Collective. Overwrites the values of the points (4 REALs per point of the piece, the
   /// smoothing's displacements) that other processes own with their owners' values. They
-  /// travel in the run's precision, gathered and scattered on the device (`points`, from
-  /// PointsOnDevice on this run).
+  /// travel in the buffer's precision as the device gathers them, and are scattered there as
+  /// they arrive (`points`, from PointsOnDevice on this run).
   void Exchange(gpumesh::DeviceRun& run, const OnDevice& points, gpumesh::RealBuffer& values);
 
   /// The points of the piece whose values Exchange overwrites: those other processes own.
@@ -68,6 +69,9 @@ private:
   std::vector<std::int32_t> ReceivedPoints;  // piece points overwritten, grouped by neighbour
   std::vector<std::size_t> ReceivedStart;    // per neighbour + 1
   std::string Missing; // why CheckComplete throws, empty when nothing is missing
+  // The last exchange's values, kept for the next (a step allocates nothing), per precision.
+  gpumesh::HostVector<float> SentFloats, ReceivedFloats;
+  gpumesh::HostVector<double> SentDoubles, ReceivedDoubles;
 };
 
 #endif

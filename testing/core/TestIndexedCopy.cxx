@@ -63,6 +63,55 @@ TEST_P(IndexedCopy, GatherThenScatterMovesOnlyTheIndexedElements)
   }
 }
 
+// The halo's way: gathered into and scattered from the caller's floats or doubles, in either
+// precision (the buffer's own type is moved as it is, the other converted), repeated with the
+// same indices.
+TEST_P(IndexedCopy, DeviceIndicesGatherIntoAndScatterFromHostValuesOfEitherType)
+{
+  DeviceRun run(DeviceContext::acquire("auto"), GetParam());
+  const std::vector<double> host = numbered(1000);
+  RealBuffer values = run.uploadReal(host.data(), host.size(), "points");
+  const std::vector<std::int32_t> indices = { 5, 998, 0, 321 };
+  const DeviceIndices where(run, indices, host.size() / 4, "halo");
+
+  std::vector<float> floats(4 * indices.size(), -99.0f);
+  std::vector<double> doubles(4 * indices.size(), -99.0);
+  for (int repeat = 0; repeat < 2; ++repeat)
+  {
+    where.gather(run, values, 4, floats.data());
+    where.gather(run, values, 4, doubles.data());
+    for (std::size_t i = 0; i < indices.size(); ++i)
+    {
+      for (int k = 0; k < 4; ++k)
+      {
+        // Every value of numbered() is exact in float.
+        EXPECT_EQ(floats[4 * i + k], static_cast<float>(host[4 * indices[i] + k])) << "entry " << i;
+        EXPECT_EQ(doubles[4 * i + k], host[4 * indices[i] + k]) << "entry " << i;
+      }
+    }
+  }
+
+  std::vector<float> fromFloats(4 * indices.size());
+  for (std::size_t i = 0; i < fromFloats.size(); ++i)
+    fromFloats[i] = -0.5f * static_cast<float>(i + 1);
+  where.scatter(run, values, 4, fromFloats.data());
+  std::vector<double> after(host.size());
+  run.download(values, after.data(), after.size(), "points");
+  for (std::size_t i = 0; i < indices.size(); ++i)
+  {
+    for (int k = 0; k < 4; ++k)
+      EXPECT_EQ(after[4 * indices[i] + k], static_cast<double>(fromFloats[4 * i + k])) << "entry " << i;
+  }
+  EXPECT_EQ(after[4 * 1], host[4 * 1]); // not indexed: untouched
+  EXPECT_EQ(after[4 * 999 + 1], host[4 * 999 + 1]);
+
+  std::vector<double> fromDoubles(4 * indices.size(), 0.125);
+  where.scatter(run, values, 4, fromDoubles.data());
+  run.download(values, after.data(), after.size(), "points");
+  for (std::int32_t p : indices)
+    EXPECT_EQ(after[4 * static_cast<std::size_t>(p) + 2], 0.125);
+}
+
 TEST_P(IndexedCopy, FillAtSetsNaNWhereAsked)
 {
   DeviceRun run(DeviceContext::acquire("auto"), GetParam());

@@ -74,17 +74,45 @@ void DeviceIndices::requireElements(const RealBuffer& values, int width) const
   }
 }
 
+template <typename Host>
+void DeviceIndices::gatherInto(DeviceRun& run, const RealBuffer& values, int width, Host* out) const
+{
+  if (Count == 0)
+    return;
+  requireElements(values, width);
+  const std::size_t count = static_cast<std::size_t>(width) * Count;
+  RealBuffer compact = run.allocateReal(count, What);
+  run.call({ "indexed_copy", "gather_real" }, Count, "gather " + What, values, static_cast<cl_int>(width), Where,
+    static_cast<cl_int>(Count), compact);
+  run.download(compact, out, count, What);
+}
+
+template <typename Host>
+void DeviceIndices::scatterFrom(DeviceRun& run, RealBuffer& values, int width, const Host* scattered) const
+{
+  if (Count == 0)
+    return;
+  requireElements(values, width);
+  const RealBuffer compact = run.uploadReal(scattered, static_cast<std::size_t>(width) * Count, What);
+  run.call({ "indexed_copy", "scatter_real" }, Count, "scatter " + What, values, static_cast<cl_int>(width), Where,
+    static_cast<cl_int>(Count), compact);
+}
+
 std::vector<double> DeviceIndices::gather(DeviceRun& run, const RealBuffer& values, int width) const
 {
   std::vector<double> gathered(static_cast<std::size_t>(width) * Count);
-  if (Count == 0)
-    return gathered;
-  requireElements(values, width);
-  RealBuffer compact = run.allocateReal(gathered.size(), What);
-  run.call({ "indexed_copy", "gather_real" }, Count, "gather " + What, values, static_cast<cl_int>(width), Where,
-    static_cast<cl_int>(Count), compact);
-  run.download(compact, gathered.data(), gathered.size(), What);
+  gatherInto(run, values, width, gathered.data());
   return gathered;
+}
+
+void DeviceIndices::gather(DeviceRun& run, const RealBuffer& values, int width, float* out) const
+{
+  gatherInto(run, values, width, out);
+}
+
+void DeviceIndices::gather(DeviceRun& run, const RealBuffer& values, int width, double* out) const
+{
+  gatherInto(run, values, width, out);
 }
 
 void DeviceIndices::scatter(DeviceRun& run, RealBuffer& values, int width, const std::vector<double>& scattered) const
@@ -94,12 +122,17 @@ void DeviceIndices::scatter(DeviceRun& run, RealBuffer& values, int width, const
     throw Error(What + ": " + std::to_string(scattered.size()) + " values for " + std::to_string(Count) +
       " indices of " + std::to_string(width));
   }
-  if (Count == 0)
-    return;
-  requireElements(values, width);
-  const RealBuffer compact = run.uploadReal(scattered.data(), scattered.size(), What);
-  run.call({ "indexed_copy", "scatter_real" }, Count, "scatter " + What, values, static_cast<cl_int>(width), Where,
-    static_cast<cl_int>(Count), compact);
+  scatterFrom(run, values, width, scattered.data());
+}
+
+void DeviceIndices::scatter(DeviceRun& run, RealBuffer& values, int width, const float* scattered) const
+{
+  scatterFrom(run, values, width, scattered);
+}
+
+void DeviceIndices::scatter(DeviceRun& run, RealBuffer& values, int width, const double* scattered) const
+{
+  scatterFrom(run, values, width, scattered);
 }
 
 void fillAt(DeviceRun& run, RealBuffer& values, const std::vector<std::int32_t>& indices, double value,

@@ -42,8 +42,20 @@ public:
   /// As scatter above.
   void scatter(DeviceRun& run, RealBuffer& values, int width, const std::vector<double>& scattered) const;
 
+  /// The same into and out of the caller's width * size() values: in the buffer's own precision
+  /// nothing is converted or copied on the host (a halo exchanged every step sends them as they
+  /// are).
+  void gather(DeviceRun& run, const RealBuffer& values, int width, float* out) const;
+  void gather(DeviceRun& run, const RealBuffer& values, int width, double* out) const;
+  void scatter(DeviceRun& run, RealBuffer& values, int width, const float* scattered) const;
+  void scatter(DeviceRun& run, RealBuffer& values, int width, const double* scattered) const;
+
 private:
   void requireElements(const RealBuffer& values, int width) const;
+  template <typename Host>
+  void gatherInto(DeviceRun& run, const RealBuffer& values, int width, Host* out) const;
+  template <typename Host>
+  void scatterFrom(DeviceRun& run, RealBuffer& values, int width, const Host* scattered) const;
 
   DeviceBuffer<cl_int> Where;
   std::size_t Count = 0;
