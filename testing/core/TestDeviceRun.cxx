@@ -218,8 +218,8 @@ TEST(BufferPool, SmallSizesTakeClassesLargeOnesAreExact)
 }
 
 // A small buffer let go is the memory of the run's next buffer of its class (the values it
-// held are not promised), a large one is not kept, and a buffer that outlives its run is freed
-// with nothing left counted.
+// held are not promised), a large one goes to the device's pool (which keeps none on a CPU
+// device by default), and a buffer that outlives its run is freed with nothing left counted.
 TEST(BufferPool, RunReusesWhatItLetGo)
 {
   auto context = DeviceContext::acquire("0");
@@ -253,6 +253,77 @@ TEST(BufferPool, RunReusesWhatItLetGo)
   }
   outlives.release();
   EXPECT_EQ(context->counters()->memoryInUse(), deviceInUseBefore);
+}
+
+// A device's large buffers let go by one run are the next runs' buffers of the same size,
+// until the pool needs room for newer ones.
+TEST(BufferPool, LargeBuffersServeTheNextRuns)
+{
+  auto context = DeviceContext::acquire("0");
+  const std::shared_ptr<BufferPool>& large = context->largeBuffers();
+  const std::uint64_t capacity = large->capacity();
+  large->clear();
+  large->setCapacity(std::uint64_t(64) << 20);
+  const std::size_t count = (BufferPool::maxPooledBytes + 4096) / sizeof(float);
+  cl_mem first = nullptr;
+  {
+    DeviceRun run(context);
+    first = run.allocate<float>(count, "large").handle()();
+    EXPECT_EQ(large->bytesHeld(), count * sizeof(float));
+    EXPECT_EQ(run.deviceMemoryInUse(), 0u);
+  }
+  {
+    DeviceRun run(context);
+    DeviceBuffer<float> again = run.allocate<float>(count, "same size, next run");
+    EXPECT_EQ(again.handle()(), first);
+    EXPECT_EQ(large->bytesHeld(), 0u);
+    std::vector<float> values(count, 2.5f);
+    DeviceBuffer<float> other = run.upload(values.data(), values.size(), "another of the size");
+    EXPECT_NE(other.handle()(), first);
+    std::vector<float> back(count);
+    run.download(other, back.data(), back.size(), "another of the size");
+    EXPECT_EQ(back, values);
+    DeviceBuffer<float> larger = run.allocate<float>(count + 1, "another size");
+    EXPECT_NE(larger.handle()(), first);
+  }
+  // Three let go (two of one size, one of another): all fit in 64 MiB, the oldest leaves for a
+  // fourth.
+  EXPECT_EQ(large->bytesHeld(), 3 * count * sizeof(float) + sizeof(float));
+  {
+    DeviceRun run(context);
+    run.allocate<float>(2 * count, "a larger one, let go");
+  }
+  EXPECT_LE(large->bytesHeld(), std::uint64_t(64) << 20);
+  large->clear();
+  large->setCapacity(capacity);
+}
+
+TEST(BufferPool, LargePoolKeepsExactSizesOldestLeavingFirst)
+{
+  auto context = DeviceContext::acquire("0");
+  const std::size_t mib = std::size_t(1) << 20;
+  BufferPool pool(60 * mib, BufferPool::Kind::Large);
+  const auto make = [&](std::size_t bytes) { return cl::Buffer(context->context(), CL_MEM_READ_WRITE, bytes); };
+  EXPECT_FALSE(pool.keeps(4096));
+  EXPECT_TRUE(pool.keeps(BufferPool::maxPooledBytes + 1));
+  pool.give(make(4096), 4096); // small: released
+  EXPECT_EQ(pool.bytesHeld(), 0u);
+  cl::Buffer a = make(17 * mib), b = make(18 * mib), c = make(17 * mib);
+  const cl_mem bHandle = b(), cHandle = c();
+  pool.give(std::move(a), 17 * mib);
+  pool.give(std::move(b), 18 * mib);
+  pool.give(std::move(c), 17 * mib);
+  EXPECT_EQ(pool.bytesHeld(), 52 * mib);
+  pool.give(make(19 * mib), 19 * mib); // the oldest (a) leaves
+  EXPECT_EQ(pool.bytesHeld(), 54 * mib);
+  EXPECT_EQ(pool.take(17 * mib)(), cHandle);
+  EXPECT_FALSE(pool.take(17 * mib)());
+  EXPECT_EQ(pool.take(18 * mib)(), bHandle);
+  EXPECT_FALSE(pool.take(20 * mib)());
+  pool.give(make(61 * mib), 61 * mib); // beyond the capacity: released
+  EXPECT_EQ(pool.bytesHeld(), 19 * mib);
+  pool.setCapacity(10 * mib);
+  EXPECT_EQ(pool.bytesHeld(), 0u);
 }
 
 TEST(BufferPool, HoldsAtMostItsCapacity)

@@ -1,12 +1,14 @@
 #include "gpumesh/runtime/BufferPool.h"
 
+#include <algorithm>
 #include <utility>
 
 namespace gpumesh
 {
 
-BufferPool::BufferPool(std::uint64_t capacityBytes)
+BufferPool::BufferPool(std::uint64_t capacityBytes, Kind kind)
   : Capacity(capacityBytes)
+  , Sizes(kind)
 {
 }
 
@@ -20,43 +22,81 @@ std::size_t BufferPool::allocationBytes(std::size_t bytes)
   return size;
 }
 
+bool BufferPool::keeps(std::size_t allocationBytes) const
+{
+  if (Sizes == Kind::Large)
+    return allocationBytes > maxPooledBytes;
+  return allocationBytes <= maxPooledBytes && allocationBytes == BufferPool::allocationBytes(allocationBytes);
+}
+
+cl::Buffer BufferPool::remove(std::list<Kept>::iterator kept)
+{
+  auto& sameSize = BySize[kept->bytes];
+  sameSize.erase(std::find(sameSize.begin(), sameSize.end(), kept));
+  if (sameSize.empty())
+    BySize.erase(kept->bytes);
+  HeldBytes -= kept->bytes;
+  cl::Buffer buffer = std::move(kept->buffer);
+  Held.erase(kept);
+  return buffer;
+}
+
 cl::Buffer BufferPool::take(std::size_t allocationBytes)
 {
   std::lock_guard<std::mutex> lock(Mutex);
-  auto found = Kept.find(allocationBytes);
-  if (found == Kept.end() || found->second.empty())
+  auto found = BySize.find(allocationBytes);
+  if (found == BySize.end())
     return cl::Buffer();
-  cl::Buffer buffer = std::move(found->second.back());
-  found->second.pop_back();
-  Held -= allocationBytes;
-  return buffer;
+  return remove(found->second.back());
 }
 
 void BufferPool::give(cl::Buffer buffer, std::size_t allocationBytes)
 {
   if (!buffer())
     return;
+  std::vector<cl::Buffer> released; // outside the lock
   {
     std::lock_guard<std::mutex> lock(Mutex);
-    const bool isClass = allocationBytes <= maxPooledBytes && allocationBytes == BufferPool::allocationBytes(allocationBytes);
-    if (!Closed && isClass && Held + allocationBytes <= Capacity)
+    if (Closed || !keeps(allocationBytes) || allocationBytes > Capacity ||
+      (Sizes == Kind::Small && HeldBytes + allocationBytes > Capacity))
     {
-      Kept[allocationBytes].push_back(std::move(buffer));
-      Held += allocationBytes;
-      return;
+      released.push_back(std::move(buffer));
+    }
+    else
+    {
+      while (HeldBytes + allocationBytes > Capacity)
+        released.push_back(remove(Held.begin()));
+      Held.push_back({ allocationBytes, std::move(buffer) });
+      BySize[allocationBytes].push_back(std::prev(Held.end()));
+      HeldBytes += allocationBytes;
     }
   }
-  buffer = cl::Buffer(); // released outside the lock
 }
 
 void BufferPool::clear()
 {
-  std::map<std::size_t, std::vector<cl::Buffer>> released;
+  std::list<Kept> released;
   {
     std::lock_guard<std::mutex> lock(Mutex);
-    released.swap(Kept);
-    Held = 0;
+    released.swap(Held);
+    BySize.clear();
+    HeldBytes = 0;
   }
+}
+
+void BufferPool::setCapacity(std::uint64_t capacityBytes)
+{
+  std::vector<cl::Buffer> released; // outside the lock
+  std::lock_guard<std::mutex> lock(Mutex);
+  Capacity = capacityBytes;
+  while (HeldBytes > Capacity)
+    released.push_back(remove(Held.begin()));
+}
+
+std::uint64_t BufferPool::capacity() const
+{
+  std::lock_guard<std::mutex> lock(Mutex);
+  return Capacity;
 }
 
 void BufferPool::close()
@@ -71,7 +111,7 @@ void BufferPool::close()
 std::uint64_t BufferPool::bytesHeld() const
 {
   std::lock_guard<std::mutex> lock(Mutex);
-  return Held;
+  return HeldBytes;
 }
 
 } // namespace gpumesh

@@ -37,6 +37,7 @@ DeviceContext::DeviceContext(const DeviceInfo& info, const cl::Device& device)
   check(status, "creating a command queue on device '" + Info.label() + "'");
   Staging = std::make_unique<StagingArea>(Context, Queue, defaultStagingChunkBytes);
   Kept = std::make_unique<KeptDeviceData>(Info.globalMemoryBytes / 4);
+  LargeBuffers = std::make_shared<BufferPool>(Info.isGPU ? Info.globalMemoryBytes / 8 : 0, BufferPool::Kind::Large);
   StagingThreshold = Info.isGPU ? std::size_t(1) << 20 : SIZE_MAX;
   DeviceIdentity = identityOf(Device);
   BinaryCache = ProgramBinaryCache::fromEnvironment();

@@ -1,5 +1,6 @@
 // The process-wide OpenCL context, queue and program cache of one device.
 #pragma once
+#include "gpumesh/runtime/BufferPool.h"
 #include "gpumesh/runtime/Devices.h"
 #include "gpumesh/runtime/KeptDeviceData.h"
 #include "gpumesh/runtime/MemoryCounters.h"
@@ -125,6 +126,10 @@ public:
   StagingArea& staging() { return *Staging; }
   /// Device data kept between runs (a quarter of the device's memory at most).
   KeptDeviceData& kept() { return *Kept; }
+  /// Large buffers the runs let go, kept for the next runs' buffers of the same sizes (an
+  /// eighth of a GPU's memory at most; none on a CPU device, whose buffers' pages are kept by
+  /// the host's memory cache instead: HostMemory.h).
+  const std::shared_ptr<BufferPool>& largeBuffers() const { return LargeBuffers; }
 
   DeviceContext(const DeviceInfo& info, const cl::Device& device); // use acquire()
 
@@ -136,6 +141,7 @@ private:
   std::shared_ptr<MemoryCounters> Counters = std::make_shared<MemoryCounters>();
   std::unique_ptr<StagingArea> Staging;
   std::unique_ptr<KeptDeviceData> Kept;
+  std::shared_ptr<BufferPool> LargeBuffers;
   std::size_t StagingThreshold = SIZE_MAX;
   /// Builds `source`, from its binary in the cache when that is there and the driver takes it.
   cl::Program build(const std::string& source, const std::string& options, const std::string& what,

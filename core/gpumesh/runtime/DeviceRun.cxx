@@ -197,14 +197,20 @@ void DeviceRun::requireMemory(std::uint64_t bytes, const std::string& what)
 {
   const std::uint64_t global = info().globalMemoryBytes;
   const auto fits = [&] {
-    const std::uint64_t inUse = Device->counters()->memoryInUse() + Pool->bytesHeld();
+    const std::uint64_t inUse =
+      Device->counters()->memoryInUse() + Pool->bytesHeld() + Device->largeBuffers()->bytesHeld();
     return bytes <= global && inUse <= global - bytes;
   };
   if (fits())
     return;
-  // The memory of data kept for later runs, and of buffers kept for reuse (where the former's
-  // small buffers go when dropped), first.
+  // The memory of buffers kept for reuse first, then of data kept for later runs (whose
+  // buffers go to the pools when dropped).
+  Device->largeBuffers()->clear();
+  Pool->clear();
+  if (fits())
+    return;
   Device->kept().clear();
+  Device->largeBuffers()->clear();
   Pool->clear();
   if (!fits())
     outOfMemory(what, bytes, ", more than its global memory leaves");
@@ -216,9 +222,14 @@ std::size_t DeviceRun::allocationBytes(std::size_t bytes) const
   return pooled <= info().maxAllocationBytes ? pooled : bytes;
 }
 
+const std::shared_ptr<BufferPool>& DeviceRun::poolFor(std::size_t bytes) const
+{
+  return Device->largeBuffers()->keeps(bytes) ? Device->largeBuffers() : Pool;
+}
+
 cl::Buffer DeviceRun::createBuffer(std::size_t bytes, const std::string& what)
 {
-  if (cl::Buffer kept = Pool->take(bytes); kept())
+  if (cl::Buffer kept = poolFor(bytes)->take(bytes); kept())
     return kept;
   const DeviceInfo& device = info();
   if (bytes > device.maxAllocationBytes)

@@ -324,8 +324,11 @@ private:
   };
   /// The bytes a buffer of `bytes` takes: its BufferPool size class where the device allows one.
   std::size_t allocationBytes(std::size_t bytes) const;
-  /// A buffer of `bytes` (allocationBytes): one the pool kept, else a new one.
+  /// A buffer of `bytes` (allocationBytes): one its pool kept, else a new one.
   cl::Buffer createBuffer(std::size_t bytes, const std::string& what);
+  /// Where a buffer of `bytes` (allocationBytes) goes when let go: the device's pool of large
+  /// buffers, or the run's of small ones.
+  const std::shared_ptr<BufferPool>& poolFor(std::size_t bytes) const;
   /// Throws the error of a buffer or a command that does not fit the device: "<subject> needs
   /// <bytes> (left out when 0) on device '<label>'<why>", the device's global memory, its
   /// largest allocation, what this process holds on it, and what to do.
@@ -401,7 +404,7 @@ private:
   std::shared_ptr<DeviceContext> Device;
   Precision Real = Precision::Single;
   std::shared_ptr<MemoryCounters> Counters = std::make_shared<MemoryCounters>();
-  /// The buffers this run let go, for its later allocations; closed with the run.
+  /// The small buffers this run let go, for its later allocations; closed with the run.
   std::shared_ptr<BufferPool> Pool;
   std::map<std::string, CallableKernel> Callable; ///< by program, function and options
   std::vector<RecordedEvent> Events;  ///< pending, oldest first
@@ -425,7 +428,7 @@ DeviceBuffer<T> DeviceRun::allocate(std::size_t count, const std::string& what)
   cl::Buffer buffer = createBuffer(bytes, what);
   Counters->allocated(bytes);
   Device->counters()->allocated(bytes);
-  return DeviceBuffer<T>(std::move(buffer), count, bytes, Counters, Device->counters(), Pool);
+  return DeviceBuffer<T>(std::move(buffer), count, bytes, Counters, Device->counters(), poolFor(bytes));
 }
 
 template <typename T>
