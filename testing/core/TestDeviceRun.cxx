@@ -6,6 +6,11 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
 #include <numeric>
 
 using namespace gpumesh;
@@ -400,4 +405,63 @@ TEST(KeptDeviceData, ARunShortOfMemoryDropsWhatIsKept)
   EXPECT_NO_THROW(run.requireMemory(global - inUse + (1 << 20) - 4096, "a large step"));
   EXPECT_FALSE(context->kept().find("slot", "version"));
   EXPECT_EQ(context->counters()->memoryInUse(), inUse - (1u << 20));
+}
+
+// GPUMESH_COMMAND_TRACE: each run writes its commands (allocations, transfers, kernels) with
+// host times in order and device times from the profiling events, when it ends.
+TEST(CommandTrace, RunWritesItsCommandsWhenItEnds)
+{
+  const std::filesystem::path folder =
+    std::filesystem::temp_directory_path() / ("gpumesh-command-trace-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(folder);
+  std::filesystem::create_directories(folder);
+  setenv("GPUMESH_COMMAND_TRACE", folder.c_str(), 1);
+  {
+    DeviceRun run(DeviceContext::acquire("0"));
+    std::vector<cl_int> values(1000, 3);
+    DeviceBuffer<cl_int> buffer = run.upload(values.data(), values.size(), "traced values");
+    run.fill(buffer, cl_int(4), "traced fill");
+    run.download(buffer, values.data(), values.size(), "traced values");
+    EXPECT_EQ(values[999], 4);
+  }
+  unsetenv("GPUMESH_COMMAND_TRACE");
+  std::vector<std::filesystem::path> files;
+  for (const auto& entry : std::filesystem::directory_iterator(folder))
+    files.push_back(entry.path());
+  ASSERT_EQ(files.size(), 1u);
+  EXPECT_EQ(files[0].filename().string().rfind("commands-" + std::to_string(::getpid()) + "-", 0), 0u);
+  std::ifstream in(files[0]);
+  std::string line;
+  std::getline(in, line);
+  EXPECT_EQ(line, "label\tkind\thost_begin_us\thost_end_us\tqueued_ns\tsubmitted_ns\tstarted_ns\tended_ns");
+  std::vector<std::string> kinds;
+  double lastBegin = -1;
+  while (std::getline(in, line))
+  {
+    std::istringstream fields(line);
+    std::string label, kind;
+    double begin = 0, end = 0;
+    unsigned long long queued = 0, submitted = 0, started = 0, ended = 0;
+    std::getline(fields, label, '\t');
+    std::getline(fields, kind, '\t');
+    fields >> begin >> end >> queued >> submitted >> started >> ended;
+    ASSERT_TRUE(fields) << line;
+    EXPECT_LE(begin, end) << line;
+    EXPECT_GE(begin, lastBegin) << line;
+    lastBegin = begin;
+    if (kind == "allocation")
+    {
+      EXPECT_EQ(started, 0u) << line;
+      EXPECT_NE(label.find("traced values ("), std::string::npos) << line;
+    }
+    else
+    {
+      EXPECT_GT(started, 0u) << line;
+      EXPECT_LE(queued, started) << line;
+      EXPECT_LE(started, ended) << line;
+    }
+    kinds.push_back(kind);
+  }
+  EXPECT_EQ(kinds, (std::vector<std::string>{ "allocation", "upload", "kernel", "download" }));
+  std::filesystem::remove_all(folder);
 }

@@ -24,6 +24,8 @@ DeviceRun::DeviceRun(std::shared_ptr<DeviceContext> device, Precision precision)
     throw Error("Device '" + info().label() +
       "' has no double precision (cl_khr_fp64): set Precision to Single, or choose another device");
   }
+  if (const std::string folder = CommandTrace::folderFromEnvironment(); !folder.empty())
+    Trace = std::make_unique<CommandTrace>(folder);
 }
 
 RealBuffer DeviceRun::allocateReal(std::size_t count, const std::string& what)
@@ -149,6 +151,8 @@ DeviceRun::~DeviceRun()
 {
   // Commands may still reference buffers that die with the run's owner: let them complete.
   Device->queue().finish();
+  if (Trace)
+    Trace->write();
   Pool->close();
 }
 
@@ -229,8 +233,18 @@ const std::shared_ptr<BufferPool>& DeviceRun::poolFor(std::size_t bytes) const
 
 cl::Buffer DeviceRun::createBuffer(std::size_t bytes, const std::string& what)
 {
-  if (cl::Buffer kept = poolFor(bytes)->take(bytes); kept())
-    return kept;
+  const double begin = Trace ? CommandTrace::now() : 0.0;
+  cl::Buffer buffer = poolFor(bytes)->take(bytes);
+  const bool kept = buffer() != nullptr;
+  if (!kept)
+    buffer = newBuffer(bytes, what);
+  if (Trace)
+    Trace->allocation(what, bytes, kept, begin);
+  return buffer;
+}
+
+cl::Buffer DeviceRun::newBuffer(std::size_t bytes, const std::string& what)
+{
   const DeviceInfo& device = info();
   if (bytes > device.maxAllocationBytes)
   {
@@ -308,6 +322,7 @@ void DeviceRun::transfer(const cl::Buffer& buffer, void* host, std::size_t bytes
   const std::string doing = toDevice ? "uploading " + what + " to device '" + info().label() + "'"
                                      : "downloading " + what + " from device '" + info().label() + "'";
   const auto kind = toDevice ? CommandTiming::Kind::Upload : CommandTiming::Kind::Download;
+  const double begin = Trace ? CommandTrace::now() : 0.0;
   const std::string label = (toDevice ? "upload " : "download ") + what;
   std::vector<cl::Event> events;
   try
@@ -335,6 +350,7 @@ void DeviceRun::transfer(const cl::Buffer& buffer, void* host, std::size_t bytes
   }
   for (const auto& event : events)
   {
+    TraceBegin = begin; // each chunk's enqueue is within the transfer's
     record(label, kind, event);
   }
   (toDevice ? Counters->uploaded(bytes) : Counters->downloaded(bytes));
@@ -357,6 +373,7 @@ DeviceBuffer<cl_int> DeviceRun::uploadNarrowed(const cl_long* data, std::size_t 
   }
   DeviceBuffer<cl_int> buffer = allocate<cl_int>(count, what);
   std::vector<cl::Event> events;
+  const double begin = Trace ? CommandTrace::now() : 0.0;
   try
   {
     events = Device->staging().uploadNarrowed(buffer.handle(), data, count);
@@ -367,6 +384,7 @@ DeviceBuffer<cl_int> DeviceRun::uploadNarrowed(const cl_long* data, std::size_t 
   }
   for (const auto& event : events)
   {
+    TraceBegin = begin;
     record("upload " + what, CommandTiming::Kind::Upload, event);
   }
   Counters->uploaded(bytes);
@@ -495,6 +513,8 @@ void DeviceRun::launch(cl::Kernel& kernel, LaunchRange range, const std::string&
     range.local = group ? group : groupSize(kernel);
     range.global = (range.global + range.local - 1) / range.local * range.local;
   }
+  if (Trace)
+    TraceBegin = CommandTrace::now();
   cl::Event event;
   const cl::NDRange offset = range.offset ? cl::NDRange(range.offset) : cl::NullRange;
   const cl_int status = Device->queue().enqueueNDRangeKernel(
@@ -505,6 +525,13 @@ void DeviceRun::launch(cl::Kernel& kernel, LaunchRange range, const std::string&
 
 void DeviceRun::record(const std::string& label, CommandTiming::Kind kind, const cl::Event& event)
 {
+  if (Trace)
+  {
+    static const char* const kinds[] = { "kernel", "upload", "download" };
+    const double begin = TraceBegin >= 0 ? TraceBegin : CommandTrace::now();
+    TraceBegin = -1;
+    Trace->command(LabelOverride.empty() ? label : LabelOverride + ": " + label, kinds[static_cast<int>(kind)], begin, event);
+  }
   Events.push_back({ LabelOverride.empty() ? label : LabelOverride, kind, event });
   if (Events.size() >= 2 * foldBatch)
   {

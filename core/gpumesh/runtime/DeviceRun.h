@@ -4,6 +4,7 @@
 #include "gpumesh/runtime/DeviceContext.h"
 #include "gpumesh/runtime/Error.h"
 #include "gpumesh/runtime/Precision.h"
+#include "gpumesh/runtime/CommandTrace.h"
 #include "gpumesh/runtime/RealBuffer.h"
 
 #include <cstdint>
@@ -326,6 +327,8 @@ private:
   std::size_t allocationBytes(std::size_t bytes) const;
   /// A buffer of `bytes` (allocationBytes): one its pool kept, else a new one.
   cl::Buffer createBuffer(std::size_t bytes, const std::string& what);
+  /// A new buffer from the driver (or, on a CPU device, over the host's memory).
+  cl::Buffer newBuffer(std::size_t bytes, const std::string& what);
   /// Where a buffer of `bytes` (allocationBytes) goes when let go: the device's pool of large
   /// buffers, or the run's of small ones.
   const std::shared_ptr<BufferPool>& poolFor(std::size_t bytes) const;
@@ -406,6 +409,10 @@ private:
   std::shared_ptr<MemoryCounters> Counters = std::make_shared<MemoryCounters>();
   /// The small buffers this run let go, for its later allocations; closed with the run.
   std::shared_ptr<BufferPool> Pool;
+  /// GPUMESH_COMMAND_TRACE's record of this run's commands, or none; TraceBegin: when the
+  /// host began the command being enqueued (its enqueue's start, or a transfer's).
+  std::unique_ptr<CommandTrace> Trace;
+  double TraceBegin = -1;
   std::map<std::string, CallableKernel> Callable; ///< by program, function and options
   std::vector<RecordedEvent> Events;  ///< pending, oldest first
   std::vector<CommandTiming> Totals; ///< the folded events, by label in first-launch order
