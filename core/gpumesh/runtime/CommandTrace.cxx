@@ -3,6 +3,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 
 #if defined(_WIN32)
@@ -46,6 +47,8 @@ void CommandTrace::allocation(const std::string& what, std::size_t bytes, bool k
 void CommandTrace::write() const
 {
   static std::atomic<unsigned> written{ 0 };
+  std::error_code ignored;
+  std::filesystem::create_directories(Folder, ignored);
   std::ofstream out(Folder + "/commands-" + std::to_string(getpid()) + "-" + std::to_string(written++) + ".tsv");
   if (!out)
     return;

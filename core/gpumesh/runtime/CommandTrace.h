@@ -15,7 +15,8 @@ namespace gpumesh
 /// buffer the driver allocates), with the host's times around its enqueue (microseconds from
 /// the process's first trace) and the device's queued, submitted, started and ended times
 /// (nanoseconds, the device's clock). testing/benchmark/summarize_command_trace.py reads them.
-/// A folder that cannot be written loses the trace, nothing else: it is a diagnostic.
+/// The folder is made if missing; one that cannot be written loses the trace, nothing else:
+/// it is a diagnostic.
 class CommandTrace
 {
 public:
