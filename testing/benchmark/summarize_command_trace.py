@@ -14,6 +14,7 @@ earliest enqueue, so they are good to some tens of microseconds).
 """
 import argparse
 import csv
+import signal
 import sys
 
 
@@ -97,6 +98,7 @@ def summarize(path, gaps_shown, timeline):
 
 
 def main():
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # piped into head: stop quietly
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("traces", nargs="+")
     parser.add_argument("--gaps", type=int, default=8, help="how many gaps and enqueues to show")
