@@ -18,8 +18,8 @@ namespace gpumesh
 /// hundreds of small buffers (1,192 for a 20,000-triangle decimation), and every execution of a
 /// filter allocates and frees its large ones: on an H200 the first command on a fresh buffer of
 /// a few hundred MB waits 0.5-3 ms and its release 0.3-1 ms, 15-20 ms of a 30M-triangle
-/// refinement or a 10M-tetrahedron smoother's set-up whose kernels take 10 (command traces,
-/// docs/benchmarks.md). A buffer kept here is the same memory again. Reuse needs no waiting:
+/// refinement whose kernels take 10 (command traces, docs/benchmarks.md). A buffer kept here
+/// is the same memory again. Reuse needs no waiting:
 /// the device's queue runs in order, so a command on a reused buffer starts after every
 /// earlier command on it.
 ///
