@@ -31,8 +31,13 @@ bool BufferPool::keeps(std::size_t allocationBytes) const
 
 cl::Buffer BufferPool::remove(std::list<Kept>::iterator kept)
 {
+  // A take removes the newest of its size (the last), an eviction the oldest of all (the
+  // first of its size): neither searches.
   auto& sameSize = BySize[kept->bytes];
-  sameSize.erase(std::find(sameSize.begin(), sameSize.end(), kept));
+  if (sameSize.back() == kept)
+    sameSize.pop_back();
+  else
+    sameSize.erase(std::find(sameSize.begin(), sameSize.end(), kept));
   if (sameSize.empty())
     BySize.erase(kept->bytes);
   HeldBytes -= kept->bytes;
