@@ -219,12 +219,6 @@ std::vector<vtkGPUMeshNeighbors::Buffer> vtkGPUMeshNeighbors::Exchange(const std
   return this->ExchangeSized(sent, nullptr);
 }
 
-std::vector<vtkGPUMeshNeighbors::Buffer> vtkGPUMeshNeighbors::Exchange(
-  const std::vector<Buffer>& sent, const std::vector<std::size_t>& expected)
-{
-  return this->ExchangeSized(sent, &expected);
-}
-
 std::vector<vtkGPUMeshNeighbors::Buffer> vtkGPUMeshNeighbors::ExchangeSized(
   const std::vector<Buffer>& sent, const std::vector<std::size_t>* expected)
 {

@@ -56,12 +56,6 @@ public:
   /// the same order. Non-blocking sends and receives under MPI.
   std::vector<Buffer> Exchange(const std::vector<Buffer>& sent);
 
-  /// Exchange where every process knows beforehand how many bytes each neighbour sends it
-  /// (`expected`, in Ranks() order: a plan both sides made together, such as the point halo's):
-  /// the payloads go at once, without the round of sizes. Under MPI, a neighbour sending more
-  /// than expected is MPI's error; without MPI, it throws.
-  std::vector<Buffer> Exchange(const std::vector<Buffer>& sent, const std::vector<std::size_t>& expected);
-
   /// Bytes sent to, or received from, one neighbour, in the caller's memory.
   struct OutgoingBytes
   {
@@ -73,8 +67,11 @@ public:
     char* Data = nullptr;
     std::size_t Size = 0;
   };
-  /// The Exchange above without copies (in Ranks() order): what goes to neighbour n is read from
-  /// sent[n], and what it sends arrives in received[n], whose size both sides planned.
+  /// Exchange where every process knows beforehand how many bytes each neighbour sends it (a
+  /// plan both sides made together, such as the point halo's), without copies (in Ranks()
+  /// order): what goes to neighbour n is read from sent[n], and what it sends arrives in
+  /// received[n], of the planned size. The payloads go at once, without a round of sizes. Under
+  /// MPI, a neighbour sending more than planned is MPI's error; without MPI, it throws.
   void Exchange(const std::vector<OutgoingBytes>& sent, const std::vector<IncomingBytes>& received);
 
   /// Exchange of trivially copyable values.

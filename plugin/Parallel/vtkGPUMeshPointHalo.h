@@ -11,8 +11,8 @@
 #include "vtkGPUMeshNeighbors.h"
 
 #include "gpumesh/primitives/IndexedCopy.h"
-#include "gpumesh/runtime/HostMemory.h"
 #include "gpumesh/runtime/DeviceRun.h"
+#include "gpumesh/runtime/HostMemory.h"
 
 #include <cstdint>
 #include <string>

@@ -1,10 +1,10 @@
 // One execution of an algorithm on one device: its buffers, launches, transfers and timings.
 #pragma once
+#include "gpumesh/runtime/CommandTrace.h"
 #include "gpumesh/runtime/DeviceBuffer.h"
 #include "gpumesh/runtime/DeviceContext.h"
 #include "gpumesh/runtime/Error.h"
 #include "gpumesh/runtime/Precision.h"
-#include "gpumesh/runtime/CommandTrace.h"
 #include "gpumesh/runtime/RealBuffer.h"
 
 #include <cstdint>
