@@ -46,10 +46,13 @@ gpumesh::DeviceMesh MeshToRefine(
 } // namespace
 
 vtkGPULongestEdgeRefinement::vtkGPULongestEdgeRefinement()
+  : FirstCut(std::make_unique<vtkGPUMeshDistributedRefinement::FirstCut>())
 {
   this->SetInputArrayToProcess(
     0, 0, 0, vtkDataObject::FIELD_ASSOCIATION_CELLS, vtkDataSetAttributes::SCALARS);
 }
+
+vtkGPULongestEdgeRefinement::~vtkGPULongestEdgeRefinement() = default;
 
 void vtkGPULongestEdgeRefinement::ExecuteOnDevice(
   vtkInformationVector** inputVector, vtkPointSet* input, vtkPointSet* output, gpumesh::DeviceRun& run)
@@ -64,10 +67,14 @@ void vtkGPULongestEdgeRefinement::ExecuteOnDevice(
   // same on both sides of a cut: the centre of their pieces' bounds. The piece's box, found
   // once, serves the piece's interface later: by a pass over the points where they are rounded
   // (the upload needs the origin), else on the device after the upload (and with it the
-  // piece's points in its neighbours' boxes: no pass over them on the host).
+  // piece's points in its neighbours' boxes: no pass over them on the host); or kept with the
+  // first cut of an earlier execution on the same input.
   const bool rounded = vtkGPUMeshDistributed::PointsRoundedIn(input, run.precision());
   vtkTimerLog::MarkStartEvent("GPUMesh: global bounds");
-  vtkGPUMeshPieceBox box = controller && rounded ? vtkGPUMeshPieceBox::Of(input) : vtkGPUMeshPieceBox();
+  const bool cutKept = controller && this->FirstCut->Reusable(input, controller);
+  vtkGPUMeshPieceBox box = cutKept ? this->FirstCut->Box()
+    : controller && rounded        ? vtkGPUMeshPieceBox::Of(input)
+                                   : vtkGPUMeshPieceBox();
   const std::array<double, 3> origin = controller
     ? vtkGPUMeshDistributed::GlobalBoundsCentre(box.Box, controller)
     : std::array<double, 3>{ 0.0, 0.0, 0.0 };
@@ -87,7 +94,7 @@ void vtkGPULongestEdgeRefinement::ExecuteOnDevice(
     vtkTimerLog::MarkStartEvent("GPUMesh: upload mesh");
     mesh.emplace(MeshToRefine(run, input, description));
     vtkTimerLog::MarkEndEvent("GPUMesh: upload mesh");
-    if (controller && !rounded)
+    if (controller && !rounded && !cutKept)
     {
       box = vtkGPUMeshPieceBox::OnDevice(run, *mesh);
     }
@@ -112,13 +119,13 @@ void vtkGPULongestEdgeRefinement::ExecuteOnDevice(
   if (kind == gpumesh::CellKind::Triangle)
   {
     // The piece's interface passes over its points on the host where they are rounded (box.Mesh
-    // null); from the device otherwise.
+    // null) and its first cut is not kept; from the device otherwise.
     inputTriangles = vtkGPUMeshRefinedMesh::NarrowTrianglesMeanwhile(
-      run, input, marked.count, this->Passes, controller && !box.Mesh);
+      run, input, marked.count, this->Passes, controller && !box.Mesh && !cutKept);
   }
   vtkTimerLog::MarkStartEvent("GPUMesh: refine");
   const gpumesh::RefinedSimplices refined = vtkGPUMeshDistributedRefinement::RefinePiece(
-    input, box, controller, run, *mesh,
+    input, box, controller, run, *mesh, *this->FirstCut,
     [&](const gpumesh::DistributedRefinement* distributed) {
       return kind == gpumesh::CellKind::Tetra
         ? gpumesh::refineTetrahedra(run, std::move(*mesh), std::move(marked), this->Passes, distributed)
@@ -136,6 +143,10 @@ void vtkGPULongestEdgeRefinement::ExecuteOnDevice(
   vtkGPUMeshRefinedMesh::BuildCells(run, input, output, refined, inputTriangles);
   output->GetFieldData()->PassData(input->GetFieldData());
   vtkGPUMeshRunReport::SetFieldCount(output->GetFieldData(), "MarkedCells", refined.markedCount);
+  if (controller)
+  {
+    vtkGPUMeshRunReport::SetFieldCount(output->GetFieldData(), "FirstCutReused", cutKept);
+  }
   vtkGPUMeshRunReport::SetFieldCount(output->GetFieldData(), "CreatedCells",
     refined.cellCount - static_cast<std::size_t>(input->GetNumberOfCells()));
 }

@@ -49,13 +49,23 @@
  * exchanged after each local fixed point of the closure. Between passes the new points on the
  * cut take global ids agreed with the neighbours, the cut is found again in the refined mesh,
  * and ties between new points go as the serial point ids order them (after every older point,
- * by their edge's ends), so Passes > 1 give the serial mesh too.
+ * by their edge's ends), so Passes > 1 give the serial mesh too. The first pass's cut (the
+ * piece's interface with its neighbours, its boundary edges there) is kept between
+ * executions: a re-execution on an input unchanged on every process finds none of it again
+ * (field data `FirstCutReused`: 1, else 0; under MPI only).
  */
 #ifndef vtkGPULongestEdgeRefinement_h
 #define vtkGPULongestEdgeRefinement_h
 
 #include "GPUMeshFiltersModule.h" // for export macro
 #include "vtkGPUMeshFilter.h"
+
+#include <memory> // for std::unique_ptr
+
+namespace vtkGPUMeshDistributedRefinement
+{
+class FirstCut;
+}
 
 class GPUMESHFILTERS_EXPORT vtkGPULongestEdgeRefinement : public vtkGPUMeshFilter
 {
@@ -86,7 +96,7 @@ public:
 
 protected:
   vtkGPULongestEdgeRefinement();
-  ~vtkGPULongestEdgeRefinement() override = default;
+  ~vtkGPULongestEdgeRefinement() override;
 
   void ExecuteOnDevice(vtkInformationVector** inputVector, vtkPointSet* input, vtkPointSet* output,
     gpumesh::DeviceRun& run) override;
@@ -96,6 +106,9 @@ protected:
   int Passes = 1;
 
 private:
+  // Under MPI: the first pass's cut, kept while the input is unchanged on every process.
+  std::unique_ptr<vtkGPUMeshDistributedRefinement::FirstCut> FirstCut;
+
   vtkGPULongestEdgeRefinement(const vtkGPULongestEdgeRefinement&) = delete;
   void operator=(const vtkGPULongestEdgeRefinement&) = delete;
 };

@@ -131,6 +131,18 @@ public:
     std::sort(this->EdgeOfSlot.begin(), this->EdgeOfSlot.end());
   }
 
+  // A copy of `kept` (a cut found in an earlier execution) that exchanges with the neighbours
+  // of `interface`, a copy of the interface `kept` was found with.
+  CutEdgeExchange(const CutEdgeExchange& kept, vtkGPUMeshPieceInterface& interface)
+    : Controller(kept.Controller)
+    , Neighbors(interface.Neighbors)
+    , Edges(kept.Edges)
+    , HolderStart(kept.HolderStart)
+    , HolderList(kept.HolderList)
+    , EdgeOfSlot(kept.EdgeOfSlot)
+  {
+  }
+
   // gpumesh::DistributedRefinement::exchange. Collective.
   bool operator()(const std::vector<cl_int>& divided, std::vector<cl_int>& forced, bool failed)
   {
@@ -343,8 +355,38 @@ gpumesh::CellKind AgreedKind(gpumesh::CellKind pieceKind, bool pieceHasCells, vt
   return first[1] < none ? gpumesh::CellKind::Tetra : gpumesh::CellKind::Triangle;
 }
 
+// The first pass's cut of a piece and the interface it was found with, each exchanging with
+// the interface's neighbours.
+struct FirstCut::Found
+{
+  vtkGPUMeshPieceInterface Interface;
+  vtkGPUMeshNeighbors::Box Box;
+  std::optional<CutEdgeExchange> Cut;
+};
+
+FirstCut::FirstCut() = default;
+FirstCut::~FirstCut() = default;
+
+bool FirstCut::Reusable(vtkPointSet* input, vtkMultiProcessController* controller)
+{
+  vtkGPUMeshInputKey key = vtkGPUMeshInputKey::Of(input, controller);
+  this->Reused = vtkGPUMeshInputKey::EveryProcess(this->Kept && key.Matches(this->Key), controller);
+  if (!this->Reused)
+    this->Kept.reset();
+  this->Key = std::move(key);
+  return this->Reused;
+}
+
+vtkGPUMeshPieceBox FirstCut::Box() const
+{
+  vtkGPUMeshPieceBox box;
+  if (this->Reused)
+    box.Box = this->Kept->Box;
+  return box;
+}
+
 gpumesh::RefinedSimplices RefinePiece(vtkPointSet* input, const vtkGPUMeshPieceBox& box,
-  vtkMultiProcessController* controller, gpumesh::DeviceRun& run, const gpumesh::DeviceMesh& mesh,
+  vtkMultiProcessController* controller, gpumesh::DeviceRun& run, const gpumesh::DeviceMesh& mesh, FirstCut& first,
   const std::function<gpumesh::RefinedSimplices(const gpumesh::DistributedRefinement*)>& refine)
 {
   if (!controller)
@@ -352,9 +394,33 @@ gpumesh::RefinedSimplices RefinePiece(vtkPointSet* input, const vtkGPUMeshPieceB
     return refine(nullptr);
   }
   gpumesh::DistributedRefinement distributed;
-  vtkTimerLog::MarkStartEvent("GPUMesh: piece interface");
-  vtkGPUMeshPieceInterface interface = vtkGPUMeshPieceInterface::Find(input, controller, &box);
-  vtkTimerLog::MarkEndEvent("GPUMesh: piece interface");
+  // This execution's interface and cut, which the passes after the first change: copies of
+  // those kept, or found now (and copies of them kept).
+  std::optional<vtkGPUMeshPieceInterface> found;
+  std::optional<CutEdgeExchange> cut; // the current pass's
+  if (first.Reused && first.Kept)
+  {
+    found.emplace(first.Kept->Interface);
+    cut.emplace(*first.Kept->Cut, *found);
+  }
+  else
+  {
+    first.Kept.reset();
+    vtkTimerLog::MarkStartEvent("GPUMesh: piece interface");
+    found.emplace(vtkGPUMeshPieceInterface::Find(input, controller, &box));
+    vtkTimerLog::MarkEndEvent("GPUMesh: piece interface");
+    gpumesh::BoundaryEdgeSlots boundary;
+    vtkGPUMeshDistributed::AllSucceed(controller, [&] { boundary = BoundaryEdgesOnInterface(run, mesh, *found); });
+    vtkTimerLog::MarkStartEvent("GPUMesh: cut edges");
+    cut.emplace(boundary, *found, controller);
+    vtkTimerLog::MarkEndEvent("GPUMesh: cut edges");
+    auto kept = std::make_unique<FirstCut::Found>();
+    kept->Interface = *found;
+    kept->Box = box.Box;
+    kept->Cut.emplace(*cut, kept->Interface);
+    first.Kept = std::move(kept);
+  }
+  vtkGPUMeshPieceInterface& interface = *found;
   // Ties go by global id. When the global ids increase with the piece's point ids they order
   // every cell's points as those do, and the point ids break ties as they would (in later
   // passes too: each pass numbers its new points in the order of their parents' ids): nothing
@@ -370,12 +436,6 @@ gpumesh::RefinedSimplices RefinePiece(vtkPointSet* input, const vtkGPUMeshPieceB
     });
   }
   vtkTimerLog::MarkEndEvent("GPUMesh: tie ids");
-  std::optional<CutEdgeExchange> cut; // the current pass's
-  gpumesh::BoundaryEdgeSlots boundary;
-  vtkGPUMeshDistributed::AllSucceed(controller, [&] { boundary = BoundaryEdgesOnInterface(run, mesh, interface); });
-  vtkTimerLog::MarkStartEvent("GPUMesh: cut edges");
-  cut.emplace(boundary, interface, controller);
-  vtkTimerLog::MarkEndEvent("GPUMesh: cut edges");
   distributed.exchange = [&cut](const std::vector<cl_int>& divided, std::vector<cl_int>& forced, bool failed) {
     vtkTimerLogScope scope("GPUMesh: exchange cut edges");
     return (*cut)(divided, forced, failed);

@@ -3,28 +3,21 @@
 // piece) costs more than the filters' device work; a GUI user who changes only a property of the filter
 // re-executes it with the same input, and then gets the piece built last time.
 //
-// The piece is reused only when no process's input changed: each process compares what decides
-// its piece (the input dataset itself, the modification times of it, its points, cells and
-// point and cell arrays, which include the global ids and the ghost array, its point and cell
-// counts, the controller and its process count) with the last build, and the processes agree
-// with a MIN reduction, so that one changed piece makes every process rebuild (building is
-// collective). An in-place change counts when it is followed by Modified(), as everywhere in
-// VTK.
+// The piece is reused only when no process's input changed (vtkGPUMeshInputKey): one changed
+// piece makes every process rebuild (building is collective).
 #ifndef vtkGPUMeshGhostedPieceCache_h
 #define vtkGPUMeshGhostedPieceCache_h
 
 #include "vtkGPUMeshDistributed.h"
 #include "vtkGPUMeshGhostLayer.h"
+#include "vtkGPUMeshInputKey.h"
 
 #include "vtkFieldData.h"
-
 #include "vtkMultiProcessController.h"
 #include "vtkPointSet.h"
 #include "vtkType.h"
-#include "vtkWeakPointer.h"
 
 #include <memory>
-#include <vector>
 
 class vtkGPUMeshGhostedPieceCache
 {
@@ -50,23 +43,8 @@ public:
   void Release();
 
 private:
-  /// What decides the ghosted piece on this process.
-  struct Key
-  {
-    vtkWeakPointer<vtkPointSet> Input;
-    /// False for a dataset type whose cells KeyOf does not know: never reused.
-    bool Known = false;
-    std::vector<vtkMTimeType> ModificationTimes;
-    vtkIdType Points = 0;
-    vtkIdType Cells = 0;
-    vtkWeakPointer<vtkMultiProcessController> Controller;
-    int Processes = 0;
-  };
-  static Key KeyOf(vtkPointSet* input, vtkMultiProcessController* controller);
-  bool Matches(const Key& key) const;
-
   std::unique_ptr<vtkGPUMeshDistributed::GhostedPiece> Piece;
-  Key PieceKey;
+  vtkGPUMeshInputKey PieceKey;
   bool Reused = false;
   vtkIdType Builds = 0;
 };

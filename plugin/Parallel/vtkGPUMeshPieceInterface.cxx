@@ -125,7 +125,7 @@ bool vtkGPUMeshGlobalPointIds::Adopt(vtkDataArray* array)
   if (!wide || !array->HasStandardMemoryLayout() || array->GetNumberOfComponents() != 1)
     return false;
   this->Held = array;
-  this->Owned.clear();
+  this->Owned.reset();
   this->Input = static_cast<const long long*>(array->GetVoidPointer(0));
   this->InputCount = static_cast<std::size_t>(array->GetNumberOfTuples());
   return true;
@@ -134,16 +134,16 @@ bool vtkGPUMeshGlobalPointIds::Adopt(vtkDataArray* array)
 void vtkGPUMeshGlobalPointIds::Own(gpumesh::HostVector<long long>&& ids)
 {
   this->Held = nullptr;
-  this->Owned = std::move(ids);
-  this->Input = this->Owned.data();
-  this->InputCount = this->Owned.size();
+  this->Owned = std::make_shared<gpumesh::HostVector<long long>>(std::move(ids));
+  this->Input = this->Owned->data();
+  this->InputCount = this->Owned->size();
 }
 
 void vtkGPUMeshGlobalPointIds::Set(std::size_t p, long long id)
 {
-  if (this->Held || p >= this->Owned.size())
+  if (!this->Owned || p >= this->Owned->size())
     throw gpumesh::Error("Internal error: a global point id set in an array this piece does not own");
-  this->Owned[p] = id;
+  (*this->Owned)[p] = id;
 }
 
 long long vtkGPUMeshGlobalPointIds::Largest() const

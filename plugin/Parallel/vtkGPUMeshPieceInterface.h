@@ -18,6 +18,7 @@ class DeviceMesh;
 class DeviceRun;
 }
 
+#include <memory>
 #include <vector>
 
 class vtkDataArray;
@@ -27,6 +28,8 @@ class vtkPointSet;
 /// Per point of a piece, its global id: the input's own array, read in place when it holds
 /// 64-bit integers in VTK's standard layout (no copy as large as the piece), else a copy; then
 /// the ids of points added after the input's (the refinement's new points, pass after pass).
+/// Copies share the input points' ids (a copy of this piece's own too): copying costs what the
+/// added ids do.
 class vtkGPUMeshGlobalPointIds
 {
 public:
@@ -52,12 +55,13 @@ public:
   bool Adopt(vtkDataArray* array);
   /// Takes `ids` as the input points' ids.
   void Own(gpumesh::HostVector<long long>&& ids);
-  /// Sets input point p's id: only for ids this holds in its own copy (Own).
+  /// Sets input point p's id: only for ids this holds in its own copy (Own), before it is
+  /// copied (copies share it).
   void Set(std::size_t p, long long id);
 
 private:
   vtkSmartPointer<vtkDataArray> Held;
-  gpumesh::HostVector<long long> Owned;
+  std::shared_ptr<gpumesh::HostVector<long long>> Owned;
   const long long* Input = nullptr;
   std::size_t InputCount = 0;
 };

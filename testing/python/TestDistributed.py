@@ -507,6 +507,12 @@ def run_distributed(folder, layout, cases, reexecute=False):
         problems = compare(case, whole, pieces, reference_reader.GetOutput())
         if errors.text.strip():
             problems.append("errors: " + errors.text.strip()[:500])
+        if reexecute and name == "GPULongestEdgeRefinement":
+            # The input is the first execution's: its first cut is reused on every process.
+            reused = [piece.GetFieldData().GetAbstractArray("FirstCutReused") for piece in pieces]
+            reused = [None if array is None else int(array.GetTuple1(0)) for array in reused]
+            if reused != [1] * ranks:
+                problems.append("FirstCutReused per process %s at the re-execution, expected 1 on every one" % reused)
         if "guard" in case and layout == "redistribute" and not reexecute:
             problems += guard_exchange_problems(source, name, properties, case, pieces, ranks)
         cells = [piece.GetNumberOfCells() for piece in pieces]
