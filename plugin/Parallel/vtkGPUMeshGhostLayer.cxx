@@ -38,6 +38,8 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <memory>
+#include <mutex>
 
 namespace vtkGPUMeshDistributed
 {
@@ -260,6 +262,48 @@ vtkGPUMeshNeighbors::Buffer packCells(vtkPointSet* input, const Cells& cells, co
   }
   return vtkGPUMeshGhostCellMessage::Write(input, sent, cellIds, globalIds.InputIds(), localOf, &points);
 }
+
+// Tables of local point numbers for vtkGPUMeshGhostCellMessage::Write, one per message being
+// written at once: a thread leases a free one (or a new one) for a message and returns it.
+class LocalPointTables
+{
+public:
+  using Table = gpumesh::HostVector<std::int32_t>;
+  class Lease
+  {
+  public:
+    explicit Lease(LocalPointTables& tables)
+      : Tables(tables)
+    {
+      std::lock_guard<std::mutex> lock(tables.Mutex);
+      if (!tables.Free.empty())
+      {
+        this->Held = std::move(tables.Free.back());
+        tables.Free.pop_back();
+      }
+      else
+      {
+        this->Held = std::make_unique<Table>(); // Write fills it on first use
+      }
+    }
+    ~Lease()
+    {
+      std::lock_guard<std::mutex> lock(this->Tables.Mutex);
+      this->Tables.Free.push_back(std::move(this->Held));
+    }
+    Lease(const Lease&) = delete;
+    Lease& operator=(const Lease&) = delete;
+    Table& operator*() { return *this->Held; }
+
+  private:
+    LocalPointTables& Tables;
+    std::unique_ptr<Table> Held;
+  };
+
+private:
+  std::mutex Mutex;
+  std::vector<std::unique_ptr<Table>> Free;
+};
 
 // Where each ghost cell and each added point of the piece comes from.
 struct Received
@@ -750,17 +794,39 @@ GhostedPiece BuildGhostedPiece(vtkPointSet* input, vtkMultiProcessController* co
     piece.InterfaceCells = interfaceCells(input, cells, setOf, pairs, device, origin, kept, piece.InterfaceCellsOnDevice);
     const std::vector<std::vector<vtkIdType>> cellsFor =
       cellsForNeighbors(cells, piece.InterfaceCells, setOf, sets, count);
-    gpumesh::HostVector<std::int32_t> localOf; // made by the first message
     // The points sent, each message's own list (each point once per message) as it is: their
     // one reader looks them up by global id, in any order.
-    std::vector<vtkIdType> messagePoints;
+    std::vector<std::vector<vtkIdType>> messagePoints(count);
+    std::vector<std::size_t> nonEmpty;
     for (std::size_t n = 0; n < count; ++n)
     {
-      if (cellsFor[n].empty())
-        continue;
-      sent[n] = packCells(input, cells, cellsFor[n], interface.GlobalIds, localOf, messagePoints);
-      piece.SentPoints.insert(piece.SentPoints.end(), messagePoints.begin(), messagePoints.end());
+      if (!cellsFor[n].empty())
+        nonEmpty.push_back(n);
     }
+    if (nonEmpty.size() == 1)
+    {
+      // One message: written with the table's fill on all threads.
+      gpumesh::HostVector<std::int32_t> localOf;
+      const std::size_t n = nonEmpty.front();
+      sent[n] = packCells(input, cells, cellsFor[n], interface.GlobalIds, localOf, messagePoints[n]);
+    }
+    else
+    {
+      // Each message on a thread of its own (a piece between two others writes two; each is a
+      // serial pass over its cells), with a table of local point numbers per message being
+      // written (Write leaves it as it found it, for the next one).
+      LocalPointTables tables;
+      vtkGPUMeshHostLoops::For(0, static_cast<vtkIdType>(nonEmpty.size()), 1, [&](vtkIdType first, vtkIdType last) {
+        for (vtkIdType i = first; i < last; ++i)
+        {
+          const std::size_t n = nonEmpty[static_cast<std::size_t>(i)];
+          LocalPointTables::Lease localOf(tables);
+          sent[n] = packCells(input, cells, cellsFor[n], interface.GlobalIds, *localOf, messagePoints[n]);
+        }
+      });
+    }
+    for (const std::vector<vtkIdType>& points : messagePoints)
+      piece.SentPoints.insert(piece.SentPoints.end(), points.begin(), points.end());
   });
   vtkTimerLog::MarkStartEvent("GPUMesh: exchange ghost cells");
   const std::vector<vtkGPUMeshNeighbors::Buffer> bytes = neighbors.Exchange(sent);
@@ -774,12 +840,14 @@ GhostedPiece BuildGhostedPiece(vtkPointSet* input, vtkMultiProcessController* co
     // Points of received cells: the shared ones are this piece's, the others are added once
     // (ghost cells of two processes may share a point this one lacks).
     std::vector<Message> grids(count); // read in place: `bytes` outlives them
+    // Each message checked on a thread of its own (a serial pass over its ids).
+    vtkGPUMeshHostLoops::For(0, static_cast<vtkIdType>(count), 1, [&](vtkIdType first, vtkIdType last) {
+      for (vtkIdType n = first; n < last; ++n)
+        grids[n] = vtkGPUMeshGhostCellMessage::Read(bytes[n], neighbors.Ranks()[n]);
+    });
     std::size_t expected = 0; // ids the map below will hold at most
     for (std::size_t n = 0; n < count; ++n)
-    {
-      grids[n] = vtkGPUMeshGhostCellMessage::Read(bytes[n], neighbors.Ranks()[n]);
       expected += interface.Shared[n].size() + static_cast<std::size_t>(grids[n].Points);
-    }
     vtkGPUMeshIdMap pieceOfId(expected);
     for (std::size_t n = 0; n < count; ++n)
     {
