@@ -12,7 +12,7 @@
 //   neighbor-distance   total NeighborCount (exact), sum of MeanNeighborDistance
 //   vertex-smoothing    10 Laplacian iterations: sum of x + y + z of the smoothed points, each
 //                       point counted once (a cut row belongs to the lower rank)
-//   refinement-marked   0.1% of the cells marked (a hash of the global cell id): triangles out
+//   refinement-marked   0.1% of the cells marked (a hash of the global cell id): cells out
 //   refinement-all      every cell refined: cells out
 //   mesh-kernel         one Laplacian step written by the user (GPU Mesh Kernel, Points): as
 //                       vertex-smoothing
@@ -23,7 +23,7 @@
 //
 // With --tetrahedra instead of --triangles, the mesh is a box of jittered cubes of six
 // tetrahedra each (as MeshGenerators.h's tetrahedronBox), split by layers of cubes, as a
-// vtkUnstructuredGrid; cell-reduction then sums volumes (refinement takes triangles only).
+// vtkUnstructuredGrid; cell-reduction then sums volumes, and the refinement refines tetrahedra.
 //
 // Without --reexecute, every run is a new filter on a new input, what a time step of a
 // distributed simulation costs: the piece's arrays are marked modified before each run, so
@@ -119,7 +119,8 @@ double unitInterval(std::uint64_t bits)
 
 /// The piece of rank `rank` of an n x n grid of jittered squares split along alternating
 /// diagonals (as MeshGenerators.h's triangleGrid): square rows [first, last) and point rows
-/// [first, last]. The cell array Mark is 1 on 0.1% of the cells.
+/// [first, last]. The cell array Mark is 1 on 0.1% of the cells (a hash of the global cell id),
+/// in the tetrahedron box too.
 struct Piece
 {
   vtkSmartPointer<vtkPointSet> mesh;
@@ -281,7 +282,7 @@ Piece generateTetrahedronPiece(long long tetrahedra, int rank, int processes, bo
 
   const long long cellCount = 6 * n * n * (piece.lastRow - piece.firstRow);
   arrays.allocateCells(cellCount, 4);
-  arrays.marks->FillValue(0.0f); // unused by the tetrahedron filters; kept for a uniform input
+  float* marks = arrays.marks->GetPointer(0);
   const auto id = [&](long long i, long long j, long long k) { return ((k - piece.firstRow) * (n + 1) + j) * (n + 1) + i; };
   const int paths[6][2] = { { 1, 2 }, { 2, 3 }, { 3, 7 }, { 7, 4 }, { 4, 5 }, { 5, 1 } };
   vtkIdType* connectivity = arrays.connectivity->GetPointer(0);
@@ -300,6 +301,14 @@ Piece generateTetrahedronPiece(long long tetrahedra, int rank, int processes, bo
           *out++ = v[p[0]];
           *out++ = v[p[1]];
           *out++ = v[6];
+        }
+        // Marks as the triangles': 0.1% by a hash of the global cell id.
+        const long long cube = (k * n + j) * n + i;
+        for (int t = 0; t < 6; ++t)
+        {
+          const long long globalCell = 6 * cube + t;
+          marks[6 * (n * (row - piece.firstRow * n) + i) + t] =
+            mix(static_cast<std::uint64_t>(globalCell) ^ 0x5bd1e995ull) % 1000 == 0 ? 1.0f : 0.0f;
         }
       }
     }
@@ -772,8 +781,6 @@ int main(int argc, char* argv[])
                                                                      : std::ceil(std::sqrt(options.triangles / 2.0)));
     if (rows < controller->GetNumberOfProcesses())
       throw std::runtime_error("the mesh is too small for one row (layer) of squares (cubes) per process");
-    if (options.tetrahedra && options.filter == "refinement-marked")
-      throw std::runtime_error("refinement-marked takes triangles only");
     status = run(options, controller);
   }
   catch (const std::exception& error)
