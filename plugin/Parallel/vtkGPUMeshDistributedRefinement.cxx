@@ -9,6 +9,7 @@
 #include "vtkTimerLog.h"
 
 #include "gpumesh/runtime/Error.h"
+#include "gpumesh/runtime/HostSort.h"
 #include "gpumesh/topology/BoundaryEdges.h"
 
 #include <algorithm>
@@ -58,11 +59,15 @@ public:
   {
     const auto& ids = interface.GlobalIds;
     const std::size_t count = this->Neighbors.Count();
+    const unsigned threads = vtkGPUMeshHostLoops::Threads();
+    // The tables below hold a few entries per interface point (a 10M-tetrahedron box on 4
+    // processes: about 230,000 slots a process): sorted and searched on all threads.
     std::vector<std::vector<vtkIdType>> shared(count);
     for (std::size_t n = 0; n < count; ++n)
     {
       shared[n] = interface.Shared[n];
-      std::sort(shared[n].begin(), shared[n].end());
+      if (!std::is_sorted(shared[n].begin(), shared[n].end()))
+        gpumesh::parallelSort(shared[n], threads);
     }
     const auto holds = [&](std::size_t n, vtkIdType p) {
       return std::binary_search(shared[n].begin(), shared[n].end(), p);
@@ -80,26 +85,33 @@ public:
       const long long a = ids[boundary.ends[i].s[0]], b = ids[boundary.ends[i].s[1]];
       slots[i] = { { std::min(a, b), std::max(a, b) }, i };
     }
-    std::sort(slots.begin(), slots.end(),
-      [](const Slot& x, const Slot& y) { return x.key != y.key ? x.key < y.key : x.index < y.index; });
-    std::vector<std::vector<long long>> offered(count);
-    std::vector<std::vector<std::size_t>> offeredSlots(count); // each offer's first slot, in key order
-    for (std::size_t i = 0; i < slots.size(); ++i)
-    {
-      if (i > 0 && slots[i].key == slots[i - 1].key)
-        continue;
-      const vtkIdType a = boundary.ends[slots[i].index].s[0], b = boundary.ends[slots[i].index].s[1];
-      for (std::size_t n = 0; n < count; ++n)
-      {
-        if (holds(n, a) && holds(n, b))
+    gpumesh::parallelSort(
+      slots, [](const Slot& x, const Slot& y) { return x.key != y.key ? x.key < y.key : x.index < y.index; }, threads);
+    // Each offer's first slot, per neighbour in key order.
+    const std::vector<std::vector<std::size_t>> offeredSlots = vtkGPUMeshHostLoops::Lists<std::size_t>(
+      static_cast<vtkIdType>(slots.size()), count, 1 << 12, [&](vtkIdType first, vtkIdType last, const auto& add) {
+        for (auto i = static_cast<std::size_t>(first); i < static_cast<std::size_t>(last); ++i)
         {
-          offered[n].insert(offered[n].end(), { slots[i].key.first, slots[i].key.second });
-          offeredSlots[n].push_back(i);
+          if (i > 0 && slots[i].key == slots[i - 1].key)
+            continue;
+          const vtkIdType a = boundary.ends[slots[i].index].s[0], b = boundary.ends[slots[i].index].s[1];
+          for (std::size_t n = 0; n < count; ++n)
+          {
+            if (holds(n, a) && holds(n, b))
+              add(n, i);
+          }
         }
-      }
+      });
+    std::vector<std::vector<long long>> offered(count);
+    for (std::size_t n = 0; n < count; ++n)
+    {
+      offered[n].reserve(2 * offeredSlots[n].size());
+      for (std::size_t i : offeredSlots[n])
+        offered[n].insert(offered[n].end(), { slots[i].key.first, slots[i].key.second });
     }
     const auto heard = this->Neighbors.ExchangeValues(offered);
-    // The (first slot, neighbour) pairs of the cut: an offer the neighbour made too.
+    // The (first slot, neighbour) pairs of the cut: an offer the neighbour made too. Both lists
+    // in key order: one walk through the two.
     std::vector<std::pair<std::size_t, std::size_t>> cut;
     for (std::size_t n = 0; n < count; ++n)
     {
@@ -107,14 +119,17 @@ public:
       theirs.reserve(heard[n].size() / 2);
       for (std::size_t i = 0; i + 1 < heard[n].size(); i += 2)
         theirs.emplace_back(heard[n][i], heard[n][i + 1]);
-      std::sort(theirs.begin(), theirs.end());
+      if (!std::is_sorted(theirs.begin(), theirs.end())) // a neighbour sends them in key order
+        gpumesh::parallelSort(theirs, threads);
+      auto at = theirs.begin();
       for (std::size_t i : offeredSlots[n])
       {
-        if (std::binary_search(theirs.begin(), theirs.end(), slots[i].key))
+        at = std::lower_bound(at, theirs.end(), slots[i].key);
+        if (at != theirs.end() && *at == slots[i].key)
           cut.emplace_back(i, n);
       }
     }
-    std::sort(cut.begin(), cut.end());
+    gpumesh::parallelSort(cut, threads);
     for (std::size_t c = 0; c < cut.size(); ++c)
     {
       if (c == 0 || cut[c].first != cut[c - 1].first)
@@ -128,7 +143,7 @@ public:
       this->HolderList.push_back(cut[c].second);
     }
     this->HolderStart.push_back(this->HolderList.size());
-    std::sort(this->EdgeOfSlot.begin(), this->EdgeOfSlot.end());
+    gpumesh::parallelSort(this->EdgeOfSlot, threads);
   }
 
   // A copy of `kept` (a cut found in an earlier execution) that exchanges with the neighbours

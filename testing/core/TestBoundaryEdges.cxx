@@ -289,6 +289,21 @@ TEST(BoundaryEdges, AmongSharedPointsOfTetrahedronPieces)
   EXPECT_GT(expectPiecesMatch(mesh, true, 2, [&](std::size_t c) { return pieces[c]; }), 0u);
 }
 
+// Pieces large enough that the host's matching runs in several blocks on several threads and
+// sorts its tables in parallel (more than 4,096 cells with two shared points, more than 32,768
+// faces or slots): interleaved pieces, where nearly every cell holds two shared points.
+TEST(BoundaryEdges, AmongSharedPointsOfLargePieces)
+{
+  const testmesh::Mesh tetrahedra = tetraGridWithHoles(18);
+  ASSERT_GT(tetrahedra.cells.size(), 30000u);
+  const std::vector<int> tetraPieces = randomPieces(tetrahedra.cells.size(), 2, 5);
+  EXPECT_GT(expectPiecesMatch(tetrahedra, true, 2, [&](std::size_t c) { return tetraPieces[c]; }), 10000u);
+  const testmesh::Mesh triangles = triangleGridWithHole(160);
+  ASSERT_GT(triangles.cells.size(), 40000u);
+  const std::vector<int> trianglePieces = randomPieces(triangles.cells.size(), 2, 9);
+  EXPECT_GT(expectPiecesMatch(triangles, false, 2, [&](std::size_t c) { return trianglePieces[c]; }), 10000u);
+}
+
 // No cells, no points listed, a point outside the mesh, cells of another kind.
 TEST(BoundaryEdges, AmongEdgeCases)
 {

@@ -1,12 +1,15 @@
 #include "gpumesh/topology/BoundaryEdges.h"
 
 #include "gpumesh/primitives/Scan.h"
+#include "gpumesh/runtime/HostSort.h"
+#include "gpumesh/runtime/HostThreads.h"
 #include "gpumesh/topology/CellEntities.h"
 #include "gpumesh/topology/ListedPoints.h"
 
 #include <algorithm>
 #include <array>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 namespace gpumesh
@@ -46,11 +49,12 @@ struct ListedCells
   std::vector<cl_int> ids, points, listed;
 };
 
-// The boundary slots of `cells` whose edges have both ends listed (`among`, sorted): right when
-// every cell holding two listed points is there (the edges' other cells, and for tetrahedra
-// the faces' other cells, are among them). Sorts of the slots by edge, and for tetrahedra of the
-// faces with two listed points.
-BoundaryEdgeSlots matchOnHost(CellKind kind, const ListedCells& cells, const std::vector<cl_int>& among)
+// The boundary slots of `cells` whose edges have both ends listed (each cell's bits say which of
+// its points are): right when every cell holding two listed points is there (the edges' other
+// cells, and for tetrahedra the faces' other cells, are among them). Sorts of the slots by edge, and for tetrahedra of the
+// faces with two listed points, on the host pool's threads (hundreds of thousands of entries
+// on a piece of a tetrahedron mesh).
+BoundaryEdgeSlots matchOnHost(CellKind kind, const ListedCells& cells)
 {
   static const int triangleEdges[3][2] = { { 0, 1 }, { 1, 2 }, { 2, 0 } };
   static const int tetraEdges[6][2] = { { 0, 1 }, { 1, 2 }, { 2, 0 }, { 0, 3 }, { 1, 3 }, { 2, 3 } };
@@ -58,62 +62,87 @@ BoundaryEdgeSlots matchOnHost(CellKind kind, const ListedCells& cells, const std
   const bool tetrahedra = kind == CellKind::Tetra;
   const int perCell = tetrahedra ? 4 : 3;
   const int edgesPerCell = tetrahedra ? 6 : 3;
-  // (edge, slot) of every edge with both ends listed, in slot order.
-  std::vector<std::pair<Edge, cl_int>> slots;
-  for (std::size_t i = 0; i < cells.ids.size(); ++i)
+  const unsigned threads = hostThreads();
+  // The faces with two listed points (any face with such an edge; tetrahedra), with which of
+  // their (sorted) points are listed, from the cell's bits.
+  struct Face
   {
-    const cl_int* v = cells.points.data() + perCell * i;
-    const cl_int listed = cells.listed[i];
-    for (int e = 0; e < edgesPerCell; ++e)
+    std::array<cl_int, 3> points;
+    std::array<bool, 3> listed;
+  };
+  // (edge, slot) of every edge with both ends listed, in slot order, and the faces: made per
+  // block of cells on all threads, joined in block order.
+  constexpr std::size_t block = std::size_t(1) << 12;
+  const std::size_t blocks = (cells.ids.size() + block - 1) / block;
+  std::vector<std::vector<std::pair<Edge, cl_int>>> blockSlots(blocks);
+  std::vector<std::vector<Face>> blockFaces(blocks);
+  parallelFor(0, static_cast<std::int64_t>(blocks), 1, threads, [&](std::int64_t first, std::int64_t last) {
+    for (auto b = static_cast<std::size_t>(first); b < static_cast<std::size_t>(last); ++b)
     {
-      const auto& local = tetrahedra ? tetraEdges[e] : triangleEdges[e];
-      if ((listed >> local[0] & 1) && (listed >> local[1] & 1))
-        slots.push_back({ edgeOf(v[local[0]], v[local[1]]), edgesPerCell * cells.ids[i] + e });
-    }
-  }
-  std::vector<Edge> boundary; // sorted
-  if (tetrahedra)
-  {
-    // The faces with two listed points (any face with such an edge), used by one tetrahedron.
-    std::vector<std::array<cl_int, 3>> faces;
-    for (std::size_t i = 0; i < cells.ids.size(); ++i)
-    {
-      const cl_int* v = cells.points.data() + perCell * i;
-      const cl_int listed = cells.listed[i];
-      for (const auto& f : tetraFaces)
+      for (std::size_t i = b * block; i < std::min(cells.ids.size(), (b + 1) * block); ++i)
       {
-        if ((listed >> f[0] & 1) + (listed >> f[1] & 1) + (listed >> f[2] & 1) >= 2)
+        const cl_int* v = cells.points.data() + perCell * i;
+        const cl_int listed = cells.listed[i];
+        for (int e = 0; e < edgesPerCell; ++e)
         {
-          std::array<cl_int, 3> face = { v[f[0]], v[f[1]], v[f[2]] };
-          std::sort(face.begin(), face.end());
-          faces.push_back(face);
+          const auto& local = tetrahedra ? tetraEdges[e] : triangleEdges[e];
+          if ((listed >> local[0] & 1) && (listed >> local[1] & 1))
+            blockSlots[b].push_back({ edgeOf(v[local[0]], v[local[1]]), edgesPerCell * cells.ids[i] + e });
+        }
+        for (int k = 0; tetrahedra && k < 4; ++k)
+        {
+          const auto& f = tetraFaces[k];
+          if ((listed >> f[0] & 1) + (listed >> f[1] & 1) + (listed >> f[2] & 1) >= 2)
+          {
+            std::array<std::pair<cl_int, bool>, 3> corners = { { { v[f[0]], (listed >> f[0] & 1) != 0 },
+              { v[f[1]], (listed >> f[1] & 1) != 0 }, { v[f[2]], (listed >> f[2] & 1) != 0 } } };
+            std::sort(corners.begin(), corners.end());
+            blockFaces[b].push_back({ { corners[0].first, corners[1].first, corners[2].first },
+              { corners[0].second, corners[1].second, corners[2].second } });
+          }
         }
       }
     }
-    std::sort(faces.begin(), faces.end());
-    const auto isListed = [&](cl_int p) { return std::binary_search(among.begin(), among.end(), p); };
+  });
+  const auto joined = [](auto& parts) {
+    std::size_t size = 0;
+    for (const auto& part : parts)
+      size += part.size();
+    typename std::remove_reference_t<decltype(parts)>::value_type all;
+    all.reserve(size);
+    for (const auto& part : parts)
+      all.insert(all.end(), part.begin(), part.end());
+    return all;
+  };
+  const std::vector<std::pair<Edge, cl_int>> slots = joined(blockSlots);
+  std::vector<Edge> boundary; // sorted
+  if (tetrahedra)
+  {
+    std::vector<Face> faces = joined(blockFaces);
+    parallelSort(faces, [](const Face& a, const Face& b) { return a.points < b.points; }, threads);
     for (std::size_t i = 0; i < faces.size();)
     {
       std::size_t j = i + 1;
-      while (j < faces.size() && faces[j] == faces[i])
+      while (j < faces.size() && faces[j].points == faces[i].points)
         ++j;
       if (j == i + 1)
       {
-        const auto& f = faces[i];
-        for (const Edge& edge : { Edge{ f[0], f[1] }, Edge{ f[1], f[2] }, Edge{ f[0], f[2] } })
-          if (isListed(edge.first) && isListed(edge.second))
-            boundary.push_back(edge);
+        const auto& f = faces[i].points;
+        const auto& listed = faces[i].listed;
+        for (const auto& [a, b] : { std::pair<int, int>{ 0, 1 }, std::pair<int, int>{ 1, 2 }, std::pair<int, int>{ 0, 2 } })
+          if (listed[a] && listed[b])
+            boundary.push_back({ f[a], f[b] });
       }
       i = j;
     }
-    std::sort(boundary.begin(), boundary.end());
+    parallelSort(boundary, threads);
     boundary.erase(std::unique(boundary.begin(), boundary.end()), boundary.end());
   }
   else
   {
     // An edge one triangle uses.
     std::vector<std::pair<Edge, cl_int>> sorted(slots);
-    std::sort(sorted.begin(), sorted.end());
+    parallelSort(sorted, threads);
     for (std::size_t i = 0; i < sorted.size();)
     {
       std::size_t j = i + 1;
@@ -123,15 +152,21 @@ BoundaryEdgeSlots matchOnHost(CellKind kind, const ListedCells& cells, const std
         boundary.push_back(sorted[i].first);
       i = j;
     }
-    std::sort(boundary.begin(), boundary.end());
+    parallelSort(boundary, threads);
   }
+  // Each slot looked up on all threads, then kept in slot order.
+  std::vector<unsigned char> onBoundary(slots.size());
+  parallelFor(0, static_cast<std::int64_t>(slots.size()), 0, threads, [&](std::int64_t first, std::int64_t last) {
+    for (std::int64_t i = first; i < last; ++i)
+      onBoundary[i] = std::binary_search(boundary.begin(), boundary.end(), slots[i].first);
+  });
   BoundaryEdgeSlots result;
-  for (const auto& [edge, slot] : slots)
+  for (std::size_t i = 0; i < slots.size(); ++i)
   {
-    if (std::binary_search(boundary.begin(), boundary.end(), edge))
+    if (onBoundary[i])
     {
-      result.slots.push_back(slot);
-      result.ends.push_back(cl_int2{ { edge.first, edge.second } });
+      result.slots.push_back(slots[i].second);
+      result.ends.push_back(cl_int2{ { slots[i].first.first, slots[i].first.second } });
     }
   }
   return result;
@@ -234,7 +269,7 @@ BoundaryEdgeSlots boundaryEdgeSlotsAmong(
   std::vector<std::size_t> order(n);
   for (std::size_t i = 0; i < n; ++i)
     order[i] = i;
-  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return appended.ids[a] < appended.ids[b]; });
+  parallelSort(order, [&](std::size_t a, std::size_t b) { return appended.ids[a] < appended.ids[b]; }, hostThreads());
   ListedCells cells;
   cells.ids.resize(n);
   cells.points.resize(perCell * n);
@@ -245,7 +280,7 @@ BoundaryEdgeSlots boundaryEdgeSlotsAmong(
     cells.listed[i] = appended.listed[order[i]];
     std::copy_n(appended.points.begin() + perCell * order[i], perCell, cells.points.begin() + perCell * i);
   }
-  return matchOnHost(kind, cells, among);
+  return matchOnHost(kind, cells);
 }
 
 } // namespace gpumesh
