@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <array>
 #include <string>
-#include <type_traits>
 #include <utility>
 
 namespace gpumesh
@@ -70,55 +69,35 @@ BoundaryEdgeSlots matchOnHost(CellKind kind, const ListedCells& cells)
     std::array<cl_int, 3> points;
     std::array<bool, 3> listed;
   };
-  // (edge, slot) of every edge with both ends listed, in slot order, and the faces: made per
-  // block of cells on all threads, joined in block order.
-  constexpr std::size_t block = std::size_t(1) << 12;
-  const std::size_t blocks = (cells.ids.size() + block - 1) / block;
-  std::vector<std::vector<std::pair<Edge, cl_int>>> blockSlots(blocks);
-  std::vector<std::vector<Face>> blockFaces(blocks);
-  parallelFor(0, static_cast<std::int64_t>(blocks), 1, threads, [&](std::int64_t first, std::int64_t last) {
-    for (auto b = static_cast<std::size_t>(first); b < static_cast<std::size_t>(last); ++b)
+  // (edge, slot) of every edge with both ends listed, in slot order, and the faces.
+  std::vector<std::pair<Edge, cl_int>> slots;
+  std::vector<Face> faces;
+  for (std::size_t i = 0; i < cells.ids.size(); ++i)
+  {
+    const cl_int* v = cells.points.data() + perCell * i;
+    const cl_int listed = cells.listed[i];
+    for (int e = 0; e < edgesPerCell; ++e)
     {
-      for (std::size_t i = b * block; i < std::min(cells.ids.size(), (b + 1) * block); ++i)
+      const auto& local = tetrahedra ? tetraEdges[e] : triangleEdges[e];
+      if ((listed >> local[0] & 1) && (listed >> local[1] & 1))
+        slots.push_back({ edgeOf(v[local[0]], v[local[1]]), edgesPerCell * cells.ids[i] + e });
+    }
+    for (int k = 0; tetrahedra && k < 4; ++k)
+    {
+      const auto& f = tetraFaces[k];
+      if ((listed >> f[0] & 1) + (listed >> f[1] & 1) + (listed >> f[2] & 1) >= 2)
       {
-        const cl_int* v = cells.points.data() + perCell * i;
-        const cl_int listed = cells.listed[i];
-        for (int e = 0; e < edgesPerCell; ++e)
-        {
-          const auto& local = tetrahedra ? tetraEdges[e] : triangleEdges[e];
-          if ((listed >> local[0] & 1) && (listed >> local[1] & 1))
-            blockSlots[b].push_back({ edgeOf(v[local[0]], v[local[1]]), edgesPerCell * cells.ids[i] + e });
-        }
-        for (int k = 0; tetrahedra && k < 4; ++k)
-        {
-          const auto& f = tetraFaces[k];
-          if ((listed >> f[0] & 1) + (listed >> f[1] & 1) + (listed >> f[2] & 1) >= 2)
-          {
-            std::array<std::pair<cl_int, bool>, 3> corners = { { { v[f[0]], (listed >> f[0] & 1) != 0 },
-              { v[f[1]], (listed >> f[1] & 1) != 0 }, { v[f[2]], (listed >> f[2] & 1) != 0 } } };
-            std::sort(corners.begin(), corners.end());
-            blockFaces[b].push_back({ { corners[0].first, corners[1].first, corners[2].first },
-              { corners[0].second, corners[1].second, corners[2].second } });
-          }
-        }
+        std::array<std::pair<cl_int, bool>, 3> corners = { { { v[f[0]], (listed >> f[0] & 1) != 0 },
+          { v[f[1]], (listed >> f[1] & 1) != 0 }, { v[f[2]], (listed >> f[2] & 1) != 0 } } };
+        std::sort(corners.begin(), corners.end());
+        faces.push_back({ { corners[0].first, corners[1].first, corners[2].first },
+          { corners[0].second, corners[1].second, corners[2].second } });
       }
     }
-  });
-  const auto joined = [](auto& parts) {
-    std::size_t size = 0;
-    for (const auto& part : parts)
-      size += part.size();
-    typename std::remove_reference_t<decltype(parts)>::value_type all;
-    all.reserve(size);
-    for (const auto& part : parts)
-      all.insert(all.end(), part.begin(), part.end());
-    return all;
-  };
-  const std::vector<std::pair<Edge, cl_int>> slots = joined(blockSlots);
+  }
   std::vector<Edge> boundary; // sorted
   if (tetrahedra)
   {
-    std::vector<Face> faces = joined(blockFaces);
     parallelSort(faces, [](const Face& a, const Face& b) { return a.points < b.points; }, threads);
     for (std::size_t i = 0; i < faces.size();)
     {
