@@ -798,23 +798,29 @@ GhostedPiece BuildGhostedPiece(vtkPointSet* input, vtkMultiProcessController* co
     // one reader looks them up by global id, in any order.
     std::vector<std::vector<vtkIdType>> messagePoints(count);
     std::vector<std::size_t> nonEmpty;
+    std::size_t messageCells = 0;
     for (std::size_t n = 0; n < count; ++n)
     {
       if (!cellsFor[n].empty())
         nonEmpty.push_back(n);
+      messageCells += cellsFor[n].size();
     }
-    if (nonEmpty.size() == 1)
+    // A message is a serial pass over its cells with a table of local point numbers as large
+    // as the piece (Write leaves it as it found it, for the next message). Several messages at
+    // once need a table each, worth its fill only where the messages are large beside the
+    // piece (a tetrahedron piece's, not a triangle piece's: measured on 4 H200, h200x4-s17b).
+    const bool atOnce = nonEmpty.size() > 1 && 4 * messageCells >= static_cast<std::size_t>(inputPoints);
+    if (!atOnce)
     {
-      // One message: written with the table's fill on all threads.
+      // One after the other: one table, filled by the first message on all threads.
       gpumesh::HostVector<std::int32_t> localOf;
-      const std::size_t n = nonEmpty.front();
-      sent[n] = packCells(input, cells, cellsFor[n], interface.GlobalIds, localOf, messagePoints[n]);
+      for (std::size_t n : nonEmpty)
+        sent[n] = packCells(input, cells, cellsFor[n], interface.GlobalIds, localOf, messagePoints[n]);
     }
     else
     {
-      // Each message on a thread of its own (a piece between two others writes two; each is a
-      // serial pass over its cells), with a table of local point numbers per message being
-      // written (Write leaves it as it found it, for the next one).
+      // Each message on a thread of its own (a piece between two others writes two), with a
+      // table per message being written.
       LocalPointTables tables;
       vtkGPUMeshHostLoops::For(0, static_cast<vtkIdType>(nonEmpty.size()), 1, [&](vtkIdType first, vtkIdType last) {
         for (vtkIdType i = first; i < last; ++i)
