@@ -38,8 +38,6 @@
 #include <functional>
 #include <limits>
 #include <map>
-#include <memory>
-#include <mutex>
 
 namespace vtkGPUMeshDistributed
 {
@@ -262,48 +260,6 @@ vtkGPUMeshNeighbors::Buffer packCells(vtkPointSet* input, const Cells& cells, co
   }
   return vtkGPUMeshGhostCellMessage::Write(input, sent, cellIds, globalIds.InputIds(), localOf, &points);
 }
-
-// Tables of local point numbers for vtkGPUMeshGhostCellMessage::Write, one per message being
-// written at once: a thread leases a free one (or a new one) for a message and returns it.
-class LocalPointTables
-{
-public:
-  using Table = gpumesh::HostVector<std::int32_t>;
-  class Lease
-  {
-  public:
-    explicit Lease(LocalPointTables& tables)
-      : Tables(tables)
-    {
-      std::lock_guard<std::mutex> lock(tables.Mutex);
-      if (!tables.Free.empty())
-      {
-        this->Held = std::move(tables.Free.back());
-        tables.Free.pop_back();
-      }
-      else
-      {
-        this->Held = std::make_unique<Table>(); // Write fills it on first use
-      }
-    }
-    ~Lease()
-    {
-      std::lock_guard<std::mutex> lock(this->Tables.Mutex);
-      this->Tables.Free.push_back(std::move(this->Held));
-    }
-    Lease(const Lease&) = delete;
-    Lease& operator=(const Lease&) = delete;
-    Table& operator*() { return *this->Held; }
-
-  private:
-    LocalPointTables& Tables;
-    std::unique_ptr<Table> Held;
-  };
-
-private:
-  std::mutex Mutex;
-  std::vector<std::unique_ptr<Table>> Free;
-};
 
 // Where each ghost cell and each added point of the piece comes from.
 struct Received
@@ -810,25 +766,26 @@ GhostedPiece BuildGhostedPiece(vtkPointSet* input, vtkMultiProcessController* co
     // once need a table each, worth its fill only where the messages are large beside the
     // piece (a tetrahedron piece's, not a triangle piece's: measured on 4 H200, h200x4-s17b).
     const bool atOnce = nonEmpty.size() > 1 && 4 * messageCells >= static_cast<std::size_t>(inputPoints);
+    // Block b of `blocks` of the messages, one after the other with one table.
+    const auto packBlock = [&](std::size_t b, std::size_t blocks) {
+      gpumesh::HostVector<std::int32_t> localOf; // filled by the block's first message
+      for (std::size_t i = nonEmpty.size() * b / blocks; i < nonEmpty.size() * (b + 1) / blocks; ++i)
+      {
+        const std::size_t n = nonEmpty[i];
+        sent[n] = packCells(input, cells, cellsFor[n], interface.GlobalIds, localOf, messagePoints[n]);
+      }
+    };
     if (!atOnce)
     {
-      // One after the other: one table, filled by the first message on all threads.
-      gpumesh::HostVector<std::int32_t> localOf;
-      for (std::size_t n : nonEmpty)
-        sent[n] = packCells(input, cells, cellsFor[n], interface.GlobalIds, localOf, messagePoints[n]);
+      packBlock(0, 1); // the table's fill on all threads
     }
     else
     {
-      // Each message on a thread of its own (a piece between two others writes two), with a
-      // table per message being written.
-      LocalPointTables tables;
-      vtkGPUMeshHostLoops::For(0, static_cast<vtkIdType>(nonEmpty.size()), 1, [&](vtkIdType first, vtkIdType last) {
-        for (vtkIdType i = first; i < last; ++i)
-        {
-          const std::size_t n = nonEmpty[static_cast<std::size_t>(i)];
-          LocalPointTables::Lease localOf(tables);
-          sent[n] = packCells(input, cells, cellsFor[n], interface.GlobalIds, *localOf, messagePoints[n]);
-        }
+      // A block of messages a thread (a piece between two others writes its two at once).
+      const std::size_t blocks = std::min<std::size_t>(nonEmpty.size(), vtkGPUMeshHostLoops::Threads());
+      vtkGPUMeshHostLoops::For(0, static_cast<vtkIdType>(blocks), 1, [&](vtkIdType first, vtkIdType last) {
+        for (vtkIdType b = first; b < last; ++b)
+          packBlock(static_cast<std::size_t>(b), blocks);
       });
     }
     for (const std::vector<vtkIdType>& points : messagePoints)

@@ -50,9 +50,9 @@ struct ListedCells
 
 // The boundary slots of `cells` whose edges have both ends listed (each cell's bits say which of
 // its points are): right when every cell holding two listed points is there (the edges' other
-// cells, and for tetrahedra the faces' other cells, are among them). Sorts of the slots by edge, and for tetrahedra of the
-// faces with two listed points, on the host pool's threads (hundreds of thousands of entries
-// on a piece of a tetrahedron mesh).
+// cells, and for tetrahedra the faces' other cells, are among them). Sorts of the slots by
+// edge, and for tetrahedra of the faces with two listed points, on the host pool's threads
+// (hundreds of thousands of entries on a piece of a tetrahedron mesh).
 BoundaryEdgeSlots matchOnHost(CellKind kind, const ListedCells& cells)
 {
   static const int triangleEdges[3][2] = { { 0, 1 }, { 1, 2 }, { 2, 0 } };
