@@ -22,14 +22,16 @@
 
 namespace
 {
-// An interface point as its holders tell each other: its uses by their owned cells and by all
-// the cells of their ghosted piece.
-struct InterfaceRecord
+// A point as its holders tell each other: its uses by their owned cells and by all the cells of
+// their ghosted piece, or exclusiveUses in both where the sender holds it exclusively (no
+// ghost cell of the sender uses it: every cell around it is the sender's own).
+struct HolderRecord
 {
   long long Id;
-  long long OwnedUses;
-  long long AllUses;
+  std::int32_t OwnedUses;
+  std::int32_t AllUses;
 };
+constexpr std::int32_t exclusiveUses = -1;
 
 } // namespace
 
@@ -172,120 +174,144 @@ vtkGPUMeshPointHalo::vtkGPUMeshPointHalo(
     }
   }
 
-  // Round 1: the owner of an interface point is the lowest rank holding every cell around it
-  // (the owned uses of all holders add up to the cells around it). A ghost layer can miss cells
-  // of a process that touches this one at a single point: that process is not an owner. Every
-  // holder with owned cells there is a neighbour (its box and this one hold the point).
-  std::vector<std::vector<InterfaceRecord>> records(count);
-  for (vtkIdType p : interfacePoints)
-  {
-    const Uses& u = uses[slot(p)];
-    if (u.Owned > 0)
-      forBoxesHolding(p, [&](std::size_t n) { records[n].push_back({ piece.GlobalPointId(p), u.Owned, u.All }); });
-  }
-  const auto heard = this->Neighbors.ExchangeValues(records);
-  vtkGPUMeshIdMap interfaceOfId(interfacePoints.size());
-  for (vtkIdType p : interfacePoints)
-    interfaceOfId.Emplace(piece.GlobalPointId(p), p);
-  std::vector<long long> cellsAround(interfacePoints.size()); // per slot
-  for (vtkIdType p : interfacePoints)
-    cellsAround[slot(p)] = uses[slot(p)].Owned;
-  for (const auto& fromNeighbor : heard)
-    for (const InterfaceRecord& record : fromNeighbor)
-    {
-      const vtkIdType found = interfaceOfId.Find(record.Id);
-      if (found >= 0)
-        cellsAround[slot(found)] += record.OwnedUses;
-    }
-  std::vector<int> ownerOf(interfacePoints.size()); // per slot: the owner's rank, or -1
-  for (vtkIdType p : interfacePoints)
-    ownerOf[slot(p)] = uses[slot(p)].Owned > 0 && uses[slot(p)].All == cellsAround[slot(p)] ? rank : -1;
-  for (std::size_t n = 0; n < count; ++n)
-    for (const InterfaceRecord& record : heard[n])
-    {
-      const vtkIdType found = interfaceOfId.Find(record.Id);
-      if (found < 0 || record.AllUses != cellsAround[slot(found)])
-        continue;
-      int& owner = ownerOf[slot(found)];
-      if (owner < 0 || this->Neighbors.Ranks()[n] < owner)
-        owner = this->Neighbors.Ranks()[n];
-    }
-  for (vtkIdType p : interfacePoints)
-  {
-    if (ownerOf[slot(p)] < 0 && uses[slot(p)].Owned > 0 && this->Missing.empty())
-    {
-      this->Missing = "No process holds every cell around the point with global id " +
-        std::to_string(piece.GlobalPointId(p)) + " (the ghost layer is incomplete there)";
-    }
-  }
-  // A point off the interface is used by owned cells only: this process owns it.
-  const auto owns = [&](vtkIdType p) {
-    return slotOf.empty() || slotOf[static_cast<std::size_t>(p)] == 0 || ownerOf[slot(p)] == rank;
-  };
+  // The points other processes can hold: the interface, then the points of cells sent as ghosts
+  // that no ghost cell here uses. Every cell around one of the latter is this piece's own (a
+  // process with a cell there would share the point and have sent that cell): this process
+  // owns it, exclusively.
+  const std::size_t interfaceCount = interfacePoints.size();
+  std::vector<vtkIdType> held = interfacePoints;
+  vtkGPUMeshIdMap heldOfId(interfaceCount + piece.SentPoints.size());
+  for (std::size_t i = 0; i < interfaceCount; ++i)
+    heldOfId.Emplace(piece.GlobalPointId(interfacePoints[i]), static_cast<vtkIdType>(i));
+  for (vtkIdType p : piece.SentPoints)
+    if (slotOf.empty() || slotOf[static_cast<std::size_t>(p)] == 0)
+      if (heldOfId.Emplace(piece.GlobalPointId(p), static_cast<vtkIdType>(held.size())).second)
+        held.push_back(p);
 
-  // Round 2: each process asks its neighbours for the interface points it does not own; those
-  // that own one of them answer with the positions they will send. What another process can
-  // ask for is a point of the cells this one sent it as ghosts, or of its own ghost cells.
-  std::vector<std::vector<long long>> requests(count);
-  std::vector<std::vector<vtkIdType>> requested(count);
-  std::vector<vtkIdType> needed;
-  for (vtkIdType p : interfacePoints)
+  // One round: every holder of a point tells every neighbour whose box holds it (all its other
+  // holders among them) its uses there, so that all of them find the same owner: the lowest
+  // rank holding every cell around it (the owned uses of all holders add up to the cells
+  // around it; a ghost layer can miss cells of a process that touches this one at a single
+  // point: that process is not an owner), or the one process that holds it exclusively. Each
+  // side then lists what goes each way in the order of the records: no requests, no answers.
+  std::vector<std::vector<HolderRecord>> records(count);
+  std::vector<std::vector<std::int32_t>> recorded(count); // per neighbour: the held index of each record
+  for (std::size_t i = 0; i < held.size(); ++i)
   {
-    if (owns(p))
-      continue;
-    needed.push_back(p);
+    const vtkIdType p = held[i];
+    HolderRecord record{ piece.GlobalPointId(p), exclusiveUses, exclusiveUses };
+    if (i < interfaceCount)
+      record = { record.Id, uses[i].Owned.load(), uses[i].All.load() };
     forBoxesHolding(p, [&](std::size_t n) {
-      requests[n].push_back(piece.GlobalPointId(p));
-      requested[n].push_back(p);
+      records[n].push_back(record);
+      recorded[n].push_back(static_cast<std::int32_t>(i));
     });
   }
-  const auto asked = this->Neighbors.ExchangeValues(requests);
-  // What can be asked for: the interface points, then the points sent as ghosts (looked up in
-  // the interface's map first, not copied into a second one).
-  vtkGPUMeshIdMap sentOfId(piece.SentPoints.size());
-  for (vtkIdType p : piece.SentPoints)
-    if (interfaceOfId.Find(piece.GlobalPointId(p)) < 0)
-      sentOfId.Emplace(piece.GlobalPointId(p), p);
-  const auto offered = [&](long long id) -> vtkIdType {
-    const vtkIdType found = interfaceOfId.Find(id);
-    return found >= 0 ? found : sentOfId.Find(id);
-  };
-  std::vector<std::vector<std::int32_t>> answers(count);
-  this->PublishedStart.assign(1, 0);
+  const auto heard = this->Neighbors.ExchangeValues(records);
+  // Each record heard as the held index of its point, or -1 for a point this piece lacks.
+  std::vector<std::vector<vtkIdType>> heardHeld(count);
   for (std::size_t n = 0; n < count; ++n)
   {
-    for (std::size_t i = 0; i < asked[n].size(); ++i)
+    heardHeld[n].resize(heard[n].size());
+    vtkGPUMeshHostLoops::For(0, static_cast<vtkIdType>(heard[n].size()), [&](vtkIdType begin, vtkIdType end) {
+      for (vtkIdType r = begin; r < end; ++r)
+        heardHeld[n][r] = heldOfId.Find(heard[n][r].Id);
+    });
+  }
+  // A point some process holds exclusively is that process's; any other interface point is the
+  // lowest rank's that holds every cell around it.
+  std::vector<long long> cellsAround(interfaceCount); // per interface point
+  for (std::size_t i = 0; i < interfaceCount; ++i)
+    cellsAround[i] = uses[i].Owned.load();
+  std::vector<int> ownerOf(held.size(), -1); // per held point: the owner's rank, or -1
+  std::vector<int> exclusiveHolders(held.size(), 0);
+  for (std::size_t i = interfaceCount; i < held.size(); ++i)
+  {
+    ownerOf[i] = rank;
+    exclusiveHolders[i] = 1;
+  }
+  for (std::size_t n = 0; n < count; ++n)
+    for (std::size_t r = 0; r < heard[n].size(); ++r)
     {
-      const vtkIdType p = offered(asked[n][i]);
-      if (p >= 0 && owns(p))
+      const vtkIdType i = heardHeld[n][r];
+      if (i < 0)
+        continue;
+      if (heard[n][r].OwnedUses == exclusiveUses)
       {
-        answers[n].push_back(static_cast<std::int32_t>(i));
-        this->Published.push_back(static_cast<std::int32_t>(p));
+        ++exclusiveHolders[i];
+        const int sender = this->Neighbors.Ranks()[n];
+        ownerOf[i] = ownerOf[i] < 0 ? sender : std::min(ownerOf[i], sender);
+      }
+      else if (static_cast<std::size_t>(i) < interfaceCount)
+        cellsAround[i] += heard[n][r].OwnedUses;
+    }
+  for (std::size_t i = 0; i < interfaceCount; ++i)
+    if (exclusiveHolders[i] == 0 && uses[i].Owned > 0 && uses[i].All == cellsAround[i])
+      ownerOf[i] = rank;
+  for (std::size_t n = 0; n < count; ++n)
+    for (std::size_t r = 0; r < heard[n].size(); ++r)
+    {
+      const vtkIdType i = heardHeld[n][r];
+      const HolderRecord& record = heard[n][r];
+      if (i < 0 || static_cast<std::size_t>(i) >= interfaceCount || exclusiveHolders[i] > 0 ||
+        record.OwnedUses <= 0 || record.AllUses != cellsAround[i])
+        continue;
+      const int sender = this->Neighbors.Ranks()[n];
+      ownerOf[i] = ownerOf[i] < 0 ? sender : std::min(ownerOf[i], sender);
+    }
+  for (std::size_t i = 0; i < held.size() && this->Missing.empty(); ++i)
+  {
+    const bool ownedUses = i < interfaceCount && uses[i].Owned > 0;
+    const std::string id = std::to_string(piece.GlobalPointId(held[i]));
+    if (exclusiveHolders[i] > 1 || (exclusiveHolders[i] == 1 && ownedUses))
+      this->Missing = "Point with global id " + id +
+        " has cells of several processes around it, yet one of them holds it alone (inconsistent global point ids?)";
+    else if (ownerOf[i] < 0 && ownedUses)
+      this->Missing = "No process holds every cell around the point with global id " + id +
+        " (the ghost layer is incomplete there)";
+    else if (ownerOf[i] < 0)
+      this->Missing = "Point with global id " + id +
+        " is used by cells of this process but no process owns it (inconsistent global point ids?)";
+  }
+
+  // What goes to neighbour n: the points of its records this process owns, in their order;
+  // what comes from it: the points of the records sent to it that it owns, in theirs.
+  this->PublishedStart.assign(1, 0);
+  this->ReceivedStart.assign(1, 0);
+  std::vector<std::vector<std::uint64_t>> planned(count); // per neighbour: points published, their ids' sum
+  for (std::size_t n = 0; n < count; ++n)
+  {
+    std::uint64_t publishedIds = 0; // wraps
+    for (std::size_t r = 0; r < heard[n].size(); ++r)
+    {
+      const vtkIdType i = heardHeld[n][r];
+      if (i >= 0 && ownerOf[i] == rank)
+      {
+        this->Published.push_back(static_cast<std::int32_t>(held[i]));
+        publishedIds += static_cast<std::uint64_t>(heard[n][r].Id);
       }
     }
     this->PublishedStart.push_back(this->Published.size());
-  }
-  const auto answered = this->Neighbors.ExchangeValues(answers);
-  std::vector<int> suppliers(interfacePoints.size()); // per slot (a needed point is an interface point)
-  this->ReceivedStart.assign(1, 0);
-  for (std::size_t n = 0; n < count; ++n)
-  {
-    for (std::int32_t i : answered[n])
-    {
-      const vtkIdType p = requested[n].at(static_cast<std::size_t>(i));
-      this->ReceivedPoints.push_back(static_cast<std::int32_t>(p));
-      ++suppliers[slot(p)];
-    }
+    planned[n] = { this->PublishedStart[n + 1] - this->PublishedStart[n], publishedIds };
+    for (std::int32_t i : recorded[n])
+      if (ownerOf[i] == this->Neighbors.Ranks()[n])
+        this->ReceivedPoints.push_back(static_cast<std::int32_t>(held[i]));
     this->ReceivedStart.push_back(this->ReceivedPoints.size());
   }
-  for (vtkIdType p : needed)
+  // Both sides of each pair must have listed the same points (they do where the global ids are
+  // consistent): each exchange's sizes come from these lists.
+  const auto agreed = this->Neighbors.ExchangeValues(planned);
+  for (std::size_t n = 0; n < count && this->Missing.empty(); ++n)
   {
-    if (suppliers[slot(p)] != 1 && this->Missing.empty())
-    {
-      this->Missing = "Point with global id " + std::to_string(piece.GlobalPointId(p)) +
-        " is used by cells of this process but " + (suppliers[slot(p)] ? "several processes own it" : "no process owns it") +
+    std::uint64_t expectedIds = 0;
+    for (std::size_t k = this->ReceivedStart[n]; k < this->ReceivedStart[n + 1]; ++k)
+      expectedIds += static_cast<std::uint64_t>(piece.GlobalPointId(this->ReceivedPoints[k]));
+    const std::uint64_t expected = this->ReceivedStart[n + 1] - this->ReceivedStart[n];
+    if (agreed[n].size() != 2 || agreed[n][0] != expected || agreed[n][1] != expectedIds)
+      this->Missing = "Process " + std::to_string(this->Neighbors.Ranks()[n]) + " sends " +
+        (agreed[n].size() == 2 ? std::to_string(agreed[n][0]) : std::string("an unknown number of")) +
+        " points' values to this process, which expects " + std::to_string(expected) +
         " (inconsistent global point ids?)";
-    }
   }
 }
 
