@@ -747,9 +747,10 @@ GhostedPiece BuildGhostedPiece(vtkPointSet* input, vtkMultiProcessController* co
       }
       setOf[static_cast<std::size_t>(p)] = found->second;
     }
-    piece.InterfaceCells = interfaceCells(input, cells, setOf, pairs, device, origin, kept, piece.InterfaceCellsOnDevice);
-    const std::vector<std::vector<vtkIdType>> cellsFor =
-      cellsForNeighbors(cells, piece.InterfaceCells, setOf, sets, count);
+    // The owned cells that use a shared point, ascending: those sent.
+    const std::vector<vtkIdType> sharing =
+      interfaceCells(input, cells, setOf, pairs, device, origin, kept, piece.InterfaceCellsOnDevice);
+    const std::vector<std::vector<vtkIdType>> cellsFor = cellsForNeighbors(cells, sharing, setOf, sets, count);
     // The points sent, each message's own list (each point once per message) as it is: their
     // one reader looks them up by global id, in any order.
     std::vector<std::vector<vtkIdType>> messagePoints(count);

@@ -66,14 +66,12 @@ struct GhostedPiece
   /// message it went in, in no order: with the points of its own ghost cells, the only points
   /// another process can need from it.
   std::vector<vtkIdType> SentPoints;
-  /// The owned cells of the input that use a point shared with another process, ascending:
-  /// every owned cell that can touch a ghost cell (a ghost cell's points here are shared ones).
-  std::vector<vtkIdType> InterfaceCells;
   /// The box of the input's points (vtkGPUMeshNeighbors::BoxOf), found while building.
   std::array<double, 6> InputBox{};
   /// Bytes this process sent and received to build the piece.
   std::uint64_t BytesExchanged = 0;
-  /// Whether InterfaceCells were found on the device (BuildGhostedPiece's `device`).
+  /// Whether the owned cells that use a point shared with another process were found on the
+  /// device (BuildGhostedPiece's `device`).
   bool InterfaceCellsOnDevice = false;
 
   /// The piece to compute on: Mesh and Layer, the results needed for the input's points and

@@ -9,7 +9,6 @@
 #include "vtkMultiProcessController.h"
 #include "vtkPointSet.h"
 #include "vtkPoints.h"
-#include "vtkPolyData.h"
 #include "vtkUnstructuredGrid.h"
 
 #include "gpumesh/primitives/IndexedCopy.h"
@@ -18,21 +17,16 @@
 #include <algorithm>
 #include <atomic>
 #include <limits>
-#include <memory>
 
 namespace
 {
-// A point as its holders tell each other: its uses by their owned cells and by all the cells of
-// their ghosted piece, or exclusiveUses in both where the sender holds it exclusively (no
-// ghost cell of the sender uses it: every cell around it is the sender's own).
+// A point as its holders tell each other: its global id, and whether the sender has it among
+// its input's points.
 struct HolderRecord
 {
   long long Id;
-  std::int32_t OwnedUses;
-  std::int32_t AllUses;
+  std::int32_t InInput;
 };
-constexpr std::int32_t exclusiveUses = -1;
-
 } // namespace
 
 vtkGPUMeshPointHalo::vtkGPUMeshPointHalo(
@@ -64,147 +58,77 @@ vtkGPUMeshPointHalo::vtkGPUMeshPointHalo(
         visit(n);
   };
 
-  // The interface: the points of ghost cells, and their uses here. The ghost cells are the
-  // piece's layer, or (a copied piece) the cells of its grid after the owned ones.
-  // Counted on all threads: atomic.
-  struct Uses
-  {
-    std::atomic<std::int32_t> Owned{ 0 }, All{ 0 };
-  };
-  // Per piece point: 0 off the interface, else 1 + its slot in the per-interface-point vectors
-  // below (a dense table filled on all threads: the interface's points are read once per use).
-  gpumesh::HostVector<std::int32_t> slotOf;
-  std::unique_ptr<Uses[]> uses; // per slot
-  std::vector<vtkIdType> interfacePoints; // per slot, ascending
-  const auto slot = [&](vtkIdType p) { return static_cast<std::size_t>(slotOf[static_cast<std::size_t>(p)] - 1); };
-  // The piece's cells as arrays of cells, each with the id of its first cell.
-  std::vector<std::pair<vtkCellArray*, vtkIdType>> arrays;
-  if (auto* grid = vtkUnstructuredGrid::SafeDownCast(mesh.Data))
-  {
-    arrays.emplace_back(grid->GetCells(), 0);
-  }
-  else if (auto* poly = vtkPolyData::SafeDownCast(mesh.Data))
-  {
-    vtkIdType first = 0;
-    for (vtkCellArray* cells : { poly->GetVerts(), poly->GetLines(), poly->GetPolys(), poly->GetStrips() })
-    {
-      arrays.emplace_back(cells, first);
-      first += cells ? cells->GetNumberOfCells() : 0;
-    }
-  }
-  if (mesh.MoreCells)
-  {
-    arrays.emplace_back(mesh.MoreCells.Get(), mesh.Data->GetNumberOfCells());
-  }
-  if (piece.OwnedCells < mesh.GetNumberOfCells())
-  {
-    // The ghost cells' points flagged on all threads (cells share points: atomic flags), then
-    // listed in ascending order: the interface's slots.
-    std::unique_ptr<std::atomic<std::uint8_t>[]> flagged(new std::atomic<std::uint8_t>[static_cast<std::size_t>(points)]());
-    for (const auto& [cells, first] : arrays)
-    {
-      if (!cells || first + cells->GetNumberOfCells() <= piece.OwnedCells)
-        continue;
-      const vtkIdType from = std::max<vtkIdType>(0, piece.OwnedCells - first);
-      vtkGPUMeshCellArrays::WithStorage(cells, [&, cells = cells](const auto* offsets, const auto* ids) {
-        vtkGPUMeshHostLoops::For(from, cells->GetNumberOfCells(), [&](vtkIdType begin, vtkIdType end) {
-          for (vtkIdType c = begin; c < end; ++c)
-            for (auto k = offsets[c]; k < offsets[c + 1]; ++k)
-              flagged[static_cast<std::size_t>(ids[k])].store(1, std::memory_order_relaxed);
-        });
+  // The interface: the points of the ghost cells, flagged on all threads (cells share points:
+  // atomic flags), then listed in ascending order. The ghost cells are the piece's layer, or
+  // (a copied piece) the cells of its grid after the owned ones.
+  gpumesh::HostVector<std::atomic<std::uint8_t>> onInterface(static_cast<std::size_t>(points));
+  vtkGPUMeshHostLoops::For(0, points, [&](vtkIdType begin, vtkIdType end) {
+    for (vtkIdType p = begin; p < end; ++p)
+      onInterface[static_cast<std::size_t>(p)].store(0, std::memory_order_relaxed);
+  });
+  const auto flagPoints = [&](vtkCellArray* cells, vtkIdType from) {
+    vtkGPUMeshCellArrays::WithStorage(cells, [&](const auto* offsets, const auto* ids) {
+      vtkGPUMeshHostLoops::For(from, cells->GetNumberOfCells(), [&](vtkIdType begin, vtkIdType end) {
+        for (vtkIdType c = begin; c < end; ++c)
+          for (auto k = offsets[c]; k < offsets[c + 1]; ++k)
+            onInterface[static_cast<std::size_t>(ids[k])].store(1, std::memory_order_relaxed);
       });
-    }
-    interfacePoints = vtkGPUMeshHostLoops::Where(
-      points, [&](vtkIdType p) { return flagged[static_cast<std::size_t>(p)].load(std::memory_order_relaxed) != 0; });
-    if (interfacePoints.size() >= static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()))
-      throw gpumesh::Error("The interface of this piece has too many points");
-    slotOf.resize(static_cast<std::size_t>(points));
-    vtkGPUMeshHostLoops::Fill(slotOf.begin(), slotOf.end(), std::int32_t(0));
-    const auto interfaceCount = static_cast<vtkIdType>(interfacePoints.size());
-    vtkGPUMeshHostLoops::For(0, interfaceCount, [&](vtkIdType begin, vtkIdType end) {
-      for (vtkIdType i = begin; i < end; ++i)
-        slotOf[static_cast<std::size_t>(interfacePoints[static_cast<std::size_t>(i)])] = static_cast<std::int32_t>(i + 1);
     });
-    uses.reset(new Uses[interfacePoints.size()]);
-    // Counts the uses of interface points by cells [begin, end) of `cells` (numbered from
-    // `first` in the piece; each listed as its number minus `shift`): the raw arrays are found
-    // once per list, not once per cell.
-    const auto countUses = [&](vtkCellArray* cells, vtkIdType first, const vtkIdType* begin, const vtkIdType* end,
-                             vtkIdType shift) {
-      vtkGPUMeshCellArrays::WithStorage(cells, [&](const auto* offsets, const auto* ids) {
-        vtkGPUMeshHostLoops::For(0, end - begin, [&](vtkIdType from, vtkIdType to) {
-          for (vtkIdType i = from; i < to; ++i)
-          {
-            const vtkIdType c = begin[i] - shift;
-            const bool owned = first + c < piece.OwnedCells;
-            for (auto k = offsets[c]; k < offsets[c + 1]; ++k)
-              if (const std::int32_t s = slotOf[static_cast<std::size_t>(ids[k])])
-              {
-                Uses& u = uses[static_cast<std::size_t>(s - 1)];
-                u.All.fetch_add(1, std::memory_order_relaxed);
-                if (owned)
-                  u.Owned.fetch_add(1, std::memory_order_relaxed);
-              }
-          }
-        });
-      });
-    };
-    // The owned cells around the interface are among those that touch a shared point, found
-    // while the piece was built, when they are the input's cells in order: no pass over the
-    // piece's cells then. A copied piece without some input cells searches them all.
-    const bool ownedCellsKnown = piece.OwnedInputCell.empty();
-    for (const auto& [cells, first] : arrays)
-    {
-      if (!cells)
-        continue;
-      if (ownedCellsKnown)
-      {
-        // The listed cells (ascending piece numbers) of this array.
-        const std::vector<vtkIdType>& known = piece.InterfaceCells;
-        const auto begin = std::lower_bound(known.begin(), known.end(), first);
-        const auto end = std::lower_bound(begin, known.end(), first + cells->GetNumberOfCells());
-        countUses(cells, first, known.data() + (begin - known.begin()), known.data() + (end - known.begin()), first);
-        if (first + cells->GetNumberOfCells() <= piece.OwnedCells)
-          continue;
-      }
-      const auto touching = vtkGPUMeshCellArrays::CellsTouching(cells, 0, slotOf, [&, first = first](vtkIdType c) {
-        return !ownedCellsKnown || first + c >= piece.OwnedCells;
-      });
-      countUses(cells, first, touching.data(), touching.data() + touching.size(), 0);
-    }
+  };
+  if (mesh.MoreCells)
+    flagPoints(mesh.MoreCells.Get(), 0);
+  else if (piece.OwnedCells < mesh.GetNumberOfCells())
+  {
+    // A copied piece is an unstructured grid (BuildGhostedPiece).
+    if (auto* grid = vtkUnstructuredGrid::SafeDownCast(mesh.Data))
+      flagPoints(grid->GetCells(), piece.OwnedCells);
+    else
+      this->Missing = "Internal error: a copied ghosted piece that is not an unstructured grid";
   }
+  const std::vector<vtkIdType> interfacePoints = vtkGPUMeshHostLoops::Where(
+    points, [&](vtkIdType p) { return onInterface[static_cast<std::size_t>(p)].load(std::memory_order_relaxed) != 0; });
 
-  // The points other processes can hold: the interface, then the points of cells sent as ghosts
-  // that no ghost cell here uses. Every cell around one of the latter is this piece's own (a
-  // process with a cell there would share the point and have sent that cell): this process
-  // owns it, exclusively.
-  const std::size_t interfaceCount = interfacePoints.size();
+  // The points other processes can hold: the interface, then the points of the cells sent as
+  // ghosts that no ghost cell here uses (those only this piece's cells surround).
   std::vector<vtkIdType> held = interfacePoints;
-  vtkGPUMeshIdMap heldOfId(interfaceCount + piece.SentPoints.size());
-  for (std::size_t i = 0; i < interfaceCount; ++i)
-    heldOfId.Emplace(piece.GlobalPointId(interfacePoints[i]), static_cast<vtkIdType>(i));
-  for (vtkIdType p : piece.SentPoints)
-    if (slotOf.empty() || slotOf[static_cast<std::size_t>(p)] == 0)
-      if (heldOfId.Emplace(piece.GlobalPointId(p), static_cast<vtkIdType>(held.size())).second)
+  if (held.size() + piece.SentPoints.size() >= static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()))
+  {
+    this->Missing = "The interface of this piece has too many points";
+    held.clear(); // the rounds below still run, so that no other process waits for this one
+  }
+  vtkGPUMeshIdMap heldOfId(this->Missing.empty() ? held.size() + piece.SentPoints.size() : 0);
+  for (std::size_t i = 0; i < held.size(); ++i)
+    heldOfId.Emplace(piece.GlobalPointId(held[i]), static_cast<vtkIdType>(i));
+  if (this->Missing.empty())
+    for (vtkIdType p : piece.SentPoints)
+      if (onInterface[static_cast<std::size_t>(p)].load(std::memory_order_relaxed) == 0 &&
+        heldOfId.Emplace(piece.GlobalPointId(p), static_cast<vtkIdType>(held.size())).second)
         held.push_back(p);
 
+  // The owner of a point is the lowest rank that has it among its input's points. Every such
+  // process holds every cell around it: any other process with a cell there has the point in
+  // its input too, so the two share it and each sent the other its cells around it (the ghost
+  // layer). A process that holds the point through ghost cells alone may lack some (those of a
+  // process that touches it at that point only): it receives the point.
   // One round: every holder of a point tells every neighbour whose box holds it (all its other
-  // holders among them) its uses there, so that all of them find the same owner: the lowest
-  // rank holding every cell around it (the owned uses of all holders add up to the cells
-  // around it; a ghost layer can miss cells of a process that touches this one at a single
-  // point: that process is not an owner), or the one process that holds it exclusively. Each
-  // side then lists what goes each way in the order of the records: no requests, no answers.
+  // holders among them) whether it has the point in its input, so that all of them find the
+  // same owner; each side then lists what goes each way in the order of the records.
+  // Per neighbour: the held index of each record, listed on all threads.
+  const std::vector<std::vector<std::int32_t>> recorded = vtkGPUMeshHostLoops::Lists<std::int32_t>(
+    static_cast<vtkIdType>(held.size()), count, 1 << 14, [&](vtkIdType first, vtkIdType last, const auto& add) {
+      for (vtkIdType i = first; i < last; ++i)
+        forBoxesHolding(held[i], [&](std::size_t n) { add(n, static_cast<std::int32_t>(i)); });
+    });
   std::vector<std::vector<HolderRecord>> records(count);
-  std::vector<std::vector<std::int32_t>> recorded(count); // per neighbour: the held index of each record
-  for (std::size_t i = 0; i < held.size(); ++i)
+  for (std::size_t n = 0; n < count; ++n)
   {
-    const vtkIdType p = held[i];
-    HolderRecord record{ piece.GlobalPointId(p), exclusiveUses, exclusiveUses };
-    if (i < interfaceCount)
-      record = { record.Id, uses[i].Owned.load(), uses[i].All.load() };
-    forBoxesHolding(p, [&](std::size_t n) {
-      records[n].push_back(record);
-      recorded[n].push_back(static_cast<std::int32_t>(i));
+    records[n].resize(recorded[n].size());
+    vtkGPUMeshHostLoops::For(0, static_cast<vtkIdType>(recorded[n].size()), [&](vtkIdType begin, vtkIdType end) {
+      for (vtkIdType r = begin; r < end; ++r)
+      {
+        const vtkIdType p = held[recorded[n][r]];
+        records[n][r] = { piece.GlobalPointId(p), p < piece.InputPoints ? 1 : 0 };
+      }
     });
   }
   const auto heard = this->Neighbors.ExchangeValues(records);
@@ -218,61 +142,24 @@ vtkGPUMeshPointHalo::vtkGPUMeshPointHalo(
         heardHeld[n][r] = heldOfId.Find(heard[n][r].Id);
     });
   }
-  // A point some process holds exclusively is that process's; any other interface point is the
-  // lowest rank's that holds every cell around it.
-  std::vector<long long> cellsAround(interfaceCount); // per interface point
-  for (std::size_t i = 0; i < interfaceCount; ++i)
-    cellsAround[i] = uses[i].Owned.load();
   std::vector<int> ownerOf(held.size(), -1); // per held point: the owner's rank, or -1
-  std::vector<int> exclusiveHolders(held.size(), 0);
-  for (std::size_t i = interfaceCount; i < held.size(); ++i)
-  {
-    ownerOf[i] = rank;
-    exclusiveHolders[i] = 1;
-  }
-  for (std::size_t n = 0; n < count; ++n)
-    for (std::size_t r = 0; r < heard[n].size(); ++r)
-    {
-      const vtkIdType i = heardHeld[n][r];
-      if (i < 0)
-        continue;
-      if (heard[n][r].OwnedUses == exclusiveUses)
-      {
-        ++exclusiveHolders[i];
-        const int sender = this->Neighbors.Ranks()[n];
-        ownerOf[i] = ownerOf[i] < 0 ? sender : std::min(ownerOf[i], sender);
-      }
-      else if (static_cast<std::size_t>(i) < interfaceCount)
-        cellsAround[i] += heard[n][r].OwnedUses;
-    }
-  for (std::size_t i = 0; i < interfaceCount; ++i)
-    if (exclusiveHolders[i] == 0 && uses[i].Owned > 0 && uses[i].All == cellsAround[i])
+  for (std::size_t i = 0; i < held.size(); ++i)
+    if (held[i] < piece.InputPoints)
       ownerOf[i] = rank;
   for (std::size_t n = 0; n < count; ++n)
+  {
+    const int sender = this->Neighbors.Ranks()[n];
     for (std::size_t r = 0; r < heard[n].size(); ++r)
     {
       const vtkIdType i = heardHeld[n][r];
-      const HolderRecord& record = heard[n][r];
-      if (i < 0 || static_cast<std::size_t>(i) >= interfaceCount || exclusiveHolders[i] > 0 ||
-        record.OwnedUses <= 0 || record.AllUses != cellsAround[i])
-        continue;
-      const int sender = this->Neighbors.Ranks()[n];
-      ownerOf[i] = ownerOf[i] < 0 ? sender : std::min(ownerOf[i], sender);
+      if (i >= 0 && heard[n][r].InInput && (ownerOf[i] < 0 || sender < ownerOf[i]))
+        ownerOf[i] = sender;
     }
-  for (std::size_t i = 0; i < held.size() && this->Missing.empty(); ++i)
-  {
-    const bool ownedUses = i < interfaceCount && uses[i].Owned > 0;
-    const std::string id = std::to_string(piece.GlobalPointId(held[i]));
-    if (exclusiveHolders[i] > 1 || (exclusiveHolders[i] == 1 && ownedUses))
-      this->Missing = "Point with global id " + id +
-        " has cells of several processes around it, yet one of them holds it alone (inconsistent global point ids?)";
-    else if (ownerOf[i] < 0 && ownedUses)
-      this->Missing = "No process holds every cell around the point with global id " + id +
-        " (the ghost layer is incomplete there)";
-    else if (ownerOf[i] < 0)
-      this->Missing = "Point with global id " + id +
-        " is used by cells of this process but no process owns it (inconsistent global point ids?)";
   }
+  for (std::size_t i = 0; i < held.size() && this->Missing.empty(); ++i)
+    if (ownerOf[i] < 0)
+      this->Missing = "Point with global id " + std::to_string(piece.GlobalPointId(held[i])) +
+        " is used by cells of this process but no process has it among its own points (inconsistent global point ids?)";
 
   // What goes to neighbour n: the points of its records this process owns, in their order;
   // what comes from it: the points of the records sent to it that it owns, in theirs.

@@ -24,15 +24,17 @@ class vtkGPUMeshPointHalo
 {
 public:
   /**
-   * Collective. A point on the interface (a point of a ghost cell) belongs to the lowest rank
-   * whose piece (owned cells plus the ghost layer) holds every cell around it, so that its
-   * update is the serial one; any other point to the one process whose owned cells use it.
-   * This process receives every point of `piece` it uses but does not own. Throws nothing, so
-   * that every process completes the exchanges: call CheckComplete.
+   * Collective. A point belongs to the lowest rank that has it among its input's points: that
+   * process's piece (owned cells plus the ghost layer) holds every cell around it, so that its
+   * update is the serial one. This process receives every point of `piece` it holds but does
+   * not own. One round of records with the neighbours, and one of counts that checks the two
+   * sides of each pair agree. Throws nothing, so that every process completes the exchanges:
+   * call CheckComplete.
    */
   vtkGPUMeshPointHalo(const vtkGPUMeshDistributed::GhostedPiece& piece, vtkMultiProcessController* controller);
 
-  /// Throws gpumesh::Error naming the global id of a needed point that no process owns.
+  /// Throws gpumesh::Error naming the global id of a needed point that no process owns, or a
+  /// neighbour whose plan disagrees with this process's.
   void CheckComplete() const;
 
   /// The points an exchange gathers (those this process publishes) and scatters (those it
