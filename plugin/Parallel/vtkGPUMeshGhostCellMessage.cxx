@@ -13,6 +13,7 @@
 #include "gpumesh/runtime/Error.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -355,12 +356,21 @@ Message Read(const vtkGPUMeshNeighbors::Buffer& bytes, int from)
   // Offsets in order within the ids, and ids among the points: what the receiver indexes.
   if (message.Offset(0) != 0 || message.Offset(message.Cells) != message.Ids)
     in.Fail();
-  for (vtkIdType c = 0; c < message.Cells; ++c)
-    if (message.Offset(c + 1) < message.Offset(c))
-      in.Fail();
-  for (vtkIdType k = 0; k < message.Ids; ++k)
-    if (message.Id(k) < 0 || message.Id(k) >= message.Points)
-      in.Fail();
+  // On all threads where the message is large (a tetrahedron piece's, not a triangle piece's).
+  constexpr vtkIdType grain = 1 << 15;
+  std::atomic<bool> wrong{ false };
+  vtkGPUMeshHostLoops::For(0, message.Cells, grain, [&](vtkIdType begin, vtkIdType end) {
+    for (vtkIdType c = begin; c < end; ++c)
+      if (message.Offset(c + 1) < message.Offset(c))
+        wrong.store(true, std::memory_order_relaxed);
+  });
+  vtkGPUMeshHostLoops::For(0, message.Ids, grain, [&](vtkIdType begin, vtkIdType end) {
+    for (vtkIdType k = begin; k < end; ++k)
+      if (message.Id(k) < 0 || message.Id(k) >= message.Points)
+        wrong.store(true, std::memory_order_relaxed);
+  });
+  if (wrong)
+    in.Fail();
   message.Xyz.Type = in.Get<std::int32_t>();
   message.Xyz.Components = 3;
   message.Xyz.Tuples = message.Points;

@@ -369,6 +369,11 @@ public:
       this->Converted[g] = copy;
     }
   }
+  // Whether every grid's tuples go as bytes: then copies to distinct tuples may run at once.
+  bool AsBytes() const
+  {
+    return std::all_of(this->SourceBases.begin(), this->SourceBases.end(), [](const char* base) { return base; });
+  }
   void Copy(vtkIdType to, std::size_t grid, vtkIdType from)
   {
     if (const char* base = this->SourceBases[grid])
@@ -403,14 +408,27 @@ std::vector<const ArrayView*> pointsOfGrids(const Received& received)
   return sources;
 }
 
-// Each added point's tuple, from the grid it came in, to tuples [to, to + added points).
+// Loops of the assembly over a message's cells or points: on all threads where the messages are
+// large (a tetrahedron piece's), on one for a triangle piece's few thousand cells, where
+// starting the threads costs more than the copies.
+constexpr vtkIdType assemblyGrain = 1 << 15;
+
+// Each added point's tuple, from the grid it came in, to tuples [to, to + added points): on all
+// threads where they go as bytes.
 void copyAddedPoints(TupleCopier& copier, const Received& received, vtkIdType to)
 {
-  for (std::size_t a = 0; a < received.AddedPoints.size(); ++a)
-  {
-    const auto& [grid, point] = received.AddedPoints[a];
-    copier.Copy(to + static_cast<vtkIdType>(a), static_cast<std::size_t>(grid), point);
-  }
+  const auto copy = [&](vtkIdType begin, vtkIdType end) {
+    for (vtkIdType a = begin; a < end; ++a)
+    {
+      const auto& [grid, point] = received.AddedPoints[static_cast<std::size_t>(a)];
+      copier.Copy(to + a, static_cast<std::size_t>(grid), point);
+    }
+  };
+  const auto added = static_cast<vtkIdType>(received.AddedPoints.size());
+  if (copier.AsBytes())
+    vtkGPUMeshHostLoops::For(0, added, assemblyGrain, copy);
+  else
+    copy(0, added);
 }
 
 // Every received cell's tuple, grid after grid, to tuples [to, to + received cells).
@@ -433,14 +451,19 @@ void writeReceivedCells(const Received& received, vtkIdType cell, vtkIdType at, 
   {
     const Message& grid = received.Grids[g];
     const std::vector<vtkIdType>& pieceOf = received.PieceOfPoint[g];
-    // Straight from the message (its ids were checked when it was read).
-    for (vtkIdType c = 0; c < grid.Cells; ++c, ++cell)
-    {
-      offsets[cell] = static_cast<Index>(at);
-      for (auto k = grid.Offset(c); k < grid.Offset(c + 1); ++k)
-        ids[at++] = static_cast<Index>(pieceOf[static_cast<std::size_t>(grid.Id(k))]);
-      types[cell] = grid.Types[c];
-    }
+    // Straight from the message (its ids were checked when it was read): a cell's ids go
+    // where its offset in the message puts them.
+    vtkGPUMeshHostLoops::For(0, grid.Cells, assemblyGrain, [&](vtkIdType begin, vtkIdType end) {
+      for (vtkIdType c = begin; c < end; ++c)
+      {
+        offsets[cell + c] = static_cast<Index>(at + grid.Offset(c));
+        for (auto k = grid.Offset(c); k < grid.Offset(c + 1); ++k)
+          ids[at + k] = static_cast<Index>(pieceOf[static_cast<std::size_t>(grid.Id(k))]);
+        types[cell + c] = grid.Types[c];
+      }
+    });
+    cell += grid.Cells;
+    at += grid.Ids;
   }
   offsets[cell] = static_cast<Index>(at);
 }
@@ -804,11 +827,9 @@ GhostedPiece BuildGhostedPiece(vtkPointSet* input, vtkMultiProcessController* co
     // Points of received cells: the shared ones are this piece's, the others are added once
     // (ghost cells of two processes may share a point this one lacks).
     std::vector<Message> grids(count); // read in place: `bytes` outlives them
-    // Each message checked on a thread of its own (a serial pass over its ids).
-    vtkGPUMeshHostLoops::For(0, static_cast<vtkIdType>(count), 1, [&](vtkIdType first, vtkIdType last) {
-      for (vtkIdType n = first; n < last; ++n)
-        grids[n] = vtkGPUMeshGhostCellMessage::Read(bytes[n], neighbors.Ranks()[n]);
-    });
+    // Each message checked in turn (on all threads where it is large).
+    for (std::size_t n = 0; n < count; ++n)
+      grids[n] = vtkGPUMeshGhostCellMessage::Read(bytes[n], neighbors.Ranks()[n]);
     std::size_t expected = 0; // ids the map below will hold at most
     for (std::size_t n = 0; n < count; ++n)
       expected += interface.Shared[n].size() + static_cast<std::size_t>(grids[n].Points);
