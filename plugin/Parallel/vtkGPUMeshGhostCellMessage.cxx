@@ -24,6 +24,11 @@ namespace vtkGPUMeshGhostCellMessage
 
 namespace
 {
+// The grain of the loops over a message's items: on all threads where a message is large (a
+// tetrahedron piece's), on one for a triangle piece's few thousand cells, where starting the
+// threads costs more than the copies.
+constexpr vtkIdType largeLoop = 1 << 15;
+
 // Writes into a buffer sized exactly beforehand: one allocation, no growth, no zeroing.
 class Writer
 {
@@ -39,16 +44,19 @@ public:
     if (size > 0)
       std::memcpy(this->Next(size), data, size);
   }
-  // `count` 64-bit values, the i-th valueOf(i), written straight into the message.
+  // `count` 64-bit values, the i-th valueOf(i), written straight into the message (on all
+  // threads where they are many).
   template <typename ValueOf>
   void PutInt64s(std::size_t count, ValueOf valueOf)
   {
     char* at = this->Next(count * sizeof(std::int64_t));
-    for (std::size_t i = 0; i < count; ++i)
-    {
-      const auto value = static_cast<std::int64_t>(valueOf(i));
-      std::memcpy(at + i * sizeof value, &value, sizeof value);
-    }
+    vtkGPUMeshHostLoops::For(0, static_cast<vtkIdType>(count), largeLoop, [&](vtkIdType begin, vtkIdType end) {
+      for (vtkIdType i = begin; i < end; ++i)
+      {
+        const auto value = static_cast<std::int64_t>(valueOf(static_cast<std::size_t>(i)));
+        std::memcpy(at + static_cast<std::size_t>(i) * sizeof value, &value, sizeof value);
+      }
+    });
   }
   // Room for the next `size` bytes, to be written by the caller.
   char* Next(std::size_t size)
@@ -139,8 +147,8 @@ void gatherFixed(char* out, const char* base, const vtkIdType* ids, std::size_t 
 }
 
 // The tuples `ids` of `source` in the array's own type, at `out`: a byte gather from the
-// array's memory when it has VTK's standard layout (no per-tuple virtual call), else VTK's
-// GetTuples into a scratch array.
+// array's memory when it has VTK's standard layout (no per-tuple virtual call; on all threads
+// where they are many), else VTK's GetTuples into a scratch array.
 void gatherTuples(char* out, vtkDataArray* source, const vtkIdType* ids, std::size_t count)
 {
   const std::size_t bytes = tupleBytes(source);
@@ -159,19 +167,24 @@ void gatherTuples(char* out, vtkDataArray* source, const vtkIdType* ids, std::si
     return;
   }
   const char* base = static_cast<const char*>(source->GetVoidPointer(0));
-  switch (bytes)
-  {
-    case 1: gatherFixed<1>(out, base, ids, count); break;
-    case 2: gatherFixed<2>(out, base, ids, count); break;
-    case 4: gatherFixed<4>(out, base, ids, count); break;
-    case 8: gatherFixed<8>(out, base, ids, count); break;
-    case 12: gatherFixed<12>(out, base, ids, count); break;
-    case 16: gatherFixed<16>(out, base, ids, count); break;
-    case 24: gatherFixed<24>(out, base, ids, count); break;
-    default:
-      for (std::size_t i = 0; i < count; ++i)
-        std::memcpy(out + i * bytes, base + static_cast<std::size_t>(ids[i]) * bytes, bytes);
-  }
+  vtkGPUMeshHostLoops::For(0, static_cast<vtkIdType>(count), largeLoop, [&](vtkIdType begin, vtkIdType end) {
+    char* to = out + static_cast<std::size_t>(begin) * bytes;
+    const vtkIdType* from = ids + begin;
+    const auto n = static_cast<std::size_t>(end - begin);
+    switch (bytes)
+    {
+      case 1: gatherFixed<1>(to, base, from, n); break;
+      case 2: gatherFixed<2>(to, base, from, n); break;
+      case 4: gatherFixed<4>(to, base, from, n); break;
+      case 8: gatherFixed<8>(to, base, from, n); break;
+      case 12: gatherFixed<12>(to, base, from, n); break;
+      case 16: gatherFixed<16>(to, base, from, n); break;
+      case 24: gatherFixed<24>(to, base, from, n); break;
+      default:
+        for (std::size_t i = 0; i < n; ++i)
+          std::memcpy(to + i * bytes, base + static_cast<std::size_t>(from[i]) * bytes, bytes);
+    }
+  });
 }
 
 // Numeric arrays only (bits excepted): the filters read no others.
@@ -356,15 +369,13 @@ Message Read(const vtkGPUMeshNeighbors::Buffer& bytes, int from)
   // Offsets in order within the ids, and ids among the points: what the receiver indexes.
   if (message.Offset(0) != 0 || message.Offset(message.Cells) != message.Ids)
     in.Fail();
-  // On all threads where the message is large (a tetrahedron piece's, not a triangle piece's).
-  constexpr vtkIdType grain = 1 << 15;
-  std::atomic<bool> wrong{ false };
-  vtkGPUMeshHostLoops::For(0, message.Cells, grain, [&](vtkIdType begin, vtkIdType end) {
+  std::atomic<bool> wrong{ false }; // checked on all threads where the message is large
+  vtkGPUMeshHostLoops::For(0, message.Cells, largeLoop, [&](vtkIdType begin, vtkIdType end) {
     for (vtkIdType c = begin; c < end; ++c)
       if (message.Offset(c + 1) < message.Offset(c))
         wrong.store(true, std::memory_order_relaxed);
   });
-  vtkGPUMeshHostLoops::For(0, message.Ids, grain, [&](vtkIdType begin, vtkIdType end) {
+  vtkGPUMeshHostLoops::For(0, message.Ids, largeLoop, [&](vtkIdType begin, vtkIdType end) {
     for (vtkIdType k = begin; k < end; ++k)
       if (message.Id(k) < 0 || message.Id(k) >= message.Points)
         wrong.store(true, std::memory_order_relaxed);

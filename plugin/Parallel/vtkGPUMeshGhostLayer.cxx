@@ -238,26 +238,57 @@ std::shared_ptr<const gpumesh::DeviceMesh> keptWithInputCoordinates(vtkPointSet*
 }
 
 // `cellIds` of the input with their points, point and cell arrays and the points' global ids,
-// as the message a neighbour reads (vtkGPUMeshGhostCellMessage).
+// as the message a neighbour reads (vtkGPUMeshGhostCellMessage). The cells are gathered on all
+// threads (the cells' sizes, where each cell's ids go, then the ids and types, in fixed blocks)
+// where there are many (a tetrahedron piece's); within a block of messages written at once,
+// on that block's thread.
 vtkGPUMeshNeighbors::Buffer packCells(vtkPointSet* input, const Cells& cells, const std::vector<vtkIdType>& cellIds,
   const vtkGPUMeshGlobalPointIds& globalIds, gpumesh::HostVector<std::int32_t>& localOf,
   std::vector<vtkIdType>& points)
 {
+  constexpr vtkIdType block = 1 << 13;
+  const auto count = static_cast<vtkIdType>(cellIds.size());
+  const vtkIdType blocks = (count + block - 1) / block;
   vtkGPUMeshGhostCellMessage::Cells sent;
-  sent.Types.reserve(cellIds.size());
-  sent.Offsets.reserve(cellIds.size() + 1);
-  sent.Ids.reserve(4 * cellIds.size());
-  vtkNew<vtkIdList> scratch;
-  for (vtkIdType cell : cellIds)
-  {
-    const Section& section = cells.SectionOf(cell);
-    vtkIdType size;
-    const vtkIdType* ids;
-    section.Cells->GetCellAtId(cell - section.FirstCell, size, ids, scratch);
-    sent.Ids.insert(sent.Ids.end(), ids, ids + size);
-    sent.Offsets.push_back(static_cast<vtkIdType>(sent.Ids.size()));
-    sent.Types.push_back(static_cast<unsigned char>(cells.TypeOf(section, cell, size)));
-  }
+  sent.Types.resize(cellIds.size());
+  sent.Offsets.resize(cellIds.size() + 1);
+  sent.Offsets[0] = 0;
+  std::vector<vtkIdType> idsBefore(static_cast<std::size_t>(blocks) + 1, 0); // per block
+  vtkGPUMeshHostLoops::For(0, blocks, 1, [&](vtkIdType first, vtkIdType last) {
+    for (vtkIdType b = first; b < last; ++b)
+    {
+      vtkIdType ids = 0;
+      for (vtkIdType i = b * block; i < std::min(count, (b + 1) * block); ++i)
+      {
+        const vtkIdType cell = cellIds[static_cast<std::size_t>(i)];
+        const Section& section = cells.SectionOf(cell);
+        ids += section.Cells->GetCellSize(cell - section.FirstCell);
+        sent.Offsets[static_cast<std::size_t>(i) + 1] = ids;
+      }
+      idsBefore[static_cast<std::size_t>(b) + 1] = ids;
+    }
+  });
+  for (std::size_t b = 1; b < idsBefore.size(); ++b)
+    idsBefore[b] += idsBefore[b - 1];
+  sent.Ids.resize(static_cast<std::size_t>(idsBefore.back()));
+  vtkGPUMeshHostLoops::For(0, blocks, 1, [&](vtkIdType first, vtkIdType last) {
+    vtkNew<vtkIdList> scratch;
+    for (vtkIdType b = first; b < last; ++b)
+    {
+      for (vtkIdType i = b * block; i < std::min(count, (b + 1) * block); ++i)
+      {
+        const vtkIdType cell = cellIds[static_cast<std::size_t>(i)];
+        const Section& section = cells.SectionOf(cell);
+        vtkIdType size;
+        const vtkIdType* ids;
+        section.Cells->GetCellAtId(cell - section.FirstCell, size, ids, scratch);
+        vtkIdType& end = sent.Offsets[static_cast<std::size_t>(i) + 1];
+        end += idsBefore[static_cast<std::size_t>(b)];
+        std::copy(ids, ids + size, sent.Ids.begin() + (end - size));
+        sent.Types[static_cast<std::size_t>(i)] = static_cast<unsigned char>(cells.TypeOf(section, cell, size));
+      }
+    }
+  });
   return vtkGPUMeshGhostCellMessage::Write(input, sent, cellIds, globalIds.InputIds(), localOf, &points);
 }
 

@@ -21,11 +21,11 @@
 namespace
 {
 // A point as its holders tell each other: its global id, and whether the sender has it among
-// its input's points.
+// its input's points (1) or not (0). Two 64-bit fields: no padding bytes travel.
 struct HolderRecord
 {
   long long Id;
-  std::int32_t InInput;
+  long long InInput;
 };
 } // namespace
 
