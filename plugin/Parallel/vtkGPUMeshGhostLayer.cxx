@@ -816,8 +816,8 @@ GhostedPiece BuildGhostedPiece(vtkPointSet* input, vtkMultiProcessController* co
         nonEmpty.push_back(n);
       messageCells += cellsFor[n].size();
     }
-    // A message is a serial pass over its cells with a table of local point numbers as large
-    // as the piece (Write leaves it as it found it, for the next message). Several messages at
+    // A message numbers its points in one pass over its cells, with a table of local point
+    // numbers as large as the piece (Write leaves it as it found it, for the next message). Several messages at
     // once need a table each, worth its fill only where the messages are large beside the
     // piece (a tetrahedron piece's, not a triangle piece's: measured on 4 H200, h200x4-s17b).
     const bool atOnce = nonEmpty.size() > 1 && 4 * messageCells >= static_cast<std::size_t>(inputPoints);

@@ -85,18 +85,17 @@ vtkGPUMeshPointHalo::vtkGPUMeshPointHalo(
     else
       this->Missing = "Internal error: a copied ghosted piece that is not an unstructured grid";
   }
-  const std::vector<vtkIdType> interfacePoints = vtkGPUMeshHostLoops::Where(
-    points, [&](vtkIdType p) { return onInterface[static_cast<std::size_t>(p)].load(std::memory_order_relaxed) != 0; });
 
   // The points other processes can hold: the interface, then the points of the cells sent as
   // ghosts that no ghost cell here uses (those only this piece's cells surround).
-  std::vector<vtkIdType> held = interfacePoints;
+  std::vector<vtkIdType> held = vtkGPUMeshHostLoops::Where(
+    points, [&](vtkIdType p) { return onInterface[static_cast<std::size_t>(p)].load(std::memory_order_relaxed) != 0; });
   if (held.size() + piece.SentPoints.size() >= static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()))
   {
     this->Missing = "The interface of this piece has too many points";
     held.clear(); // the rounds below still run, so that no other process waits for this one
   }
-  vtkGPUMeshIdMap heldOfId(this->Missing.empty() ? held.size() + piece.SentPoints.size() : 0);
+  vtkGPUMeshIdMap heldOfId(held.size() + (this->Missing.empty() ? piece.SentPoints.size() : 0));
   for (std::size_t i = 0; i < held.size(); ++i)
     heldOfId.Emplace(piece.GlobalPointId(held[i]), static_cast<vtkIdType>(i));
   if (this->Missing.empty())
